@@ -1,0 +1,195 @@
+// Running one operation against one provider: build the wire request from the catalogue entry,
+// send it over the right transport, and read the answer into an Outcome (success or one clear
+// error, with the request, status, latency and size kept for the result document).
+
+import { EndpointError, isEndpointError } from './errors';
+import { fetchGenesis } from './genesis';
+import { HttpClient } from './http';
+import { interpret } from './interpret';
+import { Args, Operation, WireRequest, validateArgs } from './operations';
+import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
+import { wsExchange } from './wsCall';
+
+export interface RequestDescription {
+  method: 'GET' | 'POST' | 'WS';
+  url: string;
+  /** The exact body sent (JSON-RPC and REST POST), or the message sent over the socket. */
+  body?: string;
+  /** For subscriptions: keep reading after the first answer. */
+  stream?: boolean;
+}
+
+export interface ExecuteOptions {
+  http: HttpClient;
+  timeoutMs: number;
+  maxBufferBytes: number;
+  /** Where bodies too large for memory, and reassembled genesis files, are written. */
+  spillDir: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  onProgress?: (message: string) => void;
+}
+
+export interface Outcome {
+  operation: Operation;
+  providerName: string;
+  args: Args;
+  request: RequestDescription;
+  startedAt: Date;
+  status?: number;
+  elapsedMs: number;
+  bytes: number;
+  /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
+  body?: Buffer;
+  /** The body on disk, when too large for memory (or a reassembled genesis). */
+  file?: string;
+  result?: unknown;
+  error?: EndpointError;
+  summary?: string;
+  /** Extra facts for the document header. */
+  notes: string[];
+}
+
+let lastId = 0;
+/** JSON-RPC ids: integers, never reused within a session (always sent: no id = no reply). */
+export function nextRequestId(): number {
+  lastId = lastId >= Number.MAX_SAFE_INTEGER ? 1 : lastId + 1;
+  return lastId;
+}
+
+export function endpointOf(provider: Provider, op: Operation): string {
+  const base = provider.endpoints[op.iface];
+  if (!base) {
+    throw new EndpointError('input', `Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`);
+  }
+  return base;
+}
+
+function jsonRpcBody(method: string, params: unknown, id: number): string {
+  return JSON.stringify({ jsonrpc: '2.0', method, params, id });
+}
+
+/** The request an operation makes, exactly as it goes on the wire. Throws on invalid input. */
+export function describeRequest(provider: Provider, op: Operation, args: Args, id = 1): RequestDescription {
+  const invalid = validateArgs(op, args);
+  if (invalid) throw new EndpointError('input', invalid);
+  const base = endpointOf(provider, op);
+  return describeWire(base, op.build(args), id);
+}
+
+function describeWire(base: string, wire: WireRequest, id: number): RequestDescription {
+  switch (wire.kind) {
+    case 'get': {
+      let url = joinUrl(base, wire.path, wire.query);
+      if (wire.rawQuery) url += (url.includes('?') ? '&' : '?') + wire.rawQuery;
+      return { method: 'GET', url };
+    }
+    case 'post':
+      return { method: 'POST', url: joinUrl(base, wire.path), body: JSON.stringify(wire.body) };
+    case 'jsonrpc':
+      return { method: 'POST', url: base, body: jsonRpcBody(wire.method, wire.params, id) };
+    case 'ws-call':
+      return { method: 'WS', url: base, body: jsonRpcBody(wire.method, wire.params, id) };
+    case 'ws-subscribe':
+      return { method: 'WS', url: base, body: jsonRpcBody('subscribe', { query: wire.query }, id), stream: true };
+    case 'genesis':
+      return { method: 'GET', url: joinUrl(base, '/genesis') };
+  }
+}
+
+/** Runs one operation. Never throws: every failure is in `outcome.error`. */
+export async function execute(provider: Provider, op: Operation, args: Args, options: ExecuteOptions): Promise<Outcome> {
+  const startedAt = new Date();
+  const outcome: Outcome = {
+    operation: op,
+    providerName: provider.name,
+    args,
+    request: { method: 'GET', url: '' },
+    startedAt,
+    elapsedMs: 0,
+    bytes: 0,
+    notes: [],
+  };
+  try {
+    const invalid = validateArgs(op, args);
+    if (invalid) throw new EndpointError('input', invalid);
+    const base = endpointOf(provider, op);
+    const wire = op.build(args);
+    const id = nextRequestId();
+    outcome.request = describeWire(base, wire, id);
+    if (wire.kind === 'genesis') {
+      await fetchGenesis(base, options, outcome);
+    } else if (wire.kind === 'ws-call' || wire.kind === 'ws-subscribe') {
+      await runWebSocket(wire, id, options, outcome);
+    } else {
+      await runHttp(wire.kind === 'get' || wire.kind === 'post' ? 'rest' : 'jsonrpc', options, outcome);
+    }
+    if (!outcome.error && op.summarize && outcome.result !== undefined) {
+      outcome.summary = op.summarize(outcome.result);
+    }
+  } catch (err) {
+    outcome.error = isEndpointError(err)
+      ? err
+      : new EndpointError('protocol', `Unexpected failure: ${err instanceof Error ? err.message : String(err)}.`);
+  }
+  outcome.elapsedMs = outcome.elapsedMs || Date.now() - startedAt.getTime();
+  return outcome;
+}
+
+async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: Outcome): Promise<void> {
+  const { request } = outcome;
+  const res = await options.http.send({
+    method: request.method === 'POST' ? 'POST' : 'GET',
+    url: request.url,
+    body: request.body,
+    headers: options.headers,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    maxBufferBytes: options.maxBufferBytes,
+    spillDir: options.spillDir,
+  });
+  outcome.status = res.status;
+  outcome.elapsedMs = res.elapsedMs;
+  outcome.bytes = res.bytes;
+  outcome.body = res.body;
+  outcome.file = res.file;
+  const height = res.headers['x-cosmos-block-height'];
+  if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`);
+  if (res.file) {
+    outcome.notes.push(`body written to ${res.file} (larger than chainEndpoints.maxDocumentMegabytes)`);
+    if (res.status < 200 || res.status >= 300) {
+      outcome.error = new EndpointError('http', `HTTP ${res.status} from ${redactUrl(request.url)} with a very large body (saved to a file).`, {
+        status: res.status,
+      });
+    }
+    return;
+  }
+  // The CometBFT URI form (GET on consensusHttp) answers JSON-RPC envelopes too.
+  const isCometGet = dialect === 'rest' && outcome.operation.iface === 'consensusHttp';
+  const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, redactUrl(request.url));
+  outcome.result = read.result;
+  outcome.error = read.error;
+}
+
+async function runWebSocket(
+  wire: Extract<WireRequest, { kind: 'ws-call' | 'ws-subscribe' }>,
+  id: number,
+  options: ExecuteOptions,
+  outcome: Outcome,
+): Promise<void> {
+  const exchange = await wsExchange(outcome.request.url, {
+    message: outcome.request.body!,
+    id,
+    collect: wire.kind === 'ws-subscribe' ? wire.count : 0,
+    unsubscribe: wire.kind === 'ws-subscribe' ? JSON.stringify({ jsonrpc: '2.0', method: 'unsubscribe_all', params: {}, id: nextRequestId() }) : undefined,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    headers: options.headers,
+  });
+  outcome.elapsedMs = exchange.elapsedMs;
+  outcome.bytes = exchange.bytes;
+  outcome.body = Buffer.from(`[${exchange.messages.join(',')}]`);
+  outcome.result = exchange.result;
+  outcome.error = exchange.error;
+  outcome.notes.push(`${exchange.messages.length} message(s) received over the socket`);
+}

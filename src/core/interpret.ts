@@ -1,0 +1,140 @@
+// Reading an answer: turns an HTTP response into a parsed result or one clear EndpointError,
+// covering every error shape of PROTOCOLS.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
+// bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
+
+import { EndpointError, bodyPreview } from './errors';
+import { HttpResponse } from './http';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusLine(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
+}
+
+export type Dialect = 'jsonrpc' | 'rest';
+
+export interface Interpreted {
+  /** The whole parsed body (undefined when not JSON or not buffered). */
+  json?: unknown;
+  /** For JSON-RPC: the `result` member. For REST: the body. */
+  result?: unknown;
+  error?: EndpointError;
+}
+
+/** Interprets a buffered response. `target` is the (redacted) address for messages. */
+export function interpret(res: HttpResponse, dialect: Dialect, target: string): Interpreted {
+  const body = res.body ?? Buffer.alloc(0);
+  const contentType = res.headers['content-type'];
+  const retryAfter = res.headers['retry-after'];
+  const base = { status: res.status, contentType, retryAfter };
+  const text = body.toString('utf8');
+  let json: unknown;
+  let parsed = false;
+  if (text.trim() !== '') {
+    try {
+      json = JSON.parse(text);
+      parsed = true;
+    } catch {
+      parsed = false;
+    }
+  }
+
+  // JSON-RPC errors come with 200 (POST, EVM) or 500 (CometBFT URI form): read them first.
+  if (parsed && dialect === 'jsonrpc' && isObject(json) && isObject(json.error)) {
+    const e = json.error;
+    const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
+    const message = typeof e.message === 'string' ? e.message : 'error';
+    const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+    const httpPart = res.status >= 200 && res.status < 300 ? '' : ` (${statusLine(res.status)})`;
+    const sentence = `JSON-RPC error ${code ?? '?'} ${message}${data ? `: ${data}` : ''}${httpPart}.`;
+    return { json, error: new EndpointError('rpc', sentence, { ...base, code, data }) };
+  }
+  if (parsed && dialect === 'rest' && res.status >= 300 && isObject(json) && typeof json.message === 'string') {
+    const code = typeof json.code === 'number' ? json.code : undefined;
+    const sentence = `REST error from ${target}: ${statusLine(res.status)}${code !== undefined ? `, gRPC code ${code}` : ''}: ${json.message}.`;
+    return { json, error: new EndpointError('rest', sentence, { ...base, code }) };
+  }
+  if (res.status === 429) {
+    const wait = retryAfter ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
+    return {
+      json: parsed ? json : undefined,
+      error: new EndpointError('http', `${statusLine(429)} from ${target}: the provider is rate-limiting requests.${wait}`, {
+        ...base,
+        bodyPreview: bodyPreview(body),
+      }),
+    };
+  }
+  if (res.status < 200 || res.status >= 300) {
+    let what = '';
+    if (res.status >= 300 && res.status < 400) {
+      what = ` (a redirect to ${res.headers.location ?? '?'}, not followed)`;
+    } else if (/html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)) {
+      what = ': the server answered with an HTML page';
+    } else if (text.trim() !== '') {
+      what = `: ${oneLine(bodyPreview(body, 200))}`;
+    }
+    const wait = retryAfter ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
+    return {
+      json: parsed ? json : undefined,
+      error: new EndpointError('http', `${statusLine(res.status)} from ${target}${what}.${wait}`, {
+        ...base,
+        bodyPreview: bodyPreview(body),
+      }),
+    };
+  }
+  if (text.trim() === '') {
+    return { error: new EndpointError('parse', `${statusLine(res.status)} from ${target} with an empty body.`, base) };
+  }
+  if (!parsed) {
+    const kind = /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
+    return {
+      error: new EndpointError('parse', `${statusLine(res.status)} from ${target}, but with ${kind} instead of JSON.`, {
+        ...base,
+        bodyPreview: bodyPreview(body),
+      }),
+    };
+  }
+  if (dialect === 'jsonrpc') {
+    if (!isObject(json) || !('result' in json)) {
+      return {
+        json,
+        error: new EndpointError('protocol', `The answer from ${target} is JSON but not a JSON-RPC response (no "result" or "error").`, base),
+      };
+    }
+    return { json, result: json.result };
+  }
+  return { json, result: json };
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Retry-After is either seconds or an HTTP date. */
+export function describeRetryAfter(value: string): string {
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return `${v} s`;
+  const when = Date.parse(v);
+  if (!Number.isNaN(when)) return `${Math.max(0, Math.ceil((when - Date.now()) / 1000))} s (${v})`;
+  return v;
+}

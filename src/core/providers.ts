@@ -1,0 +1,161 @@
+// Providers: the `chainEndpoints.providers` setting turned into validated endpoints.
+// Never imports vscode: the settings value comes in as plain JSON.
+
+export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
+export type InterfaceId = (typeof INTERFACES)[number];
+
+export const INTERFACE_LABELS: Record<InterfaceId, string> = {
+  evmRpc: 'EVM RPC',
+  consensusHttp: 'Consensus HTTP',
+  consensusRpc: 'Consensus RPC',
+  consensusWs: 'Consensus WebSocket',
+  rest: 'REST',
+};
+
+/** Which URL schemes each interface accepts. */
+export function schemesFor(iface: InterfaceId): readonly string[] {
+  return iface === 'consensusWs' ? ['ws:', 'wss:'] : ['http:', 'https:'];
+}
+
+export interface Provider {
+  readonly name: string;
+  /** Only the interfaces the provider publishes; each a validated absolute URL string. */
+  readonly endpoints: Partial<Record<InterfaceId, string>>;
+}
+
+export interface ProviderProblem {
+  /** Position in the settings array. */
+  readonly index: number;
+  /** The entry's name when it has a usable one. */
+  readonly name?: string;
+  readonly message: string;
+}
+
+export interface ParsedProviders {
+  readonly providers: Provider[];
+  readonly problems: ProviderProblem[];
+}
+
+export const DEFAULT_PROVIDERS = [
+  {
+    name: 'Local node',
+    evmRpc: 'http://127.0.0.1:8545',
+    consensusHttp: 'http://127.0.0.1:26657',
+    consensusRpc: 'http://127.0.0.1:26657',
+    consensusWs: 'ws://127.0.0.1:26657/websocket',
+    rest: 'http://127.0.0.1:1317',
+  },
+];
+
+/**
+ * Checks one address for an interface. Returns an error sentence, or undefined when valid.
+ * The sentence says what to type, so it can be shown as-is in an input box or a tree item.
+ */
+export function validateAddress(iface: InterfaceId, value: string): string | undefined {
+  const label = INTERFACE_LABELS[iface];
+  const schemes = schemesFor(iface);
+  const example = iface === 'consensusWs' ? 'wss://host/websocket' : 'https://host:port/path';
+  const text = value.trim();
+  if (text === '') return `${label} address is empty: type an absolute URL such as ${example}.`;
+  if (/\s/.test(text)) return `${label} address contains spaces: type an absolute URL such as ${example}.`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `${label} address "${text}" is not a URL: type an absolute URL such as ${example}.`;
+  }
+  if (!schemes.includes(url.protocol)) {
+    const want = schemes.map((s) => s.replace(':', '://')).join(' or ');
+    return `${label} address must start with ${want} (got "${url.protocol}//"): for example ${example}.`;
+  }
+  if (!url.hostname) return `${label} address has no host: type an absolute URL such as ${example}.`;
+  return undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Turns the raw setting into valid providers and one problem per invalid entry. */
+export function parseProviders(raw: unknown): ParsedProviders {
+  const providers: Provider[] = [];
+  const problems: ProviderProblem[] = [];
+  if (raw === undefined || raw === null) return { providers, problems };
+  if (!Array.isArray(raw)) {
+    problems.push({ index: -1, message: 'chainEndpoints.providers must be an array of providers.' });
+    return { providers, problems };
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry, index) => {
+    if (!isRecord(entry)) {
+      problems.push({ index, message: `Entry ${index + 1} is not an object with a "name" and addresses.` });
+      return;
+    }
+    const name = typeof entry.name === 'string' ? entry.name.trim() : '';
+    if (!name) {
+      problems.push({ index, message: `Entry ${index + 1} has no name: add "name": "My provider".` });
+      return;
+    }
+    if (seen.has(name.toLowerCase())) {
+      problems.push({ index, name, message: `Duplicate provider name "${name}": names must be unique.` });
+      return;
+    }
+    seen.add(name.toLowerCase());
+    const endpoints: Partial<Record<InterfaceId, string>> = {};
+    const errors: string[] = [];
+    for (const iface of INTERFACES) {
+      const value = entry[iface];
+      if (value === undefined || value === null || value === '') continue;
+      if (typeof value !== 'string') {
+        errors.push(`${INTERFACE_LABELS[iface]} address must be a string.`);
+        continue;
+      }
+      const error = validateAddress(iface, value);
+      if (error) errors.push(error);
+      else endpoints[iface] = value.trim();
+    }
+    if (errors.length > 0) {
+      problems.push({ index, name, message: `${name}: ${errors.join(' ')}` });
+      return;
+    }
+    if (Object.keys(endpoints).length === 0) {
+      problems.push({ index, name, message: `${name}: no addresses; set at least one of ${INTERFACES.join(', ')}.` });
+      return;
+    }
+    providers.push({ name, endpoints });
+  });
+  return { providers, problems };
+}
+
+/**
+ * Joins a base address and a path with exactly one slash between them, keeping any path prefix
+ * of the base and never producing `//` in the path (a double slash turns a POST into a bodiless
+ * GET behind a redirect). Query parameters are appended in order; undefined values are skipped.
+ */
+export function joinUrl(base: string, path: string, query?: Record<string, string | undefined>): string {
+  const url = new URL(base);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  const rest = path.replace(/^\/+/, '');
+  const joined = rest ? `${prefix}/${rest}` : prefix || '/';
+  url.pathname = joined.replace(/\/{2,}/g, '/');
+  if (query) {
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.append(key, value);
+    }
+  }
+  return url.toString();
+}
+
+/** The address as it may be shown: credentials in the URL are masked. */
+export function redactUrl(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.username || url.password) {
+      url.username = url.username ? '***' : '';
+      url.password = url.password ? '***' : '';
+    }
+    return url.toString();
+  } catch {
+    return address;
+  }
+}

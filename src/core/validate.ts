@@ -1,0 +1,180 @@
+// Validators for what a user types. Each returns an error sentence that says what to type, or
+// undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
+
+export type Validator = (value: string) => string | undefined;
+
+const MAX_INT64 = 9223372036854775807n;
+
+export const validateHeight: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return 'Type a block height: a whole number from 1 to 9223372036854775807.';
+  if (!/^\d+$/.test(text)) return `"${text}" is not a block height: type a whole number from 1 to 9223372036854775807.`;
+  const n = BigInt(text);
+  if (n < 1n) return 'Heights start at 1: type a whole number from 1 to 9223372036854775807.';
+  if (n > MAX_INT64) return 'That height is larger than the largest int64 (9223372036854775807).';
+  return undefined;
+};
+
+/** Empty means "latest". */
+export const validateOptionalHeight: Validator = (value) => (value.trim() === '' ? undefined : validateHeight(value));
+
+/** Canonical decimal form: no spaces, no leading zeros. */
+export function normalizeHeight(value: string): string {
+  return BigInt(value.trim()).toString();
+}
+
+export const validateEvmTxHash: Validator = (value) =>
+  /^0x[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : 'Type a transaction hash: 0x followed by 64 hex digits.';
+
+export const validateCometTxHash: Validator = (value) =>
+  /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : 'Type a transaction hash: 64 hex digits (0x optional).';
+
+/** Upper-case hex without 0x, as CometBFT and the REST gateway print hashes. */
+export function normalizeCometHash(value: string): string {
+  return value.trim().replace(/^0x/i, '').toUpperCase();
+}
+
+export const validateEvmAddress: Validator = (value) =>
+  /^0x[0-9a-fA-F]{40}$/.test(value.trim()) ? undefined : 'Type an EVM address: 0x followed by 40 hex digits.';
+
+export const validateBech32Address: Validator = (value) => {
+  const text = value.trim();
+  const decoded = bech32Decode(text);
+  if (typeof decoded === 'string') return `"${truncate(text)}" is not a valid bech32 address (${decoded}): type one such as cosmos1...`;
+  return undefined;
+};
+
+/** Tx bytes typed as base64 or 0x-hex. */
+export const validateTxBytes: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return 'Type the signed transaction bytes as base64 or 0x-prefixed hex.';
+  if (/^0x/i.test(text)) {
+    const hex = text.slice(2);
+    if (hex.length === 0) return 'The hex transaction is empty: type 0x followed by the bytes in hex.';
+    if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The hex transaction has characters that are not hex digits.';
+    if (hex.length % 2 !== 0) return 'The hex transaction has an odd number of digits: each byte takes two.';
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) {
+    return 'Not valid base64 (or hex): type base64 such as "a2V5PXZhbHVl" or hex such as 0x6b65793d76616c7565.';
+  }
+  return undefined;
+};
+
+/** Tx bytes to base64 (the wire form of CometBFT JSON-RPC and the REST gateway). */
+export function normalizeTxBytes(value: string): string {
+  const text = value.trim();
+  return /^0x/i.test(text) ? Buffer.from(text.slice(2), 'hex').toString('base64') : text;
+}
+
+export const validateEvmRawTx: Validator = (value) => {
+  const text = value.trim();
+  if (!/^0x/i.test(text)) return 'Type the signed transaction as 0x-prefixed hex (RLP bytes).';
+  const hex = text.slice(2);
+  if (hex.length === 0) return 'The transaction is empty: type 0x followed by the RLP bytes in hex.';
+  if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The transaction has characters that are not hex digits.';
+  if (hex.length % 2 !== 0) return 'The transaction has an odd number of hex digits: each byte takes two.';
+  return undefined;
+};
+
+export const validateMethodName: Validator = (value) =>
+  /^[A-Za-z_][A-Za-z0-9_.]*$/.test(value.trim()) ? undefined : 'Type a JSON-RPC method name such as eth_getLogs or status.';
+
+/** JSON-RPC params: a JSON array or object (empty means none). */
+export const validateJsonParams: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return `Params are not valid JSON (${(e as Error).message}): type an array such as ["0x1", false] or an object such as {"height":"5"}.`;
+  }
+  if (typeof parsed !== 'object' || parsed === null) {
+    return 'Params must be a JSON array or object, such as ["0x1", false] or {"height":"5"}.';
+  }
+  return undefined;
+};
+
+/** A GET path with an optional query string, relative to the interface's base address. */
+export const validateGetPath: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return 'Type a path such as /status or /cosmos/bank/v1beta1/supply?pagination.limit=5.';
+  if (/\s/.test(text)) return 'The path contains spaces: encode them as %20.';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return 'Type only the path (and query), not a full address: it is joined to the provider\'s base address.';
+  if (text.includes('#')) return 'The path cannot contain "#".';
+  return undefined;
+};
+
+export const validateEventCount: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) return 'Type how many events to collect: 1 to 100.';
+  return undefined;
+};
+
+function truncate(s: string, max = 60): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+// --- bech32 (BIP-173), enough to validate and encode Cosmos addresses -------------------------
+
+const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const GEN = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+
+function polymod(values: number[]): number {
+  let chk = 1;
+  for (const v of values) {
+    const b = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((b >>> i) & 1) chk ^= GEN[i];
+  }
+  return chk >>> 0;
+}
+
+function hrpExpand(hrp: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) >> 5);
+  out.push(0);
+  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) & 31);
+  return out;
+}
+
+/** Decodes a bech32 string; returns an error description when it is not valid. */
+export function bech32Decode(text: string): { hrp: string; data: number[] } | string {
+  if (text.length === 0) return 'empty';
+  if (text.length > 90) return 'too long';
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return 'mixed case';
+  const s = text.toLowerCase();
+  const pos = s.lastIndexOf('1');
+  if (pos < 1) return 'no human-readable prefix before "1"';
+  if (pos + 7 > s.length) return 'too short';
+  const hrp = s.slice(0, pos);
+  const data: number[] = [];
+  for (const ch of s.slice(pos + 1)) {
+    const v = CHARSET.indexOf(ch);
+    if (v < 0) return `character "${ch}" is not allowed`;
+    data.push(v);
+  }
+  if (polymod([...hrpExpand(hrp), ...data]) !== 1) return 'checksum mismatch';
+  return { hrp, data: data.slice(0, -6) };
+}
+
+/** Encodes bytes as a bech32 address with the given prefix. */
+export function bech32Encode(hrp: string, bytes: Uint8Array): string {
+  const words: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      words.push((acc >> bits) & 31);
+    }
+  }
+  if (bits > 0) words.push((acc << (5 - bits)) & 31);
+  const mod = polymod([...hrpExpand(hrp), ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const checksum = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return hrp + '1' + [...words, ...checksum].map((w) => CHARSET[w]).join('');
+}
