@@ -6,6 +6,14 @@ import { EndpointError, bodyPreview } from './errors';
 import { HttpResponse } from './http';
 
 const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -102,9 +110,9 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
     return { error: new EndpointError('parse', `${statusLine(res.status)} from ${target} with an empty body.`, base) };
   }
   if (!parsed) {
-    const kind = /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
+    const what = /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page, not JSON' : `not JSON: "${oneLine(bodyPreview(body, 80))}"`;
     return {
-      error: new EndpointError('parse', `${statusLine(res.status)} from ${target}, but with ${kind} instead of JSON.`, {
+      error: new EndpointError('parse', `${statusLine(res.status)} from ${target}, but the body is ${what}.`, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),

@@ -78,6 +78,7 @@ export function formatJson(text: string, indent = 2): string {
         stack.pop();
         if (!emptyContainer) out.push(pad(stack.length - 1));
         emptyContainer = false;
+        expectKey = false;
         out.push(text[i]);
         i++;
         endValue();

@@ -1,0 +1,74 @@
+// "Add Provider": a guided input for a name and the five addresses, each validated as typed,
+// appended to chainEndpoints.providers in user settings. The consensus addresses are suggested
+// from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
+
+import * as vscode from 'vscode';
+import { INTERFACES, INTERFACE_LABELS, InterfaceId, validateAddress } from '../core/providers';
+import { SECTION, readSettings, userProviderEntries } from './settings';
+
+const EXAMPLES: Record<InterfaceId, string> = {
+  evmRpc: 'https://evm.example.org',
+  consensusHttp: 'https://rpc.example.org',
+  consensusRpc: 'https://rpc.example.org',
+  consensusWs: 'wss://rpc.example.org/websocket',
+  rest: 'https://rest.example.org',
+};
+
+function suggest(iface: InterfaceId, entry: Record<string, string>): string {
+  const consensus = entry.consensusHttp ?? entry.consensusRpc;
+  if (!consensus) return '';
+  if (iface === 'consensusRpc' || iface === 'consensusHttp') return consensus;
+  if (iface === 'consensusWs') {
+    try {
+      const url = new URL(consensus);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      url.pathname = `${url.pathname.replace(/\/+$/, '')}/websocket`;
+      return url.toString();
+    } catch {
+      return '';
+    }
+  }
+  return '';
+}
+
+/** Returns the new entry's name, or undefined when the user gives up. */
+export async function addProvider(): Promise<string | undefined> {
+  const existing = new Set([...readSettings().providers.providers.map((p) => p.name.toLowerCase())]);
+  const total = INTERFACES.length + 1;
+  const name = await vscode.window.showInputBox({
+    title: `Add provider (1/${total})`,
+    prompt: 'A name for the provider, shown in the tree and the status bar',
+    placeHolder: 'e.g. Testnet (Polkachu)',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const t = v.trim();
+      if (!t) return 'Type a name.';
+      if (existing.has(t.toLowerCase())) return `A provider named "${t}" exists already: pick another name.`;
+      return undefined;
+    },
+  });
+  if (name === undefined) return undefined;
+
+  const entry: Record<string, string> = { name: name.trim() };
+  for (const [i, iface] of INTERFACES.entries()) {
+    const value = await vscode.window.showInputBox({
+      title: `Add provider (${i + 2}/${total}): ${INTERFACE_LABELS[iface]}`,
+      prompt: `The ${INTERFACE_LABELS[iface]} address (leave empty if ${entry.name} does not publish one)`,
+      placeHolder: EXAMPLES[iface],
+      value: suggest(iface, entry),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? undefined : validateAddress(iface, v)),
+    });
+    if (value === undefined) return undefined;
+    if (value.trim()) entry[iface] = value.trim();
+  }
+  if (Object.keys(entry).length === 1) {
+    void vscode.window.showWarningMessage('No address given: the provider was not added.');
+    return undefined;
+  }
+  const entries = userProviderEntries();
+  entries.push(entry);
+  await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
+  void vscode.window.showInformationMessage(`Added provider "${entry.name}" to your user settings.`);
+  return entry.name;
+}

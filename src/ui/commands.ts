@@ -1,0 +1,195 @@
+// Operation commands: one command per catalogue entry. Each takes an optional first argument (a
+// tree node, or `{ provider, <param>: value, ... }`), asks only for what is missing, runs the
+// request under a cancellable progress notification, opens the result and returns its Uri
+// (undefined when the user cancels or the input is refused).
+
+import * as vscode from 'vscode';
+import { isEndpointError } from '../core/errors';
+import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/execute';
+import { HttpClient, formatBytes } from '../core/http';
+import { Args, COMMAND_PREFIX, OPERATIONS, Operation } from '../core/operations';
+import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
+import { toShellCommand } from '../core/curl';
+import { Log } from './log';
+import { InterfaceNode, OperationNode } from './providersTree';
+import { ResultDocuments } from './resultDocuments';
+import { readSettings } from './settings';
+
+export interface CommandDeps {
+  readonly log: Log;
+  readonly http: HttpClient;
+  readonly documents: ResultDocuments;
+  /** Where large bodies and genesis files are written. */
+  readonly storageDir: string;
+}
+
+/** Registers a command whose failures are logged and shown instead of being lost. */
+export function registerCommand(log: Log, id: string, fn: (...args: any[]) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.error(`[command] ${id} failed: ${message}`);
+      void vscode.window.showErrorMessage(`Chain Endpoints: ${message}`);
+      return undefined;
+    }
+  });
+}
+
+export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[] {
+  const disposables = OPERATIONS.map((op) => registerCommand(deps.log, COMMAND_PREFIX + op.id, (arg?: unknown) => runOperation(deps, op, arg)));
+  disposables.push(
+    registerCommand(deps.log, 'chainEndpoints.copyAsCurl', (node?: unknown) => copyAsCurl(deps, node)),
+    registerCommand(deps.log, 'chainEndpoints.copyAddress', async (node?: unknown) => {
+      if (!(node instanceof InterfaceNode)) return;
+      await vscode.env.clipboard.writeText(redactUrl(node.address));
+      void vscode.window.setStatusBarMessage(`Copied ${INTERFACE_LABELS[node.iface]} address of ${node.provider.name}`, 3000);
+    }),
+  );
+  return disposables;
+}
+
+interface Resolved {
+  provider: Provider;
+  args: Args;
+  confirmed: boolean;
+}
+
+/** Turns the command argument into a provider and complete, valid arguments; asks for the rest. */
+async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | undefined> {
+  const { providers } = readSettings().providers;
+  const candidates = providers.filter((p) => p.endpoints[op.iface]);
+  let provider: Provider | undefined;
+  const given: Record<string, string> = {};
+  let programmatic = false;
+  let confirmed = false;
+
+  if (arg instanceof OperationNode) {
+    provider = providers.find((p) => p.name === arg.provider.name) ?? arg.provider;
+  } else if (arg !== undefined && arg !== null) {
+    if (typeof arg !== 'object') throw new Error(`The argument must be a tree item or an object such as {"provider": "Local node"}.`);
+    programmatic = true;
+    for (const [k, v] of Object.entries(arg as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') given[k] = String(v);
+    }
+    confirmed = (arg as { confirmed?: unknown }).confirmed === true;
+    if (given.provider !== undefined) {
+      const wanted = given.provider.trim().toLowerCase();
+      provider = providers.find((p) => p.name.toLowerCase() === wanted);
+      if (!provider) {
+        const known = providers.map((p) => `"${p.name}"`).join(', ') || 'none';
+        throw new Error(`No provider named "${given.provider}". Configured providers: ${known}.`);
+      }
+    }
+  }
+  if (provider && !provider.endpoints[op.iface]) {
+    throw new Error(`Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`);
+  }
+  if (!provider) {
+    if (candidates.length === 0) {
+      throw new Error(`No configured provider has a ${INTERFACE_LABELS[op.iface]} address: add one with "Chain Endpoints: Add Provider".`);
+    }
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
+      { title: op.title, placeHolder: `Provider for ${op.label}`, ignoreFocusOut: true },
+    );
+    if (!picked) return undefined;
+    provider = picked.provider;
+  }
+
+  const args: Record<string, string> = {};
+  for (const p of op.params) {
+    const value = given[p.key];
+    if (value !== undefined) {
+      const error = value.trim() === '' && p.optional ? undefined : p.validate(value);
+      if (error) throw new Error(error);
+      args[p.key] = value.trim();
+      continue;
+    }
+    if (programmatic && p.optional) continue;
+    const typed = await vscode.window.showInputBox({
+      title: `${op.title} · ${provider.name}`,
+      prompt: p.prompt,
+      placeHolder: p.placeholder,
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() === '' && p.optional ? undefined : p.validate(text)),
+    });
+    if (typed === undefined) return undefined;
+    args[p.key] = typed.trim();
+  }
+  return { provider, args, confirmed };
+}
+
+function executeOptions(deps: CommandDeps, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
+  const settings = readSettings();
+  return {
+    http: deps.http,
+    timeoutMs: settings.requestTimeoutMs,
+    maxBufferBytes: settings.maxDocumentBytes,
+    spillDir: deps.storageDir,
+    signal,
+    onProgress: progress,
+  };
+}
+
+export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const resolved = await resolveArgs(op, arg);
+  if (!resolved) return undefined;
+  const { provider, args } = resolved;
+
+  if (op.broadcast && !resolved.confirmed) {
+    const request = describeRequest(provider, op, args);
+    const answer = await vscode.window.showWarningMessage(
+      `Send this transaction to ${provider.name}?`,
+      {
+        modal: true,
+        detail: `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\nA broadcast is sent once and never retried.`,
+      },
+      'Send',
+    );
+    if (answer !== 'Send') return undefined;
+  }
+
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `${op.label} · ${provider.name}`, cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      return execute(provider, op, args, executeOptions(deps, abort.signal, (m) => progress.report({ message: m }))).finally(() =>
+        sub.dispose(),
+      );
+    },
+  );
+  logOutcome(deps.log, outcome);
+  if (outcome.error?.kind === 'cancelled') return undefined;
+  return deps.documents.show(outcome);
+}
+
+function logOutcome(log: Log, o: Outcome): void {
+  const line = `[request] ${o.operation.id} ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms ${formatBytes(o.bytes)}`;
+  if (o.error) log.warn(`${line} · ${o.error.message}`);
+  else log.info(line);
+}
+
+async function copyAsCurl(deps: CommandDeps, node?: unknown): Promise<string | undefined> {
+  if (!(node instanceof OperationNode)) {
+    void vscode.window.showInformationMessage('Copy as curl works on an operation in the Chain Endpoints view.');
+    return undefined;
+  }
+  const resolved = await resolveArgs(node.operation, node);
+  if (!resolved) return undefined;
+  try {
+    const line = toShellCommand(describeRequest(resolved.provider, node.operation, resolved.args));
+    await vscode.env.clipboard.writeText(line);
+    void vscode.window.setStatusBarMessage(`Copied: ${truncate(line, 80)}`, 4000);
+    return line;
+  } catch (err) {
+    if (isEndpointError(err)) throw new Error(err.message);
+    throw err;
+  }
+}
+
+function truncate(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

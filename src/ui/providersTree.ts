@@ -1,0 +1,149 @@
+// The Providers view. Three levels: a provider, the interfaces it publishes (address as the
+// description), and the operations of each interface from the catalogue (click to run).
+// Invalid settings entries appear as error rows saying what is wrong; valid entries keep working.
+// Nodes build their own TreeItem; ids are stable so expansion survives refreshes.
+
+import * as vscode from 'vscode';
+import { COMMAND_PREFIX, Operation, operationsFor } from '../core/operations';
+import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/providers';
+import { readSettings, onSettingsChanged } from './settings';
+
+export const VIEW_ID = 'chainEndpoints.providers';
+
+const INTERFACE_ICONS: Record<InterfaceId, string> = {
+  evmRpc: 'symbol-event',
+  consensusHttp: 'globe',
+  consensusRpc: 'symbol-method',
+  consensusWs: 'plug',
+  rest: 'symbol-interface',
+};
+
+export class ProviderNode {
+  readonly kind = 'provider';
+  constructor(readonly provider: Provider) {}
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.provider.name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `provider:${this.provider.name}`;
+    const count = Object.keys(this.provider.endpoints).length;
+    item.description = `${count} interface${count === 1 ? '' : 's'}`;
+    item.iconPath = new vscode.ThemeIcon('server-environment');
+    item.contextValue = 'provider';
+    item.tooltip = this.provider.name;
+    return item;
+  }
+}
+
+export class InterfaceNode {
+  readonly kind = 'interface';
+  constructor(
+    readonly provider: Provider,
+    readonly iface: InterfaceId,
+  ) {}
+  get address(): string {
+    return this.provider.endpoints[this.iface]!;
+  }
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(INTERFACE_LABELS[this.iface], vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `provider:${this.provider.name}/${this.iface}`;
+    item.description = redactUrl(this.address);
+    item.tooltip = `${INTERFACE_LABELS[this.iface]} of ${this.provider.name}\n${redactUrl(this.address)}`;
+    item.iconPath = new vscode.ThemeIcon(INTERFACE_ICONS[this.iface]);
+    item.contextValue = 'interface';
+    return item;
+  }
+}
+
+export class OperationNode {
+  readonly kind = 'operation';
+  constructor(
+    readonly provider: Provider,
+    readonly operation: Operation,
+  ) {}
+  toTreeItem(): vscode.TreeItem {
+    const op = this.operation;
+    const item = new vscode.TreeItem(op.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `provider:${this.provider.name}/${op.iface}/${op.id}`;
+    const needs = op.params.map((p) => (p.optional ? `[${p.key}]` : p.key)).join(', ');
+    item.description = needs || undefined;
+    item.tooltip = `${op.title}\nClick to run against ${this.provider.name}.`;
+    item.iconPath = new vscode.ThemeIcon(op.broadcast ? 'cloud-upload' : 'play');
+    item.contextValue = op.broadcast ? 'operation.broadcast' : 'operation';
+    item.command = { command: COMMAND_PREFIX + op.id, title: op.title, arguments: [this] };
+    return item;
+  }
+}
+
+export class ProblemNode {
+  readonly kind = 'problem';
+  constructor(readonly problem: ProviderProblem) {}
+  toTreeItem(): vscode.TreeItem {
+    const label = this.problem.name ? `${this.problem.name}: invalid` : `Entry ${this.problem.index + 1}: invalid`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `problem:${this.problem.index}`;
+    item.description = this.problem.message;
+    item.tooltip = new vscode.MarkdownString(`**Invalid provider entry** in \`chainEndpoints.providers\`\n\n${this.problem.message}`);
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    item.contextValue = 'problem';
+    item.command = { command: 'chainEndpoints.openSettings', title: 'Open Settings' };
+    return item;
+  }
+}
+
+export type TreeNode = ProviderNode | InterfaceNode | OperationNode | ProblemNode;
+
+export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<TreeNode>;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.changed, this.view, onSettingsChanged(['providers'], () => this.refresh()));
+    this.updateContext();
+  }
+
+  refresh(): void {
+    this.updateContext();
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.toTreeItem();
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      const { providers, problems } = readSettings().providers;
+      return [...providers.map((p) => new ProviderNode(p)), ...problems.map((p) => new ProblemNode(p))];
+    }
+    if (node instanceof ProviderNode) {
+      return INTERFACES.filter((i) => node.provider.endpoints[i]).map((i) => new InterfaceNode(node.provider, i));
+    }
+    if (node instanceof InterfaceNode) {
+      return operationsFor(node.iface).map((op) => new OperationNode(node.provider, op));
+    }
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    if (node instanceof OperationNode) return new InterfaceNode(node.provider, node.operation.iface);
+    if (node instanceof InterfaceNode) return new ProviderNode(node.provider);
+    return undefined;
+  }
+
+  /** Sets the context key the welcome view reads, and the view's message for broken lists. */
+  private updateContext(): void {
+    const { providers, problems } = readSettings().providers;
+    const state = providers.length > 0 ? 'ok' : problems.length > 0 ? 'broken' : 'empty';
+    void vscode.commands.executeCommand('setContext', 'chainEndpoints.providersState', state);
+    this.view.message =
+      state === 'broken'
+        ? 'No valid provider: fix the entries below in settings, or add a provider.'
+        : undefined;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,43 @@
+// One typed accessor for the extension's settings, and a change event scoped to them.
+
+import * as vscode from 'vscode';
+import { ParsedProviders, parseProviders } from '../core/providers';
+
+export const SECTION = 'chainEndpoints';
+
+export interface Settings {
+  readonly providers: ParsedProviders;
+  readonly requestTimeoutMs: number;
+  readonly maxDocumentBytes: number;
+  readonly statusBarEnabled: boolean;
+  readonly statusBarProvider: string;
+}
+
+function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return {
+    providers: parseProviders(c.get('providers')),
+    requestTimeoutMs: clampNumber(c.get('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
+    maxDocumentBytes: clampNumber(c.get('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
+    statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
+    statusBarProvider: (c.get<string>('statusBar.provider') ?? '').trim(),
+  };
+}
+
+/** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */
+export function onSettingsChanged(keys: readonly string[], listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) listener();
+  });
+}
+
+/** Raw provider entries as the user wrote them in user settings (to append to). */
+export function userProviderEntries(): unknown[] {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('providers');
+  const value = inspected?.globalValue ?? inspected?.defaultValue ?? [];
+  return Array.isArray(value) ? [...value] : [];
+}

@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import { DEFAULT_PROVIDERS, joinUrl, parseProviders, redactUrl, validateAddress } from '../../src/core/providers';
+
+describe('providers: settings validation', () => {
+  it('accepts the default Local node with its five interfaces', () => {
+    const { providers, problems } = parseProviders(DEFAULT_PROVIDERS);
+    assert.equal(problems.length, 0);
+    assert.equal(providers[0].name, 'Local node');
+    assert.deepEqual(Object.keys(providers[0].endpoints).sort(), ['consensusHttp', 'consensusRpc', 'consensusWs', 'evmRpc', 'rest']);
+  });
+
+  it('reports each invalid entry and keeps the valid ones', () => {
+    const { providers, problems } = parseProviders([
+      { name: 'good', rest: 'https://rest.example.org/' },
+      { name: 'ftp', rest: 'ftp://x.example.org' },
+      { name: 'noscheme', evmRpc: 'evm.example.org:8545' },
+      { name: 'wsForHttp', consensusHttp: 'wss://rpc.example.org' },
+      { name: 'httpForWs', consensusWs: 'https://rpc.example.org/websocket' },
+      { name: 'spaces', rest: 'https://rest example.org' },
+      { name: 'GOOD', rest: 'https://other.example.org' },
+      { name: '  ', rest: 'https://x.example.org' },
+      { rest: 'https://x.example.org' },
+      'not an object',
+      { name: 'empty' },
+      { name: 'js', rest: 'javascript:alert(1)' },
+    ]);
+    assert.deepEqual(providers.map((p) => p.name), ['good']);
+    assert.equal(problems.length, 11);
+    const byName = (n: string) => problems.find((p) => p.name === n)!.message;
+    assert.match(byName('ftp'), /must start with http:\/\/ or https:\/\//);
+    assert.match(byName('noscheme'), /must start with http:\/\/ or https:\/\//);
+    assert.match(byName('wsForHttp'), /Consensus HTTP address must start with http/);
+    assert.match(byName('httpForWs'), /Consensus WebSocket address must start with ws:\/\/ or wss:\/\//);
+    assert.match(byName('spaces'), /contains spaces/);
+    assert.match(byName('GOOD'), /Duplicate provider name/);
+    assert.match(byName('empty'), /no addresses/);
+    assert.match(byName('js'), /must start with http/);
+    assert.ok(problems.some((p) => /has no name/.test(p.message)));
+    assert.ok(problems.some((p) => /not an object/.test(p.message)));
+  });
+
+  it('refuses a setting that is not an array', () => {
+    const { providers, problems } = parseProviders({ name: 'x' });
+    assert.equal(providers.length, 0);
+    assert.match(problems[0].message, /must be an array/);
+  });
+
+  it('explains what to type for an unparsable address', () => {
+    assert.match(validateAddress('rest', 'http://')!, /not a URL/);
+    assert.equal(validateAddress('consensusWs', ' wss://rpc.example.org/websocket '), undefined);
+  });
+});
+
+describe('providers: joining a base and a path', () => {
+  const cases: [string, string, string][] = [
+    ['https://h/rest/', '/cosmos/x', 'https://h/rest/cosmos/x'],
+    ['https://h/rest', 'cosmos/x', 'https://h/rest/cosmos/x'],
+    ['https://h/rest//', '//cosmos//x', 'https://h/rest/cosmos/x'],
+    ['https://h', '/status', 'https://h/status'],
+    ['https://h/', '/status', 'https://h/status'],
+    ['http://127.0.0.1:26657', '', 'http://127.0.0.1:26657/'],
+    ['https://h/a/b/', '', 'https://h/a/b'],
+  ];
+  for (const [base, path, want] of cases) {
+    it(`${base} + ${path} -> ${want}`, () => {
+      const got = joinUrl(base, path);
+      assert.equal(got, want);
+      assert.ok(!new URL(got).pathname.includes('//'));
+    });
+  }
+
+  it('appends query parameters and skips undefined ones', () => {
+    assert.equal(joinUrl('http://h:1/', '/block', { height: '5', x: undefined }), 'http://h:1/block?height=5');
+    assert.equal(joinUrl('http://h/p?', 'genesis_chunked', { chunk: '0' }), 'http://h/p/genesis_chunked?chunk=0');
+  });
+});
+
+describe('providers: redaction', () => {
+  it('masks credentials in an address', () => {
+    assert.equal(redactUrl('https://user:secret@h.example.org/x'), 'https://***:***@h.example.org/x');
+    assert.equal(redactUrl('https://h.example.org/x'), 'https://h.example.org/x');
+  });
+});

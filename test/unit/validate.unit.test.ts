@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import * as v from '../../src/core/validate';
+
+describe('validate: heights', () => {
+  it('accepts 1 to max int64, trimmed', () => {
+    for (const ok of ['1', ' 12 ', '9223372036854775807', '0001']) assert.equal(v.validateHeight(ok), undefined, ok);
+    assert.equal(v.normalizeHeight(' 0012 '), '12');
+  });
+  it('refuses everything else with a sentence that says what to type', () => {
+    for (const bad of ['', '  ', '-1', '0', '1.5', 'abc', '9223372036854775808', '1'.repeat(30), '0x10', '1e3', '+5']) {
+      const error = v.validateHeight(bad);
+      assert.ok(error, `should refuse ${JSON.stringify(bad)}`);
+      assert.match(error!, /height|int64/i);
+    }
+  });
+  it('optional heights accept empty as latest', () => {
+    assert.equal(v.validateOptionalHeight(''), undefined);
+    assert.ok(v.validateOptionalHeight('0'));
+  });
+});
+
+describe('validate: transactions', () => {
+  it('accepts base64 and 0x-hex tx bytes and sends base64', () => {
+    assert.equal(v.validateTxBytes('a2V5PXZhbHVl'), undefined);
+    assert.equal(v.validateTxBytes('0x6b65793d76616c7565'), undefined);
+    assert.equal(v.normalizeTxBytes('0x6b65793d76616c7565'), 'a2V5PXZhbHVl');
+    assert.equal(v.normalizeTxBytes(' a2V5PXZhbHVl '), 'a2V5PXZhbHVl');
+  });
+  it('refuses bad base64, odd-length hex and empty input', () => {
+    for (const bad of ['', 'a2V5PXZhbHVl=', 'abc', '0x', '0x123', '0xzz', 'not base64!']) assert.ok(v.validateTxBytes(bad), bad);
+  });
+  it('EVM raw transactions must be 0x-hex', () => {
+    assert.equal(v.validateEvmRawTx('0x02f8'), undefined);
+    for (const bad of ['02f8', '0x', '0x2f8', '0xgg']) assert.ok(v.validateEvmRawTx(bad), bad);
+  });
+  it('hashes', () => {
+    const h = 'ab'.repeat(32);
+    assert.equal(v.validateEvmTxHash('0x' + h), undefined);
+    assert.ok(v.validateEvmTxHash(h));
+    assert.equal(v.validateCometTxHash(h), undefined);
+    assert.equal(v.validateCometTxHash('0x' + h), undefined);
+    assert.equal(v.normalizeCometHash('0x' + h), h.toUpperCase());
+    assert.ok(v.validateCometTxHash('ab'));
+  });
+});
+
+describe('validate: addresses', () => {
+  it('EVM addresses', () => {
+    assert.equal(v.validateEvmAddress('0x' + '1'.repeat(40)), undefined);
+    assert.ok(v.validateEvmAddress('0x' + '1'.repeat(39)));
+  });
+  it('bech32: round trip and checksum', () => {
+    const addr = v.bech32Encode('cosmos', new Uint8Array(20).fill(7));
+    assert.match(addr, /^cosmos1[a-z0-9]{38}$/);
+    assert.equal(v.validateBech32Address(addr), undefined);
+    const broken = addr.slice(0, -1) + (addr.endsWith('q') ? 'p' : 'q');
+    assert.match(v.validateBech32Address(broken)!, /checksum/);
+    assert.match(v.validateBech32Address('cosmos1ABCdef')!, /mixed case|not allowed|too short/);
+    assert.ok(v.validateBech32Address('0x1234'));
+    // A known-good address from BIP-173's test vectors.
+    assert.equal(v.validateBech32Address('a12uel5l'), undefined);
+  });
+});
+
+describe('validate: custom requests', () => {
+  it('params must be a JSON array or object', () => {
+    assert.equal(v.validateJsonParams(''), undefined);
+    assert.equal(v.validateJsonParams('["latest", false]'), undefined);
+    assert.equal(v.validateJsonParams('{"height":"5"}'), undefined);
+    assert.match(v.validateJsonParams('[1,')!, /not valid JSON/);
+    assert.match(v.validateJsonParams('5')!, /array or object/);
+  });
+  it('paths are relative, without spaces', () => {
+    assert.equal(v.validateGetPath('/status'), undefined);
+    assert.equal(v.validateGetPath('cosmos/bank/v1beta1/supply?pagination.limit=5'), undefined);
+    assert.ok(v.validateGetPath('https://h/status'));
+    assert.ok(v.validateGetPath('/a b'));
+    assert.ok(v.validateMethodName('eth blockNumber'));
+  });
+});
