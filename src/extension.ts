@@ -8,7 +8,7 @@ import { addProvider } from './ui/addProvider';
 import { registerCommand, registerOperationCommands } from './ui/commands';
 import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
 import { createLog } from './ui/log';
-import { ProvidersTree } from './ui/providersTree';
+import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
 
 /** What activate() returns; a first, versioned API (see README). */
@@ -16,6 +16,8 @@ export interface ChainEndpointsApi {
   readonly apiVersion: 1;
   /** The status bar's provider and height (decimal string), or undefined while unknown. */
   currentHeight(): { provider: string; height?: string; state: string } | undefined;
+  /** Not a stable API: what the Providers view shows, for the integration tests. */
+  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]> };
 }
 
 export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
@@ -58,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
       if (!provider) return undefined;
       return { provider: provider.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped' };
     },
+    testing: { treeSnapshot: () => tree.snapshot() },
   };
 }
 

@@ -89,6 +89,14 @@ export class ProblemNode {
   }
 }
 
+export interface TreeSnapshot {
+  label: string;
+  description?: string;
+  contextValue?: string;
+  command?: string;
+  children: TreeSnapshot[];
+}
+
 export type TreeNode = ProviderNode | InterfaceNode | OperationNode | ProblemNode;
 
 export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -130,6 +138,23 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     if (node instanceof OperationNode) return new InterfaceNode(node.provider, node.operation.iface);
     if (node instanceof InterfaceNode) return new ProviderNode(node.provider);
     return undefined;
+  }
+
+  /** The whole tree as plain data (labels, descriptions, context values): for tests and the API. */
+  async snapshot(node?: TreeNode): Promise<TreeSnapshot[]> {
+    const out: TreeSnapshot[] = [];
+    for (const child of this.getChildren(node)) {
+      const item = child.toTreeItem();
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      out.push({
+        label,
+        description: typeof item.description === 'string' ? item.description : undefined,
+        contextValue: item.contextValue,
+        command: item.command?.command,
+        children: child instanceof ProviderNode || child instanceof InterfaceNode ? await this.snapshot(child) : [],
+      });
+    }
+    return out;
   }
 
   /** Sets the context key the welcome view reads, and the view's message for broken lists. */
