@@ -1,0 +1,593 @@
+// Live block height: a CometBFT WebSocket subscription to NewBlockHeader, with its own pings,
+// a watchdog for sockets that die silently, stall detection tied to the observed block
+// interval, reconnection with exponential backoff and jitter, and a polling fallback on
+// `/status` while the socket is unavailable. Never imports vscode; the status bar builds on
+// `snapshot()` and `onDidChange`.
+//
+// Each socket attempt is a `Connection`; every callback checks that its connection is still
+// the current one, so a late event from an abandoned socket can never change the state.
+// Every timer lives in one registry, so `dispose()` can clear them all.
+
+import WebSocket from 'ws';
+import { redactUrl } from './providers';
+
+export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
+
+export interface HeightSnapshot {
+  state: TrackerState;
+  /** Highest height seen; never decreases. */
+  height?: bigint;
+  /** RFC 3339 time of that block's header. */
+  blockTime?: string;
+  /** Date.now() when that height arrived. */
+  receivedAt?: number;
+  /** Observed time per block (median of recent arrivals). */
+  blockIntervalMs?: number;
+  source?: 'websocket' | 'polling';
+  /** Why: the last error or the reason for the current state. */
+  detail?: string;
+  /** When the next socket attempt is due, while reconnecting/polling. */
+  reconnectAt?: number;
+}
+
+export interface HeightTrackerOptions {
+  /** ws(s)://host/websocket; undefined -> poll only. */
+  wsUrl?: string;
+  /** Polls {consensusHttp}/status; undefined -> no polling fallback. */
+  fetchStatus?: (signal: AbortSignal) => Promise<{ height: bigint; time?: string }>;
+  headers?: Record<string, string>;
+  /** Client pings, default 20_000. */
+  pingIntervalMs?: number;
+  /** Default 10_000; covers the handshake and the answer to subscribe (and each poll). */
+  connectTimeoutMs?: number;
+  /** Default 30_000; stalled = no block for max(3 x interval, minStallMs). */
+  minStallMs?: number;
+  /** Default 30_000; exponential backoff with jitter, starting ~500 ms. */
+  maxBackoffMs?: number;
+  /** Before any interval is observed, default 5_000 (used for the polling period too). */
+  defaultBlockIntervalMs?: number;
+  log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+}
+
+const SUBSCRIBE_QUERY = "tm.event='NewBlockHeader'";
+const INITIAL_BACKOFF_MS = 500;
+const MIN_POLL_MS = 1_000;
+/** Consecutive socket failures after which the tracker falls back to polling. */
+const FAILURES_BEFORE_POLLING = 2;
+const INTERVAL_SAMPLES = 9;
+/** NewBlockHeader events are a few KiB; refuse anything absurd instead of buffering it. */
+const MAX_PAYLOAD = 4 * 1024 * 1024;
+
+interface Connection {
+  readonly ws: WebSocket;
+  readonly subscribeId: number;
+  subscribeSent: boolean;
+  subscribed: boolean;
+  /** Set once the failure has been handled, so 'error' then 'close' count once. */
+  finished: boolean;
+  /** The stall period already elapsed once ('stalled' shown); the next one reconnects. */
+  stalled: boolean;
+}
+
+type TimerKey = 'reconnect' | 'connect' | 'ping' | 'watchdog' | 'stall' | 'poll' | 'pollTimeout';
+
+/** Named timers; setting a key replaces its previous timer. */
+class Timers {
+  private readonly handles = new Map<TimerKey, { handle: NodeJS.Timeout; repeat: boolean }>();
+
+  set(key: TimerKey, ms: number, fn: () => void): void {
+    this.clear(key);
+    const handle = setTimeout(() => {
+      this.handles.delete(key);
+      fn();
+    }, Math.max(0, ms));
+    this.handles.set(key, { handle, repeat: false });
+  }
+
+  every(key: TimerKey, ms: number, fn: () => void): void {
+    this.clear(key);
+    this.handles.set(key, { handle: setInterval(fn, Math.max(1, ms)), repeat: true });
+  }
+
+  clear(key: TimerKey): void {
+    const t = this.handles.get(key);
+    if (!t) return;
+    if (t.repeat) clearInterval(t.handle);
+    else clearTimeout(t.handle);
+    this.handles.delete(key);
+  }
+
+  clearAll(): void {
+    for (const key of [...this.handles.keys()]) this.clear(key);
+  }
+}
+
+type FailureKind = 'connection' | 'subscription';
+
+export class HeightTracker {
+  private readonly opts: Required<Omit<HeightTrackerOptions, 'wsUrl' | 'fetchStatus' | 'headers' | 'log'>>;
+  private readonly log: NonNullable<HeightTrackerOptions['log']>;
+  private readonly timers = new Timers();
+  private readonly listeners = new Set<(s: HeightSnapshot) => void>();
+
+  private state: TrackerState = 'stopped';
+  private height?: bigint;
+  private blockTime?: string;
+  private receivedAt?: number;
+  private source?: 'websocket' | 'polling';
+  private socketDetail?: string;
+  private pollError?: string;
+  private reconnectAt?: number;
+  private readonly intervalSamples: number[] = [];
+
+  private started = false;
+  private disposed = false;
+  private conn?: Connection;
+  private nextRequestId = 0;
+  private consecutiveFailures = 0;
+  private polling = false;
+  private pollAbort?: AbortController;
+  /** Bumped whenever polling stops, so a late poll result is dropped. */
+  private pollGeneration = 0;
+
+  constructor(private readonly options: HeightTrackerOptions) {
+    this.opts = {
+      pingIntervalMs: options.pingIntervalMs ?? 20_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      minStallMs: options.minStallMs ?? 30_000,
+      maxBackoffMs: options.maxBackoffMs ?? 30_000,
+      defaultBlockIntervalMs: options.defaultBlockIntervalMs ?? 5_000,
+    };
+    this.log = options.log ?? (() => undefined);
+  }
+
+  start(): void {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    if (this.options.wsUrl) {
+      this.connect();
+    } else if (this.options.fetchStatus) {
+      this.socketDetail = 'no WebSocket address';
+      this.startPolling();
+    } else {
+      this.setState('stopped', 'no WebSocket or status address to track');
+    }
+  }
+
+  snapshot(): HeightSnapshot {
+    const s: HeightSnapshot = { state: this.state };
+    if (this.height !== undefined) s.height = this.height;
+    if (this.blockTime !== undefined) s.blockTime = this.blockTime;
+    if (this.receivedAt !== undefined) s.receivedAt = this.receivedAt;
+    const interval = this.observedIntervalMs();
+    if (interval !== undefined) s.blockIntervalMs = interval;
+    if (this.source !== undefined) s.source = this.source;
+    const detail = this.detail();
+    if (detail !== undefined) s.detail = detail;
+    if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
+    return s;
+  }
+
+  onDidChange(listener: (s: HeightSnapshot) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** User-triggered: drop the socket, reset the backoff and connect now. */
+  reconnect(): void {
+    if (this.disposed) return;
+    if (!this.started) return this.start();
+    if (!this.options.wsUrl) {
+      if (this.polling) this.pollNow();
+      return;
+    }
+    this.log('info', 'reconnect requested');
+    this.dropConnection();
+    this.stopPolling();
+    this.consecutiveFailures = 0;
+    this.socketDetail = undefined;
+    this.connect('connecting');
+  }
+
+  /** Closes the socket, clears every timer and aborts a poll in flight. Emits nothing. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.timers.clearAll();
+    this.dropConnection();
+    this.stopPolling();
+    this.reconnectAt = undefined;
+    this.state = 'stopped';
+    this.listeners.clear();
+  }
+
+  // ---- socket ---------------------------------------------------------------------------
+
+  private connect(stateWhileConnecting?: TrackerState): void {
+    if (this.disposed || !this.options.wsUrl) return;
+    this.timers.clear('reconnect');
+    this.reconnectAt = undefined;
+    const url = this.options.wsUrl;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url, {
+        headers: this.options.headers,
+        handshakeTimeout: this.opts.connectTimeoutMs,
+        maxPayload: MAX_PAYLOAD,
+      });
+    } catch (err) {
+      // A malformed address: retrying cannot help, so poll if possible, else stop.
+      const reason = `invalid WebSocket address: ${errorMessage(err).split(url).join(redactUrl(url))}`;
+      this.log('error', reason);
+      this.socketDetail = reason;
+      if (this.options.fetchStatus) this.startPolling();
+      else this.setState('stopped');
+      return;
+    }
+    const conn: Connection = {
+      ws,
+      subscribeId: ++this.nextRequestId,
+      subscribeSent: false,
+      subscribed: false,
+      finished: false,
+      stalled: false,
+    };
+    this.conn = conn;
+    this.log('debug', `connecting to ${redactUrl(url)}`);
+    if (!this.polling) {
+      const first = this.state === 'stopped' || this.state === 'connecting';
+      this.setState(stateWhileConnecting ?? (first ? 'connecting' : 'reconnecting'));
+    } else {
+      this.emit(); // reconnectAt cleared
+    }
+
+    this.timers.set('connect', this.opts.connectTimeoutMs, () => {
+      this.fail(conn, 'connection', conn.subscribeSent ? `no answer to subscribe within ${formatMs(this.opts.connectTimeoutMs)}` : `connection timed out after ${formatMs(this.opts.connectTimeoutMs)}`);
+    });
+
+    ws.on('open', () => {
+      if (this.conn !== conn) return;
+      this.log('debug', 'socket open; subscribing');
+      this.armWatchdog(conn);
+      this.timers.every('ping', this.opts.pingIntervalMs, () => {
+        if (this.conn === conn && ws.readyState === WebSocket.OPEN) ws.ping();
+      });
+      this.subscribe(conn);
+    });
+    ws.on('message', (data: WebSocket.RawData) => {
+      if (this.conn !== conn) return;
+      this.armWatchdog(conn);
+      this.onMessage(conn, data);
+    });
+    ws.on('pong', () => {
+      if (this.conn === conn) this.armWatchdog(conn);
+    });
+    ws.on('error', (err: Error) => {
+      this.fail(conn, 'connection', describeSocketError(err));
+    });
+    ws.on('close', (code: number, reason: Buffer) => {
+      this.fail(conn, 'connection', describeClose(code, reason.toString()));
+    });
+  }
+
+  private subscribe(conn: Connection): void {
+    if (conn.subscribeSent) return; // never two subscriptions on one socket
+    conn.subscribeSent = true;
+    const request = { jsonrpc: '2.0', method: 'subscribe', id: conn.subscribeId, params: { query: SUBSCRIBE_QUERY } };
+    conn.ws.send(JSON.stringify(request), (err) => {
+      if (err) this.fail(conn, 'connection', `cannot send subscribe: ${err.message}`);
+    });
+  }
+
+  private onMessage(conn: Connection, data: WebSocket.RawData): void {
+    let msg: unknown;
+    const text = rawToString(data);
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.log('debug', `ignored a non-JSON message: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (!isRecord(msg) || msg.id !== conn.subscribeId) {
+      this.log('debug', `ignored a message: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (msg.error !== undefined) {
+      this.fail(conn, 'subscription', describeRpcError(msg.error));
+      return;
+    }
+    const result = msg.result;
+    if (!isRecord(result)) {
+      this.log('debug', `ignored a message without result: ${text.slice(0, 200)}`);
+      return;
+    }
+    const header = isRecord(result.data) && isRecord(result.data.value) ? result.data.value.header : undefined;
+    if (result.data === undefined && !conn.subscribed) {
+      this.onSubscribed(conn);
+      return;
+    }
+    if (!isRecord(header) || typeof header.height !== 'string' || !/^\d{1,30}$/.test(header.height)) {
+      this.log('debug', `ignored an event without a usable header height: ${text.slice(0, 200)}`);
+      return;
+    }
+    // An event proves the subscription even if its answer was lost or reordered.
+    if (!conn.subscribed) this.onSubscribed(conn);
+    conn.stalled = false;
+    this.armStall(conn);
+    const time = typeof header.time === 'string' ? header.time : undefined;
+    const changed = this.acceptHeight(BigInt(header.height), time, 'websocket');
+    if (this.state === 'stalled') this.setState('live');
+    else if (changed) this.emit();
+  }
+
+  private onSubscribed(conn: Connection): void {
+    conn.subscribed = true;
+    this.timers.clear('connect');
+    this.consecutiveFailures = 0;
+    this.socketDetail = undefined;
+    this.stopPolling();
+    this.source = 'websocket';
+    this.log('info', `subscribed to new blocks on ${redactUrl(this.options.wsUrl ?? '')}`);
+    this.armStall(conn);
+    this.setState('live');
+  }
+
+  /** No message and no pong for this long: the socket is dead even without a close. */
+  private armWatchdog(conn: Connection): void {
+    const ms = Math.max(2 * this.opts.pingIntervalMs, this.stallThresholdMs());
+    this.timers.set('watchdog', ms, () => {
+      this.log('warn', `no message or pong for ${ms} ms; dropping the socket`);
+      this.fail(conn, 'connection', `no message or pong from the server for ${formatMs(ms)}`);
+    });
+  }
+
+  /** No new block for the stall threshold: 'stalled'; a second period: reconnect. */
+  private armStall(conn: Connection): void {
+    const ms = this.stallThresholdMs();
+    this.timers.set('stall', ms, () => {
+      if (this.conn !== conn || this.disposed) return;
+      if (!conn.stalled) {
+        conn.stalled = true;
+        this.log('warn', `no new block for ${ms} ms`);
+        this.armStall(conn);
+        this.setState('stalled', `no new block for ${formatMs(ms)}`);
+      } else {
+        this.fail(conn, 'connection', `no new block for ${formatMs(2 * ms)}; reconnecting`);
+      }
+    });
+  }
+
+  /**
+   * Handles the end of a socket attempt (once per connection): drop it, then poll or wait for
+   * the next attempt on the backoff schedule.
+   */
+  private fail(conn: Connection, kind: FailureKind, reason: string): void {
+    if (this.disposed || conn.finished || this.conn !== conn) return;
+    this.dropConnection();
+    this.consecutiveFailures++;
+    this.socketDetail = reason;
+    this.log(kind === 'subscription' ? 'warn' : 'info', `socket: ${reason}`);
+    const delay = this.backoffMs(this.consecutiveFailures);
+    this.reconnectAt = Date.now() + delay;
+    this.timers.set('reconnect', delay, () => this.connect());
+    if (this.options.fetchStatus && (kind === 'subscription' || this.consecutiveFailures >= FAILURES_BEFORE_POLLING)) {
+      if (!this.polling) this.startPolling();
+      else this.emit();
+    } else if (this.polling) {
+      this.emit();
+    } else {
+      this.setState('reconnecting');
+    }
+  }
+
+  /** Closes the current socket (close frame when open, then terminate) and its timers. */
+  private dropConnection(): void {
+    this.timers.clear('connect');
+    this.timers.clear('ping');
+    this.timers.clear('watchdog');
+    this.timers.clear('stall');
+    const conn = this.conn;
+    this.conn = undefined;
+    if (!conn) return;
+    conn.finished = true;
+    const ws = conn.ws;
+    ws.removeAllListeners();
+    ws.on('error', () => undefined); // terminate() during the handshake emits an error
+    try {
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      ws.terminate();
+    } catch (err) {
+      this.log('debug', `closing the socket: ${errorMessage(err)}`);
+    }
+  }
+
+  private backoffMs(failures: number): number {
+    const base = Math.min(this.opts.maxBackoffMs, INITIAL_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
+    const jittered = base * (0.75 + Math.random() * 0.5);
+    return Math.round(Math.min(this.opts.maxBackoffMs, jittered));
+  }
+
+  // ---- polling --------------------------------------------------------------------------
+
+  private startPolling(): void {
+    if (this.polling || !this.options.fetchStatus || this.disposed) return;
+    this.polling = true;
+    this.source = 'polling';
+    this.pollError = undefined;
+    this.log('info', `polling status (${this.socketDetail ?? 'no socket'})`);
+    this.setState('polling');
+    this.pollNow();
+  }
+
+  private stopPolling(): void {
+    if (!this.polling) return;
+    this.polling = false;
+    this.pollGeneration++;
+    this.pollError = undefined;
+    this.timers.clear('poll');
+    this.timers.clear('pollTimeout');
+    this.pollAbort?.abort();
+    this.pollAbort = undefined;
+  }
+
+  private pollNow(): void {
+    void this.runPoll();
+  }
+
+  /** One status poll, then the next one scheduled about one block interval later. */
+  private async runPoll(): Promise<void> {
+    const fetchStatus = this.options.fetchStatus;
+    if (!this.polling || !fetchStatus || this.disposed) return;
+    this.timers.clear('poll');
+    this.pollAbort?.abort();
+    const generation = ++this.pollGeneration;
+    const abort = new AbortController();
+    this.pollAbort = abort;
+    const startedAt = Date.now();
+    const timeoutMs = this.opts.connectTimeoutMs;
+    this.timers.set('pollTimeout', timeoutMs, () => abort.abort(new Error(`status timed out after ${formatMs(timeoutMs)}`)));
+    let changed = false;
+    try {
+      const status = await fetchStatus(abort.signal);
+      if (generation !== this.pollGeneration || this.disposed) return;
+      changed = this.pollError !== undefined;
+      this.pollError = undefined;
+      if (typeof status?.height === 'bigint' && this.acceptHeight(status.height, status.time, 'polling')) changed = true;
+    } catch (err) {
+      if (generation !== this.pollGeneration || this.disposed) return;
+      const reason = abort.signal.aborted && abort.signal.reason instanceof Error ? abort.signal.reason.message : errorMessage(err);
+      this.log('warn', `status poll failed: ${reason}`);
+      changed = this.pollError !== reason;
+      this.pollError = reason;
+    }
+    this.timers.clear('pollTimeout');
+    this.pollAbort = undefined;
+    const period = Math.max(MIN_POLL_MS, this.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs);
+    this.timers.set('poll', period - (Date.now() - startedAt), () => this.pollNow());
+    if (changed) this.emit();
+  }
+
+  // ---- heights and state ----------------------------------------------------------------
+
+  /** Keeps the maximum; returns true when the height went up. */
+  private acceptHeight(height: bigint, time: string | undefined, source: 'websocket' | 'polling'): boolean {
+    if (this.height !== undefined && height <= this.height) {
+      if (height < this.height) this.log('debug', `ignored lower height ${height} (have ${this.height}) from ${source}`);
+      return false;
+    }
+    const now = Date.now();
+    if (this.height !== undefined && this.receivedAt !== undefined) {
+      const dt = now - this.receivedAt;
+      const dh = Number(height - this.height);
+      if (dt > 0 && dh > 0) {
+        this.intervalSamples.push(dt / dh);
+        if (this.intervalSamples.length > INTERVAL_SAMPLES) this.intervalSamples.shift();
+      }
+    }
+    this.height = height;
+    this.blockTime = time;
+    this.receivedAt = now;
+    this.source = source;
+    return true;
+  }
+
+  private observedIntervalMs(): number | undefined {
+    if (this.intervalSamples.length === 0) return undefined;
+    const sorted = [...this.intervalSamples].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    return Math.round(median);
+  }
+
+  private stallThresholdMs(): number {
+    return Math.max(3 * (this.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs), this.opts.minStallMs);
+  }
+
+  private detail(): string | undefined {
+    if (this.state === 'polling' && this.pollError) {
+      return this.socketDetail ? `${this.socketDetail}; status poll failed: ${this.pollError}` : `status poll failed: ${this.pollError}`;
+    }
+    return this.socketDetail;
+  }
+
+  private setState(state: TrackerState, detail?: string): void {
+    if (detail !== undefined) this.socketDetail = detail;
+    if (state === 'live') {
+      this.reconnectAt = undefined;
+      this.socketDetail = undefined;
+    }
+    this.state = state;
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.disposed) return;
+    const snap = this.snapshot();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(snap);
+      } catch (err) {
+        this.log('error', `height listener threw: ${errorMessage(err)}`);
+      }
+    }
+  }
+}
+
+// ---- helpers ------------------------------------------------------------------------------
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function rawToString(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** One sentence for a JSON-RPC error on the subscription (limits, cancellation). */
+function describeRpcError(error: unknown): string {
+  if (!isRecord(error)) return `subscription failed: ${JSON.stringify(error)}`;
+  const data = typeof error.data === 'string' ? error.data : '';
+  const message = typeof error.message === 'string' ? error.message : '';
+  const cancelled = /subscription was cancell?ed \(reason: (.*)\)/i.exec(data);
+  if (cancelled) return `subscription cancelled: ${cancelled[1]}`;
+  if (data) return data; // e.g. "max_subscription_clients 100 reached"
+  return `subscription failed: ${message || 'error'} (${String(error.code)})`;
+}
+
+function describeSocketError(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `DNS lookup failed (${code})`;
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+  }
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return `TLS error: ${err.message}`;
+  if (/handshake has timed out/i.test(err.message)) return 'WebSocket handshake timed out';
+  const status = /Unexpected server response: (\d+)/.exec(err.message);
+  if (status) return `server answered HTTP ${status[1]} instead of a WebSocket`;
+  return err.message || code || 'socket error';
+}
+
+function describeClose(code: number, reason: string): string {
+  if (code === 1006) return 'connection lost (no close frame)';
+  return `closed by the server (${code}${reason ? `: ${reason}` : ''})`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+}

@@ -1,0 +1,132 @@
+// `npm run devnet`: starts the local devnet and prints the addresses to paste into settings.
+//   --block-ms N     block interval in ms (default 1000; 0 = no blocks)
+//   --genesis-mb N   pad the genesis to N MiB (above 16 it is served only through genesis_chunked)
+//   --extra          also start "Devnet lagging" (3 blocks behind) and "Devnet trailing slash"
+//   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
+//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
+//   --host H         listen address (default 127.0.0.1)
+import { DevnetOptions, DevnetProviderOptions, startDevnet } from './devnet';
+
+interface CliArgs {
+  blockMs: number;
+  genesisMb: number;
+  extra: boolean;
+  basePort?: number;
+  portsFree: boolean;
+  host: string;
+}
+
+const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H]';
+
+function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1' };
+  const num = (flag: string, v: string | undefined): number => {
+    const n = Number(v);
+    if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    switch (flag) {
+      case '--block-ms': out.blockMs = num(flag, value()); break;
+      case '--genesis-mb': out.genesisMb = num(flag, value()); break;
+      case '--extra': out.extra = true; break;
+      case '--base-port': out.basePort = num(flag, value()); break;
+      case '--ports-free': out.portsFree = true; break;
+      case '--host': out.host = value() ?? out.host; break;
+      case '-h':
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown argument ${a}\n${USAGE}`);
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+  const providers: DevnetProviderOptions[] = [
+    { name: 'Local node', ports: args.portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } },
+  ];
+  if (args.extra) {
+    const b = args.portsFree ? undefined : args.basePort;
+    providers.push(
+      { name: 'Devnet lagging', lagBlocks: 3, ports: b ? { evmRpc: b, consensus: b + 1, rest: b + 2 } : undefined },
+      { name: 'Devnet trailing slash', restTrailingSlash: true, ports: b ? { evmRpc: b + 3, consensus: b + 4, rest: b + 5 } : undefined },
+    );
+  }
+  const options: DevnetOptions = {
+    host: args.host,
+    providers,
+    blockIntervalMs: args.blockMs,
+    genesisAppStateBytes: Math.round(args.genesisMb * 1024 * 1024),
+  };
+  const devnet = await startDevnet(options);
+  const genesisChunks = Math.ceil(devnet.genesisBytes().length / (16 * 1024 * 1024));
+  console.log(`devnet ${devnet.chainId} (EVM chain id ${devnet.evmChainId}, 0x${devnet.evmChainId.toString(16)}) at height ${devnet.height()}`);
+  console.log(`genesis: ${devnet.genesisBytes().length} bytes${genesisChunks > 1 ? `, ${genesisChunks} chunks (use genesis_chunked)` : ''}`);
+  for (const p of devnet.providers) {
+    console.log(`\n${p.name}`);
+    console.log(`  EVM JSON-RPC    ${p.evmRpc}`);
+    console.log(`  Consensus HTTP  ${p.consensusHttp}`);
+    console.log(`  Consensus RPC   ${p.consensusRpc}`);
+    console.log(`  Consensus WS    ${p.consensusWs}`);
+    console.log(`  REST            ${p.rest}`);
+  }
+  const snippet = devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({
+    name,
+    evmRpc,
+    consensusHttp,
+    consensusRpc,
+    consensusWs,
+    rest,
+  }));
+  console.log('\nSettings snippet (settings.json):\n');
+  console.log(`"chainEndpoints.providers": ${JSON.stringify(snippet, null, 2)}`);
+  console.log('\nCtrl+C to stop.');
+
+  let lastLogged = devnet.height();
+  const blockLog = setInterval(() => {
+    const h = devnet.height();
+    if (h - lastLogged >= 10n) {
+      lastLogged = h - (h % 10n);
+      console.log(`${new Date().toISOString()} height ${h}`);
+    }
+  }, Math.max(100, args.blockMs || 1000));
+  blockLog.unref();
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping devnet`);
+    clearInterval(blockLog);
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    devnet.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  console.error(`devnet failed to start: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

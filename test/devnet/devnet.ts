@@ -1,0 +1,205 @@
+// The local devnet: one simulated chain served by one or more providers, each with the three
+// listeners of a Cosmos SDK + CometBFT + EVM node (EVM JSON-RPC, CometBFT RPC/WebSocket, REST).
+// Providers share the chain and differ only in lag, ports and published addresses. Tests start
+// it in-process; `npm run devnet` starts it from cli.ts. Wire facts: /work/shared/PROTOCOLS.md.
+import { Chain } from './chain';
+import { ConsensusService } from './consensus';
+import { EvmService } from './evm';
+import { RestService } from './rest';
+import { Fault, Listener, RequestEntry, RequestLog } from './server';
+
+export type { Fault } from './server';
+
+export interface DevnetProviderOptions {
+  name: string;
+  /** 0 or omitted: a free port chosen by the OS (kept across stopProvider/startProvider). */
+  ports?: { evmRpc?: number; consensus?: number; rest?: number };
+  /** This provider's view is N blocks behind the chain tip. */
+  lagBlocks?: number;
+  /** Publish the REST base with a trailing slash (the server still serves at its root). */
+  restTrailingSlash?: boolean;
+}
+
+export interface DevnetOptions {
+  host?: string;
+  providers?: DevnetProviderOptions[];
+  /** Default 1000; 0 = no automatic blocks (call produceBlock()). */
+  blockIntervalMs?: number;
+  chainId?: string;
+  evmChainId?: bigint;
+  /** Pad app_state so the genesis JSON is at least this many bytes. */
+  genesisAppStateBytes?: number;
+  /** Default 16 MiB, as CometBFT. */
+  genesisChunkBytes?: number;
+  initialHeight?: bigint;
+  /** WebSocket server ping period (CometBFT: 27 s). */
+  wsPingIntervalMs?: number;
+  /** WebSocket read deadline: the server drops a socket it has not heard from for this long (CometBFT: 30 s). */
+  wsReadTimeoutMs?: number;
+}
+
+export interface DevnetProviderUrls {
+  name: string;
+  evmRpc: string;
+  consensusHttp: string;
+  consensusRpc: string;
+  consensusWs: string;
+  rest: string;
+}
+
+export type DevnetIface = 'evmRpc' | 'consensus' | 'rest';
+
+export interface Devnet {
+  readonly chainId: string;
+  readonly evmChainId: bigint;
+  readonly providers: DevnetProviderUrls[];
+  height(): bigint;
+  produceBlock(): void;
+  setFault(provider: string, iface: DevnetIface, fault: Fault | undefined): Promise<void>;
+  stopProvider(name: string): Promise<void>;
+  startProvider(name: string): Promise<void>;
+  stop(): Promise<void>;
+  genesisBytes(): Buffer;
+  lastRequests(provider: string): RequestEntry[];
+  /** Sends `subscription was canceled (reason: ...)` (-32000) to every subscription and ends their events. */
+  wsCancelSubscriptions(provider: string, reason?: string): void;
+  /** New subscribes fail with `max_subscription_clients N reached` once N clients hold subscriptions; undefined restores 100. */
+  wsMaxClients(provider: string, n: number | undefined): void;
+  /** A stalled socket goes silent: no events, answers, pings or pongs, and it is never closed (a "dead" proxy socket). */
+  wsStall(provider: string, stalled: boolean): void;
+}
+
+interface Provider {
+  opts: DevnetProviderOptions;
+  log: RequestLog;
+  consensus: ConsensusService;
+  listeners: Record<DevnetIface, Listener>;
+  urls: DevnetProviderUrls;
+}
+
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  const host = options.host ?? '127.0.0.1';
+  const chain = new Chain({
+    chainId: options.chainId ?? 'chain-endpoints-devnet-1',
+    evmChainId: options.evmChainId ?? 262144n,
+    initialHeight: options.initialHeight ?? 1n,
+    genesisAppStateBytes: options.genesisAppStateBytes ?? 0,
+    genesisChunkBytes: options.genesisChunkBytes ?? 16 * 1024 * 1024,
+  });
+  const specs = options.providers ?? [{ name: 'Local node' }];
+  const names = new Set<string>();
+  for (const s of specs) {
+    if (names.has(s.name)) throw new Error(`duplicate devnet provider name: ${s.name}`);
+    names.add(s.name);
+  }
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const hostPart = urlHost.includes(':') ? `[${urlHost}]` : urlHost;
+
+  const providers: Provider[] = specs.map((opts) => {
+    const log = new RequestLog(200);
+    const lag = Math.max(0, opts.lagBlocks ?? 0);
+    const listeners = {} as Record<DevnetIface, Listener>;
+    const consensus = new ConsensusService({
+      chain,
+      providerName: opts.name,
+      lag,
+      log,
+      host: urlHost,
+      port: () => listeners.consensus.port,
+      pingIntervalMs: options.wsPingIntervalMs ?? 27_000,
+      readTimeoutMs: options.wsReadTimeoutMs ?? 30_000,
+    });
+    const rest = new RestService({ chain, providerName: opts.name, lag, host: urlHost, consensusPort: () => listeners.consensus.port });
+    const evm = new EvmService({ chain, lag });
+    listeners.evmRpc = new Listener({ host, port: opts.ports?.evmRpc ?? 0, iface: 'evmRpc', log, maxBody: 5 * 1024 * 1024, handle: (c) => evm.handle(c) });
+    listeners.consensus = new Listener({
+      host,
+      port: opts.ports?.consensus ?? 0,
+      iface: 'consensus',
+      log,
+      maxBody: 1_000_000,
+      handle: (c) => consensus.handleHttp(c),
+      upgrade: (req, socket, head) => consensus.handleUpgrade(req, socket, head),
+    });
+    listeners.rest = new Listener({ host, port: opts.ports?.rest ?? 0, iface: 'rest', log, maxBody: 1_000_000, handle: (c) => rest.handle(c) });
+    const urls: DevnetProviderUrls = { name: opts.name, evmRpc: '', consensusHttp: '', consensusRpc: '', consensusWs: '', rest: '' };
+    return { opts, log, consensus, listeners, urls };
+  });
+
+  const all = (): Listener[] => providers.flatMap((p) => Object.values(p.listeners));
+  try {
+    for (const l of all()) await l.start();
+  } catch (e) {
+    for (const l of all()) await l.stop();
+    throw e;
+  }
+  for (const p of providers) {
+    const base = (port: number): string => `http://${hostPart}:${port}`;
+    p.urls.evmRpc = base(p.listeners.evmRpc.port);
+    p.urls.consensusHttp = base(p.listeners.consensus.port);
+    p.urls.consensusRpc = base(p.listeners.consensus.port);
+    p.urls.consensusWs = `ws://${hostPart}:${p.listeners.consensus.port}/websocket`;
+    p.urls.rest = base(p.listeners.rest.port) + (p.opts.restTrailingSlash ? '/' : '');
+  }
+
+  const offBlock = chain.onBlock(() => {
+    for (const p of providers) p.consensus.onChainBlock();
+  });
+  const interval = options.blockIntervalMs ?? 1000;
+  let timer: NodeJS.Timeout | undefined;
+  if (interval > 0) {
+    timer = setInterval(() => chain.produceBlock(), interval);
+    timer.unref();
+  }
+
+  const find = (name: string): Provider => {
+    const p = providers.find((x) => x.opts.name === name);
+    if (!p) throw new Error(`unknown devnet provider: ${name}`);
+    return p;
+  };
+  let stopped = false;
+
+  const devnet: Devnet = {
+    chainId: chain.opts.chainId,
+    evmChainId: chain.opts.evmChainId,
+    providers: providers.map((p) => p.urls),
+    height: () => chain.tip,
+    produceBlock: () => void chain.produceBlock(),
+    async setFault(name, iface, fault) {
+      const p = find(name);
+      if (iface === 'consensus' && fault?.kind === 'refuse') p.consensus.terminateAll();
+      await p.listeners[iface].setFault(fault);
+    },
+    async stopProvider(name) {
+      const p = find(name);
+      p.consensus.terminateAll();
+      for (const l of Object.values(p.listeners)) await l.stop();
+    },
+    async startProvider(name) {
+      const p = find(name);
+      if (stopped) throw new Error('the devnet is stopped');
+      for (const l of Object.values(p.listeners)) await l.start();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearInterval(timer);
+      offBlock();
+      chain.abortWaiters();
+      for (const p of providers) p.consensus.terminateAll();
+      for (const l of all()) await l.stop();
+    },
+    genesisBytes: () => chain.genesis,
+    lastRequests: (name) => find(name).log.list(),
+    wsCancelSubscriptions(name, reason = 'internal subscription event buffer is out of capacity') {
+      find(name).consensus.cancelSubscriptions(reason);
+    },
+    wsMaxClients(name, n) {
+      find(name).consensus.maxClients = n ?? 100;
+    },
+    wsStall(name, stalled) {
+      find(name).consensus.stalled = stalled;
+    },
+  };
+  return devnet;
+}

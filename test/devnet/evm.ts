@@ -1,0 +1,327 @@
+// The EVM JSON-RPC interface of one provider, imitating Cosmos EVM's server (go-ethereum's RPC
+// package): POST / only, application/json only, "jsonrpc":"2.0" required, errors in 200s,
+// batches up to 1000, hex quantities. Only txs sent with eth_sendRawTransaction are EVM txs;
+// their hash is the real Keccak-256 of the raw bytes. Sender, nonce etc. are fakes (no RLP).
+import type { Block, Chain, TxRecord } from './chain';
+import { MempoolError } from './chain';
+import { hex0x, keccak256, quantity, sha256 } from './encoding';
+import { HttpCall, sendJson, sendText } from './server';
+
+export interface EvmOptions {
+  chain: Chain;
+  lag: number;
+}
+
+type Id = string | number | null;
+
+class EvmError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+const ACCEPTED_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest'];
+const BODY_LIMIT = 5 * 1024 * 1024;
+const MAX_BATCH = 1000;
+const ZERO32 = '0x' + '00'.repeat(32);
+const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+const EMPTY_UNCLES = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347';
+const EMPTY_BLOOM = '0x' + '00'.repeat(256);
+const GAS_PRICE = 1_000_000_000n;
+
+export class EvmService {
+  constructor(private readonly o: EvmOptions) {}
+
+  private get chain(): Chain {
+    return this.o.chain;
+  }
+
+  handle(call: HttpCall): void {
+    const { req, res } = call;
+    if (call.path !== '/') return sendText(res, 404, '404 page not found\n');
+    if (req.method !== 'POST') {
+      res.statusCode = 405;
+      return void res.end();
+    }
+    if (call.tooLarge) return sendText(res, 413, `content length too large (${req.headers['content-length'] ?? '?'}>${BODY_LIMIT})\n`);
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (!ACCEPTED_TYPES.includes(mediaType)) return sendText(res, 415, 'invalid content type, only application/json is supported\n');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(call.body.toString('utf8'));
+    } catch {
+      return sendJson(res, 200, errorBody(null, new EvmError(-32700, 'parse error')));
+    }
+    const view = this.chain.viewHeight(this.o.lag);
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) return sendJson(res, 200, errorBody(null, new EvmError(-32600, 'empty batch')));
+      if (parsed.length > MAX_BATCH) return sendJson(res, 200, errorBody(null, new EvmError(-32600, 'batch too large')));
+      const answers = parsed.map((m) => this.handleMessage(m, view)).filter((a): a is string => a !== undefined);
+      if (answers.length === 0) return sendJson(res, 200, '');
+      return sendJson(res, 200, `[${answers.join(',')}]`);
+    }
+    const answer = this.handleMessage(parsed, view);
+    if (answer === undefined) {
+      res.statusCode = 200;
+      return void res.end();
+    }
+    sendJson(res, 200, answer);
+  }
+
+  private handleMessage(m: unknown, view: bigint): string | undefined {
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return errorBody(null, new EvmError(-32600, 'invalid request'));
+    const msg = m as Record<string, unknown>;
+    const rawId = msg.id;
+    const validId = typeof rawId === 'string' || typeof rawId === 'number';
+    const id: Id = validId ? rawId : null;
+    if (msg.jsonrpc !== '2.0' || typeof msg.method !== 'string' || msg.method === '') {
+      return errorBody(id, new EvmError(-32600, 'invalid request'));
+    }
+    if (rawId === undefined) {
+      // Notification: executed, never answered.
+      try {
+        this.call(msg.method, msg.params, view);
+      } catch {
+        // nothing to report
+      }
+      return undefined;
+    }
+    if (!validId) return errorBody(null, new EvmError(-32600, 'invalid request'));
+    try {
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(this.call(msg.method, msg.params, view))}}`;
+    } catch (e) {
+      return errorBody(id, e instanceof EvmError ? e : new EvmError(-32603, e instanceof Error ? e.message : String(e)));
+    }
+  }
+
+  private call(method: string, params: unknown, view: bigint): unknown {
+    if (params !== undefined && params !== null && !Array.isArray(params)) throw new EvmError(-32602, 'non-array args');
+    const p = (params ?? []) as unknown[];
+    const args = (required: number, max: number): void => {
+      if (p.length > max) throw new EvmError(-32602, `too many arguments, want at most ${max}`);
+      if (p.length < required) throw new EvmError(-32602, `missing value for required argument ${p.length}`);
+    };
+    switch (method) {
+      case 'eth_blockNumber':
+        args(0, 0);
+        return quantity(view);
+      case 'eth_chainId':
+        args(0, 0);
+        return quantity(this.chain.opts.evmChainId);
+      case 'net_version':
+        args(0, 0);
+        return this.chain.opts.evmChainId.toString();
+      case 'net_listening':
+        return true;
+      case 'net_peerCount':
+        return '0x0';
+      case 'eth_syncing':
+        return false;
+      case 'eth_gasPrice':
+        return quantity(GAS_PRICE);
+      case 'web3_clientVersion':
+        return 'chain-endpoints-devnet/v0.1.0/linux-amd64/go1.22.7';
+      case 'eth_getBlockByNumber': {
+        args(2, 2);
+        const n = blockNumberArg(p[0], 0, view, this.chain.earliest);
+        const full = boolArg(p[1], 1);
+        const b = n <= view ? this.chain.block(n) : undefined;
+        return b ? this.blockJson(b, full) : null;
+      }
+      case 'eth_getBlockByHash': {
+        args(2, 2);
+        const hash = fixedHexArg(p[0], 0, 32, 'common.Hash');
+        const full = boolArg(p[1], 1);
+        const b = this.chain.blockByHash(hash);
+        return b && b.height <= view ? this.blockJson(b, full) : null;
+      }
+      case 'eth_getTransactionByHash': {
+        args(1, 1);
+        const hash = hex0x(fixedHexArg(p[0], 0, 32, 'common.Hash'));
+        const t = this.chain.txByEvmHash(hash);
+        if (t && t.height <= view) return this.txJson(t);
+        const pending = this.chain.pendingEvm(hash);
+        return pending ? this.txJsonOf(pending.bytes, hash, undefined, undefined) : null;
+      }
+      case 'eth_getTransactionReceipt': {
+        args(1, 1);
+        const hash = hex0x(fixedHexArg(p[0], 0, 32, 'common.Hash'));
+        const t = this.chain.txByEvmHash(hash);
+        return t && t.height <= view ? this.receiptJson(t) : null;
+      }
+      case 'eth_getBalance': {
+        args(2, 2);
+        const addr = fixedHexArg(p[0], 0, 20, 'common.Address');
+        const tag = p[1];
+        if (typeof tag === 'object' && tag !== null) {
+          // BlockNumberOrHash object form: accepted, state is the same at every height here.
+        } else {
+          const n = blockNumberArg(tag, 1, view, this.chain.earliest);
+          if (n > view) throw new EvmError(-32000, 'header not found');
+        }
+        return quantity(this.chain.balanceOf(addr));
+      }
+      case 'eth_sendRawTransaction': {
+        args(1, 1);
+        const raw = bytesArg(p[0], 0);
+        if (raw.length === 0) throw new EvmError(-32000, 'typed transaction too short');
+        try {
+          const { evmHash } = this.chain.submitTx(raw, true);
+          return evmHash;
+        } catch (e) {
+          if (e instanceof MempoolError) throw new EvmError(-32000, e.message === 'tx already exists in cache' ? 'already known' : e.message);
+          throw e;
+        }
+      }
+      default:
+        throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
+    }
+  }
+
+  private blockJson(b: Block, full: boolean): Record<string, unknown> {
+    const txs = b.evmTxs.map((e) => (full ? this.txJson(this.chain.txByEvmHash(e.hash) as TxRecord) : e.hash));
+    return {
+      baseFeePerGas: quantity(GAS_PRICE),
+      difficulty: '0x0',
+      extraData: '0x',
+      gasLimit: quantity(25_000_000n),
+      gasUsed: quantity(21_000n * BigInt(b.evmTxs.length)),
+      hash: hex0x(b.id.hash),
+      logsBloom: EMPTY_BLOOM,
+      miner: hex0x(b.proposer.address),
+      mixHash: ZERO32,
+      nonce: '0x0000000000000000',
+      number: quantity(b.height),
+      parentHash: b.lastBlockId.hash.length ? hex0x(b.lastBlockId.hash) : ZERO32,
+      receiptsRoot: b.evmTxs.length ? hex0x(sha256(Buffer.concat([b.id.hash, Buffer.from('receipts')]))) : EMPTY_ROOT,
+      sha3Uncles: EMPTY_UNCLES,
+      size: quantity(600 + b.txs.reduce((s, t) => s + t.length, 0)),
+      stateRoot: b.appHash.length ? hex0x(b.appHash) : ZERO32,
+      timestamp: quantity(b.timeNs / 1_000_000_000n),
+      totalDifficulty: '0x0',
+      transactions: txs,
+      transactionsRoot: b.evmTxs.length ? hex0x(b.dataHash) : EMPTY_ROOT,
+      uncles: [],
+    };
+  }
+
+  private txJson(t: TxRecord): Record<string, unknown> {
+    const b = this.chain.block(t.height);
+    const index = b ? b.evmTxs.findIndex((e) => e.hash === t.evmHash) : 0;
+    return this.txJsonOf(t.bytes, t.evmHash as string, b, index);
+  }
+
+  private txJsonOf(raw: Buffer, hash: string, b: Block | undefined, index: number | undefined): Record<string, unknown> {
+    const { from, to } = fakeParties(raw);
+    return {
+      blockHash: b ? hex0x(b.id.hash) : null,
+      blockNumber: b ? quantity(b.height) : null,
+      from,
+      gas: quantity(21_000n),
+      gasPrice: quantity(GAS_PRICE),
+      maxFeePerGas: quantity(GAS_PRICE * 2n),
+      maxPriorityFeePerGas: quantity(GAS_PRICE),
+      hash,
+      input: '0x',
+      nonce: '0x0',
+      to,
+      transactionIndex: b && index !== undefined ? quantity(index) : null,
+      value: '0x0',
+      type: '0x2',
+      accessList: [],
+      chainId: quantity(this.chain.opts.evmChainId),
+      v: '0x0',
+      r: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('r')]))))),
+      s: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('s')]))))),
+      yParity: '0x0',
+    };
+  }
+
+  private receiptJson(t: TxRecord): Record<string, unknown> {
+    const b = this.chain.block(t.height) as Block;
+    const index = b.evmTxs.findIndex((e) => e.hash === t.evmHash);
+    const { from, to } = fakeParties(t.bytes);
+    return {
+      blockHash: hex0x(b.id.hash),
+      blockNumber: quantity(b.height),
+      contractAddress: null,
+      cumulativeGasUsed: quantity(21_000n * BigInt(index + 1)),
+      effectiveGasPrice: quantity(GAS_PRICE),
+      from,
+      gasUsed: quantity(21_000n),
+      logs: [],
+      logsBloom: EMPTY_BLOOM,
+      status: '0x1',
+      to,
+      transactionHash: t.evmHash,
+      transactionIndex: quantity(index),
+      type: '0x2',
+    };
+  }
+}
+
+function fakeParties(raw: Buffer): { from: string; to: string } {
+  return { from: hex0x(keccak256(raw).subarray(12)), to: hex0x(sha256(raw).subarray(0, 20)) };
+}
+
+function errorBody(id: Id, e: EvmError): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify({ code: e.code, message: e.message })}}`;
+}
+
+function invalidArg(i: number, message: string): EvmError {
+  return new EvmError(-32602, `invalid argument ${i}: ${message}`);
+}
+
+/** go-ethereum's rpc.BlockNumber decoding (tags or a hex quantity). */
+function blockNumberArg(v: unknown, i: number, view: bigint, earliest: bigint): bigint {
+  if (typeof v !== 'string') {
+    if (typeof v === 'number') throw invalidArg(i, 'hex string without 0x prefix');
+    throw invalidArg(i, `json: cannot unmarshal ${v === null ? 'null' : typeof v} into Go value of type string`);
+  }
+  switch (v) {
+    case 'latest':
+    case 'pending':
+    case 'safe':
+    case 'finalized':
+      return view;
+    case 'earliest':
+      return earliest;
+  }
+  const n = decodeQuantity(v, i);
+  if (n > (1n << 63n) - 1n) throw invalidArg(i, 'block number larger than int64');
+  return n;
+}
+
+function decodeQuantity(v: string, i: number): bigint {
+  if (v === '') throw invalidArg(i, 'empty hex string');
+  if (!/^0[xX]/.test(v)) throw invalidArg(i, 'hex string without 0x prefix');
+  const digits = v.slice(2);
+  if (digits === '') throw invalidArg(i, 'hex string "0x"');
+  if (digits.length > 1 && digits[0] === '0') throw invalidArg(i, 'hex number with leading zero digits');
+  if (!/^[0-9a-fA-F]+$/.test(digits)) throw invalidArg(i, 'invalid hex string');
+  if (digits.length > 16) throw invalidArg(i, 'hex number > 64 bits');
+  return BigInt('0x' + digits);
+}
+
+function boolArg(v: unknown, i: number): boolean {
+  if (typeof v !== 'boolean') throw invalidArg(i, `json: cannot unmarshal ${typeof v === 'object' ? (v === null ? 'null' : 'object') : typeof v} into Go value of type bool`);
+  return v;
+}
+
+function fixedHexArg(v: unknown, i: number, size: number, goType: string): Buffer {
+  if (typeof v !== 'string') throw invalidArg(i, `json: cannot unmarshal non-string into Go value of type ${goType}`);
+  if (!/^0[xX]/.test(v)) throw invalidArg(i, `json: cannot unmarshal hex string without 0x prefix into Go value of type ${goType}`);
+  const digits = v.slice(2);
+  if (digits.length !== size * 2) throw invalidArg(i, `hex string has length ${digits.length}, want ${size * 2} for ${goType}`);
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidArg(i, `json: cannot unmarshal invalid hex string into Go value of type ${goType}`);
+  return Buffer.from(digits, 'hex');
+}
+
+function bytesArg(v: unknown, i: number): Buffer {
+  if (typeof v !== 'string') throw invalidArg(i, 'json: cannot unmarshal non-string into Go value of type hexutil.Bytes');
+  if (!/^0[xX]/.test(v)) throw invalidArg(i, 'json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Bytes');
+  const digits = v.slice(2);
+  if (digits.length % 2 !== 0) throw invalidArg(i, 'json: cannot unmarshal hex string of odd length into Go value of type hexutil.Bytes');
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidArg(i, 'json: cannot unmarshal invalid hex string into Go value of type hexutil.Bytes');
+  return Buffer.from(digits, 'hex');
+}
