@@ -4,51 +4,13 @@
 
 import { EndpointError, isEndpointError } from './errors';
 import { fetchGenesis } from './genesis';
-import { HttpClient } from './http';
 import { interpret } from './interpret';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
+import { ExecuteOptions, Outcome, RequestDescription, sendRecorded } from './outcome';
 import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
 import { wsExchange } from './wsCall';
 
-export interface RequestDescription {
-  method: 'GET' | 'POST' | 'WS';
-  url: string;
-  /** The exact body sent (JSON-RPC and REST POST), or the message sent over the socket. */
-  body?: string;
-  /** For subscriptions: keep reading after the first answer. */
-  stream?: boolean;
-}
-
-export interface ExecuteOptions {
-  http: HttpClient;
-  timeoutMs: number;
-  maxBufferBytes: number;
-  /** Where bodies too large for memory, and reassembled genesis files, are written. */
-  spillDir: string;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-  onProgress?: (message: string) => void;
-}
-
-export interface Outcome {
-  operation: Operation;
-  providerName: string;
-  args: Args;
-  request: RequestDescription;
-  startedAt: Date;
-  status?: number;
-  elapsedMs: number;
-  bytes: number;
-  /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
-  body?: Buffer;
-  /** The body on disk, when too large for memory (or a reassembled genesis). */
-  file?: string;
-  result?: unknown;
-  error?: EndpointError;
-  summary?: string;
-  /** Extra facts for the document header. */
-  notes: string[];
-}
+export type { ExecuteOptions, Outcome, RequestDescription } from './outcome';
 
 let lastId = 0;
 /** JSON-RPC ids: integers, never reused within a session (always sent: no id = no reply). */
@@ -138,25 +100,14 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
 
 async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: Outcome): Promise<void> {
   const { request } = outcome;
-  const res = await options.http.send({
+  const res = await sendRecorded(options, outcome, {
     method: request.method === 'POST' ? 'POST' : 'GET',
     url: request.url,
     body: request.body,
-    headers: options.headers,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    maxBufferBytes: options.maxBufferBytes,
-    spillDir: options.spillDir,
   });
-  outcome.status = res.status;
-  outcome.elapsedMs = res.elapsedMs;
-  outcome.bytes = res.bytes;
-  outcome.body = res.body;
-  outcome.file = res.file;
   const height = res.headers['x-cosmos-block-height'];
   if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`);
   if (res.file) {
-    outcome.notes.push(`body written to ${res.file} (larger than chainEndpoints.maxDocumentMegabytes)`);
     if (res.status < 200 || res.status >= 300) {
       outcome.error = new EndpointError('http', `HTTP ${res.status} from ${redactUrl(request.url)} with a very large body (saved to a file).`, {
         status: res.status,

@@ -7,7 +7,7 @@ import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { once } from 'node:events';
 import { EndpointError } from './errors';
-import type { ExecuteOptions, Outcome } from './execute';
+import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
 import { formatBytes } from './http';
 import { interpret, isObject } from './interpret';
 import { joinUrl, redactUrl } from './providers';
@@ -17,24 +17,8 @@ const MAX_CHUNK_RESPONSE = 128 * 1024 * 1024;
 
 export async function fetchGenesis(base: string, options: ExecuteOptions, outcome: Outcome): Promise<void> {
   const url = joinUrl(base, '/genesis');
-  const res = await options.http.send({
-    method: 'GET',
-    url,
-    headers: options.headers,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    maxBufferBytes: options.maxBufferBytes,
-    spillDir: options.spillDir,
-  });
-  outcome.status = res.status;
-  outcome.elapsedMs = res.elapsedMs;
-  outcome.bytes = res.bytes;
-  outcome.body = res.body;
-  outcome.file = res.file;
-  if (res.file) {
-    outcome.notes.push(`body written to ${res.file} (larger than chainEndpoints.maxDocumentMegabytes)`);
-    return;
-  }
+  const res = await sendRecorded(options, outcome, { method: 'GET', url });
+  if (res.file) return;
   const read = interpret(res, 'jsonrpc', redactUrl(url));
   if (read.error && /genesis_chunked/.test(read.error.detail.data ?? read.error.message)) {
     outcome.notes.push(`/genesis refused: ${read.error.detail.data ?? read.error.message}`);
@@ -57,14 +41,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
     for (let chunk = 0; chunk < total; chunk++) {
       const url = joinUrl(base, '/genesis_chunked', { chunk: String(chunk) });
       options.onProgress?.(`genesis chunk ${chunk + 1} of ${chunk === 0 ? '?' : total}`);
-      const res = await options.http.send({
-        method: 'GET',
-        url,
-        headers: options.headers,
-        timeoutMs: options.timeoutMs,
-        signal: options.signal,
-        maxBufferBytes: MAX_CHUNK_RESPONSE,
-      });
+      // One chunk in memory at a time, whatever maxDocumentMegabytes says.
+      const res = await options.http.send(requestWith(options, { method: 'GET', url, maxBufferBytes: MAX_CHUNK_RESPONSE, spillDir: undefined }));
       outcome.status = res.status;
       const read = interpret(res, 'jsonrpc', redactUrl(url));
       if (read.error) throw read.error;
@@ -93,6 +71,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
     throw err;
   }
   outcome.file = finalPath;
+  outcome.body = undefined;
   outcome.bytes = written;
   outcome.elapsedMs = performance.now() - started + outcome.elapsedMs;
   outcome.summary = `genesis reassembled from ${total} chunk(s): ${formatBytes(written)}`;

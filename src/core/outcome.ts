@@ -1,0 +1,72 @@
+// What one request produced (the Outcome), the options every request runs with, and the one
+// place that sends an HTTP request and records its facts on the Outcome.
+
+import type { EndpointError } from './errors';
+import { HttpClient, HttpRequest, HttpResponse } from './http';
+import type { Args, Operation } from './operations';
+
+export interface RequestDescription {
+  method: 'GET' | 'POST' | 'WS';
+  url: string;
+  /** The exact body sent (JSON-RPC and REST POST), or the message sent over the socket. */
+  body?: string;
+  /** For subscriptions: keep reading after the first answer. */
+  stream?: boolean;
+}
+
+export interface ExecuteOptions {
+  http: HttpClient;
+  timeoutMs: number;
+  maxBufferBytes: number;
+  /** Where bodies too large for memory, and reassembled genesis files, are written. */
+  spillDir: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  onProgress?: (message: string) => void;
+}
+
+export interface Outcome {
+  operation: Operation;
+  providerName: string;
+  args: Args;
+  request: RequestDescription;
+  startedAt: Date;
+  status?: number;
+  elapsedMs: number;
+  bytes: number;
+  /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
+  body?: Buffer;
+  /** The body on disk, when too large for memory (or a reassembled genesis). */
+  file?: string;
+  result?: unknown;
+  error?: EndpointError;
+  summary?: string;
+  /** Extra facts for the document header. */
+  notes: string[];
+}
+
+type RequestCore = Pick<HttpRequest, 'method' | 'url' | 'body'> & Partial<HttpRequest>;
+
+/** A request with the options' headers, deadline, cancellation and size limits (`req` may override them). */
+export function requestWith(options: ExecuteOptions, req: RequestCore): HttpRequest {
+  return {
+    headers: options.headers,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    maxBufferBytes: options.maxBufferBytes,
+    spillDir: options.spillDir,
+    ...req,
+  };
+}
+
+/** Sends `req` (see requestWith) and records status, latency, size and body on `outcome`. */
+export async function sendRecorded(options: ExecuteOptions, outcome: Outcome, req: RequestCore): Promise<HttpResponse> {
+  const res = await options.http.send(requestWith(options, req));
+  outcome.status = res.status;
+  outcome.elapsedMs = res.elapsedMs;
+  outcome.bytes = res.bytes;
+  outcome.body = res.body;
+  outcome.file = res.file;
+  if (res.file) outcome.notes.push(`body written to ${res.file} (larger than chainEndpoints.maxDocumentMegabytes)`);
+  return res;
+}
