@@ -9,7 +9,7 @@ export function blockIdJson(id: BlockId): Record<string, unknown> {
 
 export function headerJson(b: Block, chainId: string): Record<string, unknown> {
   return {
-    version: { block: '11' },
+    version: { block: '11', app: '1' }, // `app` is omitted by CometBFT only when 0
     chain_id: chainId,
     height: b.height.toString(),
     time: goTime(b.timeNs),
@@ -60,6 +60,29 @@ export function abciJson(r: AbciResult): Record<string, unknown> {
     events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ ...a })) })),
     codespace: r.codespace,
   };
+}
+
+/**
+ * The `TxResult` of a Tx event as CometBFT v0.38 publishes it: protobuf-JSON with omitempty, so
+ * `index` 0 and every zero field of the result (code 0, empty data/log/info/codespace, gas 0) are
+ * absent; a successful kvstore tx carries only `events`.
+ */
+export function txResultEventJson(t: TxRecord): Record<string, unknown> {
+  const r = t.result;
+  const result: Record<string, unknown> = {};
+  if (r.code !== 0) result.code = r.code;
+  if (r.data.length) result.data = r.data.toString('base64');
+  if (r.log) result.log = r.log;
+  if (r.info) result.info = r.info;
+  if (r.gasWanted !== 0n) result.gas_wanted = r.gasWanted.toString();
+  if (r.gasUsed !== 0n) result.gas_used = r.gasUsed.toString();
+  if (r.events.length) result.events = r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ ...a })) }));
+  if (r.codespace) result.codespace = r.codespace;
+  const out: Record<string, unknown> = { height: t.height.toString() };
+  if (t.index !== 0) out.index = t.index;
+  out.tx = t.bytes.toString('base64');
+  out.result = result;
+  return out;
 }
 
 export function txJson(t: TxRecord, prove: boolean): Record<string, unknown> {

@@ -12,6 +12,7 @@ import {
   blockJson,
   commitJson,
   headerJson,
+  txResultEventJson,
   txEventsMap,
   txJson,
   txRecordsOf,
@@ -35,7 +36,7 @@ class RawJson {
   constructor(readonly parts: Buffer[]) {}
 }
 
-type ParamType = 'int' | 'uint' | 'bool' | 'string' | 'bytes' | 'hexbytes';
+type ParamType = 'int' | 'uint' | 'bool' | 'string' | 'bytes' | 'hexbytes' | 'evidence';
 type Arg = bigint | boolean | string | Buffer | undefined;
 type Args = Record<string, Arg>;
 
@@ -313,7 +314,7 @@ export class ConsensusService {
         map: txEventsMap(t),
         data: () => ({
           type: 'tendermint/event/Tx',
-          value: { TxResult: { height: t.height.toString(), index: t.index, tx: t.bytes.toString('base64'), result: abciJson(t.result) } },
+          value: { TxResult: txResultEventJson(t) },
         }),
       });
     }
@@ -436,6 +437,71 @@ export class ConsensusService {
         },
       },
       health: { params: [], fn: () => ({}) },
+      consensus_state: {
+        params: [],
+        fn: (_a, ctx) => {
+          const rs = roundState(chain, ctx.view);
+          return {
+            round_state: {
+              'height/round/step': `${rs.height}/0/1`,
+              start_time: rs.startTime,
+              proposal_block_hash: '',
+              locked_block_hash: '',
+              valid_block_hash: '',
+              height_vote_set: rs.votes,
+              proposer: { address: hexUpper(rs.proposer.address), index: rs.proposerIndex },
+            },
+          };
+        },
+      },
+      dump_consensus_state: {
+        params: [],
+        fn: (_a, ctx) => {
+          const rs = roundState(chain, ctx.view);
+          const set = { validators: chain.validators.map(validatorJson), proposer: validatorJson(rs.proposer) };
+          const tip = chain.block(ctx.view) as Block;
+          const commit = chain.commitFor(tip);
+          return {
+            round_state: {
+              height: rs.height,
+              round: 0,
+              step: 1,
+              start_time: rs.startTime,
+              commit_time: goTime(tip.timeNs + 700_000_000n),
+              validators: set,
+              proposal: null,
+              proposal_block: null,
+              proposal_block_parts: null,
+              locked_round: -1,
+              locked_block: null,
+              locked_block_parts: null,
+              valid_round: -1,
+              valid_block: null,
+              valid_block_parts: null,
+              votes: rs.votes,
+              commit_round: -1,
+              last_commit: {
+                votes: commit.signatures.map(
+                  (s, i) =>
+                    `Vote{${i}:${hexUpper(s.validatorAddress).slice(0, 12)} ${tip.height}/00/SIGNED_MSG_TYPE_PRECOMMIT(Precommit) ${hexUpper(tip.id.hash).slice(0, 12)} ${s.signature.toString('hex').toUpperCase().slice(0, 12)} 000000000000 @ ${goTime(s.timeNs)}}`,
+                ),
+                votes_bit_array: `BA{${chain.validators.length}:${'x'.repeat(chain.validators.length)}} ${totalPower(chain)}/${totalPower(chain)} = 1.00`,
+                peer_maj_23s: {},
+              },
+              last_validators: set,
+              triggered_timeout_precommit: false,
+            },
+            peers: [],
+          };
+        },
+      },
+      broadcast_evidence: {
+        params: [['evidence', 'evidence']],
+        fn: (a) => {
+          if (a.evidence === undefined) throw new Error('no evidence was provided');
+          throw new Error('evidence.ValidateBasic failed: the devnet accepts no evidence');
+        },
+      },
       status: {
         params: [],
         fn: (_a, ctx) => {
@@ -522,9 +588,9 @@ export class ConsensusService {
           const f = finalizeJson(b);
           return {
             height: b.height.toString(),
-            txs_results: b.results.length ? f.tx_results : null,
-            finalize_block_events: f.events,
-            validator_updates: f.validator_updates,
+            txs_results: f.tx_results ?? null,
+            finalize_block_events: null, // Go nil slices: null, not []
+            validator_updates: null,
             consensus_param_updates: null,
             app_hash: f.app_hash,
           };
@@ -672,7 +738,7 @@ export class ConsensusService {
               index: '0',
               key: key.length ? key.toString('base64') : null,
               value: value ? value.toString('base64') : null,
-              proof_ops: null,
+              proofOps: null, // sic: camelCase in v0.38's answer
               height: (h > 0n ? h : ctx.view).toString(),
               codespace: '',
             },
@@ -700,7 +766,7 @@ export class ConsensusService {
 
   private nodeInfo(nodeId: string): Record<string, unknown> {
     return {
-      protocol_version: { p2p: '8', block: '11', app: '0' },
+      protocol_version: { p2p: '8', block: '11', app: '1' },
       id: nodeId,
       listen_addr: 'tcp://0.0.0.0:26656',
       network: this.chain.opts.chainId,
@@ -714,13 +780,28 @@ export class ConsensusService {
 
 // ------------------------------------------------------------------ helpers
 
-function finalizeJson(b: Block): { events: unknown[]; tx_results: unknown[]; validator_updates: unknown[]; consensus_param_updates: null; app_hash: string } {
+/** `result_finalize_block` of a NewBlock event: events, tx_results (when empty) and consensus_param_updates are omitted. */
+function finalizeJson(b: Block): { tx_results?: unknown[]; validator_updates: unknown[]; app_hash: string } {
+  const app_hash = b.resultAppHash.toString('base64');
+  return b.results.length ? { tx_results: b.results.map(abciJson), validator_updates: [], app_hash } : { validator_updates: [], app_hash };
+}
+
+function totalPower(chain: Chain): string {
+  return chain.validators.reduce((s, v) => s + v.power, 0n).toString();
+}
+
+/** The consensus round in progress (height tip+1, round 0, propose step, no votes yet). */
+function roundState(chain: Chain, view: bigint): { height: string; startTime: string; votes: unknown[]; proposer: Chain['validators'][number]; proposerIndex: number } {
+  const tip = chain.block(view) as Block;
+  const n = chain.validators.length;
+  const proposerIndex = Number((view + 1n) % BigInt(n));
+  const empty = `BA{${n}:${'_'.repeat(n)}} 0/${totalPower(chain)} = 0.00`;
   return {
-    events: [],
-    tx_results: b.results.map(abciJson),
-    validator_updates: [],
-    consensus_param_updates: null,
-    app_hash: b.resultAppHash.toString('base64'),
+    height: (view + 1n).toString(),
+    startTime: goTime(tip.timeNs + 1_000_000_000n),
+    votes: [{ round: 0, prevotes: chain.validators.map(() => 'nil-Vote'), prevotes_bit_array: empty, precommits: chain.validators.map(() => 'nil-Vote'), precommits_bit_array: empty }],
+    proposer: chain.validators[proposerIndex],
+    proposerIndex,
   };
 }
 
@@ -735,11 +816,8 @@ function blockSize(b: Block): number {
 function searchQuery(q: Arg): Query {
   const text = (q as string | undefined) ?? '';
   if (text.length > MAX_QUERY_LENGTH) throw new Error('maximum query length exceeded');
-  try {
-    return parseQuery(text);
-  } catch (e) {
-    throw new Error(`failed to parse query: ${msg(e)}`);
-  }
+  // tx_search and block_search return the parser's error as is (subscribe prefixes it).
+  return parseQuery(text);
 }
 
 function orderBy(v: Arg): 'asc' | 'desc' {
@@ -775,6 +853,26 @@ function goJsonError(e: unknown): string {
   return ch ? `invalid character '${ch[1]}' looking for beginning of value` : m;
 }
 
+/** fmt's %v of a value decoded by encoding/json into interface{}. */
+function goValue(v: unknown): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[${Object.keys(o).sort().map((k) => `${k}:${goValue(o[k])}`).join(' ')}]`;
+  }
+  return String(v);
+}
+
+/** fmt's %T of such a value. */
+function goDynamicType(v: unknown): string {
+  if (Array.isArray(v)) return '[]interface {}';
+  if (typeof v === 'object' && v !== null) return 'map[string]interface {}';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'float64';
+  return 'string';
+}
+
 function goType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
@@ -786,8 +884,8 @@ function goType(v: unknown): string {
 function requestShapeError(r: unknown): string | undefined {
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return `json: cannot unmarshal ${goType(r)} into Go value of type types.RPCRequest`;
   const o = r as Record<string, unknown>;
-  if (o.method !== undefined && o.method !== null && typeof o.method !== 'string') return `json: cannot unmarshal ${goType(o.method)} into Go struct field RPCRequest.method of type string`;
-  if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number') return `invalid type for JSON-RPC request id: ${goType(o.id)}`;
+  if (o.method !== undefined && o.method !== null && typeof o.method !== 'string') return `json: cannot unmarshal ${goType(o.method)} into Go struct field .method of type string`;
+  if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number') return `json-rpc ID (${goValue(o.id)}) is of unknown type (${goDynamicType(o.id)})`;
   return undefined;
 }
 
@@ -797,7 +895,8 @@ function jsonParamsToArgs(route: Route, params: unknown): Args {
   if (Array.isArray(params)) {
     if (params.length !== route.params.length) {
       const names = `[${route.params.map(([n]) => n).join(' ')}]`;
-      throw new Error(`expected ${route.params.length} parameters (${names}), got ${params.length} (${JSON.stringify(params)})`);
+      const rawMessages = `[${params.map((p) => `[${[...Buffer.from(JSON.stringify(p))].join(' ')}]`).join(' ')}]`;
+      throw new Error(`expected ${route.params.length} parameters (${names}), got ${params.length} (${rawMessages})`);
     }
     route.params.forEach(([name, type], i) => (args[name] = fromJson(type, params[i])));
     return args;
@@ -845,6 +944,8 @@ function fromJson(type: ParamType, v: unknown): Arg {
       }
       return Buffer.from(v, 'base64');
     }
+    case 'evidence':
+      return JSON.stringify(v);
     case 'hexbytes':
       if (typeof v !== 'string') throw new Error(`invalid hex string: ${JSON.stringify(v)}`);
       return decodeHex(v);
@@ -868,6 +969,14 @@ function fromUri(type: ParamType, arg: string): Arg {
   const isHex = arg.toLowerCase().startsWith('0x');
   const wantsBytes = type === 'bytes' || type === 'hexbytes';
   if (isInt && (type === 'int' || type === 'uint')) return fromJson(type, arg);
+  if (type === 'evidence') {
+    if (isHex) throw new Error("got a hex string arg, but expected 'interface'");
+    try {
+      return JSON.stringify(JSON.parse(arg));
+    } catch (e) {
+      throw new Error(goJsonError(e));
+    }
+  }
   if (isHex) {
     if (type !== 'string' && !wantsBytes) {
       const kind = type === 'int' ? 'int64' : type === 'uint' ? 'uint' : 'bool';
@@ -877,6 +986,9 @@ function fromUri(type: ParamType, arg: string): Arg {
     return type === 'string' ? b.toString('utf8') : b;
   }
   if (isQuoted && wantsBytes) return Buffer.from(JSON.parse(arg) as string, 'utf8');
+  if ((type === 'int' || type === 'uint') && !arg.startsWith('"')) {
+    throw new Error(`invalid 64-bit integer encoding ${goQuote(arg)}, expected string`);
+  }
   let v: unknown;
   try {
     v = JSON.parse(arg);

@@ -13,7 +13,7 @@ export type Query = Condition[];
 const TOKEN = /\s*(?:(AND)\b|(EXISTS)\b|(CONTAINS)\b|(<=|>=|=|<|>)|'([^']*)'|(-?\d+(?:\.\d+)?)(?![\w.])|((?:TIME|DATE)\s+\S+)|([A-Za-z_][\w.\-]*))/y;
 
 export function parseQuery(text: string): Query {
-  const tokens: Array<{ kind: string; text: string }> = [];
+  const tokens: Array<{ kind: string; text: string; at?: number }> = [];
   TOKEN.lastIndex = 0;
   let pos = 0;
   const src = text.trim();
@@ -22,10 +22,11 @@ export function parseQuery(text: string): Query {
     const m = TOKEN.exec(src);
     if (!m) throw new Error(`parse error near "${src.slice(pos, pos + 16)}" (offset ${pos})`);
     pos = TOKEN.lastIndex;
+    const at = m.index + (m[0].length - m[0].trimStart().length);
     if (m[1]) tokens.push({ kind: 'and', text: 'AND' });
     else if (m[2]) tokens.push({ kind: 'op', text: 'EXISTS' });
     else if (m[3]) tokens.push({ kind: 'op', text: 'CONTAINS' });
-    else if (m[4]) tokens.push({ kind: 'op', text: m[4] });
+    else if (m[4]) tokens.push({ kind: 'op', text: m[4], at });
     else if (m[5] !== undefined) tokens.push({ kind: 'str', text: m[5] });
     else if (m[6]) tokens.push({ kind: 'num', text: m[6] });
     else if (m[7]) tokens.push({ kind: 'str', text: m[7].replace(/^(TIME|DATE)\s+/, '') });
@@ -41,6 +42,8 @@ export function parseQuery(text: string): Query {
     if (op.text === 'EXISTS') out.push({ key: tag.text, op: 'EXISTS' });
     else {
       const v = tokens[i++];
+      // CometBFT's syntax parser: "offset 10: got = operator, wanted number, timestamp, datestamp or string".
+      if (v && v.kind === 'op' && v.at !== undefined) throw new Error(`offset ${v.at}: got ${v.text} operator, wanted number, timestamp, datestamp or string`);
       if (!v || (v.kind !== 'str' && v.kind !== 'num')) throw new Error(`missing value for ${tag.text}`);
       if (op.text === 'CONTAINS' && v.kind !== 'str') throw new Error('CONTAINS needs a string');
       out.push({
