@@ -12,8 +12,8 @@ import { formatBytes } from './http';
 import { interpret, isObject } from './interpret';
 import { joinUrl, redactUrl } from './providers';
 
-/** A chunk of 16 MiB travels as about 22 MB of base64 inside JSON. */
-const MAX_CHUNK_RESPONSE = 128 * 1024 * 1024;
+/** What a chunk answer may hold besides `data` (the envelope, an error): far more than a node sends. */
+const MAX_ENVELOPE_CHARS = 1024 * 1024;
 
 export async function fetchGenesis(base: string, options: ExecuteOptions, outcome: Outcome): Promise<void> {
   const url = joinUrl(base, '/genesis');
@@ -41,10 +41,12 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
     for (let chunk = 0; chunk < total; chunk++) {
       const url = joinUrl(base, '/genesis_chunked', { chunk: String(chunk) });
       options.onProgress?.(`genesis chunk ${chunk + 1} of ${chunk === 0 ? '?' : total}`);
-      // One chunk in memory at a time, whatever maxDocumentMegabytes says.
-      const res = await options.http.send(requestWith(options, { method: 'GET', url, maxBufferBytes: MAX_CHUNK_RESPONSE, spillDir: undefined }));
+      // Streamed: the base64 of `data` is decoded into the file as it arrives, so memory holds
+      // one network read, not the ~22 MB chunk answer.
+      const scanner = new ChunkAnswerScanner((bytes) => write(out, bytes));
+      const res = await options.http.send(requestWith(options, { method: 'GET', url, sink: (piece) => scanner.push(piece) }));
       outcome.status = res.status;
-      const read = interpret(res, 'jsonrpc', redactUrl(url));
+      const read = interpret({ ...res, body: scanner.envelope() }, 'jsonrpc', redactUrl(url));
       if (read.error) throw read.error;
       const r = read.result;
       if (!isObject(r) || typeof r.data !== 'string' || typeof r.total !== 'string' || typeof r.chunk !== 'string') {
@@ -58,9 +60,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
         throw new EndpointError('protocol', `genesis_chunked announced an inconsistent chunk count ("${r.total}").`);
       }
       total = announced;
-      const bytes = Buffer.from(r.data, 'base64');
-      await write(out, bytes);
-      written += bytes.length;
+      scanner.end();
+      written += scanner.decodedBytes;
     }
     out.end();
     await once(out, 'close');
@@ -91,4 +92,118 @@ async function write(out: WriteStream, bytes: Buffer): Promise<void> {
 
 function safeName(name: string): string {
   return name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40) || 'provider';
+}
+
+/**
+ * Reads one `genesis_chunked` answer as it streams: the value of `"data"` (base64) is decoded
+ * into `write` in 4-character groups; everything else is kept as text with `"data":""` in
+ * place, small enough to parse as the JSON-RPC envelope afterwards.
+ */
+export class ChunkAnswerScanner {
+  private envelopeText = '';
+  private phase: 'before' | 'data' | 'after' = 'before';
+  private inString = false;
+  private escaped = false;
+  private stringText = '';
+  private expect: 'none' | 'quote' = 'none';
+  private lastWasString = false;
+  private key: string | undefined;
+  /** The key of each open object ('[' for arrays), outermost first. */
+  private readonly containers: string[] = [];
+  private carry = '';
+  decodedBytes = 0;
+
+  constructor(private readonly write: (bytes: Buffer) => Promise<void>) {}
+
+  async push(piece: Buffer): Promise<void> {
+    let i = 0;
+    while (i < piece.length) {
+      if (this.phase === 'data') {
+        const close = piece.indexOf(0x22, i);
+        const end = close < 0 ? piece.length : close;
+        await this.decode(piece.toString('latin1', i, end), close >= 0);
+        if (close < 0) return;
+        this.phase = 'after';
+        this.keep('"');
+        i = close + 1;
+        continue;
+      }
+      if (this.phase === 'after') {
+        this.keep(piece.toString('utf8', i));
+        return;
+      }
+      i = this.scanBefore(piece, i);
+    }
+  }
+
+  /** Checks the data string was complete; call after the answer ended. */
+  end(): void {
+    if (this.phase === 'data') throw new EndpointError('protocol', 'A genesis chunk ended inside its "data" string.');
+  }
+
+  /** The answer with `"data":""` in place of the payload. */
+  envelope(): Buffer {
+    return Buffer.from(this.envelopeText, 'utf8');
+  }
+
+  private keep(text: string): void {
+    this.envelopeText += text;
+    if (this.envelopeText.length > MAX_ENVELOPE_CHARS) {
+      throw new EndpointError('protocol', 'The genesis_chunked answer is not the JSON a node sends (too much besides "data").');
+    }
+  }
+
+  /** Walks the JSON before the payload, looking for the key "data" of the "result" object. */
+  private scanBefore(piece: Buffer, start: number): number {
+    let i = start;
+    for (; i < piece.length; i++) {
+      const c = String.fromCharCode(piece[i]);
+      this.keep(c);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') this.inString = false;
+        else if (this.stringText.length < 8) this.stringText += c;
+        continue;
+      }
+      if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+      const afterString = this.lastWasString;
+      this.lastWasString = false;
+      if (c === '"') {
+        if (this.expect === 'quote') {
+          this.phase = 'data';
+          return i + 1;
+        }
+        this.inString = true;
+        this.lastWasString = true;
+        this.stringText = '';
+        continue;
+      }
+      if (c === ':' && afterString) {
+        this.key = this.stringText;
+        this.expect = this.key === 'data' && this.containers.at(-1) === 'result' ? 'quote' : 'none';
+        continue;
+      }
+      this.expect = 'none';
+      if (c === '{' || c === '[') {
+        this.containers.push(c === '{' ? this.key ?? '' : '[');
+        this.key = undefined;
+      } else if (c === '}' || c === ']') this.containers.pop();
+      else if (c === ',') this.key = undefined;
+    }
+    return i;
+  }
+
+  private async decode(text: string, last: boolean): Promise<void> {
+    let b64 = this.carry + text;
+    if (b64.includes('\\')) b64 = b64.replace(/\\\//g, '/');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new EndpointError('protocol', 'A genesis chunk\'s "data" is not base64.');
+    const usable = b64.length - (b64.length % 4);
+    this.carry = b64.slice(usable);
+    if (last && this.carry !== '') throw new EndpointError('protocol', 'A genesis chunk\'s base64 "data" has a length that is not a multiple of 4.');
+    if (usable === 0) return;
+    const bytes = Buffer.from(b64.slice(0, usable), 'base64');
+    this.decodedBytes += bytes.length;
+    await this.write(bytes);
+  }
 }

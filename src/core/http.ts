@@ -22,6 +22,8 @@ export interface HttpRequest {
   /** Bodies larger than this are written to a file in `spillDir` (when set) instead of memory. */
   maxBufferBytes?: number;
   spillDir?: string;
+  /** When set, every piece of the body goes here as it arrives (awaited: backpressure) and none is kept. */
+  sink?: (piece: Buffer) => Promise<void> | void;
 }
 
 export interface HttpResponse {
@@ -103,7 +105,9 @@ export class HttpClient {
       if (decoder) stream = res.body.pipe(decoder);
       let collected: { body?: Buffer; file?: string; bytes: number };
       try {
-        collected = await collect(stream, req.maxBufferBytes ?? DEFAULT_MAX_BUFFER, req.spillDir, deadline.signal);
+        collected = req.sink
+          ? await drain(stream, req.sink, deadline.signal)
+          : await collect(stream, req.maxBufferBytes ?? DEFAULT_MAX_BUFFER, req.spillDir, deadline.signal);
       } catch (err) {
         res.body.destroy();
         return fail(err);
@@ -205,6 +209,22 @@ async function collect(
       throw err;
     }
     return { file, bytes };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Hands every piece of the body to `sink`, keeping none. */
+async function drain(stream: Readable, sink: (piece: Buffer) => Promise<void> | void, signal: AbortSignal): Promise<{ bytes: number }> {
+  let bytes = 0;
+  const onAbort = () => stream.destroy(new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const piece of stream) {
+      bytes += (piece as Buffer).length;
+      await sink(piece as Buffer);
+    }
+    return { bytes };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -1,0 +1,48 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { ChunkAnswerScanner } from '../../src/core/genesis';
+
+async function scan(text: string, pieceSize: number) {
+  const out: Buffer[] = [];
+  const s = new ChunkAnswerScanner(async (b) => {
+    out.push(b);
+  });
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += pieceSize) await s.push(bytes.subarray(i, i + pieceSize));
+  s.end();
+  return { data: Buffer.concat(out), envelope: JSON.parse(s.envelope().toString()) };
+}
+
+describe('genesis_chunked streaming scanner', () => {
+  const payload = randomBytes(10_000 + 7);
+  const answer = JSON.stringify({ jsonrpc: '2.0', id: -1, result: { chunk: '1', total: '3', data: payload.toString('base64') } });
+
+  it('decodes data into the sink whatever the piece boundaries, and keeps the envelope', async () => {
+    for (const size of [1, 2, 3, 5, 7, 64, 4096, answer.length]) {
+      const { data, envelope } = await scan(answer, size);
+      assert.ok(data.equals(payload), `piece size ${size}`);
+      assert.deepEqual(envelope, { jsonrpc: '2.0', id: -1, result: { chunk: '1', total: '3', data: '' } });
+    }
+  });
+
+  it('finds "data" with spaces, in any key order, and ignores "data" inside other strings', async () => {
+    const text = `{ "id" : -1, "jsonrpc":"2.0", "result" : { "note": "data", "data" : "${payload.toString('base64')}" , "chunk":"0","total":"1" } }`;
+    const { data, envelope } = await scan(text, 13);
+    assert.ok(data.equals(payload));
+    assert.equal(envelope.result.chunk, '0');
+  });
+
+  it('passes an error answer through as the envelope', async () => {
+    const err = '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"there are 2 chunks, 9 is invalid"}}';
+    const { data, envelope } = await scan(err, 10);
+    assert.equal(data.length, 0);
+    assert.equal(envelope.error.data, 'there are 2 chunks, 9 is invalid');
+  });
+
+  it('refuses data that is not base64, a truncated string, and an endless envelope', async () => {
+    await assert.rejects(scan('{"result":{"data":"abc$"}}', 4), /not base64/);
+    await assert.rejects(scan('{"result":{"data":"abcde"}}', 4), /multiple of 4/);
+    await assert.rejects(scan('{"result":{"data":"abcd', 4), /ended inside/);
+    await assert.rejects(scan('{"x":"' + 'y'.repeat(2 * 1024 * 1024) + '"}', 65536), /too much besides/);
+  });
+});
