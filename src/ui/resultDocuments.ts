@@ -1,7 +1,7 @@
-// Read-only result documents through the `chain-endpoints` URI scheme. One URI per request
+// Read-only result documents through the `chain-endpoints` scheme, served by a read-only file
+// system provider (the editor refuses edits and never asks to save). One URI per request
 // (provider, operation, arguments): running it again replaces the text and the open editor
-// follows. The texts live here while their documents are open; never untitled documents, so
-// closing one never asks to save.
+// follows. Texts live here while their documents are open.
 
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -10,25 +10,20 @@ import { renderDocument } from '../core/render';
 
 export const RESULT_SCHEME = 'chain-endpoints';
 
-export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+const GONE = '// This result is no longer in memory (the window was reloaded): run the request again.\n{}\n';
+
+export class ResultDocuments implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly texts = new Map<string, { data: Uint8Array; mtime: number }>();
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor() {
     this.disposables.push(
-      vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this),
+      vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
-        if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(doc.uri.toString());
+        if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
       }),
-    );
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return (
-      this.texts.get(uri.toString()) ??
-      '// This result is no longer in memory (the window was reloaded): run the request again.\n{}\n'
     );
   }
 
@@ -40,20 +35,65 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
       return uri;
     }
     const uri = resultUri(outcome);
-    const key = uri.toString();
-    const isOpen = this.texts.has(key);
-    this.texts.set(key, renderDocument(outcome));
-    if (isOpen) this.changed.fire(uri);
+    const key = keyOf(uri);
+    const existed = this.texts.has(key);
+    this.texts.set(key, { data: Buffer.from(renderDocument(outcome), 'utf8'), mtime: Date.now() });
+    if (existed) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: false });
     return uri;
   }
 
+  // --- FileSystemProvider: read-only, flat ---------------------------------------------------
+
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const entry = this.texts.get(keyOf(uri));
+    return {
+      type: vscode.FileType.File,
+      ctime: entry?.mtime ?? 0,
+      mtime: entry?.mtime ?? 0,
+      size: entry?.data.byteLength ?? GONE.length,
+      permissions: vscode.FilePermission.Readonly,
+    };
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    return this.texts.get(keyOf(uri))?.data ?? Buffer.from(GONE, 'utf8');
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
     this.texts.clear();
   }
+}
+
+function keyOf(uri: vscode.Uri): string {
+  return `${uri.path}?${uri.query}`;
 }
 
 /** A readable, stable address: `chain-endpoints:/<provider>/<operation> <args>.json`. */

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { bech32Encode } from '../../src/core/validate';
 import type { ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
+import { ui } from './uiDriver';
 import { activateExtension, bodyOf, closeAllEditors, getJson, headerOf, runForDocument, setProviders, sleep, waitFor } from './helpers';
 
 const BECH32_ADDRESS = bech32Encode('cosmos', new Uint8Array(20).fill(1));
@@ -87,17 +88,22 @@ describe('Chain Endpoints in VS Code', function () {
       assert.equal(r.uri.scheme, 'chain-endpoints', `${command}: ${r.uri.toString()}`);
       assert.equal(r.doc.languageId, 'json');
       assert.equal(r.doc.isUntitled, false);
-      const edit = new vscode.WorkspaceEdit();
-      edit.insert(r.uri, new vscode.Position(0, 0), 'x');
-      assert.equal(await vscode.workspace.applyEdit(edit), false, 'the document must be read-only');
+      assert.equal(vscode.workspace.fs.isWritableFileSystem(r.uri.scheme), false, 'the scheme must be read-only');
       const header = headerOf(r.text);
       assert.ok(header.some((l) => /^\/\/ (GET|POST|WS) /.test(l)), `no request line in ${header.join('\n')}`);
       assert.ok(header.some((l) => /\d+ ms/.test(l)), 'no latency');
       return { ...r, header, body: bodyOf(r.text) as Record<string, any> };
     }
 
-    it('evm.blockNumber: the hex quantity and its decimal value', async () => {
-      const { body, header } = await checkDocument('chainEndpoints.evm.blockNumber', { provider: 'Devnet A' });
+    it('evm.blockNumber: the hex quantity and its decimal value; typing in it changes nothing', async () => {
+      const { body, header, doc, text } = await checkDocument('chainEndpoints.evm.blockNumber', { provider: 'Devnet A' });
+      if (ui.available) {
+        await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+        await ui.type('typed by a user');
+        await sleep(300);
+        assert.equal(doc.getText(), text, 'the editor must refuse typing');
+        assert.equal(doc.isDirty, false);
+      }
       assert.match(body.result, /^0x[0-9a-f]+$/);
       assert.ok(header.includes(`// result: ${body.result} = ${BigInt(body.result)} (decimal)`), header.join('\n'));
       const req = devnet.lastRequests('Devnet A').filter((r) => r.iface === 'evmRpc').at(-1)!;
