@@ -2,10 +2,13 @@
 // context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
 
 import * as vscode from 'vscode';
+import { InterfaceHealth } from './core/health';
 import { HttpClient, formatBytes } from './core/http';
 import { redactUrl } from './core/providers';
 import { addProvider } from './ui/addProvider';
 import { registerCommand, registerOperationCommands } from './ui/commands';
+import { CompareView } from './ui/compareView';
+import { HealthController } from './ui/healthController';
 import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
 import { createLog } from './ui/log';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
@@ -14,10 +17,13 @@ import { ResultDocuments } from './ui/resultDocuments';
 /** What activate() returns; a first, versioned API (see README). */
 export interface ChainEndpointsApi {
   readonly apiVersion: 1;
-  /** The status bar's provider and height (decimal string), or undefined while unknown. */
-  currentHeight(): { provider: string; height?: string; state: string } | undefined;
+  /**
+   * The status bar: the provider it follows (a fallback while the configured one is unwell), the
+   * configured one, the height (decimal string) and the tracker state; undefined when hidden.
+   */
+  currentHeight(): { provider: string; configured: string; height?: string; state: string; reason?: string } | undefined;
   /** Not a stable API: what the Providers view shows, for the integration tests. */
-  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]> };
+  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]>; healthRows(): readonly InterfaceHealth[] };
 }
 
 export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
@@ -32,17 +38,20 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
   context.subscriptions.push({ dispose: () => void http.close() });
 
   const documents = new ResultDocuments();
-  const tree = new ProvidersTree();
-  const statusBar = new HeightStatusBar(log, http);
-  context.subscriptions.push(documents, tree, statusBar);
+  const health = new HealthController(http, log);
+  const tree = new ProvidersTree(health);
+  const statusBar = new HeightStatusBar(log, http, health);
+  const compare = new CompareView(context.extensionUri, health);
+  context.subscriptions.push(documents, health, tree, statusBar, compare);
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   context.subscriptions.push(
     ...registerOperationCommands({ log, http, documents, storageDir }),
-    registerCommand(log, 'chainEndpoints.refresh', () => {
+    registerCommand(log, 'chainEndpoints.refresh', async () => {
       tree.refresh();
-      statusBar.restart();
+      await health.refresh();
     }),
+    registerCommand(log, 'chainEndpoints.health.compare', () => compare.show()),
     registerCommand(log, 'chainEndpoints.addProvider', () => addProvider()),
     registerCommand(log, 'chainEndpoints.openSettings', () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
@@ -56,11 +65,11 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
   return {
     apiVersion: 1,
     currentHeight: () => {
-      const { provider, snapshot } = statusBar.current;
-      if (!provider) return undefined;
-      return { provider: provider.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped' };
+      const { configured, following, snapshot, reason } = statusBar.current;
+      if (!configured || !following) return undefined;
+      return { provider: following.name, configured: configured.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped', reason };
     },
-    testing: { treeSnapshot: () => tree.snapshot() },
+    testing: { treeSnapshot: () => tree.snapshot(), healthRows: () => health.rows() },
   };
 }
 

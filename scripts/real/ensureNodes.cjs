@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The real nodes the conformance suite (test/real) runs against, installed once and cached:
 //   - CometBFT (latest v0.38 release), `go install`ed into .cache/real-nodes/cometbft-<version>/;
-//   - anvil, the binary shipped in the npm devDependency @foundry-rs/anvil (its per-platform
-//     package @foundry-rs/anvil-<platform>-<arch>); reinstalled from npm when missing.
+//   - anvil, the binary shipped in the npm package @foundry-rs/anvil-<platform>-<arch>, installed
+//     into .cache/real-nodes/anvil-<version>/ (not a devDependency: the registry here serves only
+//     the linux-amd64 build, so a lock file naming the other platforms could never `npm ci`).
 // A piece that cannot be installed is an error with the reason: the suite never passes by
 // skipping. CommonJS so that both `node scripts/real/ensureNodes.cjs` and the compiled tests
 // (out/test/real, CommonJS) can use it.
@@ -15,6 +16,7 @@ const path = require('node:path');
 const COMETBFT_MODULE = 'github.com/cometbft/cometbft';
 const COMETBFT_VERSION = 'v0.38.26';
 const ANVIL_PACKAGE = '@foundry-rs/anvil';
+const ANVIL_VERSION = '1.7.1';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -75,9 +77,13 @@ function anvilPlatformPackage() {
   return `${ANVIL_PACKAGE}-${os}-${arch}`;
 }
 
+function anvilDir() {
+  return path.join(cacheDir(), `anvil-${ANVIL_VERSION}`);
+}
+
 function findAnvil(pkg) {
   try {
-    const manifest = require.resolve(`${pkg}/package.json`, { paths: [repoRoot] });
+    const manifest = require.resolve(`${pkg}/package.json`, { paths: [anvilDir()] });
     const bin = path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
     return fs.existsSync(bin) ? bin : undefined;
   } catch {
@@ -96,14 +102,14 @@ function ensureAnvil(log) {
   let bin = findAnvil(pkg);
   let cached = true;
   if (!bin) {
-    const declared = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).devDependencies?.[ANVIL_PACKAGE];
-    if (!declared) throw new Error(`anvil: ${ANVIL_PACKAGE} is not a devDependency in package.json`);
-    const version = declared.replace(/^[\^~]/, '');
-    log(`anvil: ${pkg} is missing from node_modules; installing ${pkg}@${version} from npm (--no-save) ...`);
-    const r = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `${pkg}@${version}`], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (r.status !== 0) throw new Error(`cannot install anvil: npm install ${pkg}@${version} exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
+    const dir = anvilDir();
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+    log(`anvil: installing ${pkg}@${ANVIL_VERSION} from npm into ${dir} ...`);
+    const r = run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${ANVIL_VERSION}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0) throw new Error(`cannot install anvil: npm install ${pkg}@${ANVIL_VERSION} exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
     bin = findAnvil(pkg);
-    if (!bin) throw new Error(`cannot install anvil: npm installed ${pkg}@${version} but it ships no bin/anvil`);
+    if (!bin) throw new Error(`cannot install anvil: npm installed ${pkg}@${ANVIL_VERSION} but it ships no bin/anvil`);
     cached = false;
   }
   try {

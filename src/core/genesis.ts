@@ -79,15 +79,21 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   outcome.notes.push(outcome.summary, `saved to ${finalPath}`);
 }
 
+/** Writes with backpressure; listeners are removed whichever way it ends. */
 async function write(out: WriteStream, bytes: Buffer): Promise<void> {
-  if (!out.write(bytes)) {
-    await Promise.race([
-      once(out, 'drain'),
-      once(out, 'error').then(([e]) => {
-        throw e;
-      }),
-    ]);
-  }
+  if (out.write(bytes)) return;
+  await new Promise<void>((resolve, reject) => {
+    const onDrain = () => {
+      out.off('error', onError);
+      resolve();
+    };
+    const onError = (e: Error) => {
+      out.off('drain', onDrain);
+      reject(e);
+    };
+    out.once('drain', onDrain);
+    out.once('error', onError);
+  });
 }
 
 function safeName(name: string): string {

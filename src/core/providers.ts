@@ -21,6 +21,9 @@ export interface Provider {
   readonly name: string;
   /** Only the interfaces the provider publishes; each a validated absolute URL string. */
   readonly endpoints: Partial<Record<InterfaceId, string>>;
+  /** Expected chain identities (optional): the Cosmos chain-id and the EVM chain id (0x-hex). */
+  readonly chainId?: string;
+  readonly evmChainId?: string;
 }
 
 export interface ProviderProblem {
@@ -122,9 +125,27 @@ export function parseProviders(raw: unknown): ParsedProviders {
       problems.push({ index, name, message: `${name}: no addresses; set at least one of ${INTERFACES.join(', ')}.` });
       return;
     }
-    providers.push({ name, endpoints });
+    const chainId = typeof entry.chainId === 'string' && entry.chainId.trim() ? entry.chainId.trim() : undefined;
+    const evmChainId = normalizeEvmChainId(entry.evmChainId);
+    if (evmChainId === null) {
+      problems.push({ index, name, message: `${name}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".` });
+      return;
+    }
+    providers.push({ name, endpoints, ...(chainId ? { chainId } : {}), ...(evmChainId ? { evmChainId } : {}) });
   });
   return { providers, problems };
+}
+
+/** The EVM chain id as lowercase 0x-hex; undefined when absent, null when invalid. */
+function normalizeEvmChainId(value: unknown): string | undefined | null {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return '0x' + value.toString(16);
+  if (typeof value === 'string') {
+    const t = value.trim();
+    if (/^0x[0-9a-fA-F]+$/.test(t)) return '0x' + BigInt(t).toString(16);
+    if (/^\d+$/.test(t) && BigInt(t) > 0n) return '0x' + BigInt(t).toString(16);
+  }
+  return null;
 }
 
 /**

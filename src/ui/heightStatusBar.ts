@@ -1,12 +1,16 @@
-// The status-bar item `chainEndpoints.height`: owns its item and its feed (a HeightTracker on
-// the chosen provider's consensus WebSocket, polling /status when the socket is unusable).
-// Rebuilt whenever the provider or its settings change; the old tracker is disposed first.
+// The status-bar item `chainEndpoints.height`: owns its item and its feeds. A primary
+// HeightTracker follows the configured provider's consensus WebSocket (polling /status when the
+// socket is unusable). When that provider is down, stalled or lagging, and the bar is not pinned,
+// a fallback tracker follows the best-ranked healthy provider (health ranking) until the
+// configured one is live again; the primary keeps running in the background to notice.
 
 import * as vscode from 'vscode';
+import { ranked } from '../core/health';
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
 import { interpret, isObject } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
+import { HealthController } from './healthController';
 import { Log } from './log';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
@@ -14,6 +18,8 @@ export const STATUS_ITEM_ID = 'chainEndpoints.height';
 export const STATUS_MENU_COMMAND = 'chainEndpoints.statusBar.menu';
 
 const formatter = new Intl.NumberFormat('en-US');
+/** While following a fallback, how often the configured provider's health is probed again. */
+const RECHECK_MS = 10_000;
 
 export function formatHeight(h: bigint): string {
   return formatter.format(h);
@@ -28,17 +34,36 @@ export function chooseStatusProvider(providers: readonly Provider[], wanted: str
   return providers.find((p) => p.endpoints.consensusWs) ?? providers.find((p) => p.endpoints.consensusHttp);
 }
 
+interface Feed {
+  provider: Provider;
+  tracker: HeightTracker;
+}
+
+export interface FollowState {
+  /** The provider configured (or chosen by default). */
+  configured?: Provider;
+  /** The provider whose height is shown now (a fallback while the configured one is unwell). */
+  following?: Provider;
+  snapshot?: HeightSnapshot;
+  /** Why the bar follows a fallback. */
+  reason?: string;
+}
+
 export class HeightStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private tracker?: HeightTracker;
-  private provider?: Provider;
+  private primary?: Feed;
+  private fallback?: Feed & { reason: string };
   private readonly disposables: vscode.Disposable[] = [];
   private ticker?: NodeJS.Timeout;
-  private lastSnapshot?: HeightSnapshot;
+  private recheck?: NodeJS.Timeout;
+  private choosing = false;
+  /** The highest height shown since the configured provider last changed (failover never shows less). */
+  private shownHeight?: bigint;
 
   constructor(
     private readonly log: Log,
     private readonly http: HttpClient,
+    private readonly health: HealthController,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
     this.item.name = 'Chain Endpoints: block height';
@@ -46,43 +71,52 @@ export class HeightStatusBar implements vscode.Disposable {
     this.disposables.push(
       this.item,
       onSettingsChanged(['providers', 'statusBar', 'requestTimeoutSeconds'], () => this.restart()),
+      health.onDidChange(() => void this.evaluate()),
     );
     this.restart();
   }
 
-  /** The provider followed now, and the latest snapshot (for commands and tests). */
-  get current(): { provider?: Provider; snapshot?: HeightSnapshot } {
-    return { provider: this.provider, snapshot: this.lastSnapshot };
+  get current(): FollowState {
+    const feed = this.fallback ?? this.primary;
+    return { configured: this.primary?.provider, following: feed?.provider, snapshot: feed?.tracker.snapshot(), reason: this.fallback?.reason };
   }
 
   restart(): void {
-    this.stopTracker();
+    this.stopFeeds();
+    this.shownHeight = undefined;
     const settings = readSettings();
     const provider = chooseStatusProvider(settings.providers.providers, settings.statusBarProvider);
-    this.provider = provider;
     if (!settings.statusBarEnabled || !provider) {
       this.item.hide();
       if (settings.statusBarEnabled && !provider) this.log.info('[status] no provider with a consensus address: status bar hidden');
       return;
     }
-    const timeoutMs = settings.requestTimeoutMs;
-    const statusBase = provider.endpoints.consensusHttp ?? provider.endpoints.consensusRpc;
-    const tracker = new HeightTracker({
-      wsUrl: provider.endpoints.consensusWs,
-      fetchStatus: statusBase ? (signal) => this.fetchStatus(statusBase, Math.min(timeoutMs, 10_000), signal) : undefined,
-      log: (level, message) => this.log[level](`[status] ${provider.name}: ${message}`),
+    this.primary = this.startFeed(provider, false, (s) => {
+      if (!this.fallback) this.render(s);
+      void this.evaluate();
     });
-    this.tracker = tracker;
-    tracker.onDidChange((s) => this.render(s));
-    this.log.info(`[status] following ${provider.name} (${redactUrl(provider.endpoints.consensusWs ?? statusBase ?? '')})`);
-    this.render(tracker.snapshot());
+    this.log.info(`[status] following ${provider.name} (${redactUrl(provider.endpoints.consensusWs ?? provider.endpoints.consensusHttp ?? '')})`);
+    this.render(this.primary.tracker.snapshot());
     this.item.show();
-    tracker.start();
-    this.ticker = setInterval(() => this.lastSnapshot && this.render(this.lastSnapshot), 5000);
+    this.ticker = setInterval(() => this.render((this.fallback ?? this.primary)?.tracker.snapshot()), 5000);
   }
 
   reconnect(): void {
-    this.tracker?.reconnect();
+    this.primary?.tracker.reconnect();
+    this.fallback?.tracker.reconnect();
+  }
+
+  private startFeed(provider: Provider, pollOnly: boolean, onChange: (s: HeightSnapshot) => void): Feed {
+    const timeoutMs = Math.min(readSettings().requestTimeoutMs, 10_000);
+    const statusBase = provider.endpoints.consensusHttp ?? provider.endpoints.consensusRpc;
+    const tracker = new HeightTracker({
+      wsUrl: pollOnly ? undefined : provider.endpoints.consensusWs,
+      fetchStatus: statusBase ? (signal) => this.fetchStatus(statusBase, timeoutMs, signal) : undefined,
+      log: (level, message) => this.log[level](`[status] ${provider.name}: ${message}`),
+    });
+    tracker.onDidChange(onChange);
+    tracker.start();
+    return { provider, tracker };
   }
 
   private async fetchStatus(base: string, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
@@ -96,68 +130,142 @@ export class HeightStatusBar implements vscode.Disposable {
     return { height: BigInt(h), time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined };
   }
 
-  private render(s: HeightSnapshot): void {
-    this.lastSnapshot = s;
-    const p = this.provider;
-    if (!p) return;
-    const h = s.height !== undefined ? formatHeight(s.height) : undefined;
-    let icon = '$(pulse)';
-    let suffix = '';
-    switch (s.state) {
-      case 'connecting':
-        icon = '$(loading~spin)';
-        break;
-      case 'reconnecting':
-        icon = '$(sync~spin)';
-        suffix = ' reconnecting';
-        break;
-      case 'stalled':
-        icon = '$(warning)';
-        suffix = ' stalled';
-        break;
-      case 'polling':
-        icon = '$(pulse)';
-        suffix = ' (polling)';
-        break;
-      case 'stopped':
-        icon = '$(circle-slash)';
-        break;
+  // --- failover ------------------------------------------------------------------------------
+
+  /** Why the configured provider should not be followed now, or undefined when it is fine. */
+  private problemOf(feed: Feed): string | undefined {
+    const s = feed.tracker.snapshot();
+    const name = feed.provider.name;
+    if (s.state === 'reconnecting') return `${name} is unreachable${s.detail ? ` (${s.detail})` : ''}`;
+    if (s.state === 'stalled') return `no new block from ${name}${s.detail ? ` (${s.detail})` : ''}`;
+    if (s.state === 'polling' && /poll failed/.test(s.detail ?? '')) return `${name} does not answer${s.detail ? ` (${s.detail})` : ''}`;
+    const h = this.health.healthOf(name, feed.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp');
+    if (h?.state === 'wrongChain') return `${name} serves another chain (${h.last?.chainId})`;
+    if (h?.state === 'lagging' && (h.behind ?? 0n) > 2n) return `${name} is ${h.behind} blocks behind the best provider`;
+    return undefined;
+  }
+
+  private async evaluate(): Promise<void> {
+    const primary = this.primary;
+    if (!primary || this.choosing) return;
+    const pinned = vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.pin', false);
+    const problem = this.problemOf(primary);
+    if (pinned || !problem) {
+      if (this.fallback && (pinned || primary.tracker.snapshot().state === 'live')) this.dropFallback(pinned ? 'pinned' : `${primary.provider.name} is healthy again`);
+      return;
     }
-    this.item.text = h ? `${icon} ${h}${suffix}` : `${icon} ${s.state === 'connecting' ? 'connecting…' : s.state}`;
+    if (this.fallback && !this.problemOf(this.fallback)) {
+      this.fallback.reason = problem;
+      return;
+    }
+    this.choosing = true;
+    try {
+      await this.failOver(primary, problem);
+    } finally {
+      this.choosing = false;
+    }
+  }
+
+  private async failOver(primary: Feed, problem: string): Promise<void> {
+    const exclude = new Set([primary.provider.name, this.fallback?.provider.name]);
+    const providers = readSettings().providers.providers.filter((p) => !exclude.has(p.name) && (p.endpoints.consensusWs || p.endpoints.consensusHttp));
+    if (providers.length === 0) return;
+    const rows = await this.health.refresh(providers.map((p) => p.name));
+    if (this.primary !== primary) return; // restarted meanwhile
+    const healthy = (iface: 'consensusWs' | 'consensusHttp') => ranked(rows, iface).filter((r) => r.state === 'healthy' && !exclude.has(r.provider));
+    const ws = healthy('consensusWs')[0];
+    const http = healthy('consensusHttp')[0];
+    const choice = ws ?? http;
+    if (!choice) {
+      this.log.warn(`[status] ${problem}; no healthy provider to fail over to`);
+      return;
+    }
+    const provider = providers.find((p) => p.name === choice.provider)!;
+    this.fallback?.tracker.dispose();
+    let fallback: (Feed & { reason: string }) | undefined;
+    const feed = this.startFeed(provider, !ws, (s) => {
+      if (fallback && this.fallback === fallback) this.render(s);
+      void this.evaluate();
+    });
+    fallback = { ...feed, reason: problem };
+    this.fallback = fallback;
+    this.log.warn(`[status] ${problem}: following ${provider.name} until ${primary.provider.name} is healthy again`);
+    this.render(feed.tracker.snapshot());
+    if (!this.recheck) {
+      this.recheck = setInterval(() => {
+        if (this.primary) void this.health.refresh([this.primary.provider.name, ...(this.fallback ? [this.fallback.provider.name] : [])]);
+      }, RECHECK_MS);
+    }
+  }
+
+  private dropFallback(why: string): void {
+    if (!this.fallback) return;
+    this.log.info(`[status] back to ${this.primary?.provider.name}: ${why}`);
+    this.fallback.tracker.dispose();
+    this.fallback = undefined;
+    if (this.recheck) clearInterval(this.recheck);
+    this.recheck = undefined;
+    this.render(this.primary?.tracker.snapshot());
+  }
+
+  // --- rendering -----------------------------------------------------------------------------
+
+  private render(s: HeightSnapshot | undefined): void {
+    const feed = this.fallback ?? this.primary;
+    if (!s || !feed) return;
+    const p = feed.provider;
+    if (s.height !== undefined && (this.shownHeight === undefined || s.height > this.shownHeight)) this.shownHeight = s.height;
+    const height = this.shownHeight;
+    const h = height !== undefined ? formatHeight(height) : undefined;
+    const icons: Record<HeightSnapshot['state'], string> = {
+      connecting: '$(loading~spin)',
+      live: '$(pulse)',
+      reconnecting: '$(sync~spin)',
+      stalled: '$(warning)',
+      polling: '$(pulse)',
+      stopped: '$(circle-slash)',
+    };
+    const suffix = { connecting: '', live: '', reconnecting: ' reconnecting', stalled: ' stalled', polling: ' (polling)', stopped: '' }[s.state];
+    const via = this.fallback ? ` via ${p.name}` : '';
+    const icon = this.fallback ? '$(arrow-swap)' : icons[s.state];
+    this.item.text = h ? `${icon} ${h}${suffix}${via}` : `${icon} ${s.state === 'connecting' ? 'connecting…' : s.state}${via}`;
     this.item.backgroundColor =
-      s.state === 'stalled' || (s.state === 'reconnecting' && h === undefined)
+      s.state === 'stalled' || (s.state === 'reconnecting' && h === undefined) || this.fallback
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
     this.item.accessibilityInformation = {
-      label: h ? `block height ${h}, ${p.name}, ${s.state}` : `block height unknown, ${p.name}, ${s.state}`,
+      label: `block height ${h ?? 'unknown'}, ${p.name}, ${s.state}${this.fallback ? `, failed over from ${this.primary?.provider.name}` : ''}`,
     };
     this.item.tooltip = this.tooltip(p, s);
   }
 
   private tooltip(p: Provider, s: HeightSnapshot): vscode.MarkdownString {
     const since = s.receivedAt ? `${Math.max(0, Math.round((Date.now() - s.receivedAt) / 1000))} s ago` : '—';
-    const rows = [
-      `**${p.name}** · block height`,
-      '',
+    const rows = [`**${p.name}** · block height`, ''];
+    if (this.fallback && this.primary) {
+      rows.push(`Following **${p.name}** because ${this.fallback.reason}. Back to **${this.primary.provider.name}** when it is healthy again.`, '');
+    }
+    rows.push(
       `| | |`,
       `|---|---|`,
-      `| height | ${s.height !== undefined ? formatHeight(s.height) : '—'} |`,
+      `| height | ${this.shownHeight !== undefined ? formatHeight(this.shownHeight) : '—'} |`,
       `| state | ${s.state}${s.source ? ` (${s.source})` : ''} |`,
       `| address | ${redactUrl(p.endpoints.consensusWs ?? p.endpoints.consensusHttp ?? '')} |`,
       `| last block time | ${s.blockTime ?? '—'} |`,
       `| last block received | ${since} |`,
       `| block interval | ${s.blockIntervalMs ? `${(s.blockIntervalMs / 1000).toFixed(1)} s` : '—'} |`,
-    ];
+    );
     if (s.detail) rows.push(`| detail | ${s.detail.replace(/\|/g, '\\|')} |`);
     rows.push('', 'Click for: open the latest block, switch provider, reconnect.');
     return new vscode.MarkdownString(rows.join('\n'));
   }
 
-  /** The click menu. */
+  // --- the click menu ------------------------------------------------------------------------
+
   async showMenu(): Promise<void> {
-    const p = this.provider;
+    const p = (this.fallback ?? this.primary)?.provider;
     const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp) items.push({ id: 'open', label: '$(file-code) Open the latest block', description: p.name });
+    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest) items.push({ id: 'open', label: '$(file-code) Open the latest block', description: p.name });
     items.push({ id: 'switch', label: '$(arrow-swap) Switch provider…' });
     items.push({ id: 'reconnect', label: '$(debug-restart) Reconnect' });
     const picked = await vscode.window.showQuickPick(items, { title: 'Chain Endpoints: block height' });
@@ -168,7 +276,7 @@ export class HeightStatusBar implements vscode.Disposable {
   }
 
   private async openLatestBlock(p: Provider): Promise<void> {
-    const height = this.lastSnapshot?.height;
+    const height = this.shownHeight;
     if (p.endpoints.consensusRpc && height !== undefined) {
       await vscode.commands.executeCommand('chainEndpoints.consensus.block', { provider: p.name, height: height.toString() });
     } else if (p.endpoints.consensusHttp && height !== undefined) {
@@ -185,7 +293,7 @@ export class HeightStatusBar implements vscode.Disposable {
       candidates.map((x) => ({
         label: x.name,
         description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
-        picked: x.name === this.provider?.name,
+        picked: x.name === this.primary?.provider.name,
       })),
       { title: 'Follow the block height of…' },
     );
@@ -193,16 +301,18 @@ export class HeightStatusBar implements vscode.Disposable {
     await vscode.workspace.getConfiguration(SECTION).update('statusBar.provider', picked.label, vscode.ConfigurationTarget.Global);
   }
 
-  private stopTracker(): void {
-    if (this.ticker) clearInterval(this.ticker);
+  private stopFeeds(): void {
+    for (const t of [this.ticker, this.recheck]) if (t) clearInterval(t);
     this.ticker = undefined;
-    this.tracker?.dispose();
-    this.tracker = undefined;
-    this.lastSnapshot = undefined;
+    this.recheck = undefined;
+    this.fallback?.tracker.dispose();
+    this.fallback = undefined;
+    this.primary?.tracker.dispose();
+    this.primary = undefined;
   }
 
   dispose(): void {
-    this.stopTracker();
+    this.stopFeeds();
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -6,6 +6,9 @@
 import * as vscode from 'vscode';
 import { COMMAND_PREFIX, Operation, operationsFor } from '../core/operations';
 import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/providers';
+import { InterfaceHealth } from '../core/health';
+import { HealthController } from './healthController';
+import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 import { readSettings, onSettingsChanged } from './settings';
 
 export const VIEW_ID = 'chainEndpoints.providers';
@@ -20,15 +23,19 @@ const INTERFACE_ICONS: Record<InterfaceId, string> = {
 
 export class ProviderNode {
   readonly kind = 'provider';
-  constructor(readonly provider: Provider) {}
+  constructor(
+    readonly provider: Provider,
+    readonly health: readonly InterfaceHealth[] = [],
+  ) {}
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.provider.name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `provider:${this.provider.name}`;
     const count = Object.keys(this.provider.endpoints).length;
-    item.description = `${count} interface${count === 1 ? '' : 's'}`;
-    item.iconPath = new vscode.ThemeIcon('server-environment');
+    const summary = summarizeProvider(this.health);
+    item.description = `${count} interface${count === 1 ? '' : 's'}${summary ? ` · ${summary.text}` : ''}`;
+    item.iconPath = new vscode.ThemeIcon('server-environment', summary ? healthColor(summary.state) : undefined);
     item.contextValue = 'provider';
-    item.tooltip = this.provider.name;
+    item.tooltip = summary ? `${this.provider.name}: ${summary.text}` : this.provider.name;
     return item;
   }
 }
@@ -38,6 +45,7 @@ export class InterfaceNode {
   constructor(
     readonly provider: Provider,
     readonly iface: InterfaceId,
+    readonly health?: InterfaceHealth,
   ) {}
   get address(): string {
     return this.provider.endpoints[this.iface]!;
@@ -45,9 +53,13 @@ export class InterfaceNode {
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(INTERFACE_LABELS[this.iface], vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `provider:${this.provider.name}/${this.iface}`;
-    item.description = redactUrl(this.address);
-    item.tooltip = `${INTERFACE_LABELS[this.iface]} of ${this.provider.name}\n${redactUrl(this.address)}`;
-    item.iconPath = new vscode.ThemeIcon(INTERFACE_ICONS[this.iface]);
+    const h = this.health && this.health.state !== 'unknown' ? this.health : undefined;
+    const status = h ? describeHealth(h) : '';
+    item.description = status ? `${status} · ${redactUrl(this.address)}` : redactUrl(this.address);
+    const tooltip = new vscode.MarkdownString(`**${INTERFACE_LABELS[this.iface]}** of ${this.provider.name}  \n\`${redactUrl(this.address)}\``);
+    if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
+    item.tooltip = tooltip;
+    item.iconPath = new vscode.ThemeIcon(h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface], h ? healthColor(h.crossCheck && h.state === 'healthy' ? 'lagging' : h.state) : undefined);
     item.contextValue = 'interface';
     return item;
   }
@@ -104,11 +116,39 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<TreeNode>;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Providers whose rows the user collapsed (rows start expanded). */
+  private readonly collapsed = new Set<string>();
 
-  constructor() {
+  constructor(private readonly health: HealthController) {
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.changed, this.view, onSettingsChanged(['providers'], () => this.refresh()));
+    this.disposables.push(
+      this.changed,
+      this.view,
+      onSettingsChanged(['providers'], () => {
+        this.refresh();
+        this.reportShown();
+      }),
+      health.onDidChange(() => this.changed.fire(undefined)),
+      this.view.onDidChangeVisibility(() => this.reportShown()),
+      this.view.onDidExpandElement((e) => {
+        if (e.element instanceof ProviderNode) this.collapsed.delete(e.element.provider.name);
+        this.reportShown();
+      }),
+      this.view.onDidCollapseElement((e) => {
+        if (e.element instanceof ProviderNode) this.collapsed.add(e.element.provider.name);
+        this.reportShown();
+      }),
+    );
     this.updateContext();
+    this.reportShown();
+  }
+
+  /** Tells the health controller which providers a person can see now. */
+  private reportShown(): void {
+    const names = this.view.visible
+      ? readSettings().providers.providers.map((p) => p.name).filter((n) => !this.collapsed.has(n))
+      : [];
+    this.health.setShown(new Set(names));
   }
 
   refresh(): void {
@@ -123,10 +163,14 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   getChildren(node?: TreeNode): TreeNode[] {
     if (!node) {
       const { providers, problems } = readSettings().providers;
-      return [...providers.map((p) => new ProviderNode(p)), ...problems.map((p) => new ProblemNode(p))];
+      const rows = this.health.rows();
+      return [
+        ...providers.map((p) => new ProviderNode(p, rows.filter((r) => r.provider === p.name))),
+        ...problems.map((p) => new ProblemNode(p)),
+      ];
     }
     if (node instanceof ProviderNode) {
-      return INTERFACES.filter((i) => node.provider.endpoints[i]).map((i) => new InterfaceNode(node.provider, i));
+      return INTERFACES.filter((i) => node.provider.endpoints[i]).map((i) => new InterfaceNode(node.provider, i, this.health.healthOf(node.provider.name, i)));
     }
     if (node instanceof InterfaceNode) {
       return operationsFor(node.iface).map((op) => new OperationNode(node.provider, op));

@@ -32,6 +32,7 @@ describe('status bar: live block height', function () {
   after(async () => {
     if (sampler) clearInterval(sampler);
     await setSetting('statusBar.provider', undefined);
+    await setSetting('statusBar.pin', undefined);
     await closeAllEditors();
     await devnet?.stop();
   });
@@ -63,6 +64,8 @@ describe('status bar: live block height', function () {
   });
 
   it('recovers after the node restarts, never showing a lower height', async () => {
+    await setSetting('statusBar.pin', true); // this is about reconnecting, not failing over
+    await waitFor('live on Live A', () => api.currentHeight()?.provider === 'Live A' && api.currentHeight()?.state === 'live' && height(), 20_000);
     const before = height()!;
     await devnet.stopProvider('Live A');
     await waitFor('the status bar to notice', () => api.currentHeight()?.state !== 'live', 30_000);
@@ -70,6 +73,7 @@ describe('status bar: live block height', function () {
     await devnet.startProvider('Live A');
     await waitFor('live again with a higher height', () => api.currentHeight()?.state === 'live' && (height() ?? 0n) > before + 1n, 45_000);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], `height went backwards: ${seen[i - 1]} -> ${seen[i]}`);
+    await setSetting('statusBar.pin', undefined);
   });
 
   it('switches provider when the setting changes', async () => {

@@ -33,12 +33,7 @@ interface Side {
  * Differences still served on purpose, each with its reason. Keep this list short: everything
  * else found was fixed in the devnet (test/real/README.md).
  */
-const KNOWN: Record<string, string> = {
-  'GET error empty tx: HTTP status: devnet 500, real 200':
-    'the devnet refuses an empty tx with -32603 "tx is empty"; CometBFT v0.38 hands it to CheckTx (kvstore: code 2). test/unit/devnet.unit.test.ts:321 pins the refusal; change both together',
-  'GET error empty tx: $: keys only in devnet: error': 'same as above',
-  'GET error empty tx: $: keys only in real: result': 'same as above',
-};
+const KNOWN: Record<string, string> = {};
 
 const diffs: string[] = [];
 function note(route: string, lines: string[]): void {

@@ -1,0 +1,102 @@
+// Compare Providers webview: renders rows posted by the extension, sorts on header click.
+// @ts-check
+(function () {
+  const vscode = acquireVsCodeApi();
+  const columns = [
+    ['provider', 'Provider'],
+    ['interface', 'Interface'],
+    ['state', 'State'],
+    ['height', 'Height'],
+    ['behind', 'Behind'],
+    ['medianMs', 'Median ms'],
+    ['p90Ms', 'p90 ms'],
+    ['successRate', 'Success'],
+    ['rank', 'Rank'],
+    ['rateLimitedUntil', 'Rate limit'],
+    ['lastError', 'Last error'],
+  ];
+  const numeric = new Set(['height', 'behind', 'medianMs', 'p90Ms', 'successRate', 'rank']);
+  let rows = [];
+  let sortKey = 'provider';
+  let ascending = true;
+
+  const thead = document.querySelector('#table thead');
+  const tbody = document.querySelector('#table tbody');
+  const empty = document.getElementById('empty');
+  const updated = document.getElementById('updated');
+
+  function compare(a, b) {
+    const x = a[sortKey];
+    const y = b[sortKey];
+    if (x === y) return 0;
+    if (x === null || x === undefined) return 1;
+    if (y === null || y === undefined) return -1;
+    let r;
+    if (sortKey === 'height' || sortKey === 'behind') {
+      r = BigInt(x) < BigInt(y) ? -1 : 1; // decimal strings, possibly past 2^53
+    } else if (numeric.has(sortKey)) {
+      r = Number(x) < Number(y) ? -1 : 1;
+    } else {
+      r = String(x).localeCompare(String(y));
+    }
+    return ascending ? r : -r;
+  }
+
+  function cell(key, value) {
+    if (value === null || value === undefined) return '—';
+    if (key === 'successRate') return `${Math.round(Number(value) * 100)}%`;
+    if (key === 'height') return BigInt(value).toLocaleString('en-US');
+    if (key === 'rateLimitedUntil') return `until ${new Date(value).toLocaleTimeString()}`;
+    return String(value);
+  }
+
+  function render() {
+    thead.replaceChildren();
+    const tr = document.createElement('tr');
+    for (const [key, label] of columns) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = label + (key === sortKey ? (ascending ? ' ▲' : ' ▼') : '');
+      button.addEventListener('click', () => {
+        ascending = key === sortKey ? !ascending : true;
+        sortKey = key;
+        render();
+      });
+      th.setAttribute('aria-sort', key === sortKey ? (ascending ? 'ascending' : 'descending') : 'none');
+      th.appendChild(button);
+      tr.appendChild(th);
+    }
+    thead.appendChild(tr);
+    tbody.replaceChildren();
+    for (const row of [...rows].sort(compare)) {
+      const line = document.createElement('tr');
+      line.className = `state-${row.state}`;
+      for (const [key] of columns) {
+        const td = document.createElement('td');
+        td.textContent = cell(key, row[key]);
+        if (key === 'lastError' && row.lastErrorAt) td.title = `${row.lastErrorAt}: ${row.lastError}`;
+        if (key === 'state' && row.crossCheck) td.title = row.crossCheck;
+        if (numeric.has(key)) td.className = 'num';
+        line.appendChild(td);
+      }
+      tbody.appendChild(line);
+    }
+    empty.hidden = rows.length > 0;
+  }
+
+  window.addEventListener('message', (event) => {
+    const m = event.data;
+    if (m && m.type === 'rows') {
+      rows = m.rows;
+      updated.textContent = `updated ${new Date(m.at).toLocaleTimeString()}`;
+      render();
+    }
+  });
+  document.getElementById('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+  document.getElementById('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
+  document.getElementById('export-csv').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'csv' }));
+  render();
+  vscode.postMessage({ type: 'ready' });
+})();

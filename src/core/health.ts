@@ -1,0 +1,435 @@
+// Provider health: a light probe per interface (height, chain identity, latency, errors,
+// rate limits), a sliding window of results per interface, and the classification of every
+// interface against the best of its family (consensus heights together, EVM heights together):
+// healthy, lagging, down or wrong chain. Also the ranking the status bar fails over with.
+// Never imports vscode.
+
+import WebSocket from 'ws';
+import { EndpointError, networkError } from './errors';
+import { HttpClient } from './http';
+import { interpret, isObject } from './interpret';
+import { INTERFACES, InterfaceId, Provider, joinUrl, redactUrl } from './providers';
+
+export type Family = 'consensus' | 'evm';
+export const FAMILY: Record<InterfaceId, Family> = {
+  evmRpc: 'evm',
+  consensusHttp: 'consensus',
+  consensusRpc: 'consensus',
+  consensusWs: 'consensus',
+  rest: 'consensus',
+};
+
+export interface ProbeResult {
+  at: number;
+  ok: boolean;
+  /** Request latency on a warm connection. */
+  latencyMs?: number;
+  /** Connection set-up (DNS, TCP, TLS, WebSocket handshake) when this probe opened one. */
+  setupMs?: number;
+  height?: bigint;
+  chainId?: string;
+  error?: string;
+  /** Set when the provider answered 429: no probe before this time. */
+  rateLimitedUntil?: number;
+}
+
+export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited';
+
+export interface InterfaceHealth {
+  provider: string;
+  iface: InterfaceId;
+  state: HealthState;
+  last?: ProbeResult;
+  lastError?: { message: string; at: number };
+  /** Blocks behind the best of the family. */
+  behind?: bigint;
+  /** Milliseconds slower than the fastest of the family. */
+  slowerMs?: number;
+  medianMs?: number;
+  p90Ms?: number;
+  successRate?: number;
+  samples: number;
+  /** Why the state: one short phrase for the tree's description. */
+  reason?: string;
+  /** This interface lags the provider's other interfaces (cross-check). */
+  crossCheck?: string;
+  /** Rank among providers for this interface (1 = best); undefined when not ranked. */
+  rank?: number;
+  score?: number;
+}
+
+export interface HealthOptions {
+  http: HttpClient;
+  timeoutMs: number;
+  /** Results kept per interface for success rate and percentiles. */
+  window?: number;
+  /** A connection unused for longer than this is assumed closed (set-up measured again). */
+  keepAliveMs?: number;
+  now?: () => number;
+}
+
+export const LAG_BLOCKS = 2n;
+export const SLOW_MS = 600;
+const DEFAULT_RETRY_AFTER_MS = 60_000;
+
+/** Expected chain identities, optional per provider (`chainId`, `evmChainId` in settings). */
+export interface ExpectedChain {
+  chainId?: string;
+  evmChainId?: string;
+}
+
+export class HealthMonitor {
+  private readonly results = new Map<string, ProbeResult[]>();
+  private readonly lastUse = new Map<string, number>();
+  private readonly window: number;
+  private readonly keepAliveMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: HealthOptions) {
+    this.window = options.window ?? 20;
+    this.keepAliveMs = options.keepAliveMs ?? 25_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Probes every interface of every provider at once; resolves when all have answered or failed. */
+  async refresh(providers: readonly Provider[], signal?: AbortSignal): Promise<void> {
+    const jobs: Promise<void>[] = [];
+    for (const p of providers) {
+      for (const iface of INTERFACES) {
+        const address = p.endpoints[iface];
+        if (!address) continue;
+        const key = keyOf(p.name, iface);
+        const prev = this.results.get(key)?.at(-1);
+        if (prev?.rateLimitedUntil && prev.rateLimitedUntil > this.now()) continue; // honour Retry-After
+        jobs.push(
+          this.probe(iface, address, signal).then((r) => {
+            const list = this.results.get(key) ?? [];
+            list.push(r);
+            if (list.length > this.window) list.splice(0, list.length - this.window);
+            this.results.set(key, list);
+          }),
+        );
+      }
+    }
+    await Promise.all(jobs);
+  }
+
+  /** Forgets providers no longer configured. */
+  retain(providers: readonly Provider[]): void {
+    const keep = new Set(providers.flatMap((p) => INTERFACES.map((i) => keyOf(p.name, i))));
+    for (const key of [...this.results.keys()]) if (!keep.has(key)) this.results.delete(key);
+  }
+
+  history(provider: string, iface: InterfaceId): readonly ProbeResult[] {
+    return this.results.get(keyOf(provider, iface)) ?? [];
+  }
+
+  /** Classifies every configured interface (see the module comment). */
+  assess(providers: readonly Provider[], expected: (p: Provider) => ExpectedChain = () => ({})): InterfaceHealth[] {
+    const rows: InterfaceHealth[] = [];
+    for (const p of providers) {
+      for (const iface of INTERFACES) {
+        if (!p.endpoints[iface]) continue;
+        rows.push(summarize(p.name, iface, this.history(p.name, iface), this.now()));
+      }
+    }
+    classify(rows, providers, expected, this.now());
+    return rows;
+  }
+
+  private async probe(iface: InterfaceId, address: string, signal?: AbortSignal): Promise<ProbeResult> {
+    const origin = originOf(address);
+    const cold = (this.lastUse.get(origin) ?? 0) < this.now() - this.keepAliveMs;
+    try {
+      let result: ProbeResult;
+      if (iface === 'consensusWs') {
+        result = await probeWebSocket(address, this.options.timeoutMs, signal, this.now);
+      } else {
+        // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
+        const first = await this.probeHttp(iface, address, signal);
+        result = first;
+        if (cold && first.ok) {
+          result = await this.probeHttp(iface, address, signal);
+          if (result.ok && first.latencyMs !== undefined && result.latencyMs !== undefined) {
+            result.setupMs = Math.max(0, first.latencyMs - result.latencyMs);
+          }
+        }
+      }
+      return result;
+    } finally {
+      this.lastUse.set(origin, this.now());
+    }
+  }
+
+  private async probeHttp(iface: InterfaceId, address: string, signal?: AbortSignal): Promise<ProbeResult> {
+    const at = this.now();
+    const http = this.options.http;
+    const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
+      const res = await http.send({ ...req, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
+      return { res, read: interpret(res, dialect, redactUrl(req.url)) };
+    };
+    try {
+      switch (iface) {
+        case 'evmRpc': {
+          const body = (method: string, id: number) => JSON.stringify({ jsonrpc: '2.0', method, params: [], id });
+          const [bn, cid] = await Promise.all([
+            send({ method: 'POST', url: address, body: body('eth_blockNumber', 1) }, 'jsonrpc'),
+            send({ method: 'POST', url: address, body: body('eth_chainId', 2) }, 'jsonrpc'),
+          ]);
+          const failed = failure(bn, at) ?? failure(cid, at);
+          if (failed) return failed;
+          const h = bn.read.result;
+          if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, 'eth_blockNumber did not answer a hex quantity');
+          const chain = cid.read.result;
+          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+        }
+        case 'consensusHttp':
+        case 'consensusRpc': {
+          const r =
+            iface === 'consensusHttp'
+              ? await send({ method: 'GET', url: joinUrl(address, '/status') }, 'jsonrpc')
+              : await send({ method: 'POST', url: address, body: JSON.stringify({ jsonrpc: '2.0', method: 'status', params: {}, id: 1 }) }, 'jsonrpc');
+          const failed = failure(r, at);
+          if (failed) return failed;
+          return fromCometStatus(r.read.result, at, r.res.elapsedMs);
+        }
+        case 'rest': {
+          const r = await send({ method: 'GET', url: joinUrl(address, '/cosmos/base/tendermint/v1beta1/blocks/latest') }, 'rest');
+          if (r.res.status === 501 || r.res.status === 404) {
+            // The route is missing on this gateway: fall back to `syncing` (alive, no height).
+            const s = await send({ method: 'GET', url: joinUrl(address, '/cosmos/base/tendermint/v1beta1/syncing') }, 'rest');
+            return failure(s, at) ?? { at, ok: true, latencyMs: s.res.elapsedMs };
+          }
+          const failed = failure(r, at);
+          if (failed) return failed;
+          const header = isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
+          const h = header?.height;
+          if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, 'blocks/latest has no block.header.height');
+          return { at, ok: true, latencyMs: r.res.elapsedMs, height: BigInt(h), chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
+        }
+        default:
+          return down(at, `no probe for ${iface}`);
+      }
+    } catch (err) {
+      return down(at, err instanceof EndpointError ? err.message : networkError(err, redactUrl(address)).message);
+    }
+  }
+}
+
+function keyOf(provider: string, iface: InterfaceId): string {
+  return `${provider}\u0000${iface}`;
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return address;
+  }
+}
+
+function down(at: number, error: string, rateLimitedUntil?: number): ProbeResult {
+  return { at, ok: false, error, rateLimitedUntil };
+}
+
+function failure(r: { res: { status: number; headers: Record<string, string> }; read: { error?: EndpointError } }, at: number): ProbeResult | undefined {
+  if (!r.read.error) return undefined;
+  if (r.res.status === 429) return down(at, '429 rate-limited', at + retryAfterMs(r.res.headers['retry-after']));
+  return down(at, r.read.error.message);
+}
+
+function retryAfterMs(value: string | undefined): number {
+  if (!value) return DEFAULT_RETRY_AFTER_MS;
+  if (/^\d+$/.test(value.trim())) return Math.min(3600, Number(value.trim())) * 1000;
+  const when = Date.parse(value);
+  return Number.isNaN(when) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, Math.min(3_600_000, when - Date.now()));
+}
+
+function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeResult {
+  const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
+  const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
+  const h = sync?.latest_block_height;
+  if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, 'status has no sync_info.latest_block_height');
+  return { at, ok: true, latencyMs, height: BigInt(h), chainId: typeof node?.network === 'string' ? node.network : undefined };
+}
+
+/** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
+function probeWebSocket(address: string, timeoutMs: number, signal: AbortSignal | undefined, now: () => number): Promise<ProbeResult> {
+  const at = now();
+  const target = redactUrl(address);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let opened = 0;
+    let subscribedMs: number | undefined;
+    let status: ProbeResult | undefined;
+    let done = false;
+    const socket = new WebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024 });
+    const finish = (r: ProbeResult) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      else socket.terminate();
+      resolve(r);
+    };
+    const onAbort = () => finish(down(at, 'cancelled'));
+    const timer = setTimeout(() => finish(down(at, `no answer from ${target} within ${timeoutMs / 1000} s`)), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const check = () => {
+      if (subscribedMs !== undefined && status) {
+        finish({ ...status, latencyMs: subscribedMs, setupMs: opened - started });
+      }
+    };
+    socket.on('open', () => {
+      opened = performance.now();
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'subscribe', id: 1, params: { query: "tm.event='NewBlockHeader'" } }));
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'status', id: 2, params: {} }));
+    });
+    socket.on('message', (data: WebSocket.RawData) => {
+      let msg: unknown;
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        return finish(down(at, `${target} sent a message that is not JSON`));
+      }
+      if (!isObject(msg)) return;
+      if (isObject(msg.error)) {
+        const data = typeof msg.error.data === 'string' ? `: ${msg.error.data}` : '';
+        return finish(down(at, `${String(msg.error.message)}${data}`));
+      }
+      if (msg.id === 1 && subscribedMs === undefined) subscribedMs = performance.now() - opened;
+      if (msg.id === 2) status = fromCometStatus(msg.result, at, 0);
+      check();
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      finish(res.statusCode === 429 ? down(at, '429 rate-limited', at + retryAfterMs(res.headers['retry-after'] as string | undefined)) : down(at, `HTTP ${res.statusCode} on the WebSocket upgrade`));
+    });
+    socket.on('error', (err) => finish(down(at, networkError(err, target).message)));
+    socket.on('close', () => finish(down(at, `${target} closed the socket`)));
+  });
+}
+
+function percentile(sorted: number[], p: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
+  return sorted[i];
+}
+
+function summarize(provider: string, iface: InterfaceId, history: readonly ProbeResult[], now: number): InterfaceHealth {
+  const last = history.at(-1);
+  const latencies = history.filter((r) => r.ok && r.latencyMs !== undefined).map((r) => r.latencyMs!).sort((a, b) => a - b);
+  const failed = [...history].reverse().find((r) => !r.ok);
+  return {
+    provider,
+    iface,
+    state: 'unknown',
+    last,
+    lastError: failed?.error ? { message: failed.error, at: failed.at } : undefined,
+    medianMs: percentile(latencies, 0.5),
+    p90Ms: percentile(latencies, 0.9),
+    successRate: history.length ? history.filter((r) => r.ok).length / history.length : undefined,
+    samples: history.length,
+    ...(last?.rateLimitedUntil && last.rateLimitedUntil > now ? { state: 'rateLimited' as const, reason: '429 rate-limited' } : {}),
+  };
+}
+
+function majority(values: (string | undefined)[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  let n = 0;
+  for (const [v, c] of counts) if (c > n) [best, n] = [v, c];
+  return best;
+}
+
+/** Sets state, behind, slowerMs, crossCheck, rank and score on every row. */
+export function classify(rows: InterfaceHealth[], providers: readonly Provider[], expected: (p: Provider) => ExpectedChain, now: number): void {
+  const byName = new Map(providers.map((p) => [p.name, p]));
+  for (const family of ['consensus', 'evm'] as Family[]) {
+    const members = rows.filter((r) => FAMILY[r.iface] === family);
+    const usable = members.filter((r) => r.last?.ok);
+    const expectedOf = (r: InterfaceHealth) => {
+      const e = expected(byName.get(r.provider)!);
+      return family === 'evm' ? e.evmChainId?.toLowerCase() : e.chainId;
+    };
+    const chainMajority = majority(usable.map((r) => r.last!.chainId));
+    for (const r of members) {
+      if (r.state === 'rateLimited') continue;
+      if (!r.last) {
+        r.state = 'unknown';
+        r.reason = 'not probed yet';
+      } else if (!r.last.ok) {
+        r.state = 'down';
+        r.reason = shortReason(r.last.error ?? 'error');
+      } else {
+        const want = expectedOf(r) ?? chainMajority;
+        if (want !== undefined && r.last.chainId !== undefined && r.last.chainId !== want) {
+          r.state = 'wrongChain';
+          r.reason = `wrong chain: ${r.last.chainId} (expected ${want})`;
+        }
+      }
+    }
+    const sameChain = usable.filter((r) => r.state !== 'wrongChain');
+    const heights = sameChain.filter((r) => r.last!.height !== undefined).map((r) => r.last!.height!);
+    const best = heights.reduce<bigint | undefined>((m, h) => (m === undefined || h > m ? h : m), undefined);
+    const fastest = Math.min(...sameChain.map((r) => r.last!.latencyMs ?? Infinity));
+    for (const r of sameChain) {
+      if (r.state === 'rateLimited') continue;
+      const h = r.last!.height;
+      r.behind = best !== undefined && h !== undefined ? best - h : undefined;
+      r.slowerMs = Number.isFinite(fastest) && r.last!.latencyMs !== undefined ? Math.round(r.last!.latencyMs - fastest) : undefined;
+      const lagging = (r.behind ?? 0n) > LAG_BLOCKS || (r.slowerMs ?? 0) > SLOW_MS;
+      r.state = lagging ? 'lagging' : 'healthy';
+      r.reason = lagging ? ((r.behind ?? 0n) > LAG_BLOCKS ? `${r.behind} behind` : `${r.slowerMs} ms slower`) : undefined;
+    }
+  }
+  crossCheck(rows);
+  rank(rows, now);
+}
+
+/** Flags an interface more than LAG_BLOCKS behind the provider's other interfaces. */
+function crossCheck(rows: InterfaceHealth[]): void {
+  const byProvider = new Map<string, InterfaceHealth[]>();
+  for (const r of rows) byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), r]);
+  for (const list of byProvider.values()) {
+    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain');
+    if (heights.length < 2) continue;
+    const top = heights.reduce((m, r) => (r.last!.height! > m ? r.last!.height! : m), 0n);
+    for (const r of heights) {
+      const gap = top - r.last!.height!;
+      if (gap > LAG_BLOCKS) r.crossCheck = `${gap} blocks behind this provider's other interfaces`;
+    }
+  }
+}
+
+/** Score = 0.7 x success rate + 0.3 x (fastest median / own median), among interfaces within LAG_BLOCKS of the best. */
+function rank(rows: InterfaceHealth[], _now: number): void {
+  for (const iface of INTERFACES) {
+    const same = rows.filter((r) => r.iface === iface);
+    const eligible = same.filter((r) => (r.state === 'healthy' || (r.state === 'lagging' && (r.behind ?? 0n) <= LAG_BLOCKS)) && r.medianMs !== undefined);
+    const fastest = Math.min(...eligible.map((r) => r.medianMs!));
+    for (const r of eligible) {
+      r.score = 0.7 * (r.successRate ?? 0) + 0.3 * (r.medianMs! > 0 ? Math.min(1, fastest / r.medianMs!) : 1);
+    }
+    eligible.sort((a, b) => b.score! - a.score!).forEach((r, i) => (r.rank = i + 1));
+  }
+}
+
+function shortReason(error: string): string {
+  if (/429/.test(error)) return '429 rate-limited';
+  if (/connection refused/.test(error)) return 'refused';
+  if (/timed out|within \d/.test(error)) return 'timeout';
+  if (/DNS/.test(error)) return 'DNS failure';
+  if (/TLS/.test(error)) return 'TLS error';
+  const http = /HTTP (\d{3})/.exec(error);
+  if (http) return `HTTP ${http[1]}`;
+  return error.length > 40 ? `${error.slice(0, 40)}…` : error;
+}
+
+/** The ranked providers for an interface, best first (for failover). */
+export function ranked(rows: readonly InterfaceHealth[], iface: InterfaceId): InterfaceHealth[] {
+  return rows.filter((r) => r.iface === iface && r.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
+}

@@ -1,0 +1,93 @@
+// Runs the health probes: on demand (refresh), and every chainEndpoints.health.intervalSeconds
+// for the providers shown expanded in a visible Providers view, paused while the window is not
+// focused. Publishes the assessed rows to the tree, the comparison view and the status bar.
+
+import * as vscode from 'vscode';
+import { HealthMonitor, InterfaceHealth } from '../core/health';
+import { HttpClient } from '../core/http';
+import { InterfaceId, Provider } from '../core/providers';
+import { Log } from './log';
+import { onSettingsChanged, readSettings } from './settings';
+
+export class HealthController implements vscode.Disposable {
+  private readonly monitor: HealthMonitor;
+  private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private timer?: NodeJS.Timeout;
+  private current: InterfaceHealth[] = [];
+  private inFlight?: Promise<readonly InterfaceHealth[]>;
+  /** Providers whose rows are shown (the view is visible and the row expanded); undefined: none known. */
+  private shown: ReadonlySet<string> = new Set();
+
+  constructor(
+    http: HttpClient,
+    private readonly log: Log,
+  ) {
+    this.monitor = new HealthMonitor({ http, timeoutMs: Math.min(readSettings().requestTimeoutMs, 10_000) });
+    this.disposables.push(
+      onSettingsChanged(['health', 'providers'], () => this.schedule()),
+      vscode.window.onDidChangeWindowState(() => this.schedule()),
+    );
+    this.schedule();
+  }
+
+  rows(): readonly InterfaceHealth[] {
+    return this.current;
+  }
+
+  healthOf(provider: string, iface: InterfaceId): InterfaceHealth | undefined {
+    return this.current.find((r) => r.provider === provider && r.iface === iface);
+  }
+
+  /** Called by the tree with the providers a person can see now. */
+  setShown(names: ReadonlySet<string>): void {
+    const before = this.shown;
+    this.shown = names;
+    if ([...names].some((n) => !before.has(n))) void this.refresh([...names]);
+    this.schedule();
+  }
+
+  /** Probes the named providers (all when omitted) now; concurrent calls share one run. */
+  refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]> {
+    if (this.inFlight) return this.inFlight;
+    const all = readSettings().providers.providers;
+    const targets = names ? all.filter((p) => names.includes(p.name)) : all;
+    const run = (async () => {
+      const started = Date.now();
+      try {
+        this.monitor.retain(all);
+        await this.monitor.refresh(targets);
+        this.current = this.monitor.assess(all, expectedChain);
+        this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
+        this.changed.fire(this.current);
+      } catch (err) {
+        this.log.error(`[health] refresh failed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        this.inFlight = undefined;
+      }
+      return this.current;
+    })();
+    this.inFlight = run;
+    return run;
+  }
+
+  private schedule(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const seconds = vscode.workspace.getConfiguration('chainEndpoints').get<number>('health.intervalSeconds', 30);
+    if (!seconds || seconds <= 0 || !vscode.window.state.focused) return;
+    this.timer = setInterval(() => {
+      if (this.shown.size > 0 && vscode.window.state.focused) void this.refresh([...this.shown]);
+    }, Math.max(5, seconds) * 1000);
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+function expectedChain(p: Provider) {
+  return { chainId: p.chainId, evmChainId: p.evmChainId };
+}
