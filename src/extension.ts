@@ -13,6 +13,7 @@ import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
 import { createLog } from './ui/log';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
+import { SecretStore } from './ui/secretStore';
 
 /** What activate() returns; a first, versioned API (see README). */
 export interface ChainEndpointsApi {
@@ -37,16 +38,19 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
   });
   context.subscriptions.push({ dispose: () => void http.close() });
 
+  const secrets = new SecretStore(context, log);
   const documents = new ResultDocuments();
-  const health = new HealthController(http, log);
+  const health = new HealthController(http, log, secrets);
   const tree = new ProvidersTree(health);
-  const statusBar = new HeightStatusBar(log, http, health);
+  const statusBar = new HeightStatusBar(log, http, health, secrets);
   const compare = new CompareView(context.extensionUri, health);
-  context.subscriptions.push(documents, health, tree, statusBar, compare);
+  context.subscriptions.push(secrets, documents, health, tree, statusBar, compare);
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   context.subscriptions.push(
-    ...registerOperationCommands({ log, http, documents, storageDir }),
+    ...registerOperationCommands({ log, http, documents, secrets, storageDir }),
+    registerCommand(log, 'chainEndpoints.setSecret', (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
+    registerCommand(log, 'chainEndpoints.deleteSecret', (arg?: { name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, 'chainEndpoints.refresh', async () => {
       tree.refresh();
       await health.refresh();

@@ -102,7 +102,7 @@ export class HealthMonitor {
         const prev = this.results.get(key)?.at(-1);
         if (prev?.rateLimitedUntil && prev.rateLimitedUntil > this.now()) continue; // honour Retry-After
         jobs.push(
-          this.probe(iface, address, signal).then((r) => {
+          this.probe(iface, address, p.headers, signal).then((r) => {
             const list = this.results.get(key) ?? [];
             list.push(r);
             if (list.length > this.window) list.splice(0, list.length - this.window);
@@ -137,19 +137,19 @@ export class HealthMonitor {
     return rows;
   }
 
-  private async probe(iface: InterfaceId, address: string, signal?: AbortSignal): Promise<ProbeResult> {
+  private async probe(iface: InterfaceId, address: string, headers: Readonly<Record<string, string>> | undefined, signal?: AbortSignal): Promise<ProbeResult> {
     const origin = originOf(address);
     const cold = (this.lastUse.get(origin) ?? 0) < this.now() - this.keepAliveMs;
     try {
       let result: ProbeResult;
       if (iface === 'consensusWs') {
-        result = await probeWebSocket(address, this.options.timeoutMs, signal, this.now);
+        result = await probeWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
       } else {
         // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
-        const first = await this.probeHttp(iface, address, signal);
+        const first = await this.probeHttp(iface, address, headers, signal);
         result = first;
         if (cold && first.ok) {
-          result = await this.probeHttp(iface, address, signal);
+          result = await this.probeHttp(iface, address, headers, signal);
           if (result.ok && first.latencyMs !== undefined && result.latencyMs !== undefined) {
             result.setupMs = Math.max(0, first.latencyMs - result.latencyMs);
           }
@@ -161,11 +161,11 @@ export class HealthMonitor {
     }
   }
 
-  private async probeHttp(iface: InterfaceId, address: string, signal?: AbortSignal): Promise<ProbeResult> {
+  private async probeHttp(iface: InterfaceId, address: string, headers: Readonly<Record<string, string>> | undefined, signal?: AbortSignal): Promise<ProbeResult> {
     const at = this.now();
     const http = this.options.http;
     const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
-      const res = await http.send({ ...req, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
+      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
       return { res, read: interpret(res, dialect, redactUrl(req.url)) };
     };
     try {
@@ -254,7 +254,13 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
 }
 
 /** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
-function probeWebSocket(address: string, timeoutMs: number, signal: AbortSignal | undefined, now: () => number): Promise<ProbeResult> {
+function probeWebSocket(
+  address: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  now: () => number,
+): Promise<ProbeResult> {
   const at = now();
   const target = redactUrl(address);
   return new Promise((resolve) => {
@@ -263,7 +269,7 @@ function probeWebSocket(address: string, timeoutMs: number, signal: AbortSignal 
     let subscribedMs: number | undefined;
     let status: ProbeResult | undefined;
     let done = false;
-    const socket = new WebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024 });
+    const socket = new WebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024, headers: headers && { ...headers } });
     const finish = (r: ProbeResult) => {
       if (done) return;
       done = true;

@@ -1,6 +1,8 @@
 // Providers: the `chainEndpoints.providers` setting turned into validated endpoints.
 // Never imports vscode: the settings value comes in as plain JSON.
 
+import { masker } from './mask';
+
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
 
@@ -24,6 +26,8 @@ export interface Provider {
   /** Expected chain identities (optional): the Cosmos chain-id and the EVM chain id (0x-hex). */
   readonly chainId?: string;
   readonly evmChainId?: string;
+  /** Extra request headers; values may reference `${secret:NAME}` (kept in SecretStorage). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ProviderProblem {
@@ -49,6 +53,25 @@ export const DEFAULT_PROVIDERS = [
     rest: 'http://127.0.0.1:1317',
   },
 ];
+
+/** What VS Code's `inspect('providers')` reports, level by level. */
+export interface InspectedSetting {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The providers value to use. In an untrusted workspace the workspace and folder levels are not
+ * used (a repository must not make the editor contact addresses it chose); `ignoredWorkspace`
+ * says the view should explain why.
+ */
+export function effectiveProvidersSetting(inspected: InspectedSetting | undefined, trusted: boolean): { value: unknown; ignoredWorkspace: boolean } {
+  const i = inspected ?? {};
+  if (trusted) return { value: i.workspaceFolderValue ?? i.workspaceValue ?? i.globalValue ?? i.defaultValue, ignoredWorkspace: false };
+  return { value: i.globalValue ?? i.defaultValue, ignoredWorkspace: i.workspaceValue !== undefined || i.workspaceFolderValue !== undefined };
+}
 
 /**
  * Checks one address for an interface. Returns an error sentence, or undefined when valid.
@@ -131,9 +154,30 @@ export function parseProviders(raw: unknown): ParsedProviders {
       problems.push({ index, name, message: `${name}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".` });
       return;
     }
-    providers.push({ name, endpoints, ...(chainId ? { chainId } : {}), ...(evmChainId ? { evmChainId } : {}) });
+    const headers = parseHeaders(entry.headers);
+    if (typeof headers === 'string') {
+      problems.push({ index, name, message: `${name}: ${headers}` });
+      return;
+    }
+    providers.push({ name, endpoints, ...(chainId ? { chainId } : {}), ...(evmChainId ? { evmChainId } : {}), ...(headers ? { headers } : {}) });
   });
   return { providers, problems };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Validated `headers`; an error sentence when malformed. */
+function parseHeaders(value: unknown): Record<string, string> | undefined | string {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) return 'headers must be an object such as {"x-api-key": "${secret:my-key}"}.';
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!HEADER_NAME.test(k)) return `"${k}" is not a valid header name.`;
+    if (typeof v !== 'string') return `header "${k}" must be a string (use "\${secret:NAME}" for a secret).`;
+    if (/[\r\n]/.test(v)) return `header "${k}" contains a line break.`;
+    out[k] = v;
+  }
+  return out;
 }
 
 /** The EVM chain id as lowercase 0x-hex; undefined when absent, null when invalid. */
@@ -167,16 +211,19 @@ export function joinUrl(base: string, path: string, query?: Record<string, strin
   return url.toString();
 }
 
-/** The address as it may be shown: credentials in the URL are masked. */
+/** The address as it may be shown: credentials in the URL and known secret values are masked. */
 export function redactUrl(address: string): string {
+  let shown = address;
   try {
     const url = new URL(address);
     if (url.username || url.password) {
       url.username = url.username ? '***' : '';
       url.password = url.password ? '***' : '';
     }
-    return url.toString();
+    shown = url.toString();
   } catch {
-    return address;
+    // not a URL: masked as text below
   }
+  // Keep secret references readable (the URL parser percent-encodes their braces).
+  return masker.mask(shown.replace(/\$%7Bsecret:([A-Za-z0-9_.-]+)%7D/g, '${secret:$1}'));
 }

@@ -13,12 +13,14 @@ import { toShellCommand } from '../core/curl';
 import { Log } from './log';
 import { InterfaceNode, OperationNode } from './providersTree';
 import { ResultDocuments } from './resultDocuments';
+import { SecretStore } from './secretStore';
 import { readSettings } from './settings';
 
 export interface CommandDeps {
   readonly log: Log;
   readonly http: HttpClient;
   readonly documents: ResultDocuments;
+  readonly secrets: SecretStore;
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
 }
@@ -40,7 +42,8 @@ export function registerCommand(log: Log, id: string, fn: (...args: any[]) => un
 export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[] {
   const disposables = OPERATIONS.map((op) => registerCommand(deps.log, COMMAND_PREFIX + op.id, (arg?: unknown) => runOperation(deps, op, arg)));
   disposables.push(
-    registerCommand(deps.log, 'chainEndpoints.copyAsCurl', (node?: unknown) => copyAsCurl(deps, node)),
+    registerCommand(deps.log, 'chainEndpoints.copyAsCurl', (node?: unknown) => copyAsCurl(deps, node, false)),
+    registerCommand(deps.log, 'chainEndpoints.copyAsCurlWithSecrets', (node?: unknown) => copyAsCurl(deps, node, true)),
     registerCommand(deps.log, 'chainEndpoints.copyAddress', async (node?: unknown) => {
       if (!(node instanceof InterfaceNode)) return;
       await vscode.env.clipboard.writeText(redactUrl(node.address));
@@ -121,9 +124,10 @@ async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | unde
   return { provider, args, confirmed };
 }
 
-function executeOptions(deps: CommandDeps, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
+function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
   const settings = readSettings();
   return {
+    headers,
     http: deps.http,
     timeoutMs: settings.requestTimeoutMs,
     maxBufferBytes: settings.maxDocumentBytes,
@@ -137,6 +141,9 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   const resolved = await resolveArgs(op, arg);
   if (!resolved) return undefined;
   const { provider, args } = resolved;
+  await deps.secrets.ready;
+  // What goes on the wire has the secrets substituted; what is shown is masked (documents, log).
+  const wire = resolveSecrets(deps, provider);
 
   if (op.broadcast && !resolved.confirmed) {
     const request = describeRequest(provider, op, args);
@@ -156,7 +163,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
     (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
-      return execute(provider, op, args, executeOptions(deps, abort.signal, (m) => progress.report({ message: m }))).finally(() =>
+      return execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal, (m) => progress.report({ message: m }))).finally(() =>
         sub.dispose(),
       );
     },
@@ -172,7 +179,16 @@ function logOutcome(log: Log, o: Outcome): void {
   else log.info(line);
 }
 
-async function copyAsCurl(deps: CommandDeps, node?: unknown): Promise<string | undefined> {
+function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
+  try {
+    return deps.secrets.resolve(provider);
+  } catch (err) {
+    throw new Error(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Copies the request as a shell line: secrets as their `${secret:NAME}` references unless `reveal`. */
+async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boolean): Promise<string | undefined> {
   if (!(node instanceof OperationNode)) {
     void vscode.window.showInformationMessage('Copy as curl works on an operation in the Chain Endpoints view.');
     return undefined;
@@ -180,7 +196,9 @@ async function copyAsCurl(deps: CommandDeps, node?: unknown): Promise<string | u
   const resolved = await resolveArgs(node.operation, node);
   if (!resolved) return undefined;
   try {
-    const line = toShellCommand(describeRequest(resolved.provider, node.operation, resolved.args));
+    await deps.secrets.ready;
+    const p = reveal ? resolveSecrets(deps, resolved.provider) : resolved.provider;
+    const line = toShellCommand(describeRequest(p, node.operation, resolved.args), p.headers, { reveal });
     await vscode.env.clipboard.writeText(line);
     void vscode.window.setStatusBarMessage(`Copied: ${truncate(line, 80)}`, 4000);
     return line;

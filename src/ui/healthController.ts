@@ -7,6 +7,7 @@ import { HealthMonitor, InterfaceHealth } from '../core/health';
 import { HttpClient } from '../core/http';
 import { InterfaceId, Provider } from '../core/providers';
 import { Log } from './log';
+import { SecretStore } from './secretStore';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController implements vscode.Disposable {
@@ -23,6 +24,7 @@ export class HealthController implements vscode.Disposable {
   constructor(
     http: HttpClient,
     private readonly log: Log,
+    private readonly secrets: SecretStore,
   ) {
     this.monitor = new HealthMonitor({ http, timeoutMs: Math.min(readSettings().requestTimeoutMs, 10_000) });
     this.disposables.push(
@@ -57,7 +59,8 @@ export class HealthController implements vscode.Disposable {
       const started = Date.now();
       try {
         this.monitor.retain(all);
-        await this.monitor.refresh(targets);
+        await this.secrets.ready;
+        await this.monitor.refresh(targets.flatMap((p) => this.wire(p)));
         this.current = this.monitor.assess(all, expectedChain);
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
@@ -70,6 +73,16 @@ export class HealthController implements vscode.Disposable {
     })();
     this.inFlight = run;
     return run;
+  }
+
+  /** The provider with its secrets substituted, or nothing (logged) when one is missing. */
+  private wire(p: Provider): Provider[] {
+    try {
+      return [this.secrets.resolve(p)];
+    } catch (err) {
+      this.log.warn(`[health] ${p.name} not probed: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
   }
 
   private schedule(): void {

@@ -12,6 +12,7 @@ import { interpret, isObject } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
 import { Log } from './log';
+import { SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
@@ -64,6 +65,7 @@ export class HeightStatusBar implements vscode.Disposable {
     private readonly log: Log,
     private readonly http: HttpClient,
     private readonly health: HealthController,
+    private readonly secrets: SecretStore,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
     this.item.name = 'Chain Endpoints: block height';
@@ -72,8 +74,9 @@ export class HeightStatusBar implements vscode.Disposable {
       this.item,
       onSettingsChanged(['providers', 'statusBar', 'requestTimeoutSeconds'], () => this.restart()),
       health.onDidChange(() => void this.evaluate()),
+      secrets.onDidChange(() => this.restart()),
     );
-    this.restart();
+    void secrets.ready.then(() => this.restart());
   }
 
   get current(): FollowState {
@@ -108,10 +111,19 @@ export class HeightStatusBar implements vscode.Disposable {
 
   private startFeed(provider: Provider, pollOnly: boolean, onChange: (s: HeightSnapshot) => void): Feed {
     const timeoutMs = Math.min(readSettings().requestTimeoutMs, 10_000);
-    const statusBase = provider.endpoints.consensusHttp ?? provider.endpoints.consensusRpc;
+    let wire: Provider;
+    try {
+      wire = this.secrets.resolve(provider); // secrets substituted; every address shown goes through redactUrl
+    } catch (err) {
+      this.log.warn(`[status] ${provider.name}: ${err instanceof Error ? err.message : String(err)}`);
+      wire = { name: provider.name, endpoints: {} };
+    }
+    const statusBase = wire.endpoints.consensusHttp ?? wire.endpoints.consensusRpc;
+    const headers = wire.headers;
     const tracker = new HeightTracker({
-      wsUrl: pollOnly ? undefined : provider.endpoints.consensusWs,
-      fetchStatus: statusBase ? (signal) => this.fetchStatus(statusBase, timeoutMs, signal) : undefined,
+      wsUrl: pollOnly ? undefined : wire.endpoints.consensusWs,
+      headers,
+      fetchStatus: statusBase ? (signal) => this.fetchStatus(statusBase, headers, timeoutMs, signal) : undefined,
       log: (level, message) => this.log[level](`[status] ${provider.name}: ${message}`),
     });
     tracker.onDidChange(onChange);
@@ -119,9 +131,9 @@ export class HeightStatusBar implements vscode.Disposable {
     return { provider, tracker };
   }
 
-  private async fetchStatus(base: string, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
+  private async fetchStatus(base: string, headers: Record<string, string> | undefined, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
     const url = joinUrl(base, '/status');
-    const res = await this.http.send({ method: 'GET', url, timeoutMs, signal });
+    const res = await this.http.send({ method: 'GET', url, headers, timeoutMs, signal });
     const read = interpret(res, 'jsonrpc', redactUrl(url));
     if (read.error) throw read.error;
     const sync = isObject(read.result) && isObject(read.result.sync_info) ? read.result.sync_info : undefined;

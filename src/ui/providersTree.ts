@@ -203,13 +203,16 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   /** Sets the context key the welcome view reads, and the view's message for broken lists. */
   private updateContext(): void {
-    const { providers, problems } = readSettings().providers;
+    const settings = readSettings();
+    const { providers, problems } = settings.providers;
     const state = providers.length > 0 ? 'ok' : problems.length > 0 ? 'broken' : 'empty';
     void vscode.commands.executeCommand('setContext', 'chainEndpoints.providersState', state);
-    this.view.message =
-      state === 'broken'
-        ? 'No valid provider: fix the entries below in settings, or add a provider.'
-        : undefined;
+    const messages: string[] = [];
+    if (settings.untrustedWorkspaceProviders) {
+      messages.push('This workspace is not trusted: the providers in its settings are not contacted (your user settings still apply). Trust the workspace to use them.');
+    }
+    if (state === 'broken') messages.push('No valid provider: fix the entries below in settings, or add a provider.');
+    this.view.message = messages.length ? messages.join(' ') : undefined;
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Outcome } from '../core/execute';
+import { masker } from '../core/mask';
 import { renderDocument } from '../core/render';
 
 export const RESULT_SCHEME = 'chain-endpoints';
@@ -37,7 +38,8 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
     const uri = resultUri(outcome);
     const key = keyOf(uri);
     const existed = this.texts.has(key);
-    this.texts.set(key, { data: Buffer.from(renderDocument(outcome), 'utf8'), mtime: Date.now() });
+    // Masked: a server may echo a secret (an API key in an error message, say).
+    this.texts.set(key, { data: Buffer.from(masker.mask(renderDocument(outcome)), 'utf8'), mtime: Date.now() });
     if (existed) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');

@@ -1,12 +1,14 @@
 // One typed accessor for the extension's settings, and a change event scoped to them.
 
 import * as vscode from 'vscode';
-import { ParsedProviders, parseProviders } from '../core/providers';
+import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/providers';
 
 export const SECTION = 'chainEndpoints';
 
 export interface Settings {
   readonly providers: ParsedProviders;
+  /** Providers in workspace settings were ignored because the workspace is not trusted. */
+  readonly untrustedWorkspaceProviders: boolean;
   readonly requestTimeoutMs: number;
   readonly maxDocumentBytes: number;
   readonly statusBarEnabled: boolean;
@@ -19,8 +21,10 @@ function clampNumber(value: unknown, fallback: number, min: number, max: number)
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
+  const { value, ignoredWorkspace } = effectiveProvidersSetting(c.inspect('providers'), vscode.workspace.isTrusted);
   return {
-    providers: parseProviders(c.get('providers')),
+    providers: parseProviders(value),
+    untrustedWorkspaceProviders: ignoredWorkspace,
     requestTimeoutMs: clampNumber(c.get('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
     maxDocumentBytes: clampNumber(c.get('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
     statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
