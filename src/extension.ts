@@ -3,31 +3,29 @@
 
 import * as vscode from 'vscode';
 import { InterfaceHealth } from './core/health';
+import { HistoryEntry } from './core/history';
 import { HttpClient, formatBytes } from './core/http';
 import { redactUrl } from './core/providers';
 import { addProvider } from './ui/addProvider';
-import { registerCommand, registerOperationCommands } from './ui/commands';
+import { API_VERSION, ChainEndpointsApi } from './api';
+import { OPERATIONS } from './core/operations';
+import { registerCommand, registerOperationCommands, runForApi } from './ui/commands';
+import { readSettings } from './ui/settings';
 import { CompareView } from './ui/compareView';
 import { HealthController } from './ui/healthController';
 import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
+import { HistoryView } from './ui/historyView';
 import { createLog } from './ui/log';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
 
-/** What activate() returns; a first, versioned API (see README). */
-export interface ChainEndpointsApi {
-  readonly apiVersion: 1;
-  /**
-   * The status bar: the provider it follows (a fallback while the configured one is unwell), the
-   * configured one, the height (decimal string) and the tracker state; undefined when hidden.
-   */
-  currentHeight(): { provider: string; configured: string; height?: string; state: string; reason?: string } | undefined;
-  /** Not a stable API: what the Providers view shows, for the integration tests. */
-  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]>; healthRows(): readonly InterfaceHealth[] };
+/** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
+export interface ActivatedApi extends ChainEndpointsApi {
+  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]>; healthRows(): readonly InterfaceHealth[]; history(): Promise<readonly HistoryEntry[]> };
 }
 
-export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
+export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const log = createLog();
   context.subscriptions.push(log);
 
@@ -44,11 +42,13 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
   const tree = new ProvidersTree(health);
   const statusBar = new HeightStatusBar(log, http, health, secrets);
   const compare = new CompareView(context.extensionUri, health);
-  context.subscriptions.push(secrets, documents, health, tree, statusBar, compare);
+  const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
+  context.subscriptions.push(secrets, documents, health, tree, statusBar, compare, history);
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
+  const deps = { log, http, documents, secrets, history, storageDir };
   context.subscriptions.push(
-    ...registerOperationCommands({ log, http, documents, secrets, storageDir }),
+    ...registerOperationCommands(deps),
     registerCommand(log, 'chainEndpoints.setSecret', (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
     registerCommand(log, 'chainEndpoints.deleteSecret', (arg?: { name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, 'chainEndpoints.refresh', async () => {
@@ -67,13 +67,18 @@ export function activate(context: vscode.ExtensionContext): ChainEndpointsApi {
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 
   return {
-    apiVersion: 1,
+    apiVersion: API_VERSION,
+    providers: () =>
+      readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
+    operations: () => OPERATIONS.map((op) => op.id),
+    run: (operation, options) => runForApi(deps, operation, options),
+    onDidChangeHeight: statusBar.onDidChangeHeight,
     currentHeight: () => {
       const { configured, following, snapshot, reason } = statusBar.current;
       if (!configured || !following) return undefined;
       return { provider: following.name, configured: configured.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped', reason };
     },
-    testing: { treeSnapshot: () => tree.snapshot(), healthRows: () => health.rows() },
+    testing: { treeSnapshot: () => tree.snapshot(), healthRows: () => health.rows(), history: () => history.list() },
   };
 }
 

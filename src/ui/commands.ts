@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 import { isEndpointError } from '../core/errors';
 import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/execute';
 import { HttpClient, formatBytes } from '../core/http';
-import { Args, COMMAND_PREFIX, OPERATIONS, Operation } from '../core/operations';
+import type { RunOptions, RunResult } from '../api';
+import { masker } from '../core/mask';
+import { Args, COMMAND_PREFIX, OPERATIONS, Operation, findOperation } from '../core/operations';
 import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
 import { toShellCommand } from '../core/curl';
 import { Log } from './log';
@@ -21,6 +23,8 @@ export interface CommandDeps {
   readonly http: HttpClient;
   readonly documents: ResultDocuments;
   readonly secrets: SecretStore;
+  /** Records every finished request with the text it showed (the History view). */
+  readonly history?: { record(outcome: Outcome, shownText: string | undefined): Promise<void> };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
 }
@@ -170,7 +174,45 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   );
   logOutcome(deps.log, outcome);
   if (outcome.error?.kind === 'cancelled') return undefined;
-  return deps.documents.show(outcome);
+  const uri = await deps.documents.show(outcome);
+  void deps.history?.record(outcome, deps.documents.textOf(uri));
+  return uri;
+}
+
+/** The API's run(): the same request as the command, without a document or any prompt. */
+export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
+  const op = findOperation(operation);
+  if (!op) throw new Error(`Unknown operation "${operation}": see operations().`);
+  const provider = readSettings().providers.providers.find((p) => p.name.toLowerCase() === String(options.provider ?? '').toLowerCase());
+  if (!provider) throw new Error(`No provider named "${options.provider}".`);
+  if (op.broadcast && options.confirmed !== true) throw new Error(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
+  const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
+  await deps.secrets.ready;
+  const abort = new AbortController();
+  const sub = options.token?.onCancellationRequested(() => abort.abort());
+  try {
+    let wire: Provider;
+    try {
+      wire = deps.secrets.resolve(provider);
+    } catch (err) {
+      return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: err instanceof Error ? err.message : String(err) } };
+    }
+    const o = await execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal));
+    logOutcome(deps.log, o);
+    const mask = (t: string) => masker.mask(t);
+    return {
+      result: o.result,
+      body: o.body ? mask(o.body.toString('utf8')) : undefined,
+      file: o.file,
+      status: o.status,
+      elapsedMs: o.elapsedMs,
+      bytes: o.bytes,
+      request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
+      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data },
+    };
+  } finally {
+    sub?.dispose();
+  }
 }
 
 function logOutcome(log: Log, o: Outcome): void {

@@ -60,6 +60,9 @@ export class HeightStatusBar implements vscode.Disposable {
   private choosing = false;
   /** The highest height shown since the configured provider last changed (failover never shows less). */
   private shownHeight?: bigint;
+  private readonly heightChanged = new vscode.EventEmitter<{ provider: string; height: string }>();
+  /** Every new height shown, with the provider it came from. */
+  readonly onDidChangeHeight = this.heightChanged.event;
 
   constructor(
     private readonly log: Log,
@@ -72,6 +75,7 @@ export class HeightStatusBar implements vscode.Disposable {
     this.item.command = STATUS_MENU_COMMAND;
     this.disposables.push(
       this.item,
+      this.heightChanged,
       onSettingsChanged(['providers', 'statusBar', 'requestTimeoutSeconds'], () => this.restart()),
       health.onDidChange(() => void this.evaluate()),
       secrets.onDidChange(() => this.restart()),
@@ -226,7 +230,10 @@ export class HeightStatusBar implements vscode.Disposable {
     const feed = this.fallback ?? this.primary;
     if (!s || !feed) return;
     const p = feed.provider;
-    if (s.height !== undefined && (this.shownHeight === undefined || s.height > this.shownHeight)) this.shownHeight = s.height;
+    if (s.height !== undefined && (this.shownHeight === undefined || s.height > this.shownHeight)) {
+      this.shownHeight = s.height;
+      this.heightChanged.fire({ provider: p.name, height: s.height.toString() });
+    }
     const height = this.shownHeight;
     const h = height !== undefined ? formatHeight(height) : undefined;
     const icons: Record<HeightSnapshot['state'], string> = {

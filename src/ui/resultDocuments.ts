@@ -35,16 +35,37 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
       await vscode.window.showTextDocument(uri, { preview: false });
       return uri;
     }
-    const uri = resultUri(outcome);
-    const key = keyOf(uri);
-    const existed = this.texts.has(key);
     // Masked: a server may echo a secret (an API key in an error message, say).
-    this.texts.set(key, { data: Buffer.from(masker.mask(renderDocument(outcome)), 'utf8'), mtime: Date.now() });
-    if (existed) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return this.showText(resultUri(outcome), masker.mask(renderDocument(outcome)));
+  }
+
+  /** Shows `text` read-only at `uri` (a chain-endpoints: URI), replacing what it showed before. */
+  async showText(uri: vscode.Uri, text: string, options: { preview?: boolean; open?: boolean } = {}): Promise<vscode.Uri> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    // An open document reloads asynchronously after the change event: wait for the new text, so
+    // whoever reads the returned Uri sees this result, not the previous one.
+    const updated = open ? waitForText(open, text, 5000) : Promise.resolve();
+    this.put(uri, text);
+    await updated;
+    if (options.open === false) return uri;
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
-    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
     return uri;
+  }
+
+  /** Registers text for a URI without opening it (e.g. the two sides of a diff). */
+  put(uri: vscode.Uri, text: string): void {
+    const key = keyOf(uri);
+    const existed = this.texts.has(key);
+    this.texts.set(key, { data: Buffer.from(text, 'utf8'), mtime: Date.now() });
+    if (existed) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  /** The text shown at `uri`, if it is still held. */
+  textOf(uri: vscode.Uri): string | undefined {
+    const entry = this.texts.get(keyOf(uri));
+    return entry ? Buffer.from(entry.data).toString('utf8') : undefined;
   }
 
   // --- FileSystemProvider: read-only, flat ---------------------------------------------------
@@ -92,6 +113,22 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
     this.disposables.forEach((d) => d.dispose());
     this.texts.clear();
   }
+}
+
+/** Resolves when `doc` holds `text` (or after `timeoutMs`: the editor may be slow, never stuck). */
+function waitForText(doc: vscode.TextDocument, text: string, timeoutMs: number): Promise<void> {
+  if (doc.getText() === text) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && doc.getText() === text) done();
+    });
+    const timer = setTimeout(done, timeoutMs);
+  });
 }
 
 function keyOf(uri: vscode.Uri): string {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { bech32Encode } from '../../src/core/validate';
-import type { ChainEndpointsApi } from '../../src/extension';
+import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
 import { ui } from './uiDriver';
 import { activateExtension, bodyOf, closeAllEditors, getJson, headerOf, runForDocument, setProviders, sleep, waitFor } from './helpers';

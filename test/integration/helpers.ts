@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChainEndpointsApi } from '../../src/extension';
+import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'chain-endpoints.chain-endpoints';
 

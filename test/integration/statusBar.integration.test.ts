@@ -4,7 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChainEndpointsApi } from '../../src/extension';
+import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
 import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor } from './helpers';
 import { ui } from './uiDriver';

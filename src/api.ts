@@ -1,0 +1,68 @@
+// The API other extensions get from `vscode.extensions.getExtension('chain-endpoints.chain-endpoints').activate()`.
+// Versioned: `apiVersion` changes only when something here changes incompatibly.
+//
+//   const api = await vscode.extensions.getExtension<ChainEndpointsApi>('chain-endpoints.chain-endpoints')!.activate();
+//   const r = await api.run('consensus.block', { provider: 'Local node', params: { height: '5' } });
+//   api.onDidChangeHeight((e) => console.log(e.provider, e.height));
+
+import type * as vscode from 'vscode';
+
+export const API_VERSION = 1 as const;
+
+export type InterfaceName = 'evmRpc' | 'consensusHttp' | 'consensusRpc' | 'consensusWs' | 'rest';
+
+export interface ApiProvider {
+  readonly name: string;
+  /** The addresses as configured (secret references such as `${secret:key}` are not resolved). */
+  readonly endpoints: Readonly<Partial<Record<InterfaceName, string>>>;
+  readonly chainId?: string;
+  readonly evmChainId?: string;
+}
+
+export interface RunOptions {
+  /** The provider's name, as configured. */
+  provider: string;
+  /** The operation's parameters by name, e.g. `{ height: "5" }` (strings; see the README's command table). */
+  params?: Readonly<Record<string, string>>;
+  /** Required for broadcasts: the caller confirms the transaction should be sent (once, never retried). */
+  confirmed?: boolean;
+  /** Cancels the request. */
+  token?: vscode.CancellationToken;
+}
+
+export interface RunResult {
+  /** The JSON-RPC `result`, or the REST body, parsed (JSON numbers past 2^53 lose precision: use `body`). */
+  readonly result?: unknown;
+  /** The body exactly as received (undefined when it went to `file`). */
+  readonly body?: string;
+  /** Where a large body or a reassembled genesis was written. */
+  readonly file?: string;
+  readonly status?: number;
+  readonly elapsedMs: number;
+  readonly bytes: number;
+  /** The request as sent (secret values masked). */
+  readonly request: { readonly method: 'GET' | 'POST' | 'WS'; readonly url: string; readonly body?: string };
+  /** Set on failure: `kind` (input, network, timeout, cancelled, http, rpc, rest, parse, protocol) and one sentence. */
+  readonly error?: { readonly kind: string; readonly message: string; readonly status?: number; readonly code?: number | string; readonly data?: string };
+}
+
+export interface HeightEvent {
+  /** The provider the height came from (a fallback while the configured one is unwell). */
+  readonly provider: string;
+  /** Decimal string: heights can exceed 2^53. */
+  readonly height: string;
+}
+
+export interface ChainEndpointsApi {
+  readonly apiVersion: typeof API_VERSION;
+  /** The valid providers as configured. */
+  providers(): readonly ApiProvider[];
+  /** The operation ids `run` accepts (e.g. `evm.blockNumber`, `consensus.block`, `rest.latestBlock`). */
+  operations(): readonly string[];
+  /** Runs one operation without opening a document. Never rejects for request failures: see `error`. */
+  run(operation: string, options: RunOptions): Promise<RunResult>;
+  /** The status bar's height, or undefined while unknown. */
+  currentHeight(): { provider: string; configured: string; height?: string; state: string; reason?: string } | undefined;
+  /** Fires on every new height shown in the status bar. */
+  readonly onDidChangeHeight: vscode.Event<HeightEvent>;
+}

@@ -1,0 +1,231 @@
+// The History view: the last 100 requests (interface, operation, provider, status, latency,
+// when). Click to reopen the kept result; re-run, copy as curl, compare two results (or one with
+// the previous run of the same request) side by side, clear. Kept in the extension's global
+// storage across restarts; texts are stored masked, so no secret is ever written.
+
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { toShellCommand } from '../core/curl';
+import { describeRequest, Outcome } from '../core/execute';
+import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/history';
+import { formatBytes } from '../core/http';
+import { masker } from '../core/mask';
+import { COMMAND_PREFIX, findOperation } from '../core/operations';
+import { INTERFACE_LABELS } from '../core/providers';
+import { registerCommand } from './commands';
+import { Log } from './log';
+import { RESULT_SCHEME, ResultDocuments } from './resultDocuments';
+import { readSettings } from './settings';
+
+export const HISTORY_VIEW_ID = 'chainEndpoints.history';
+
+export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscode.Disposable {
+  private entries: HistoryEntry[] = [];
+  private readonly loaded: Promise<void>;
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private saving = Promise.resolve();
+
+  constructor(
+    private readonly folder: vscode.Uri,
+    private readonly documents: ResultDocuments,
+    private readonly log: Log,
+  ) {
+    this.loaded = this.load();
+    const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, canSelectMany: true });
+    this.disposables.push(
+      view,
+      registerCommand(log, 'chainEndpoints.history.open', (e?: HistoryEntry) => e && this.open(e)),
+      registerCommand(log, 'chainEndpoints.history.rerun', (e?: HistoryEntry) => e && this.rerun(e)),
+      registerCommand(log, 'chainEndpoints.history.copyAsCurl', (e?: HistoryEntry) => e && this.copyAsCurl(e)),
+      registerCommand(log, 'chainEndpoints.history.compare', (e?: HistoryEntry, selected?: HistoryEntry[]) => this.compare(e, selected)),
+      registerCommand(log, 'chainEndpoints.history.clear', () => this.clear()),
+    );
+  }
+
+  /** Entries, newest first (for the API and tests). */
+  async list(): Promise<readonly HistoryEntry[]> {
+    await this.loaded;
+    return this.entries;
+  }
+
+  private indexUri(): vscode.Uri {
+    return vscode.Uri.joinPath(this.folder, 'index.json');
+  }
+
+  private textUri(id: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.folder, `${id}.json`);
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(this.indexUri());
+      this.entries = parseHistory(Buffer.from(bytes).toString('utf8'));
+    } catch {
+      this.entries = [];
+    }
+    this.changed.fire(undefined);
+  }
+
+  private save(): Promise<void> {
+    const text = JSON.stringify(this.entries);
+    this.saving = this.saving
+      .then(() => vscode.workspace.fs.createDirectory(this.folder))
+      .then(() => vscode.workspace.fs.writeFile(this.indexUri(), Buffer.from(text, 'utf8')))
+      .catch((err) => this.log.warn(`[history] could not save: ${err instanceof Error ? err.message : String(err)}`));
+    return this.saving;
+  }
+
+  /** Records a finished request with the (masked) text it showed. */
+  async record(outcome: Outcome, shownText: string | undefined): Promise<void> {
+    await this.loaded;
+    const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    const stored = shownText !== undefined && Buffer.byteLength(shownText) <= RESULT_TEXT_LIMIT;
+    const entry: HistoryEntry = {
+      id,
+      at: outcome.startedAt.toISOString(),
+      operation: outcome.operation.id,
+      label: outcome.operation.label,
+      iface: outcome.operation.iface,
+      provider: outcome.providerName,
+      args: Object.fromEntries(Object.entries(outcome.args).map(([k, v]) => [k, masker.mask(v)])),
+      ok: !outcome.error,
+      status: outcome.status,
+      error: outcome.error ? masker.mask(outcome.error.message) : undefined,
+      elapsedMs: Math.round(outcome.elapsedMs),
+      bytes: outcome.bytes,
+      stored,
+      file: outcome.error ? undefined : outcome.file,
+    };
+    if (stored) {
+      try {
+        await vscode.workspace.fs.createDirectory(this.folder);
+        await vscode.workspace.fs.writeFile(this.textUri(id), Buffer.from(shownText!, 'utf8'));
+      } catch (err) {
+        entry.stored = false;
+        this.log.warn(`[history] result not kept: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const { entries, dropped } = addEntry(this.entries, entry, HISTORY_LIMIT);
+    this.entries = entries;
+    for (const d of dropped) if (d.stored) void vscode.workspace.fs.delete(this.textUri(d.id)).then(undefined, () => undefined);
+    this.changed.fire(undefined);
+    await this.save();
+  }
+
+  getTreeItem(e: HistoryEntry): vscode.TreeItem {
+    const item = new vscode.TreeItem(`${e.label} · ${e.provider}`);
+    item.id = `history:${e.id}`;
+    const when = new Date(e.at);
+    const status = e.ok ? (e.status !== undefined ? String(e.status) : 'ok') : e.status !== undefined ? `${e.status} error` : 'error';
+    item.description = `${status} · ${e.elapsedMs} ms · ${when.toLocaleTimeString()}`;
+    const args = Object.entries(e.args).map(([k, v]) => `${k}=${v}`).join(', ');
+    item.tooltip = new vscode.MarkdownString(
+      [
+        `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
+        args ? `arguments: \`${args}\`` : '',
+        `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
+        e.error ? `error: ${e.error}` : '',
+        e.stored || e.file ? 'Click to reopen the result.' : 'The result was too large to keep: re-run it.',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
+    item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
+    item.contextValue = 'historyEntry';
+    item.command = { command: 'chainEndpoints.history.open', title: 'Open', arguments: [e] };
+    return item;
+  }
+
+  async getChildren(e?: HistoryEntry): Promise<HistoryEntry[]> {
+    if (e) return [];
+    await this.loaded;
+    return this.entries;
+  }
+
+  private historyUri(e: HistoryEntry): vscode.Uri {
+    const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}…]+/g, '_');
+    return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.json`, query: e.id });
+  }
+
+  private async textOf(e: HistoryEntry): Promise<string | undefined> {
+    if (!e.stored) return undefined;
+    try {
+      return Buffer.from(await vscode.workspace.fs.readFile(this.textUri(e.id))).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Reopens the kept result; returns its Uri. */
+  async open(e: HistoryEntry): Promise<vscode.Uri | undefined> {
+    if (e.file) {
+      const uri = vscode.Uri.file(e.file);
+      await vscode.window.showTextDocument(uri, { preview: false });
+      return uri;
+    }
+    const text = await this.textOf(e);
+    if (text === undefined) {
+      void vscode.window.showInformationMessage(`The result of ${e.label} (${e.provider}) was not kept: re-run it from the History view.`);
+      return undefined;
+    }
+    return this.documents.showText(this.historyUri(e), text);
+  }
+
+  rerun(e: HistoryEntry): Thenable<unknown> {
+    return vscode.commands.executeCommand(COMMAND_PREFIX + e.operation, { provider: e.provider, ...e.args });
+  }
+
+  async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
+    const op = findOperation(e.operation);
+    const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
+    if (!op || !provider) throw new Error(`Provider "${e.provider}" is no longer configured.`);
+    const line = toShellCommand(describeRequest(provider, op, e.args), provider.headers);
+    await vscode.env.clipboard.writeText(line);
+    void vscode.window.setStatusBarMessage('Copied the request as curl', 3000);
+    return line;
+  }
+
+  /** Two selected entries side by side, or one with the previous run of the same request. */
+  async compare(e?: HistoryEntry, selected?: HistoryEntry[]): Promise<boolean> {
+    await this.loaded;
+    let pair: HistoryEntry[] | undefined;
+    if (selected && selected.length === 2) pair = [...selected].sort((a, b) => a.at.localeCompare(b.at));
+    else if (e) {
+      const previous = this.entries.find((x) => x.id !== e.id && x.at <= e.at && sameRequest(x, e));
+      if (!previous) {
+        void vscode.window.showInformationMessage(`No earlier run of ${e.label} (${e.provider}) with the same arguments to compare with.`);
+        return false;
+      }
+      pair = [previous, e];
+    }
+    if (!pair) return false;
+    const [a, b] = pair;
+    const [ta, tb] = await Promise.all([this.textOf(a), this.textOf(b)]);
+    if (ta === undefined || tb === undefined) {
+      void vscode.window.showInformationMessage('One of the two results was not kept (too large): re-run it to compare.');
+      return false;
+    }
+    const ua = this.historyUri(a);
+    const ub = this.historyUri(b);
+    this.documents.put(ua, ta);
+    this.documents.put(ub, tb);
+    const time = (x: HistoryEntry) => new Date(x.at).toLocaleTimeString();
+    await vscode.commands.executeCommand('vscode.diff', ua, ub, `${a.label}: ${a.provider} ${time(a)} ↔ ${b.provider} ${time(b)}`);
+    return true;
+  }
+
+  async clear(): Promise<void> {
+    await this.loaded;
+    const old = this.entries;
+    this.entries = [];
+    this.changed.fire(undefined);
+    await this.save();
+    for (const e of old) if (e.stored) void vscode.workspace.fs.delete(this.textUri(e.id)).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

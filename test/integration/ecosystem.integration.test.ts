@@ -1,0 +1,114 @@
+// The public API, used as another extension would, and the History view.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChainEndpointsApi } from '../../src/api';
+import type { ActivatedApi } from '../../src/extension';
+import { Devnet, startDevnet } from '../devnet/devnet';
+import { EXTENSION_ID, closeAllEditors, runForDocument, setProviders, setSetting, sleep, waitFor } from './helpers';
+
+describe('API for other extensions', function () {
+  this.timeout(60_000);
+  let devnet: Devnet;
+  let api: ChainEndpointsApi;
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 400, providers: [{ name: 'Api node' }] });
+    const { name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest } = devnet.providers[0];
+    await setProviders([{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }]);
+    await setSetting('statusBar.provider', 'Api node');
+    // Exactly what another extension does: no import of our code, only the declared type.
+    api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
+  });
+  after(async () => {
+    await setSetting('statusBar.provider', undefined);
+    await closeAllEditors();
+    await devnet.stop();
+  });
+
+  it('is versioned and lists providers and operations', () => {
+    assert.equal(api.apiVersion, 1);
+    assert.deepEqual(api.providers().map((p) => p.name), ['Api node']);
+    assert.equal(api.providers()[0].endpoints.consensusRpc, devnet.providers[0].consensusRpc);
+    assert.ok(api.operations().includes('consensus.block'));
+  });
+
+  it('run() resolves to the parsed response with its metadata', async () => {
+    const r = await api.run('consensus.block', { provider: 'Api node', params: { height: '2' } });
+    assert.equal(r.error, undefined);
+    assert.equal((r.result as { block: { header: { height: string } } }).block.header.height, '2');
+    assert.equal(r.status, 200);
+    assert.ok(r.elapsedMs >= 0 && r.bytes > 0);
+    assert.equal(r.request.method, 'POST');
+    assert.deepEqual(JSON.parse(r.request.body!).params, ['2']);
+    const bad = await api.run('consensus.block', { provider: 'Api node', params: { height: '0' } });
+    assert.equal(bad.error?.kind, 'input');
+    const past = await api.run('rest.blockByHeight', { provider: 'Api node', params: { height: String(devnet.height() + 500n) } });
+    assert.equal(past.error?.kind, 'rest');
+    await assert.rejects(api.run('consensusRpc.broadcastTxSync', { provider: 'Api node', params: { tx: 'a2V5PXZhbHVl' } }), /confirmed: true/);
+    await assert.rejects(api.run('nope', { provider: 'Api node' }), /Unknown operation/);
+  });
+
+  it('reports every new height with its provider', async () => {
+    const events: { provider: string; height: string }[] = [];
+    const sub = api.onDidChangeHeight((e) => events.push(e));
+    try {
+      await waitFor('three height events', () => events.length >= 3, 20_000);
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(events.every((e) => e.provider === 'Api node'));
+    for (let i = 1; i < events.length; i++) assert.ok(BigInt(events[i].height) > BigInt(events[i - 1].height));
+    assert.equal(api.currentHeight()?.provider, 'Api node');
+  });
+});
+
+describe('History view', function () {
+  this.timeout(60_000);
+  let devnet: Devnet;
+  let api: ActivatedApi;
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 400, providers: [{ name: 'History node' }] });
+    const { name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest } = devnet.providers[0];
+    await setProviders([{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }]);
+    api = (await vscode.extensions.getExtension<ActivatedApi>(EXTENSION_ID)!.activate())!;
+    await vscode.commands.executeCommand('chainEndpoints.history.clear');
+  });
+  after(async () => {
+    await closeAllEditors();
+    await devnet.stop();
+  });
+
+  it('lists requests newest first with status and latency, reopens and compares them', async () => {
+    await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'History node' });
+    await sleep(900);
+    const second = await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'History node' });
+    await runForDocument('chainEndpoints.consensus.block', { provider: 'History node', height: String(devnet.height() + 999n) });
+    const entries = await waitFor('three entries', async () => {
+      const list = await api.testing.history();
+      return list.length >= 3 ? list : undefined;
+    });
+    assert.deepEqual(entries.slice(0, 3).map((e) => [e.operation, e.ok]), [
+      ['consensus.block', false],
+      ['evm.blockNumber', true],
+      ['evm.blockNumber', true],
+    ]);
+    assert.equal(entries[1].status, 200);
+    assert.ok(entries[1].elapsedMs >= 0);
+    assert.match(entries[0].error ?? '', /JSON-RPC error -32603/);
+
+    await closeAllEditors();
+    const reopened = await vscode.commands.executeCommand<vscode.Uri>('chainEndpoints.history.open', entries[1]);
+    assert.ok(reopened);
+    assert.equal((await vscode.workspace.openTextDocument(reopened)).getText(), second.text);
+
+    const compared = await vscode.commands.executeCommand<boolean>('chainEndpoints.history.compare', entries[1]);
+    assert.equal(compared, true);
+    const diff = await waitFor('a diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    assert.ok(diff);
+
+    await vscode.commands.executeCommand('chainEndpoints.history.clear');
+    assert.equal((await api.testing.history()).length, 0);
+  });
+});
