@@ -7,6 +7,7 @@ import { HistoryEntry } from './core/history';
 import { HttpClient, formatBytes } from './core/http';
 import { redactUrl } from './core/providers';
 import { addProvider } from './ui/addProvider';
+import { ImportArgs, importChainRegistry } from './ui/importChainRegistry';
 import { API_VERSION, ChainEndpointsApi } from './api';
 import { OPERATIONS } from './core/operations';
 import { registerCommand, registerOperationCommands, runForApi } from './ui/commands';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     }),
     registerCommand(log, 'chainEndpoints.health.compare', () => compare.show()),
     registerCommand(log, 'chainEndpoints.addProvider', () => addProvider()),
+    registerCommand(log, 'chainEndpoints.importChainRegistry', (arg?: ImportArgs) => importChainRegistry(arg)),
     registerCommand(log, 'chainEndpoints.openSettings', () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
     ),

@@ -112,3 +112,32 @@ describe('History view', function () {
     assert.equal((await api.testing.history()).length, 0);
   });
 });
+
+describe('chain-registry import', function () {
+  this.timeout(30_000);
+  const fixtures = require('node:path').join(__dirname, '../../../test/fixtures/chain-registry');
+
+  before(() => setProviders([]));
+  after(() => setProviders([]));
+
+  it('imports the providers of a chain.json into user settings, once', async () => {
+    const file = vscode.Uri.file(`${fixtures}/lumen-testnet.chain.json`);
+    const names = await vscode.commands.executeCommand<string[]>('chainEndpoints.importChainRegistry', { uri: file, select: 'all' });
+    assert.ok(names && names.length >= 2, `imported ${JSON.stringify(names)}`);
+    const providers = vscode.workspace.getConfiguration('chainEndpoints').get<{ name: string; consensusWs?: string; chainId?: string }[]>('providers')!;
+    assert.deepEqual(providers.map((p) => p.name), names);
+    assert.ok(providers.every((p) => p.chainId === 'lumen_7701-1'));
+    assert.ok(providers.some((p) => p.consensusWs?.endsWith('/websocket')));
+    const again = await vscode.commands.executeCommand<string[]>('chainEndpoints.importChainRegistry', { uri: file, select: 'all' });
+    assert.deepEqual(again, [], 'nothing duplicated');
+    assert.equal(vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!.length, providers.length);
+  });
+
+  it('a malformed file is refused, naming the field, and nothing is written', async () => {
+    const before = vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!.length;
+    const text = require('node:fs').readFileSync(`${fixtures}/malformed/address-not-string.json`, 'utf8');
+    const r = await vscode.commands.executeCommand('chainEndpoints.importChainRegistry', { text, select: 'all' });
+    assert.equal(r, undefined);
+    assert.equal(vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!.length, before);
+  });
+});

@@ -49,6 +49,11 @@ describe('provider health and failover', function () {
     assert.match(byName('H good').children[1].description!, /^#[\d,]+ · \d+ ms · http/);
     assert.match(byName('H lagging').children[1].description!, /^\d+ behind · \d+ ms/);
     assert.match(byName('H flaky').children[1].description!, /^refused · http/);
+    if (ui.available) {
+      await vscode.commands.executeCommand('workbench.view.extension.chainEndpoints');
+      await sleep(1500);
+      await ui.screenshot('tree-health.png');
+    }
     await devnet.startProvider('H flaky');
   });
 

@@ -1,0 +1,102 @@
+// "Import chain.json": reads a Cosmos chain-registry file (from the workspace, a file picked
+// from disk, the clipboard or pasted), shows the providers it describes with their addresses in a
+// multi-select preview, and appends the chosen ones to user settings, never duplicating an entry.
+
+import * as vscode from 'vscode';
+import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/chainRegistry';
+import { INTERFACES, INTERFACE_LABELS } from '../core/providers';
+import { SECTION, userProviderEntries } from './settings';
+
+export interface ImportArgs {
+  /** The chain.json text (skips the source question). */
+  text?: string;
+  /** A file to read (skips the source question). */
+  uri?: vscode.Uri | string;
+  /** Names to import without the preview ('all': every candidate that is not a duplicate). */
+  select?: string[] | 'all';
+}
+
+/** Returns the names of the providers written to settings (undefined when cancelled). */
+export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | undefined> {
+  const text = await readSource(arg);
+  if (text === undefined) return undefined;
+  const existing = userProviderEntries().filter((e): e is { name: string } => typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string');
+  let parsed;
+  try {
+    parsed = parseChainJson(text, existing);
+  } catch (err) {
+    if (err instanceof ChainRegistryError) throw new Error(`This chain.json cannot be imported: ${err.message}`);
+    throw err;
+  }
+  const { candidates, chain } = parsed;
+  if (candidates.length === 0) {
+    void vscode.window.showWarningMessage(`${chain.name ?? 'This chain.json'} lists no RPC, REST or EVM address to import.`);
+    return [];
+  }
+  let chosen: ImportCandidate[];
+  if (arg?.select) {
+    chosen = arg.select === 'all' ? candidates.filter((c) => !c.duplicateOf) : candidates.filter((c) => arg.select!.includes(c.name));
+  } else {
+    const picks = await vscode.window.showQuickPick(
+      candidates.map((c) => ({
+        label: c.name,
+        description: c.duplicateOf ? `already configured as "${c.duplicateOf}"` : `${Object.keys(c.entry).filter((k) => (INTERFACES as readonly string[]).includes(k)).length} interfaces`,
+        detail: INTERFACES.filter((i) => c.entry[i]).map((i) => `${INTERFACE_LABELS[i]}: ${c.entry[i]}`).join('  ·  ') + (c.notes.length ? `  —  ${c.notes.join(' ')}` : ''),
+        picked: !c.duplicateOf,
+        candidate: c,
+      })),
+      {
+        title: `Import providers of ${chain.name ?? chain.chainId ?? 'this chain'}${chain.chainId ? ` (${chain.chainId})` : ''}`,
+        placeHolder: 'Choose the providers to add to your user settings',
+        canPickMany: true,
+        matchOnDetail: true,
+        ignoreFocusOut: true,
+      },
+    );
+    if (!picks) return undefined;
+    chosen = picks.map((p) => p.candidate);
+  }
+  const skipped = chosen.filter((c) => c.duplicateOf);
+  const added = chosen.filter((c) => !c.duplicateOf);
+  if (added.length > 0) {
+    await vscode.workspace.getConfiguration(SECTION).update('providers', [...userProviderEntries(), ...added.map((c) => c.entry)], vscode.ConfigurationTarget.Global);
+  }
+  const parts = [`Imported ${added.length} provider${added.length === 1 ? '' : 's'} into your user settings.`];
+  if (skipped.length) parts.push(`Skipped ${skipped.length} already configured (${skipped.map((c) => `"${c.duplicateOf}"`).join(', ')}).`);
+  void vscode.window.showInformationMessage(parts.join(' '));
+  return added.map((c) => c.name);
+}
+
+async function readSource(arg?: ImportArgs): Promise<string | undefined> {
+  if (arg?.text !== undefined) return arg.text;
+  if (arg?.uri) return readFile(typeof arg.uri === 'string' ? vscode.Uri.file(arg.uri) : arg.uri);
+  const inWorkspace = await vscode.workspace.findFiles('**/chain.json', '**/node_modules/**', 50);
+  const items: (vscode.QuickPickItem & { id: string; uri?: vscode.Uri })[] = [
+    ...inWorkspace.map((uri) => ({ id: 'file', uri, label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: 'in this workspace' })),
+    { id: 'open', label: '$(folder-opened) Pick a file…' },
+    { id: 'clipboard', label: '$(clippy) From the clipboard' },
+    { id: 'paste', label: '$(edit) Paste JSON…' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Import chain.json', placeHolder: 'Where is the chain-registry chain.json?' });
+  if (!picked) return undefined;
+  switch (picked.id) {
+    case 'file':
+      return readFile(picked.uri!);
+    case 'open': {
+      const files = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'chain.json': ['json'] }, title: 'Import chain.json' });
+      return files?.[0] ? readFile(files[0]) : undefined;
+    }
+    case 'clipboard':
+      return vscode.env.clipboard.readText();
+    default:
+      return vscode.window.showInputBox({ title: 'Import chain.json', prompt: 'Paste the whole chain.json', ignoreFocusOut: true });
+  }
+}
+
+async function readFile(uri: vscode.Uri): Promise<string> {
+  try {
+    return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+  } catch (err) {
+    throw new Error(`Cannot read ${uri.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
