@@ -11,6 +11,11 @@ export interface CommandContribution {
   category: string;
 }
 
+/** The package.nls.json key of a command's title. */
+export function nlsKeyFor(command: string): string {
+  return `command.${command.replace(/^chainEndpoints\./, '')}.title`;
+}
+
 export function manifestCommands(): CommandContribution[] {
   return OPERATIONS.map((op) => ({ command: COMMAND_PREFIX + op.id, title: op.title, category: CATEGORY }));
 }

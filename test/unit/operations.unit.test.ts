@@ -88,14 +88,20 @@ describe('operations: the documented wire forms', () => {
 
 describe('operations: package.json agrees with the catalogue', () => {
   it('declares every operation command with its title and category', () => {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
+    const root = path.join(__dirname, '../../..');
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8'));
+    const english = (v: string) => (/^%.+%$/.test(v) ? nls[v.slice(1, -1)] : v);
     const declared = new Map<string, { title: string; category: string }>(pkg.contributes.commands.map((c: { command: string }) => [c.command, c]));
     for (const c of manifestCommands()) {
       const d = declared.get(c.command);
       assert.ok(d, `${c.command} missing from package.json: run node scripts/sync-manifest.mjs`);
-      assert.equal(d!.title, c.title);
-      assert.equal(d!.category, 'Chain Endpoints');
+      assert.equal(english(d!.title), c.title);
+      assert.equal(english(d!.category), 'Chain Endpoints');
     }
+    // Every %key% in the manifest has its English text.
+    const keys = JSON.stringify(pkg).match(/"%[A-Za-z0-9_.-]+%"/g) ?? [];
+    for (const k of keys) assert.ok(nls[k.slice(2, -2)] !== undefined, `package.nls.json lacks ${k}`);
     for (const id of ['chainEndpoints.evm.blockNumber', 'chainEndpoints.consensus.genesis', 'chainEndpoints.consensus.block', 'chainEndpoints.rest.latestBlock']) {
       assert.ok(declared.has(id), id);
     }
