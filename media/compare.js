@@ -2,6 +2,8 @@
 // @ts-check
 (function () {
   const vscode = acquireVsCodeApi();
+  // Texts translated by the extension (compareView.ts), as JSON in <body data-l10n>; English if absent.
+  const texts = readTexts();
   const columns = [
     ['provider', 'Provider'],
     ['interface', 'Interface'],
@@ -14,7 +16,7 @@
     ['rank', 'Rank'],
     ['rateLimitedUntil', 'Rate limit'],
     ['lastError', 'Last error'],
-  ];
+  ].map(([key, label]) => [key, (texts.columns && texts.columns[key]) || label]);
   const numeric = new Set(['height', 'behind', 'medianMs', 'p90Ms', 'successRate', 'rank']);
   let rows = [];
   let sortKey = 'provider';
@@ -24,6 +26,19 @@
   const tbody = document.querySelector('#table tbody');
   const empty = document.getElementById('empty');
   const updated = document.getElementById('updated');
+
+  function readTexts() {
+    try {
+      return JSON.parse(document.body.dataset.l10n || '{}') || {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** `template` with {0}, {1}… replaced by `args` (the vscode.l10n.t placeholder form). */
+  function format(template, ...args) {
+    return template.replace(/\{(\d+)\}/g, (match, i) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : match));
+  }
 
   function compare(a, b) {
     const x = a[sortKey];
@@ -46,7 +61,7 @@
     if (value === null || value === undefined) return '—';
     if (key === 'successRate') return `${Math.round(Number(value) * 100)}%`;
     if (key === 'height') return BigInt(value).toLocaleString('en-US');
-    if (key === 'rateLimitedUntil') return `until ${new Date(value).toLocaleTimeString()}`;
+    if (key === 'rateLimitedUntil') return format(texts.rateLimitedUntil || 'until {0}', new Date(value).toLocaleTimeString());
     return String(value);
   }
 
@@ -90,7 +105,7 @@
     const m = event.data;
     if (m && m.type === 'rows') {
       rows = m.rows;
-      updated.textContent = `updated ${new Date(m.at).toLocaleTimeString()}`;
+      updated.textContent = format(texts.updated || 'updated {0}', new Date(m.at).toLocaleTimeString());
       render();
     }
   });

@@ -36,14 +36,14 @@ export async function addProvider(): Promise<string | undefined> {
   const existing = new Set([...readSettings().providers.providers.map((p) => p.name.toLowerCase())]);
   const total = INTERFACES.length + 1;
   const name = await vscode.window.showInputBox({
-    title: `Add provider (1/${total})`,
-    prompt: 'A name for the provider, shown in the tree and the status bar',
-    placeHolder: 'e.g. Testnet (Polkachu)',
+    title: vscode.l10n.t('Add provider ({0}/{1})', 1, total),
+    prompt: vscode.l10n.t('A name for the provider, shown in the tree and the status bar'),
+    placeHolder: vscode.l10n.t('e.g. Testnet (Polkachu)'),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const t = v.trim();
-      if (!t) return 'Type a name.';
-      if (existing.has(t.toLowerCase())) return `A provider named "${t}" exists already: pick another name.`;
+      if (!t) return vscode.l10n.t('Type a name.');
+      if (existing.has(t.toLowerCase())) return vscode.l10n.t('A provider named "{0}" exists already: pick another name.', t);
       return undefined;
     },
   });
@@ -52,8 +52,8 @@ export async function addProvider(): Promise<string | undefined> {
   const entry: Record<string, string> = { name: name.trim() };
   for (const [i, iface] of INTERFACES.entries()) {
     const value = await vscode.window.showInputBox({
-      title: `Add provider (${i + 2}/${total}): ${INTERFACE_LABELS[iface]}`,
-      prompt: `The ${INTERFACE_LABELS[iface]} address (leave empty if ${entry.name} does not publish one)`,
+      title: vscode.l10n.t('Add provider ({0}/{1}): {2}', i + 2, total, INTERFACE_LABELS[iface]),
+      prompt: vscode.l10n.t('The {0} address (leave empty if {1} does not publish one)', INTERFACE_LABELS[iface], entry.name),
       placeHolder: EXAMPLES[iface],
       value: suggest(iface, entry),
       ignoreFocusOut: true,
@@ -63,12 +63,12 @@ export async function addProvider(): Promise<string | undefined> {
     if (value.trim()) entry[iface] = value.trim();
   }
   if (Object.keys(entry).length === 1) {
-    void vscode.window.showWarningMessage('No address given: the provider was not added.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('No address given: the provider was not added.'));
     return undefined;
   }
   const entries = userProviderEntries();
   entries.push(entry);
   await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
-  void vscode.window.showInformationMessage(`Added provider "${entry.name}" to your user settings.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Added provider "{0}" to your user settings.', entry.name));
   return entry.name;
 }

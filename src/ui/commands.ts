@@ -12,6 +12,7 @@ import { masker } from '../core/mask';
 import { Args, COMMAND_PREFIX, OPERATIONS, Operation, findOperation } from '../core/operations';
 import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
 import { toShellCommand } from '../core/curl';
+import { LocalizedError, shownMessage } from './l10n';
 import { Log } from './log';
 import { InterfaceNode, OperationNode } from './providersTree';
 import { ResultDocuments } from './resultDocuments';
@@ -37,7 +38,7 @@ export function registerCommand(log: Log, id: string, fn: (...args: any[]) => un
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.error(`[command] ${id} failed: ${message}`);
-      void vscode.window.showErrorMessage(`Chain Endpoints: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Chain Endpoints: {0}', shownMessage(err)));
       return undefined;
     }
   });
@@ -51,7 +52,7 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
     registerCommand(deps.log, 'chainEndpoints.copyAddress', async (node?: unknown) => {
       if (!(node instanceof InterfaceNode)) return;
       await vscode.env.clipboard.writeText(redactUrl(node.address));
-      void vscode.window.setStatusBarMessage(`Copied ${INTERFACE_LABELS[node.iface]} address of ${node.provider.name}`, 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} address of {1}', INTERFACE_LABELS[node.iface], node.provider.name), 3000);
     }),
   );
   return disposables;
@@ -75,7 +76,12 @@ async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | unde
   if (arg instanceof OperationNode) {
     provider = providers.find((p) => p.name === arg.provider.name) ?? arg.provider;
   } else if (arg !== undefined && arg !== null) {
-    if (typeof arg !== 'object') throw new Error(`The argument must be a tree item or an object such as {"provider": "Local node"}.`);
+    if (typeof arg !== 'object') {
+      throw new LocalizedError(
+        'The argument must be a tree item or an object such as {"provider": "Local node"}.',
+        vscode.l10n.t('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'),
+      );
+    }
     programmatic = true;
     for (const [k, v] of Object.entries(arg as Record<string, unknown>)) {
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') given[k] = String(v);
@@ -85,21 +91,32 @@ async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | unde
       const wanted = given.provider.trim().toLowerCase();
       provider = providers.find((p) => p.name.toLowerCase() === wanted);
       if (!provider) {
-        const known = providers.map((p) => `"${p.name}"`).join(', ') || 'none';
-        throw new Error(`No provider named "${given.provider}". Configured providers: ${known}.`);
+        const known = providers.map((p) => `"${p.name}"`).join(', ');
+        throw new LocalizedError(
+          `No provider named "${given.provider}". Configured providers: ${known || 'none'}.`,
+          known
+            ? vscode.l10n.t('No provider named "{0}". Configured providers: {1}.', given.provider, known)
+            : vscode.l10n.t('No provider named "{0}". Configured providers: none.', given.provider),
+        );
       }
     }
   }
   if (provider && !provider.endpoints[op.iface]) {
-    throw new Error(`Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`);
+    throw new LocalizedError(
+      `Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`,
+      vscode.l10n.t('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]),
+    );
   }
   if (!provider) {
     if (candidates.length === 0) {
-      throw new Error(`No configured provider has a ${INTERFACE_LABELS[op.iface]} address: add one with "Chain Endpoints: Add Provider".`);
+      throw new LocalizedError(
+        `No configured provider has a ${INTERFACE_LABELS[op.iface]} address: add one with "Chain Endpoints: Add Provider".`,
+        vscode.l10n.t('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]),
+      );
     }
     const picked = await vscode.window.showQuickPick(
       candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
-      { title: op.title, placeHolder: `Provider for ${op.label}`, ignoreFocusOut: true },
+      { title: op.title, placeHolder: vscode.l10n.t('Provider for {0}', op.label), ignoreFocusOut: true },
     );
     if (!picked) return undefined;
     provider = picked.provider;
@@ -151,15 +168,17 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 
   if (op.broadcast && !resolved.confirmed) {
     const request = describeRequest(provider, op, args);
+    // The button's text is what the dialog answers: compare with the same translated constant.
+    const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
     const answer = await vscode.window.showWarningMessage(
-      `Send this transaction to ${provider.name}?`,
+      vscode.l10n.t('Send this transaction to {0}?', provider.name),
       {
         modal: true,
-        detail: `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\nA broadcast is sent once and never retried.`,
+        detail: `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`,
       },
-      'Send',
+      send,
     );
-    if (answer !== 'Send') return undefined;
+    if (answer !== send) return undefined;
   }
 
   const outcome = await vscode.window.withProgress(
@@ -232,7 +251,7 @@ function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
 /** Copies the request as a shell line: secrets as their `${secret:NAME}` references unless `reveal`. */
 async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boolean): Promise<string | undefined> {
   if (!(node instanceof OperationNode)) {
-    void vscode.window.showInformationMessage('Copy as curl works on an operation in the Chain Endpoints view.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Copy as curl works on an operation in the Chain Endpoints view.'));
     return undefined;
   }
   const resolved = await resolveArgs(node.operation, node);
@@ -242,7 +261,7 @@ async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boolean): Pr
     const p = reveal ? resolveSecrets(deps, resolved.provider) : resolved.provider;
     const line = toShellCommand(describeRequest(p, node.operation, resolved.args), p.headers, { reveal });
     await vscode.env.clipboard.writeText(line);
-    void vscode.window.setStatusBarMessage(`Copied: ${truncate(line, 80)}`, 4000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied: {0}', truncate(line, 80)), 4000);
     return line;
   } catch (err) {
     if (isEndpointError(err)) throw new Error(err.message);

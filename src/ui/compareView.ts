@@ -23,7 +23,7 @@ export class CompareView implements vscode.Disposable {
       this.panel.reveal();
     } else {
       const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-      const panel = vscode.window.createWebviewPanel('chainEndpoints.compare', 'Compare Providers', vscode.ViewColumn.Active, {
+      const panel = vscode.window.createWebviewPanel('chainEndpoints.compare', vscode.l10n.t('Compare Providers'), vscode.ViewColumn.Active, {
         enableScripts: true,
         localResourceRoots: [media],
         retainContextWhenHidden: false,
@@ -48,14 +48,14 @@ export class CompareView implements vscode.Disposable {
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {
       const records = toRecords(this.health.rows());
       const uri = await vscode.window.showSaveDialog({
-        title: 'Export provider health',
+        title: vscode.l10n.t('Export provider health'),
         defaultUri: vscode.Uri.file(`provider-health.${m.format}`),
         filters: m.format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] },
       });
       if (!uri) return;
       const text = m.format === 'json' ? JSON.stringify(records, null, 2) + '\n' : toCsv(records);
       await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-      void vscode.window.showInformationMessage(`Exported ${records.length} rows to ${uri.fsPath}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} rows to {1}', records.length, uri.fsPath));
     }
   }
 
@@ -63,25 +63,28 @@ export class CompareView implements vscode.Disposable {
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.css'));
+    const t = (message: string) => escapeHtml(message);
+    // compare.js reads its texts (column headers, cells) from data-l10n: JSON, escaped for the attribute.
+    const texts = escapeHtml(JSON.stringify(webviewTexts()));
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Compare Providers</title>
+<title>${t(vscode.l10n.t('Compare Providers'))}</title>
 </head>
-<body>
+<body data-l10n="${texts}">
 <header>
-  <h1>Compare providers</h1>
+  <h1>${t(vscode.l10n.t('Compare providers'))}</h1>
   <span id="updated" aria-live="polite"></span>
-  <button id="refresh" type="button">Refresh</button>
-  <button id="export-json" type="button">Export JSON</button>
-  <button id="export-csv" type="button">Export CSV</button>
+  <button id="refresh" type="button">${t(vscode.l10n.t('Refresh'))}</button>
+  <button id="export-json" type="button">${t(vscode.l10n.t('Export JSON'))}</button>
+  <button id="export-csv" type="button">${t(vscode.l10n.t('Export CSV'))}</button>
 </header>
-<table id="table" aria-label="Provider health by interface"><thead></thead><tbody></tbody></table>
-<p id="empty">Probing…</p>
+<table id="table" aria-label="${t(vscode.l10n.t('Provider health by interface'))}"><thead></thead><tbody></tbody></table>
+<p id="empty">${t(vscode.l10n.t('Probing…'))}</p>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
@@ -91,4 +94,29 @@ export class CompareView implements vscode.Disposable {
     this.panel?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** The texts compare.js shows: column headers by record key, and cell templates ({0}: a time). */
+function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: string; updated: string } {
+  return {
+    columns: {
+      provider: vscode.l10n.t('Provider'),
+      interface: vscode.l10n.t('Interface'),
+      state: vscode.l10n.t('State'),
+      height: vscode.l10n.t('Height'),
+      behind: vscode.l10n.t('Behind'),
+      medianMs: vscode.l10n.t('Median ms'),
+      p90Ms: vscode.l10n.t('p90 ms'),
+      successRate: vscode.l10n.t('Success'),
+      rank: vscode.l10n.t('Rank'),
+      rateLimitedUntil: vscode.l10n.t('Rate limit'),
+      lastError: vscode.l10n.t('Last error'),
+    },
+    rateLimitedUntil: vscode.l10n.t({ message: 'until {0}', comment: ['Rate limit column of Compare Providers; {0} is a time of day'] }),
+    updated: vscode.l10n.t({ message: 'updated {0}', comment: ['Compare Providers header; {0} is a time of day'] }),
+  };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

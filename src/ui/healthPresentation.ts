@@ -15,14 +15,41 @@ const COLORS: Record<HealthState, string | undefined> = {
   rateLimited: 'charts.orange',
 };
 
-export const STATE_LABELS: Record<HealthState, string> = {
-  unknown: 'not probed',
-  healthy: 'healthy',
-  lagging: 'lagging',
-  down: 'down',
-  wrongChain: 'wrong chain',
-  rateLimited: 'rate-limited',
-};
+/** A state's name as shown (translated on each call: the bundle may load after this module). */
+export function stateLabel(state: HealthState): string {
+  switch (state) {
+    case 'unknown':
+      return vscode.l10n.t('not probed');
+    case 'healthy':
+      return vscode.l10n.t('healthy');
+    case 'lagging':
+      return vscode.l10n.t('lagging');
+    case 'down':
+      return vscode.l10n.t('down');
+    case 'wrongChain':
+      return vscode.l10n.t('wrong chain');
+    case 'rateLimited':
+      return vscode.l10n.t('rate-limited');
+  }
+}
+
+/** `2 down`, `1 lagging`…: one state's count in a provider's summary. */
+function stateCount(state: HealthState, n: number): string {
+  switch (state) {
+    case 'unknown':
+      return vscode.l10n.t('{0} not probed', n);
+    case 'healthy':
+      return vscode.l10n.t('{0} healthy', n);
+    case 'lagging':
+      return vscode.l10n.t('{0} lagging', n);
+    case 'down':
+      return vscode.l10n.t('{0} down', n);
+    case 'wrongChain':
+      return vscode.l10n.t('{0} wrong chain', n);
+    case 'rateLimited':
+      return vscode.l10n.t('{0} rate-limited', n);
+  }
+}
 
 export function healthColor(state: HealthState): vscode.ThemeColor | undefined {
   const id = COLORS[state];
@@ -34,7 +61,7 @@ export function describeHealth(r: InterfaceHealth): string {
   const ms = r.last?.latencyMs !== undefined ? `${Math.round(r.last.latencyMs)} ms` : undefined;
   switch (r.state) {
     case 'healthy': {
-      const h = r.last?.height !== undefined ? `#${formatter.format(r.last.height)}` : 'up';
+      const h = r.last?.height !== undefined ? `#${formatter.format(r.last.height)}` : vscode.l10n.t('up');
       return [h, ms].filter(Boolean).join(' · ');
     }
     case 'lagging':
@@ -42,21 +69,34 @@ export function describeHealth(r: InterfaceHealth): string {
     case 'unknown':
       return '';
     default:
-      return r.reason ?? STATE_LABELS[r.state];
+      return r.reason ?? stateLabel(r.state);
   }
 }
 
 export function healthTooltipLines(r: InterfaceHealth): string[] {
-  const lines = [`state: **${STATE_LABELS[r.state]}**${r.reason ? ` (${r.reason})` : ''}`];
-  if (r.last?.height !== undefined) lines.push(`height: ${formatter.format(r.last.height)}${r.behind ? ` (${r.behind} behind the best)` : ''}`);
-  if (r.last?.chainId) lines.push(`chain: ${r.last.chainId}`);
-  if (r.last?.latencyMs !== undefined) lines.push(`latency: ${Math.round(r.last.latencyMs)} ms${r.last.setupMs !== undefined ? ` (+ ${Math.round(r.last.setupMs)} ms connection set-up)` : ''}`);
-  if (r.medianMs !== undefined) lines.push(`median ${Math.round(r.medianMs)} ms · p90 ${Math.round(r.p90Ms ?? r.medianMs)} ms over ${r.samples} probe(s)`);
-  if (r.successRate !== undefined) lines.push(`success: ${Math.round(r.successRate * 100)}%`);
-  if (r.rank !== undefined) lines.push(`rank ${r.rank} (score ${r.score!.toFixed(2)})`);
+  const label = stateLabel(r.state);
+  const lines = [r.reason ? vscode.l10n.t('state: **{0}** ({1})', label, r.reason) : vscode.l10n.t('state: **{0}**', label)];
+  if (r.last?.height !== undefined) {
+    const height = formatter.format(r.last.height);
+    lines.push(r.behind ? vscode.l10n.t('height: {0} ({1} behind the best)', height, r.behind.toString()) : vscode.l10n.t('height: {0}', height));
+  }
+  if (r.last?.chainId) lines.push(vscode.l10n.t('chain: {0}', r.last.chainId));
+  if (r.last?.latencyMs !== undefined) {
+    const latency = Math.round(r.last.latencyMs);
+    lines.push(
+      r.last.setupMs !== undefined
+        ? vscode.l10n.t('latency: {0} ms (+ {1} ms connection set-up)', latency, Math.round(r.last.setupMs))
+        : vscode.l10n.t('latency: {0} ms', latency),
+    );
+  }
+  if (r.medianMs !== undefined) lines.push(vscode.l10n.t('median {0} ms · p90 {1} ms over {2} probe(s)', Math.round(r.medianMs), Math.round(r.p90Ms ?? r.medianMs), r.samples));
+  if (r.successRate !== undefined) lines.push(vscode.l10n.t('success: {0}%', Math.round(r.successRate * 100)));
+  if (r.rank !== undefined) lines.push(vscode.l10n.t('rank {0} (score {1})', r.rank, r.score!.toFixed(2)));
   if (r.crossCheck) lines.push(`⚠ ${r.crossCheck}`);
-  if (r.lastError) lines.push(`last error (${new Date(r.lastError.at).toLocaleTimeString()}): ${r.lastError.message}`);
-  if (r.last?.rateLimitedUntil && r.last.rateLimitedUntil > Date.now()) lines.push(`rate-limited: next probe after ${new Date(r.last.rateLimitedUntil).toLocaleTimeString()}`);
+  if (r.lastError) lines.push(vscode.l10n.t('last error ({0}): {1}', new Date(r.lastError.at).toLocaleTimeString(), r.lastError.message));
+  if (r.last?.rateLimitedUntil && r.last.rateLimitedUntil > Date.now()) {
+    lines.push(vscode.l10n.t('rate-limited: next probe after {0}', new Date(r.last.rateLimitedUntil).toLocaleTimeString()));
+  }
   return lines;
 }
 
@@ -67,12 +107,12 @@ export function summarizeProvider(rows: readonly InterfaceHealth[]): { state: He
   const known = rows.filter((r) => r.state !== 'unknown');
   if (known.length === 0) return undefined;
   const worst = SEVERITY.find((s) => known.some((r) => r.state === s))!;
-  if (known.every((r) => r.state === 'healthy') && !known.some((r) => r.crossCheck)) return { state: 'healthy', text: 'all healthy' };
+  if (known.every((r) => r.state === 'healthy') && !known.some((r) => r.crossCheck)) return { state: 'healthy', text: vscode.l10n.t('all healthy') };
   const parts = SEVERITY.filter((s) => s !== 'healthy' && s !== 'unknown')
     .map((s) => [s, known.filter((r) => r.state === s).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${STATE_LABELS[s]}`);
+    .map(([s, n]) => stateCount(s, n));
   const crossed = known.filter((r) => r.crossCheck).length;
-  if (crossed) parts.push(`${crossed} out of step`);
+  if (crossed) parts.push(vscode.l10n.t('{0} out of step', crossed));
   return { state: worst === 'healthy' && crossed ? 'lagging' : worst, text: parts.join(', ') };
 }

@@ -40,6 +40,30 @@ interface Feed {
   tracker: HeightTracker;
 }
 
+/** Why the bar follows a fallback: in English (the log, the API's `reason`) and as shown (the tooltip). */
+interface Problem {
+  english: string;
+  shown: string;
+}
+
+/** A tracker state as shown (the status bar's text and its accessibility label). */
+function stateName(state: HeightSnapshot['state']): string {
+  switch (state) {
+    case 'connecting':
+      return vscode.l10n.t('connecting');
+    case 'live':
+      return vscode.l10n.t('live');
+    case 'reconnecting':
+      return vscode.l10n.t('reconnecting');
+    case 'stalled':
+      return vscode.l10n.t('stalled');
+    case 'polling':
+      return vscode.l10n.t('polling');
+    case 'stopped':
+      return vscode.l10n.t('stopped');
+  }
+}
+
 export interface FollowState {
   /** The provider configured (or chosen by default). */
   configured?: Provider;
@@ -53,7 +77,7 @@ export interface FollowState {
 export class HeightStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private primary?: Feed;
-  private fallback?: Feed & { reason: string };
+  private fallback?: Feed & { reason: Problem };
   private readonly disposables: vscode.Disposable[] = [];
   private ticker?: NodeJS.Timeout;
   private recheck?: NodeJS.Timeout;
@@ -71,7 +95,7 @@ export class HeightStatusBar implements vscode.Disposable {
     private readonly secrets: SecretStore,
   ) {
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
-    this.item.name = 'Chain Endpoints: block height';
+    this.item.name = vscode.l10n.t('Chain Endpoints: block height');
     this.item.command = STATUS_MENU_COMMAND;
     this.disposables.push(
       this.item,
@@ -85,7 +109,7 @@ export class HeightStatusBar implements vscode.Disposable {
 
   get current(): FollowState {
     const feed = this.fallback ?? this.primary;
-    return { configured: this.primary?.provider, following: feed?.provider, snapshot: feed?.tracker.snapshot(), reason: this.fallback?.reason };
+    return { configured: this.primary?.provider, following: feed?.provider, snapshot: feed?.tracker.snapshot(), reason: this.fallback?.reason.english };
   }
 
   restart(): void {
@@ -149,15 +173,37 @@ export class HeightStatusBar implements vscode.Disposable {
   // --- failover ------------------------------------------------------------------------------
 
   /** Why the configured provider should not be followed now, or undefined when it is fine. */
-  private problemOf(feed: Feed): string | undefined {
+  private problemOf(feed: Feed): Problem | undefined {
     const s = feed.tracker.snapshot();
     const name = feed.provider.name;
-    if (s.state === 'reconnecting') return `${name} is unreachable${s.detail ? ` (${s.detail})` : ''}`;
-    if (s.state === 'stalled') return `no new block from ${name}${s.detail ? ` (${s.detail})` : ''}`;
-    if (s.state === 'polling' && /poll failed/.test(s.detail ?? '')) return `${name} does not answer${s.detail ? ` (${s.detail})` : ''}`;
+    const detail = s.detail ? ` (${s.detail})` : '';
+    if (s.state === 'reconnecting') {
+      return {
+        english: `${name} is unreachable${detail}`,
+        shown: s.detail ? vscode.l10n.t('{0} is unreachable ({1})', name, s.detail) : vscode.l10n.t('{0} is unreachable', name),
+      };
+    }
+    if (s.state === 'stalled') {
+      return {
+        english: `no new block from ${name}${detail}`,
+        shown: s.detail ? vscode.l10n.t('no new block from {0} ({1})', name, s.detail) : vscode.l10n.t('no new block from {0}', name),
+      };
+    }
+    if (s.state === 'polling' && /poll failed/.test(s.detail ?? '')) {
+      return {
+        english: `${name} does not answer${detail}`,
+        shown: s.detail ? vscode.l10n.t('{0} does not answer ({1})', name, s.detail) : vscode.l10n.t('{0} does not answer', name),
+      };
+    }
     const h = this.health.healthOf(name, feed.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp');
-    if (h?.state === 'wrongChain') return `${name} serves another chain (${h.last?.chainId})`;
-    if (h?.state === 'lagging' && (h.behind ?? 0n) > 2n) return `${name} is ${h.behind} blocks behind the best provider`;
+    if (h?.state === 'wrongChain') {
+      const chain = `${h.last?.chainId}`;
+      return { english: `${name} serves another chain (${chain})`, shown: vscode.l10n.t('{0} serves another chain ({1})', name, chain) };
+    }
+    if (h?.state === 'lagging' && (h.behind ?? 0n) > 2n) {
+      const behind = `${h.behind}`;
+      return { english: `${name} is ${behind} blocks behind the best provider`, shown: vscode.l10n.t('{0} is {1} blocks behind the best provider', name, behind) };
+    }
     return undefined;
   }
 
@@ -182,7 +228,7 @@ export class HeightStatusBar implements vscode.Disposable {
     }
   }
 
-  private async failOver(primary: Feed, problem: string): Promise<void> {
+  private async failOver(primary: Feed, problem: Problem): Promise<void> {
     const exclude = new Set([primary.provider.name, this.fallback?.provider.name]);
     const providers = readSettings().providers.providers.filter((p) => !exclude.has(p.name) && (p.endpoints.consensusWs || p.endpoints.consensusHttp));
     if (providers.length === 0) return;
@@ -193,19 +239,19 @@ export class HeightStatusBar implements vscode.Disposable {
     const http = healthy('consensusHttp')[0];
     const choice = ws ?? http;
     if (!choice) {
-      this.log.warn(`[status] ${problem}; no healthy provider to fail over to`);
+      this.log.warn(`[status] ${problem.english}; no healthy provider to fail over to`);
       return;
     }
     const provider = providers.find((p) => p.name === choice.provider)!;
     this.fallback?.tracker.dispose();
-    let fallback: (Feed & { reason: string }) | undefined;
+    let fallback: (Feed & { reason: Problem }) | undefined;
     const feed = this.startFeed(provider, !ws, (s) => {
       if (fallback && this.fallback === fallback) this.render(s);
       void this.evaluate();
     });
     fallback = { ...feed, reason: problem };
     this.fallback = fallback;
-    this.log.warn(`[status] ${problem}: following ${provider.name} until ${primary.provider.name} is healthy again`);
+    this.log.warn(`[status] ${problem.english}: following ${provider.name} until ${primary.provider.name} is healthy again`);
     this.render(feed.tracker.snapshot());
     if (!this.recheck) {
       this.recheck = setInterval(() => {
@@ -244,38 +290,50 @@ export class HeightStatusBar implements vscode.Disposable {
       polling: '$(pulse)',
       stopped: '$(circle-slash)',
     };
-    const suffix = { connecting: '', live: '', reconnecting: ' reconnecting', stalled: ' stalled', polling: ' (polling)', stopped: '' }[s.state];
-    const via = this.fallback ? ` via ${p.name}` : '';
     const icon = this.fallback ? '$(arrow-swap)' : icons[s.state];
-    this.item.text = h ? `${icon} ${h}${suffix}${via}` : `${icon} ${s.state === 'connecting' ? 'connecting…' : s.state}${via}`;
+    let shown: string;
+    if (h === undefined) shown = s.state === 'connecting' ? vscode.l10n.t('connecting…') : stateName(s.state);
+    else if (s.state === 'reconnecting') shown = vscode.l10n.t('{0} reconnecting', h);
+    else if (s.state === 'stalled') shown = vscode.l10n.t('{0} stalled', h);
+    else if (s.state === 'polling') shown = vscode.l10n.t('{0} (polling)', h);
+    else shown = h;
+    if (this.fallback) shown = vscode.l10n.t({ message: '{0} via {1}', args: [shown, p.name], comment: ['Status bar: {0} is the height (and state), {1} the fallback provider followed'] });
+    this.item.text = `${icon} ${shown}`;
     this.item.backgroundColor =
       s.state === 'stalled' || (s.state === 'reconnecting' && h === undefined) || this.fallback
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
+    const heightText = h ?? vscode.l10n.t('unknown');
     this.item.accessibilityInformation = {
-      label: `block height ${h ?? 'unknown'}, ${p.name}, ${s.state}${this.fallback ? `, failed over from ${this.primary?.provider.name}` : ''}`,
+      label: this.fallback
+        ? vscode.l10n.t('block height {0}, {1}, {2}, failed over from {3}', heightText, p.name, stateName(s.state), `${this.primary?.provider.name}`)
+        : vscode.l10n.t('block height {0}, {1}, {2}', heightText, p.name, stateName(s.state)),
     };
     this.item.tooltip = this.tooltip(p, s);
   }
 
   private tooltip(p: Provider, s: HeightSnapshot): vscode.MarkdownString {
-    const since = s.receivedAt ? `${Math.max(0, Math.round((Date.now() - s.receivedAt) / 1000))} s ago` : '—';
-    const rows = [`**${p.name}** · block height`, ''];
+    const since = s.receivedAt ? vscode.l10n.t('{0} s ago', Math.max(0, Math.round((Date.now() - s.receivedAt) / 1000))) : '—';
+    const source = s.source === 'websocket' ? vscode.l10n.t('websocket') : s.source === 'polling' ? vscode.l10n.t('polling') : undefined;
+    const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
     if (this.fallback && this.primary) {
-      rows.push(`Following **${p.name}** because ${this.fallback.reason}. Back to **${this.primary.provider.name}** when it is healthy again.`, '');
+      rows.push(
+        vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, this.fallback.reason.shown, this.primary.provider.name),
+        '',
+      );
     }
     rows.push(
       `| | |`,
       `|---|---|`,
-      `| height | ${this.shownHeight !== undefined ? formatHeight(this.shownHeight) : '—'} |`,
-      `| state | ${s.state}${s.source ? ` (${s.source})` : ''} |`,
-      `| address | ${redactUrl(p.endpoints.consensusWs ?? p.endpoints.consensusHttp ?? '')} |`,
-      `| last block time | ${s.blockTime ?? '—'} |`,
-      `| last block received | ${since} |`,
-      `| block interval | ${s.blockIntervalMs ? `${(s.blockIntervalMs / 1000).toFixed(1)} s` : '—'} |`,
+      `| ${vscode.l10n.t('height')} | ${this.shownHeight !== undefined ? formatHeight(this.shownHeight) : '—'} |`,
+      `| ${vscode.l10n.t('state')} | ${source ? vscode.l10n.t('{0} ({1})', stateName(s.state), source) : stateName(s.state)} |`,
+      `| ${vscode.l10n.t('address')} | ${redactUrl(p.endpoints.consensusWs ?? p.endpoints.consensusHttp ?? '')} |`,
+      `| ${vscode.l10n.t('last block time')} | ${s.blockTime ?? '—'} |`,
+      `| ${vscode.l10n.t('last block received')} | ${since} |`,
+      `| ${vscode.l10n.t('block interval')} | ${s.blockIntervalMs ? vscode.l10n.t('{0} s', (s.blockIntervalMs / 1000).toFixed(1)) : '—'} |`,
     );
-    if (s.detail) rows.push(`| detail | ${s.detail.replace(/\|/g, '\\|')} |`);
-    rows.push('', 'Click for: open the latest block, switch provider, reconnect.');
+    if (s.detail) rows.push(`| ${vscode.l10n.t('detail')} | ${s.detail.replace(/\|/g, '\\|')} |`);
+    rows.push('', vscode.l10n.t('Click for: open the latest block, switch provider, reconnect.'));
     return new vscode.MarkdownString(rows.join('\n'));
   }
 
@@ -284,10 +342,10 @@ export class HeightStatusBar implements vscode.Disposable {
   async showMenu(): Promise<void> {
     const p = (this.fallback ?? this.primary)?.provider;
     const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest) items.push({ id: 'open', label: '$(file-code) Open the latest block', description: p.name });
-    items.push({ id: 'switch', label: '$(arrow-swap) Switch provider…' });
-    items.push({ id: 'reconnect', label: '$(debug-restart) Reconnect' });
-    const picked = await vscode.window.showQuickPick(items, { title: 'Chain Endpoints: block height' });
+    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest) items.push({ id: 'open', label: `$(file-code) ${vscode.l10n.t('Open the latest block')}`, description: p.name });
+    items.push({ id: 'switch', label: `$(arrow-swap) ${vscode.l10n.t('Switch provider…')}` });
+    items.push({ id: 'reconnect', label: `$(debug-restart) ${vscode.l10n.t('Reconnect')}` });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Chain Endpoints: block height') });
     if (!picked) return;
     if (picked.id === 'reconnect') this.reconnect();
     if (picked.id === 'switch') await this.switchProvider();
@@ -314,7 +372,7 @@ export class HeightStatusBar implements vscode.Disposable {
         description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
         picked: x.name === this.primary?.provider.name,
       })),
-      { title: 'Follow the block height of…' },
+      { title: vscode.l10n.t('Follow the block height of…') },
     );
     if (!picked) return;
     await vscode.workspace.getConfiguration(SECTION).update('statusBar.provider', picked.label, vscode.ConfigurationTarget.Global);

@@ -13,6 +13,7 @@ import { masker } from '../core/mask';
 import { COMMAND_PREFIX, findOperation } from '../core/operations';
 import { INTERFACE_LABELS } from '../core/providers';
 import { registerCommand } from './commands';
+import { LocalizedError } from './l10n';
 import { Log } from './log';
 import { RESULT_SCHEME, ResultDocuments } from './resultDocuments';
 import { readSettings } from './settings';
@@ -118,23 +119,29 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     const item = new vscode.TreeItem(`${e.label} · ${e.provider}`);
     item.id = `history:${e.id}`;
     const when = new Date(e.at);
-    const status = e.ok ? (e.status !== undefined ? String(e.status) : 'ok') : e.status !== undefined ? `${e.status} error` : 'error';
+    const status = e.ok
+      ? e.status !== undefined
+        ? String(e.status)
+        : vscode.l10n.t('ok')
+      : e.status !== undefined
+        ? vscode.l10n.t('{0} error', e.status)
+        : vscode.l10n.t('error');
     item.description = `${status} · ${e.elapsedMs} ms · ${when.toLocaleTimeString()}`;
     const args = Object.entries(e.args).map(([k, v]) => `${k}=${v}`).join(', ');
     item.tooltip = new vscode.MarkdownString(
       [
         `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
-        args ? `arguments: \`${args}\`` : '',
+        args ? vscode.l10n.t('arguments: `{0}`', args) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
-        e.error ? `error: ${e.error}` : '',
-        e.stored || e.file ? 'Click to reopen the result.' : 'The result was too large to keep: re-run it.',
+        e.error ? vscode.l10n.t('error: {0}', e.error) : '',
+        e.stored || e.file ? vscode.l10n.t('Click to reopen the result.') : vscode.l10n.t('The result was too large to keep: re-run it.'),
       ]
         .filter(Boolean)
         .join('\n\n'),
     );
     item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
     item.contextValue = 'historyEntry';
-    item.command = { command: 'chainEndpoints.history.open', title: 'Open', arguments: [e] };
+    item.command = { command: 'chainEndpoints.history.open', title: vscode.l10n.t('Open'), arguments: [e] };
     return item;
   }
 
@@ -167,7 +174,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     }
     const text = await this.textOf(e);
     if (text === undefined) {
-      void vscode.window.showInformationMessage(`The result of ${e.label} (${e.provider}) was not kept: re-run it from the History view.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The result of {0} ({1}) was not kept: re-run it from the History view.', e.label, e.provider));
       return undefined;
     }
     return this.documents.showText(this.historyUri(e), text);
@@ -180,10 +187,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
   async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
-    if (!op || !provider) throw new Error(`Provider "${e.provider}" is no longer configured.`);
+    if (!op || !provider) throw new LocalizedError(`Provider "${e.provider}" is no longer configured.`, vscode.l10n.t('Provider "{0}" is no longer configured.', e.provider));
     const line = toShellCommand(describeRequest(provider, op, e.args), provider.headers);
     await vscode.env.clipboard.writeText(line);
-    void vscode.window.setStatusBarMessage('Copied the request as curl', 3000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the request as curl'), 3000);
     return line;
   }
 
@@ -195,7 +202,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     else if (e) {
       const previous = this.entries.find((x) => x.id !== e.id && x.at <= e.at && sameRequest(x, e));
       if (!previous) {
-        void vscode.window.showInformationMessage(`No earlier run of ${e.label} (${e.provider}) with the same arguments to compare with.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('No earlier run of {0} ({1}) with the same arguments to compare with.', e.label, e.provider));
         return false;
       }
       pair = [previous, e];
@@ -204,7 +211,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     const [a, b] = pair;
     const [ta, tb] = await Promise.all([this.textOf(a), this.textOf(b)]);
     if (ta === undefined || tb === undefined) {
-      void vscode.window.showInformationMessage('One of the two results was not kept (too large): re-run it to compare.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('One of the two results was not kept (too large): re-run it to compare.'));
       return false;
     }
     const ua = this.historyUri(a);

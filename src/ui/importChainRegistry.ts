@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/chainRegistry';
 import { INTERFACES, INTERFACE_LABELS } from '../core/providers';
+import { LocalizedError } from './l10n';
 import { SECTION, userProviderEntries } from './settings';
 
 export interface ImportArgs {
@@ -25,12 +26,18 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
   try {
     parsed = parseChainJson(text, existing);
   } catch (err) {
-    if (err instanceof ChainRegistryError) throw new Error(`This chain.json cannot be imported: ${err.message}`);
+    if (err instanceof ChainRegistryError) {
+      throw new LocalizedError(`This chain.json cannot be imported: ${err.message}`, vscode.l10n.t('This chain.json cannot be imported: {0}', err.message));
+    }
     throw err;
   }
   const { candidates, chain } = parsed;
   if (candidates.length === 0) {
-    void vscode.window.showWarningMessage(`${chain.name ?? 'This chain.json'} lists no RPC, REST or EVM address to import.`);
+    void vscode.window.showWarningMessage(
+      chain.name !== undefined
+        ? vscode.l10n.t('{0} lists no RPC, REST or EVM address to import.', chain.name)
+        : vscode.l10n.t('This chain.json lists no RPC, REST or EVM address to import.'),
+    );
     return [];
   }
   let chosen: ImportCandidate[];
@@ -40,14 +47,16 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
     const picks = await vscode.window.showQuickPick(
       candidates.map((c) => ({
         label: c.name,
-        description: c.duplicateOf ? `already configured as "${c.duplicateOf}"` : `${Object.keys(c.entry).filter((k) => (INTERFACES as readonly string[]).includes(k)).length} interfaces`,
+        description: c.duplicateOf
+          ? vscode.l10n.t('already configured as "{0}"', c.duplicateOf)
+          : vscode.l10n.t('{0} interfaces', Object.keys(c.entry).filter((k) => (INTERFACES as readonly string[]).includes(k)).length),
         detail: INTERFACES.filter((i) => c.entry[i]).map((i) => `${INTERFACE_LABELS[i]}: ${c.entry[i]}`).join('  ·  ') + (c.notes.length ? `  —  ${c.notes.join(' ')}` : ''),
         picked: !c.duplicateOf,
         candidate: c,
       })),
       {
-        title: `Import providers of ${chain.name ?? chain.chainId ?? 'this chain'}${chain.chainId ? ` (${chain.chainId})` : ''}`,
-        placeHolder: 'Choose the providers to add to your user settings',
+        title: importTitle(chain.name ?? chain.chainId, chain.chainId),
+        placeHolder: vscode.l10n.t('Choose the providers to add to your user settings'),
         canPickMany: true,
         matchOnDetail: true,
         ignoreFocusOut: true,
@@ -61,10 +70,18 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
   if (added.length > 0) {
     await vscode.workspace.getConfiguration(SECTION).update('providers', [...userProviderEntries(), ...added.map((c) => c.entry)], vscode.ConfigurationTarget.Global);
   }
-  const parts = [`Imported ${added.length} provider${added.length === 1 ? '' : 's'} into your user settings.`];
-  if (skipped.length) parts.push(`Skipped ${skipped.length} already configured (${skipped.map((c) => `"${c.duplicateOf}"`).join(', ')}).`);
+  const parts = [
+    added.length === 1 ? vscode.l10n.t('Imported 1 provider into your user settings.') : vscode.l10n.t('Imported {0} providers into your user settings.', added.length),
+  ];
+  if (skipped.length) parts.push(vscode.l10n.t('Skipped {0} already configured ({1}).', skipped.length, skipped.map((c) => `"${c.duplicateOf}"`).join(', ')));
   void vscode.window.showInformationMessage(parts.join(' '));
   return added.map((c) => c.name);
+}
+
+/** `Import providers of Cosmos Hub (cosmoshub-4)`; `who` is the chain's name, else its id. */
+function importTitle(who: string | undefined, chainId: string | undefined): string {
+  if (who === undefined) return vscode.l10n.t('Import providers of this chain');
+  return chainId ? vscode.l10n.t('Import providers of {0} ({1})', who, chainId) : vscode.l10n.t('Import providers of {0}', who);
 }
 
 async function readSource(arg?: ImportArgs): Promise<string | undefined> {
@@ -72,24 +89,25 @@ async function readSource(arg?: ImportArgs): Promise<string | undefined> {
   if (arg?.uri) return readFile(typeof arg.uri === 'string' ? vscode.Uri.file(arg.uri) : arg.uri);
   const inWorkspace = await vscode.workspace.findFiles('**/chain.json', '**/node_modules/**', 50);
   const items: (vscode.QuickPickItem & { id: string; uri?: vscode.Uri })[] = [
-    ...inWorkspace.map((uri) => ({ id: 'file', uri, label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: 'in this workspace' })),
-    { id: 'open', label: '$(folder-opened) Pick a file…' },
-    { id: 'clipboard', label: '$(clippy) From the clipboard' },
-    { id: 'paste', label: '$(edit) Paste JSON…' },
+    ...inWorkspace.map((uri) => ({ id: 'file', uri, label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: vscode.l10n.t('in this workspace') })),
+    { id: 'open', label: `$(folder-opened) ${vscode.l10n.t('Pick a file…')}` },
+    { id: 'clipboard', label: `$(clippy) ${vscode.l10n.t('From the clipboard')}` },
+    { id: 'paste', label: `$(edit) ${vscode.l10n.t('Paste JSON…')}` },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Import chain.json', placeHolder: 'Where is the chain-registry chain.json?' });
+  const title = vscode.l10n.t('Import chain.json');
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Where is the chain-registry chain.json?') });
   if (!picked) return undefined;
   switch (picked.id) {
     case 'file':
       return readFile(picked.uri!);
     case 'open': {
-      const files = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'chain.json': ['json'] }, title: 'Import chain.json' });
+      const files = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'chain.json': ['json'] }, title });
       return files?.[0] ? readFile(files[0]) : undefined;
     }
     case 'clipboard':
       return vscode.env.clipboard.readText();
     default:
-      return vscode.window.showInputBox({ title: 'Import chain.json', prompt: 'Paste the whole chain.json', ignoreFocusOut: true });
+      return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Paste the whole chain.json'), ignoreFocusOut: true });
   }
 }
 
@@ -97,6 +115,7 @@ async function readFile(uri: vscode.Uri): Promise<string> {
   try {
     return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
   } catch (err) {
-    throw new Error(`Cannot read ${uri.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new LocalizedError(`Cannot read ${uri.fsPath}: ${reason}`, vscode.l10n.t('Cannot read {0}: {1}', uri.fsPath, reason));
   }
 }

@@ -32,7 +32,8 @@ export class ProviderNode {
     item.id = `provider:${this.provider.name}`;
     const count = Object.keys(this.provider.endpoints).length;
     const summary = summarizeProvider(this.health);
-    item.description = `${count} interface${count === 1 ? '' : 's'}${summary ? ` · ${summary.text}` : ''}`;
+    const interfaces = count === 1 ? vscode.l10n.t('1 interface') : vscode.l10n.t('{0} interfaces', count);
+    item.description = summary ? `${interfaces} · ${summary.text}` : interfaces;
     item.iconPath = new vscode.ThemeIcon('server-environment', summary ? healthColor(summary.state) : undefined);
     item.contextValue = 'provider';
     item.tooltip = summary ? `${this.provider.name}: ${summary.text}` : this.provider.name;
@@ -56,7 +57,7 @@ export class InterfaceNode {
     const h = this.health && this.health.state !== 'unknown' ? this.health : undefined;
     const status = h ? describeHealth(h) : '';
     item.description = status ? `${status} · ${redactUrl(this.address)}` : redactUrl(this.address);
-    const tooltip = new vscode.MarkdownString(`**${INTERFACE_LABELS[this.iface]}** of ${this.provider.name}  \n\`${redactUrl(this.address)}\``);
+    const tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``);
     if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
     item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface], h ? healthColor(h.crossCheck && h.state === 'healthy' ? 'lagging' : h.state) : undefined);
@@ -77,7 +78,7 @@ export class OperationNode {
     item.id = `provider:${this.provider.name}/${op.iface}/${op.id}`;
     const needs = op.params.map((p) => (p.optional ? `[${p.key}]` : p.key)).join(', ');
     item.description = needs || undefined;
-    item.tooltip = `${op.title}\nClick to run against ${this.provider.name}.`;
+    item.tooltip = `${op.title}\n${vscode.l10n.t('Click to run against {0}.', this.provider.name)}`;
     item.iconPath = new vscode.ThemeIcon(op.broadcast ? 'cloud-upload' : 'play');
     item.contextValue = op.broadcast ? 'operation.broadcast' : 'operation';
     item.command = { command: COMMAND_PREFIX + op.id, title: op.title, arguments: [this] };
@@ -89,14 +90,14 @@ export class ProblemNode {
   readonly kind = 'problem';
   constructor(readonly problem: ProviderProblem) {}
   toTreeItem(): vscode.TreeItem {
-    const label = this.problem.name ? `${this.problem.name}: invalid` : `Entry ${this.problem.index + 1}: invalid`;
+    const label = this.problem.name ? vscode.l10n.t('{0}: invalid', this.problem.name) : vscode.l10n.t('Entry {0}: invalid', this.problem.index + 1);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = `problem:${this.problem.index}`;
     item.description = this.problem.message;
-    item.tooltip = new vscode.MarkdownString(`**Invalid provider entry** in \`chainEndpoints.providers\`\n\n${this.problem.message}`);
+    item.tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**Invalid provider entry** in `{0}`', 'chainEndpoints.providers')}\n\n${this.problem.message}`);
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.contextValue = 'problem';
-    item.command = { command: 'chainEndpoints.openSettings', title: 'Open Settings' };
+    item.command = { command: 'chainEndpoints.openSettings', title: vscode.l10n.t('Open Settings') };
     return item;
   }
 }
@@ -209,9 +210,11 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     void vscode.commands.executeCommand('setContext', 'chainEndpoints.providersState', state);
     const messages: string[] = [];
     if (settings.untrustedWorkspaceProviders) {
-      messages.push('This workspace is not trusted: the providers in its settings are not contacted (your user settings still apply). Trust the workspace to use them.');
+      messages.push(
+        vscode.l10n.t('This workspace is not trusted: the providers in its settings are not contacted (your user settings still apply). Trust the workspace to use them.'),
+      );
     }
-    if (state === 'broken') messages.push('No valid provider: fix the entries below in settings, or add a provider.');
+    if (state === 'broken') messages.push(vscode.l10n.t('No valid provider: fix the entries below in settings, or add a provider.'));
     this.view.message = messages.length ? messages.join(' ') : undefined;
   }
 

@@ -11,7 +11,10 @@ import { renderDocument } from '../core/render';
 
 export const RESULT_SCHEME = 'chain-endpoints';
 
-const GONE = '// This result is no longer in memory (the window was reloaded): run the request again.\n{}\n';
+/** What a result URI shows once its text is gone (computed on use: the l10n bundle may load after this module). */
+function gone(): Uint8Array {
+  return Buffer.from(`// ${vscode.l10n.t('This result is no longer in memory (the window was reloaded): run the request again.')}\n{}\n`, 'utf8');
+}
 
 export class ResultDocuments implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly texts = new Map<string, { data: Uint8Array; mtime: number }>();
@@ -76,13 +79,13 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
       type: vscode.FileType.File,
       ctime: entry?.mtime ?? 0,
       mtime: entry?.mtime ?? 0,
-      size: entry?.data.byteLength ?? GONE.length,
+      size: entry?.data.byteLength ?? gone().byteLength,
       permissions: vscode.FilePermission.Readonly,
     };
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
-    return this.texts.get(keyOf(uri))?.data ?? Buffer.from(GONE, 'utf8');
+    return this.texts.get(keyOf(uri))?.data ?? gone();
   }
 
   watch(): vscode.Disposable {

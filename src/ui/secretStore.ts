@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { masker } from '../core/mask';
 import { Provider } from '../core/providers';
 import { SECRET_NAME, resolveProvider, secretNames } from '../core/secrets';
+import { LocalizedError } from './l10n';
 import { Log } from './log';
 import { readSettings } from './settings';
 
@@ -81,44 +82,52 @@ export class SecretStore implements vscode.Disposable {
     let name = arg?.name;
     if (!name) {
       const unset = referenced.filter((n) => !this.values.has(n));
+      // Items are told apart by `other`, not by their (translated) label.
       const picked = await vscode.window.showQuickPick(
         [
-          ...unset.map((n) => ({ label: n, description: 'referenced by a provider, not set' })),
-          ...referenced.filter((n) => this.values.has(n)).map((n) => ({ label: n, description: 'set: replace its value' })),
-          { label: '$(add) Another name…', description: '' },
+          ...unset.map((n) => ({ label: n, description: vscode.l10n.t('referenced by a provider, not set'), other: false })),
+          ...referenced.filter((n) => this.values.has(n)).map((n) => ({ label: n, description: vscode.l10n.t('set: replace its value'), other: false })),
+          { label: `$(add) ${vscode.l10n.t('Another name…')}`, description: '', other: true },
         ],
-        { title: 'Set Secret', placeHolder: 'The secret to set (referenced as ${secret:NAME} in a provider)' },
+        { title: vscode.l10n.t('Set Secret'), placeHolder: vscode.l10n.t('The secret to set (referenced as {0} in a provider)', '${secret:NAME}') },
       );
       if (!picked) return undefined;
-      name = picked.label.startsWith('$(add)')
+      name = picked.other
         ? await vscode.window.showInputBox({
-            title: 'Set Secret: name',
-            prompt: 'Letters, digits, "-", "_" and "."; reference it as ${secret:NAME} in a provider\'s headers or address',
-            validateInput: (v) => (SECRET_NAME.test(v.trim()) ? undefined : 'Use 1 to 64 letters, digits, "-", "_" or ".".'),
+            title: vscode.l10n.t('Set Secret: name'),
+            prompt: vscode.l10n.t('Letters, digits, "-", "_" and "."; reference it as {0} in a provider\'s headers or address', '${secret:NAME}'),
+            validateInput: (v) => (SECRET_NAME.test(v.trim()) ? undefined : vscode.l10n.t('Use 1 to 64 letters, digits, "-", "_" or ".".')),
           })
         : picked.label;
       if (!name) return undefined;
     }
     name = name.trim();
-    if (!SECRET_NAME.test(name)) throw new Error(`"${name}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".`);
+    if (!SECRET_NAME.test(name)) {
+      throw new LocalizedError(
+        `"${name}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".`,
+        vscode.l10n.t('"{0}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".', name),
+      );
+    }
     const value =
       arg?.value ??
       (await vscode.window.showInputBox({
-        title: `Set Secret: ${name}`,
-        prompt: 'The value (stored in VS Code\'s secret storage, never in settings)',
+        title: vscode.l10n.t('Set Secret: {0}', name),
+        prompt: vscode.l10n.t("The value (stored in VS Code's secret storage, never in settings)"),
         password: true,
         ignoreFocusOut: true,
-        validateInput: (v) => (v === '' ? 'Type the value.' : undefined),
+        validateInput: (v) => (v === '' ? vscode.l10n.t('Type the value.') : undefined),
       }));
     if (value === undefined) return undefined;
     await this.set(name, value);
-    void vscode.window.showInformationMessage(`Secret "${name}" saved. Reference it as \${secret:${name}} in a provider's headers or address.`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t("Secret \"{0}\" saved. Reference it as {1} in a provider's headers or address.", name, `\${secret:${name}}`),
+    );
     return name;
   }
 
   async promptDelete(arg?: { name?: string }): Promise<string | undefined> {
     await this.ready;
-    const name = arg?.name ?? (await vscode.window.showQuickPick(this.names(), { title: 'Delete Secret' }));
+    const name = arg?.name ?? (await vscode.window.showQuickPick(this.names(), { title: vscode.l10n.t('Delete Secret') }));
     if (!name) return undefined;
     await this.delete(name);
     return name;
