@@ -53,11 +53,12 @@ function remoteUri(port, p) {
  * Starts code-server and waits for it; returns { port, url(payload), child, stop(), tmp }.
  * Used by runInCodeServer and by `npm start --headless`.
  */
-export async function startCodeServer({ userSettings = {}, env = {}, port, host = '127.0.0.1', echoServerLog = verbose() } = {}) {
+export async function startCodeServer({ userSettings = {}, env = {}, port, host = '127.0.0.1', echoServerLog = verbose(), extensionsDir } = {}) {
   const cs = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-endpoints-vscode-'));
   const userDir = path.join(tmp, 'user');
-  const extDir = path.join(tmp, 'extensions');
+  // extensionsDir: a caller's folder with extensions already installed (the .vsix test); kept on stop.
+  const extDir = extensionsDir ? path.resolve(extensionsDir) : path.join(tmp, 'extensions');
   fs.mkdirSync(path.join(userDir, 'User'), { recursive: true });
   fs.mkdirSync(extDir, { recursive: true });
   fs.writeFileSync(path.join(userDir, 'User', 'settings.json'),
@@ -148,11 +149,12 @@ export async function launchChromium() {
  * (0 = all passed); 1 on timeout or when the page never reported. Always stops code-server and Chromium.
  * Options: workspacePath, userSettings, env (reaches the extension host), timeoutMs (default 15 min),
  * screenshotsDir (UI driver screenshots; default <repo>/test-artifacts), onLine(line) for every
- * extension-host output line (unfiltered), viewport {width,height}.
+ * extension-host output line (unfiltered), viewport {width,height}, extensionsDir (extensions
+ * installed beforehand, e.g. from a .vsix; leave extensionPath out to test them as installed).
  */
 export async function runInCodeServer({
   extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, timeoutMs = 15 * 60_000,
-  screenshotsDir, onLine, viewport = { width: 1400, height: 900 },
+  screenshotsDir, onLine, viewport = { width: 1400, height: 900 }, extensionsDir,
 } = {}) {
   const started = Date.now();
   screenshotsDir = path.resolve(screenshotsDir || path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test-artifacts'));
@@ -180,7 +182,7 @@ export async function runInCodeServer({
   try {
     driver = await startUiDriverServer({ getPage: () => page, screenshotsDir, log: verbose() ? log : () => {} });
     const runEnv = { ...env, CHAIN_ENDPOINTS_UI_DRIVER: String(driver.port), CHAIN_ENDPOINTS_SCREENSHOTS_DIR: screenshotsDir };
-    server = await startCodeServer({ userSettings, env: runEnv });
+    server = await startCodeServer({ userSettings, env: runEnv, extensionsDir });
     log(`code-server ${server.version} listening on 127.0.0.1:${server.port} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     server.child.once('exit', (code, sig) => settle(1, `code-server exited unexpectedly (code ${code}, signal ${sig})\n${server.serverLog.slice(-30).join('\n')}`));
     browser = await launchChromium();
