@@ -79,5 +79,5 @@ export function bodyPreview(body: Buffer | string | undefined, max = 1024): stri
   if (body === undefined) return '';
   const text = typeof body === 'string' ? body.slice(0, max) : body.subarray(0, max).toString('utf8');
   // Drop a trailing partial UTF-8 sequence and control characters other than newline/tab.
-  return text.replace(/\uFFFD+$/, '').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  return text.replace(/\uFFFD+$/, '').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, '');
 }

@@ -35,6 +35,10 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   const finalPath = path.join(options.spillDir, `genesis-${safeName(outcome.providerName)}-${Date.now()}.json`);
   const partial = `${finalPath}.partial`;
   const out = createWriteStream(partial);
+  // Always listened to: a write error (disk full) or a write completing after destroy() must not
+  // become an uncaught 'error' event; it fails the transfer instead.
+  let writeError: Error | undefined;
+  out.on('error', (e) => (writeError ??= e));
   let written = 0;
   let total = 1;
   try {
@@ -43,7 +47,10 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       options.onProgress?.(`genesis chunk ${chunk + 1} of ${chunk === 0 ? '?' : total}`);
       // Streamed: the base64 of `data` is decoded into the file as it arrives, so memory holds
       // one network read, not the ~22 MB chunk answer.
-      const scanner = new ChunkAnswerScanner((bytes) => write(out, bytes));
+      const scanner = new ChunkAnswerScanner((bytes) => {
+        if (writeError) throw writeError;
+        return write(out, bytes);
+      });
       const res = await options.http.send(requestWith(options, { method: 'GET', url, sink: (piece) => scanner.push(piece) }));
       outcome.status = res.status;
       const read = interpret({ ...res, body: scanner.envelope() }, 'jsonrpc', redactUrl(url));
@@ -64,7 +71,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       written += scanner.decodedBytes;
     }
     out.end();
-    await once(out, 'close');
+    if (!out.closed) await once(out, 'close');
+    if (writeError) throw writeError;
     await fs.rename(partial, finalPath);
   } catch (err) {
     out.destroy();

@@ -28,6 +28,14 @@ export interface HeightSnapshot {
   detail?: string;
   /** When the next socket attempt is due, while reconnecting/polling. */
   reconnectAt?: number;
+  /**
+   * The last jump of more than one block (typically the first height after a reconnect):
+   * heights `from`..`to` never arrived one by one. The shown height is a maximum, so it covers
+   * them; nothing is fetched. `count` = to - from + 1.
+   */
+  lastGap?: { from: bigint; to: bigint; count: bigint; at: number };
+  /** How many such gaps have been covered since start (0 when none). */
+  gapsCovered?: number;
 }
 
 export interface HeightTrackerOptions {
@@ -118,6 +126,8 @@ export class HeightTracker {
   private socketDetail?: string;
   private pollError?: string;
   private reconnectAt?: number;
+  private lastGap?: { from: bigint; to: bigint; count: bigint; at: number };
+  private gapsCovered = 0;
   private readonly intervalSamples: number[] = [];
 
   private started = false;
@@ -165,6 +175,8 @@ export class HeightTracker {
     const detail = this.detail();
     if (detail !== undefined) s.detail = detail;
     if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
+    if (this.lastGap !== undefined) s.lastGap = { ...this.lastGap };
+    if (this.gapsCovered > 0) s.gapsCovered = this.gapsCovered;
     return s;
   }
 
@@ -476,6 +488,12 @@ export class HeightTracker {
       return false;
     }
     const now = Date.now();
+    if (this.height !== undefined && height > this.height + 1n) {
+      // Blocks missed while the socket was down (or between polls): the maximum covers them.
+      this.lastGap = { from: this.height + 1n, to: height - 1n, count: height - this.height - 1n, at: now };
+      this.gapsCovered++;
+      this.log('debug', `height jumped from ${this.height} to ${height}: ${this.lastGap.count} block(s) covered by the new height`);
+    }
     if (this.height !== undefined && this.receivedAt !== undefined) {
       const dt = now - this.receivedAt;
       const dh = Number(height - this.height);

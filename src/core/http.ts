@@ -6,7 +6,7 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable, pipeline as pipeStreams } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
 import { EndpointError, networkError } from './errors';
@@ -102,7 +102,15 @@ export class HttpClient {
       let stream: Readable = res.body;
       const encoding = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
       const decoder = decoderFor(encoding);
-      if (decoder) stream = res.body.pipe(decoder);
+      // pipeline, not pipe: an error of the body (a reset mid-answer) must reach the decoder,
+      // or it is an uncaught 'error' event and the read waits for the deadline.
+      let decodeFailure: Error | undefined;
+      if (decoder) {
+        decoder.once('error', (e: NodeJS.ErrnoException) => {
+          if (/^(Z_|ERR__ERROR|ERR_BROTLI)/.test(e.code ?? '')) decodeFailure = e;
+        });
+        stream = pipeStreams(res.body, decoder, () => undefined);
+      }
       let collected: { body?: Buffer; file?: string; bytes: number };
       try {
         collected = req.sink
@@ -110,6 +118,13 @@ export class HttpClient {
           : await collect(stream, req.maxBufferBytes ?? DEFAULT_MAX_BUFFER, req.spillDir, deadline.signal);
       } catch (err) {
         res.body.destroy();
+        if (decodeFailure && !req.signal?.aborted && !deadline.signal.aborted) {
+          throw new EndpointError(
+            'parse',
+            `${target} answered HTTP ${res.statusCode} marked "content-encoding: ${encoding}", but the body does not decompress (${decodeFailure.message}).`,
+            { status: res.statusCode, contentType: responseHeaders['content-type'] },
+          );
+        }
         return fail(err);
       }
       const out: HttpResponse = {
@@ -189,7 +204,10 @@ async function collect(
       );
     }
     await fs.mkdir(spillDir, { recursive: true });
+    // Written under a .partial name and renamed once complete: a file with the final name is
+    // always a whole answer, even if the process dies mid-transfer.
     const file = path.join(spillDir, `response-${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+    const partial = `${file}.partial`;
     const rest = Readable.from(
       (async function* () {
         for (const c of chunks) yield c;
@@ -203,9 +221,10 @@ async function collect(
       })(),
     );
     try {
-      await pipeline(rest, createWriteStream(file) as Writable);
+      await pipeline(rest, createWriteStream(partial) as Writable);
+      await fs.rename(partial, file);
     } catch (err) {
-      await fs.rm(file, { force: true });
+      await fs.rm(partial, { force: true });
       throw err;
     }
     return { file, bytes };

@@ -51,6 +51,8 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
   const contentType = res.headers['content-type'];
   const retryAfter = res.headers['retry-after'];
   const base = { status: res.status, contentType, retryAfter };
+  // A rate limit or an outage can come with any error body: its Retry-After is always shown.
+  const wait = retryAfter && res.status >= 400 ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
   const text = body.toString('utf8');
   let json: unknown;
   let parsed = false;
@@ -67,19 +69,22 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
   if (parsed && dialect === 'jsonrpc' && isObject(json) && isObject(json.error)) {
     const e = json.error;
     const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
-    const message = typeof e.message === 'string' ? e.message : 'error';
+    // The server's words go into one line of bounded length (a hostile or broken server can send
+    // megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
+    const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || 'without a message';
     const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
     const httpPart = res.status >= 200 && res.status < 300 ? '' : ` (${statusLine(res.status)})`;
-    const sentence = `JSON-RPC error ${code ?? '?'} ${message}${data ? `: ${data}` : ''}${httpPart}.`;
-    return { json, error: new EndpointError('rpc', sentence, { ...base, code, data }) };
+    const shownData = data ? clean(data, MAX_SERVER_TEXT) : '';
+    const sentence = `JSON-RPC error ${code !== undefined ? clean(String(code), 40) || '?' : '?'} ${message}${shownData ? `: ${shownData}` : ''}${httpPart}`;
+    return { json, error: new EndpointError('rpc', endSentence(sentence) + wait, { ...base, code, data }) };
   }
   if (parsed && dialect === 'rest' && res.status >= 300 && isObject(json) && typeof json.message === 'string') {
     const code = typeof json.code === 'number' ? json.code : undefined;
-    const sentence = `REST error from ${target}: ${statusLine(res.status)}${code !== undefined ? `, gRPC code ${code}` : ''}: ${json.message}.`;
-    return { json, error: new EndpointError('rest', sentence, { ...base, code }) };
+    const message = clean(json.message, MAX_SERVER_TEXT) || 'no message';
+    const sentence = `REST error from ${target}: ${statusLine(res.status)}${code !== undefined ? `, gRPC code ${code}` : ''}: ${message}`;
+    return { json, error: new EndpointError('rest', endSentence(sentence) + wait, { ...base, code }) };
   }
   if (res.status === 429) {
-    const wait = retryAfter ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
     return {
       json: parsed ? json : undefined,
       error: new EndpointError('http', `${statusLine(429)} from ${target}: the provider is rate-limiting requests.${wait}`, {
@@ -91,16 +96,17 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
   if (res.status < 200 || res.status >= 300) {
     let what = '';
     if (res.status >= 300 && res.status < 400) {
-      what = ` (a redirect to ${res.headers.location ?? '?'}, not followed)`;
+      what = ` (a redirect to ${clean(res.headers.location ?? '?', 200)}, not followed)`;
     } else if (/html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)) {
       what = ': the server answered with an HTML page';
+    } else if (looksBinary(body)) {
+      what = `: ${describeBinary(body, contentType)}`;
     } else if (text.trim() !== '') {
-      what = `: ${oneLine(bodyPreview(body, 200))}`;
+      what = `: ${clean(bodyPreview(body, 200), 200)}`;
     }
-    const wait = retryAfter ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
     return {
       json: parsed ? json : undefined,
-      error: new EndpointError('http', `${statusLine(res.status)} from ${target}${what}.${wait}`, {
+      error: new EndpointError('http', `${endSentence(`${statusLine(res.status)} from ${target}${what}`)}${wait}`, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
@@ -110,7 +116,12 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
     return { error: new EndpointError('parse', `${statusLine(res.status)} from ${target} with an empty body.`, base) };
   }
   if (!parsed) {
-    const what = /html/i.test(contentType ?? '') || /^\s*</.test(text) ? 'an HTML page, not JSON' : `not JSON: "${oneLine(bodyPreview(body, 80))}"`;
+    const what =
+      /html/i.test(contentType ?? '') || /^\s*</.test(text)
+        ? 'an HTML page, not JSON'
+        : looksBinary(body)
+          ? `not JSON: ${describeBinary(body, contentType)}`
+          : `not JSON: "${clean(bodyPreview(body, 80), 80)}"`;
     return {
       error: new EndpointError('parse', `${statusLine(res.status)} from ${target}, but the body is ${what}.`, {
         ...base,
@@ -134,13 +145,40 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+/** How much of a server's own text (error message, data) goes into a sentence. */
+const MAX_SERVER_TEXT = 300;
+
+/** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
+export function clean(s: string, max: number): string {
+  const line = s
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
+    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > max ? `${line.slice(0, max).trimEnd()}… (${line.length} characters)` : line;
+}
+
+/** Ends a sentence with exactly one full stop. */
+function endSentence(s: string): string {
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+/** NUL bytes, or many bytes that are not UTF-8 text: a preview would be noise. */
+function looksBinary(body: Buffer): boolean {
+  const head = body.subarray(0, 512);
+  if (head.includes(0)) return true;
+  const text = head.toString('utf8');
+  const bad = (text.match(/[\uFFFD\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g) ?? []).length;
+  return bad > 0 && bad * 10 >= text.length;
+}
+
+function describeBinary(body: Buffer, contentType: string | undefined): string {
+  return `${body.length} bytes of binary data${contentType ? ` (${clean(contentType, 60)})` : ''}`;
 }
 
 /** Retry-After is either seconds or an HTTP date. */
 export function describeRetryAfter(value: string): string {
-  const v = value.trim();
+  const v = clean(value, 80);
   if (/^\d+$/.test(v)) return `${v} s`;
   const when = Date.parse(v);
   if (!Number.isNaN(when)) return `${Math.max(0, Math.ceil((when - Date.now()) / 1000))} s (${v})`;

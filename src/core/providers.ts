@@ -88,13 +88,18 @@ export function validateAddress(iface: InterfaceId, value: string): string | und
   try {
     url = new URL(text);
   } catch {
-    return `${label} address "${text}" is not a URL: type an absolute URL such as ${example}.`;
+    const shown = text.replace(/^[^/@]*@/, '***@'); // a key typed before an @ is not repeated
+    return `${label} address "${shown}" is not a URL: type an absolute URL such as ${example}.`;
   }
   if (!schemes.includes(url.protocol)) {
     const want = schemes.map((s) => s.replace(':', '://')).join(' or ');
     return `${label} address must start with ${want} (got "${url.protocol}//"): for example ${example}.`;
   }
   if (!url.hostname) return `${label} address has no host: type an absolute URL such as ${example}.`;
+  if (url.username || url.password) {
+    // Never echoed back: the message must not repeat the secret.
+    return `${label} address contains credentials (user:password@ or key@ before the host): remove them and put the key in the provider's "headers" as a secret reference instead, e.g. "headers": { "Authorization": "\${secret:myKey}" }.`;
+  }
   return undefined;
 }
 

@@ -11,7 +11,7 @@ export const validateHeight: Validator = (value) => {
   if (!/^\d+$/.test(text)) return `"${text}" is not a block height: type a whole number from 1 to 9223372036854775807.`;
   const n = BigInt(text);
   if (n < 1n) return 'Heights start at 1: type a whole number from 1 to 9223372036854775807.';
-  if (n > MAX_INT64) return 'That height is larger than the largest int64 (9223372036854775807).';
+  if (n > MAX_INT64) return 'That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.';
   return undefined;
 };
 
@@ -51,8 +51,8 @@ export const validateTxBytes: Validator = (value) => {
   if (/^0x/i.test(text)) {
     const hex = text.slice(2);
     if (hex.length === 0) return 'The hex transaction is empty: type 0x followed by the bytes in hex.';
-    if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The hex transaction has characters that are not hex digits.';
-    if (hex.length % 2 !== 0) return 'The hex transaction has an odd number of digits: each byte takes two.';
+    if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The hex transaction has characters that are not hex digits: type 0x followed by the bytes in hex (0-9, a-f).';
+    if (hex.length % 2 !== 0) return 'The hex transaction has an odd number of digits (each byte takes two): type 0x followed by whole bytes in hex.';
     return undefined;
   }
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) {
@@ -72,8 +72,8 @@ export const validateEvmRawTx: Validator = (value) => {
   if (!/^0x/i.test(text)) return 'Type the signed transaction as 0x-prefixed hex (RLP bytes).';
   const hex = text.slice(2);
   if (hex.length === 0) return 'The transaction is empty: type 0x followed by the RLP bytes in hex.';
-  if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The transaction has characters that are not hex digits.';
-  if (hex.length % 2 !== 0) return 'The transaction has an odd number of hex digits: each byte takes two.';
+  if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The transaction has characters that are not hex digits: type 0x followed by the RLP bytes in hex (0-9, a-f).';
+  if (hex.length % 2 !== 0) return 'The transaction has an odd number of hex digits (each byte takes two): type 0x followed by whole bytes in hex.';
   return undefined;
 };
 
@@ -102,7 +102,7 @@ export const validateGetPath: Validator = (value) => {
   if (text === '') return 'Type a path such as /status or /cosmos/bank/v1beta1/supply?pagination.limit=5.';
   if (/\s/.test(text)) return 'The path contains spaces: encode them as %20.';
   if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return 'Type only the path (and query), not a full address: it is joined to the provider\'s base address.';
-  if (text.includes('#')) return 'The path cannot contain "#".';
+  if (text.includes('#')) return 'The path cannot contain "#": type the path and query only, encoding a literal # as %23.';
   return undefined;
 };
 
