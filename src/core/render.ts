@@ -5,7 +5,7 @@
 import { bodyPreview } from './errors';
 import type { Outcome } from './execute';
 import { formatBytes } from './http';
-import { formatJson } from './jsonFormat';
+import { formatJsonBytes } from './jsonFormat';
 import { INTERFACE_LABELS, redactUrl } from './providers';
 import { statusLine } from './interpret';
 
@@ -34,14 +34,16 @@ export function renderHeader(o: Outcome): string[] {
 
 /** The body, pretty-printed when it is JSON; otherwise a JSON object describing it. */
 export function renderBody(o: Outcome): string {
-  const raw = o.body?.toString('utf8') ?? '';
-  if (raw.trim() !== '') {
+  // Formatted straight from the bytes (no decoded copy of a large body); a body that is empty or
+  // only whitespace is not JSON either, so it is described below as before.
+  if (o.body !== undefined && o.body.length > 0) {
     try {
-      return formatJson(raw);
+      return formatJsonBytes(o.body);
     } catch {
       // not JSON: described below
     }
   }
+  const raw = o.body?.toString('utf8') ?? '';
   const described: Record<string, unknown> = {};
   if (o.error) described.error = o.error.message;
   if (o.error?.detail.code !== undefined) described.code = o.error.detail.code;

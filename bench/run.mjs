@@ -1,0 +1,198 @@
+// npm run bench: every case in its own process against loopback servers it starts (the devnet and
+// plain node:http servers), then one table: per case the median and p90 of ours and of the
+// baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
+// `npm run build:release` to have run (the npm script does both). Options:
+//   --only a,b   run only these cases (activation, bundle, requests, fanout, websocket, genesis, bigdoc)
+//   --quick      fewer iterations (a smoke run, not for the record)
+// The results also go to .cache/bench/results.json (every sample summary, per case).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_DIR, ROOT, fmtBytes, fmtMs, runChild, startChild } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const onlyIdx = argv.indexOf('--only');
+const only = onlyIdx >= 0 ? new Set(argv[onlyIdx + 1].split(',')) : undefined;
+const quick = argv.includes('--quick');
+const want = (c) => !only || only.has(c);
+const q = (full, small) => (quick ? small : full);
+
+const started = Date.now();
+const rows = [];
+const results = {};
+const row = (r) => rows.push(r);
+const log = (m) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${m}`);
+const ratio = (a, b) => a / b;
+const x = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : '-');
+
+// The release bundle, copied at once: a concurrent `npm run build` must not change what is measured.
+const bundleCopy = path.join(ROOT, '.cache', 'bench-dist', 'extension.js');
+fs.mkdirSync(path.dirname(bundleCopy), { recursive: true });
+fs.copyFileSync(path.join(ROOT, 'dist', 'extension.js'), bundleCopy);
+const bundleBytes = fs.statSync(bundleCopy).size;
+
+if (want('bundle')) {
+  results.bundle = { bytes: bundleBytes };
+  row({ case: 'bundle', what: 'dist/extension.js (release build)', ours: [fmtBytes(bundleBytes)], target: '< 1 MB', met: bundleBytes < 1024 * 1024 });
+}
+
+if (want('requests')) {
+  log('request overhead and anchors (devnet)');
+  const r = await runChild('requests.mjs', { warmup: q(40, 5), n: q(150, 20), anchorWarmup: q(50, 10), anchorN: q(300, 30) });
+  results.requests = r;
+  const sum = (k, s) => r.rows.reduce((a, x) => a + x[k][s], 0);
+  const worst = r.rows.map((x) => ({ id: x.id, r: x.ours.median / x.baseline.median })).sort((a, b) => b.r - a.r);
+  const all = ratio(sum('ours', 'median'), sum('baseline', 'median'));
+  row({
+    case: 'request overhead',
+    what: `${r.rows.length} documented HTTP requests, sum of medians (worst: ${worst[0].id} ${x(worst[0].r)}, best: ${worst.at(-1).id} ${x(worst.at(-1).r)})`,
+    ours: [fmtMs(sum('ours', 'median')), fmtMs(sum('ours', 'p90'))],
+    base: [fmtMs(sum('baseline', 'median')), fmtMs(sum('baseline', 'p90'))],
+    ratio: x(all),
+    target: '≤ 1.15x',
+    met: all <= 1.15,
+  });
+  for (const o of r.rows) {
+    const rr = ratio(o.ours.median, o.baseline.median);
+    row({ case: '', what: `· ${o.id}`, ours: [fmtMs(o.ours.median), fmtMs(o.ours.p90)], base: [fmtMs(o.baseline.median), fmtMs(o.baseline.p90)], ratio: x(rr), target: '≤ 1.15x', met: rr <= 1.15 });
+  }
+  for (const a of r.anchors) {
+    const rr = ratio(a.ours.median, a.baseline.median);
+    row({ case: 'anchors', what: `${a.id} vs ${a.lib}`, ours: [fmtMs(a.ours.median), fmtMs(a.ours.p90)], base: [fmtMs(a.baseline.median), fmtMs(a.baseline.p90)], ratio: x(rr), target: '≤ 1.0x', met: rr <= 1.0 });
+  }
+}
+
+if (want('fanout')) {
+  log('fan-out (20 providers x 5 interfaces, answers after 100 ms)');
+  const r = await runChild('fanout.mjs', { providers: 20, delayMs: 100, warmup: 2, n: q(20, 5) });
+  results.fanout = r;
+  const rr = ratio(r.ours.median, r.baseline.median);
+  row({
+    case: 'fan-out',
+    what: `HealthMonitor.refresh, ${r.interfaces} interfaces vs one probe; HTTP connections: ${r.connectsFirstRefresh} on the first refresh (${r.origins} origins), ${r.connectsLaterRefreshes} in the ${r.refreshes - 1} later ones; WebSocket probes open 1 socket each`,
+    ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
+    base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
+    ratio: x(rr),
+    target: '≤ 1.5x; pools reused',
+    met: rr <= 1.5 && r.connectsLaterRefreshes === 0,
+  });
+}
+
+if (want('websocket')) {
+  log('WebSocket (10,000 NewBlockHeader events)');
+  const r = await runChild('websocket.mjs', { events: 10_000, rounds: q(5, 2), warmupEvents: 2_000 });
+  results.websocket = r;
+  row({
+    case: 'WebSocket',
+    what: `events/s (median, p90 of ${r.rounds} rounds of ${r.events}; ${r.frameBytes} B frames)`,
+    ours: [Math.round(r.eventsPerSecond.median).toLocaleString('en-US'), Math.round(r.eventsPerSecond.p90).toLocaleString('en-US')],
+    target: 'report',
+    met: true,
+  });
+  row({ case: 'WebSocket', what: 'CPU per event (ws parse + tracker + status text)', ours: [`${r.cpuUsPerEvent.median.toFixed(1)} µs`, `${r.cpuUsPerEvent.p90.toFixed(1)} µs`], target: 'report', met: true });
+  row({
+    case: 'WebSocket',
+    what: `frame to status text, p50 / p99 (max ${fmtMs(r.latencyMs.max)})`,
+    ours: [fmtMs(r.latencyMs.p50), fmtMs(r.latencyMs.p99)],
+    target: 'p99 < 1 ms',
+    met: r.latencyMs.p99 < 1,
+  });
+  const growth = r.heap.after - r.heap.before;
+  row({
+    case: 'WebSocket',
+    what: `heap used before / after (${r.rounds} x ${r.events} events, after GC)`,
+    ours: [fmtBytes(r.heap.before), fmtBytes(r.heap.after)],
+    target: 'flat',
+    met: growth < 2 * 1024 * 1024,
+  });
+}
+
+if (want('bigdoc')) {
+  log('big document (50 MB JSON)');
+  const server = startChild('server.mjs', { kind: 'fixed', megabytes: 50 });
+  const info = await server.ready;
+  try {
+    const t = await runChild('bigDocument.mjs', { mode: 'time', url: info.url, warmup: 1, n: q(5, 2) });
+    const mo = await runChild('bigDocument.mjs', { mode: 'memory-ours', url: info.url });
+    const mb = await runChild('bigDocument.mjs', { mode: 'memory-baseline', url: info.url });
+    results.bigdoc = { time: t, memoryOurs: mo, memoryBaseline: mb };
+    const rt = ratio(t.ours.median, t.baseline.median);
+    row({ case: 'big document', what: `${fmtBytes(t.bytes)} answer: time (ours includes the fetch)`, ours: [fmtMs(t.ours.median), fmtMs(t.ours.p90)], base: [fmtMs(t.baseline.median), fmtMs(t.baseline.p90)], ratio: x(rt), target: '≤ 1.0x', met: rt <= 1.0 });
+    const rm = ratio(mo.rssGrowth, mb.rssGrowth);
+    row({ case: 'big document', what: 'peak RSS growth (one run in a fresh process)', ours: [fmtBytes(mo.rssGrowth)], base: [fmtBytes(mb.rssGrowth)], ratio: x(rm), target: '≤ 0.5x', met: rm <= 0.5 });
+  } finally {
+    await server.stop();
+  }
+}
+
+if (want('genesis')) {
+  log('genesis (256 MB through genesis_chunked)');
+  const megabytes = q(256, 64);
+  const server = startChild('server.mjs', { kind: 'devnet', blocks: 1, genesisAppStateBytes: megabytes * 1024 * 1024, genesisChunkBytes: 16 * 1024 * 1024 });
+  const devnet = await server.ready;
+  try {
+    const t = await runChild('genesis.mjs', { mode: 'time', megabytes, chunkMegabytes: 16, warmup: 1, n: q(3, 1), devnet });
+    const m = await runChild('genesis.mjs', { mode: 'memory', megabytes, chunkMegabytes: 16, devnet });
+    results.genesis = { time: t, memory: m };
+    const mbps = (ms) => `${(t.genesisBytes / 1024 / 1024 / (ms / 1000)).toFixed(0)} MB/s`;
+    const thr = t.baseline.median / t.ours.median; // throughput ratio, ours / curl
+    row({
+      case: 'genesis',
+      what: `${fmtBytes(t.genesisBytes)} in ${t.chunks} chunks to disk (curl: ${fmtBytes(t.curlBytes)} of chunk answers, not decoded); time`,
+      ours: [fmtMs(t.ours.median), fmtMs(t.ours.p90)],
+      base: [fmtMs(t.baseline.median), fmtMs(t.baseline.p90)],
+      ratio: x(t.ours.median / t.baseline.median),
+      target: 'time ≤ 1.25x',
+      met: thr >= 0.8,
+    });
+    row({ case: 'genesis', what: 'throughput (genesis bytes / s); ratio = ours / curl', ours: [mbps(t.ours.median)], base: [mbps(t.baseline.median)], ratio: x(thr), target: '≥ 0.8x', met: thr >= 0.8 });
+    row({ case: 'genesis', what: 'peak RSS growth (one run in a fresh process)', ours: [fmtBytes(m.growth)], target: '< 100 MB', met: m.growth < 100 * 1024 * 1024 });
+  } finally {
+    await server.stop();
+  }
+}
+
+if (want('activation')) {
+  log('activation (real extension host: code-server + headless Chromium)');
+  const r = await runChild('activation.mjs', { launches: q(3, 1), observeMs: 3000, bundle: bundleCopy });
+  results.activation = r;
+  row({
+    case: 'activation',
+    what: `require(bundle) + activate() in the extension host (${r.host.node}); n=${r.ownMs.n} launches; load ${fmtMs(r.loadMs.median)} + activate ${fmtMs(r.activateCallMs.median)}`,
+    ours: [fmtMs(r.ownMs.median), fmtMs(r.ownMs.p90)],
+    target: '< 20 ms',
+    met: r.ownMs.median < 20,
+  });
+  const during = r.socketsDuringActivation.reduce((a, b) => a + b, 0);
+  const first = r.socketsAfter[0];
+  row({
+    case: 'activation',
+    what: `sockets opened while loading + activating (all launches)${first ? `; first after: ${first.target} +${first.atMs} ms (status bar WebSocket, by design)` : ''}${r.busyPorts.length ? `; ports in use, not counted: ${r.busyPorts.join(', ')}` : ''}`,
+    ours: [String(during)],
+    target: 'no network',
+    met: during === 0,
+  });
+}
+
+// ---- the table -------------------------------------------------------------------------------
+const cpus = os.cpus();
+const machine = `${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')}`;
+const date = new Date().toISOString();
+const header = ['case', 'what', 'ours median', 'ours p90', 'baseline median', 'baseline p90', 'ratio', 'target', 'met'];
+const lines = [
+  `Chain Endpoints benchmarks — ${date}${quick ? ' (--quick: not for the record)' : ''}`,
+  `machine: ${machine}`,
+  '',
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${[r.case, r.what, r.ours?.[0] ?? '-', r.ours?.[1] ?? '-', r.base?.[0] ?? '-', r.base?.[1] ?? '-', r.ratio ?? '-', r.target, r.met ? 'yes' : '**no**'].join(' | ')} |`),
+  '',
+  `total ${((Date.now() - started) / 1000).toFixed(0)} s`,
+];
+console.log(lines.join('\n'));
+fs.mkdirSync(path.join(ROOT, '.cache', 'bench'), { recursive: true });
+fs.writeFileSync(path.join(ROOT, '.cache', 'bench', 'results.json'), JSON.stringify({ date, machine, quick, rows, results }, null, 2) + '\n');
+process.exit(0);
