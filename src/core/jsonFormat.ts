@@ -28,6 +28,12 @@ const WS = new Set([0x20, 0x0a, 0x0d, 0x09]);
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
+ * Indentation stops growing past this depth: a hostile answer nested 10,000 deep would otherwise
+ * become a document of 10,000² spaces (a 20 KB body, 200 million characters).
+ */
+export const MAX_INDENT_DEPTH = 64;
+
+/**
  * Re-indents `text` with `indent` spaces. Throws JsonSyntaxError (with the byte offset) when the
  * text is not exactly one JSON value.
  */
@@ -122,7 +128,7 @@ function formatBytes(src: Buffer, indent: number): string | undefined {
       const d = src[i++];
       const inObject = stack[depth - 1] === 1;
       if (d === B.Comma) {
-        const spaces = depth * indent;
+        const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
         if (o + spaces + 2 > cap) {
           out = grow(out, o, spaces + 2);
           cap = out.length;
@@ -133,7 +139,7 @@ function formatBytes(src: Buffer, indent: number): string | undefined {
         want = inObject ? 1 : 0;
       } else if (d === (inObject ? B.RBrace : B.RBracket)) {
         depth--;
-        const spaces = depth * indent;
+        const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
         if (o + spaces + 2 > cap) {
           out = grow(out, o, spaces + 2);
           cap = out.length;
@@ -197,7 +203,7 @@ function formatBytes(src: Buffer, indent: number): string | undefined {
         stack = deeper;
       }
       stack[depth++] = c === B.LBrace ? 1 : 2;
-      const spaces = depth * indent;
+      const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
       if (o + spaces + 2 > cap) {
         out = grow(out, o, spaces + 2);
         cap = out.length;
@@ -304,7 +310,7 @@ function formatText(text: string, indent: number): string {
   let emptyContainer = false;
   let i = 0;
   const n = text.length;
-  const pad = (depth: number) => '\n' + ' '.repeat(depth * indent);
+  const pad = (depth: number) => '\n' + ' '.repeat(Math.min(depth, MAX_INDENT_DEPTH) * indent);
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`Invalid JSON at offset ${i}: ${what}.`, i);
   };

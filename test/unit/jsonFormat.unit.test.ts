@@ -37,3 +37,16 @@ describe('jsonFormat', () => {
     assert.ok(formatJson(deep, 0).length > 0);
   });
 });
+
+describe('jsonFormat: hostile nesting', () => {
+  it('keeps a deeply nested answer linear in size (indentation stops at MAX_INDENT_DEPTH)', () => {
+    const { MAX_INDENT_DEPTH } = require('../../src/core/jsonFormat') as typeof import('../../src/core/jsonFormat');
+    const depth = 10_000;
+    const text = '['.repeat(depth) + '1' + ']'.repeat(depth);
+    const out = formatJson(text);
+    assert.ok(out.length < text.length * (MAX_INDENT_DEPTH * 2 + 4), `${out.length} characters`);
+    assert.equal(out.replace(/\s+/g, ''), text, 'the same JSON, only re-indented');
+    const shallow = '{"a":{"b":[1,2]}}';
+    assert.equal(formatJson(shallow), JSON.stringify(JSON.parse(shallow), null, 2));
+  });
+});
