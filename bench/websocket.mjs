@@ -1,11 +1,12 @@
 // Case "WebSocket": N NewBlockHeader events pushed at full speed (server in another process) to a
-// HeightTracker, with a status-bar-like listener (onDidChange + Intl.NumberFormat('en-US') of the
-// height). Frame-to-status-text latency: from the moment ws emits the frame's 'message' (wrapped
+// HeightTracker, with a status-bar-like listener (onDidChange + formatHeight of the height, as
+// the status bar does). Frame-to-status-text latency: from the moment ws emits the frame's 'message' (wrapped
 // below) to the end of the listener that formatted the text; CPU per event from process.cpuUsage().
 import WebSocket from 'ws';
 import { childMain, core, gcNow, percentile, startChild, summary } from './lib.mjs';
 
 const { HeightTracker } = core('heightTracker');
+const { formatHeight } = core('numbers');
 
 childMain(async ({ events, rounds, warmupEvents }) => {
   let frameAt = 0;
@@ -14,7 +15,6 @@ childMain(async ({ events, rounds, warmupEvents }) => {
     if (event === 'message') frameAt = performance.now();
     return emit.call(this, event, ...args);
   };
-  const formatter = new Intl.NumberFormat('en-US');
 
   const round = async (count, url) => {
     const latencies = new Float64Array(count);
@@ -26,7 +26,7 @@ childMain(async ({ events, rounds, warmupEvents }) => {
     const done = new Promise((resolve) => {
       tracker.onDidChange((s) => {
         if (s.height === undefined) return;
-        text = `$(pulse) ${formatter.format(s.height)}`;
+        text = `$(pulse) ${formatHeight(s.height)}`;
         if (seen === 0) {
           first = performance.now();
           cpu0 = process.cpuUsage();

@@ -12,6 +12,9 @@ import { formatBytes } from './http';
 import { interpret, isObject } from './interpret';
 import { joinUrl, redactUrl } from './providers';
 
+/** The file's write buffer: the default 16 KB paused the socket after every network read. */
+const WRITE_BUFFER = 8 * 1024 * 1024;
+
 /** What a chunk answer may hold besides `data` (the envelope, an error): far more than a node sends. */
 const MAX_ENVELOPE_CHARS = 1024 * 1024;
 
@@ -34,7 +37,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   await fs.mkdir(options.spillDir, { recursive: true });
   const finalPath = path.join(options.spillDir, `genesis-${safeName(outcome.providerName)}-${Date.now()}.json`);
   const partial = `${finalPath}.partial`;
-  const out = createWriteStream(partial);
+  const out = createWriteStream(partial, { highWaterMark: WRITE_BUFFER });
   // Always listened to: a write error (disk full) or a write completing after destroy() must not
   // become an uncaught 'error' event; it fails the transfer instead.
   let writeError: Error | undefined;

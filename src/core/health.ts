@@ -4,7 +4,8 @@
 // healthy, lagging, down or wrong chain. Also the ranking the status bar fails over with.
 // Never imports vscode.
 
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { WS_OPEN, openWebSocket } from './lazy';
 import { EndpointError, networkError } from './errors';
 import { HttpClient } from './http';
 import { interpret, isObject } from './interpret';
@@ -269,7 +270,7 @@ function probeWebSocket(
     let subscribedMs: number | undefined;
     let status: ProbeResult | undefined;
     let done = false;
-    const socket = new WebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024, headers: headers && { ...headers } });
+    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024, headers: headers && { ...headers } });
     const finish = (r: ProbeResult) => {
       if (done) return;
       done = true;
@@ -277,7 +278,7 @@ function probeWebSocket(
       signal?.removeEventListener('abort', onAbort);
       socket.removeAllListeners();
       socket.on('error', () => undefined);
-      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      if (socket.readyState === WS_OPEN) socket.close(1000);
       else socket.terminate();
       resolve(r);
     };

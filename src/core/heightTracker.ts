@@ -8,7 +8,8 @@
 // the current one, so a late event from an abandoned socket can never change the state.
 // Every timer lives in one registry, so `dispose()` can clear them all.
 
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { WS_OPEN, openWebSocket } from './lazy';
 import { redactUrl } from './providers';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
@@ -222,7 +223,7 @@ export class HeightTracker {
     const url = this.options.wsUrl;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(url, {
+      ws = openWebSocket(url, {
         headers: this.options.headers,
         handshakeTimeout: this.opts.connectTimeoutMs,
         maxPayload: MAX_PAYLOAD,
@@ -262,7 +263,7 @@ export class HeightTracker {
       this.log('debug', 'socket open; subscribing');
       this.armWatchdog(conn);
       this.timers.every('ping', this.opts.pingIntervalMs, () => {
-        if (this.conn === conn && ws.readyState === WebSocket.OPEN) ws.ping();
+        if (this.conn === conn && ws.readyState === WS_OPEN) ws.ping();
       });
       this.subscribe(conn);
     });
@@ -406,7 +407,7 @@ export class HeightTracker {
     ws.removeAllListeners();
     ws.on('error', () => undefined); // terminate() during the handshake emits an error
     try {
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      if (ws.readyState === WS_OPEN) ws.close(1000);
       ws.terminate();
     } catch (err) {
       this.log('debug', `closing the socket: ${errorMessage(err)}`);

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform, Writable, pipeline as pipeStreams } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { loadUndici } from './lazy';
 import { EndpointError, networkError } from './errors';
 import { redactUrl } from './providers';
 
@@ -46,12 +47,17 @@ export interface HttpClientOptions {
 const DEFAULT_MAX_BUFFER = 20 * 1024 * 1024;
 
 export class HttpClient {
-  private readonly agent: Agent;
+  private pool?: Agent;
   private readonly userAgent: string;
 
   constructor(private readonly options: HttpClientOptions = {}) {
-    this.agent = new Agent({
-      connections: options.connectionsPerOrigin ?? 6,
+    this.userAgent = options.userAgent ?? 'chain-endpoints';
+  }
+
+  /** The pool behind every request, created (and undici loaded) on first use. */
+  private get agent(): Agent {
+    this.pool ??= new (loadUndici().Agent)({
+      connections: this.options.connectionsPerOrigin ?? 6,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
       // The per-request deadline below is the real bound; these only stop undici's own
@@ -59,7 +65,7 @@ export class HttpClient {
       headersTimeout: 0,
       bodyTimeout: 0,
     });
-    this.userAgent = options.userAgent ?? 'chain-endpoints';
+    return this.pool;
   }
 
   /** The pool behind every request (benchmarks count its connections). */
@@ -87,7 +93,7 @@ export class HttpClient {
       if (req.body !== undefined && !hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(req.url, {
+        res = await loadUndici().request(req.url, {
           method: req.method,
           headers,
           body: req.body,
@@ -142,7 +148,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.pool?.close();
   }
 }
 

@@ -1,7 +1,8 @@
 // One exchange over a CometBFT WebSocket: send a JSON-RPC request and read its answer, or
 // subscribe and collect N events (which arrive with the subscribe request's id), then close.
 
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { WS_OPEN, openWebSocket } from './lazy';
 import { EndpointError, networkError } from './errors';
 import { isObject } from './interpret';
 import { redactUrl } from './providers';
@@ -41,7 +42,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
   return new Promise<WsExchange>((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const socket = new WebSocket(url, {
+    const socket = openWebSocket(url, {
       handshakeTimeout: options.timeoutMs,
       headers: options.headers,
       maxPayload: MAX_MESSAGE_BYTES,
@@ -51,10 +52,10 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (socket.readyState === WebSocket.OPEN && options.unsubscribe && acknowledged) {
+      if (socket.readyState === WS_OPEN && options.unsubscribe && acknowledged) {
         socket.send(options.unsubscribe);
       }
-      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      if (socket.readyState === WS_OPEN) socket.close(1000);
       else socket.terminate();
       socket.removeAllListeners();
       socket.on('error', () => undefined);

@@ -2,9 +2,9 @@
 // the status bar, from assessed rows (src/core/health.ts).
 
 import * as vscode from 'vscode';
+import { formatHeight } from '../core/numbers';
 import { HealthState, InterfaceHealth } from '../core/health';
 
-const formatter = new Intl.NumberFormat('en-US');
 
 const COLORS: Record<HealthState, string | undefined> = {
   unknown: undefined,
@@ -61,7 +61,7 @@ export function describeHealth(r: InterfaceHealth): string {
   const ms = r.last?.latencyMs !== undefined ? `${Math.round(r.last.latencyMs)} ms` : undefined;
   switch (r.state) {
     case 'healthy': {
-      const h = r.last?.height !== undefined ? `#${formatter.format(r.last.height)}` : vscode.l10n.t('up');
+      const h = r.last?.height !== undefined ? `#${formatHeight(r.last.height)}` : vscode.l10n.t('up');
       return [h, ms].filter(Boolean).join(' · ');
     }
     case 'lagging':
@@ -77,7 +77,7 @@ export function healthTooltipLines(r: InterfaceHealth): string[] {
   const label = stateLabel(r.state);
   const lines = [r.reason ? vscode.l10n.t('state: **{0}** ({1})', label, r.reason) : vscode.l10n.t('state: **{0}**', label)];
   if (r.last?.height !== undefined) {
-    const height = formatter.format(r.last.height);
+    const height = formatHeight(r.last.height);
     lines.push(r.behind ? vscode.l10n.t('height: {0} ({1} behind the best)', height, r.behind.toString()) : vscode.l10n.t('height: {0}', height));
   }
   if (r.last?.chainId) lines.push(vscode.l10n.t('chain: {0}', r.last.chainId));

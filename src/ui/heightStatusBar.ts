@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { ranked } from '../core/health';
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
+import { formatHeight } from '../core/numbers';
 import { interpret, isObject } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
@@ -18,13 +19,9 @@ import { SECTION, onSettingsChanged, readSettings } from './settings';
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
 export const STATUS_MENU_COMMAND = 'chainEndpoints.statusBar.menu';
 
-const formatter = new Intl.NumberFormat('en-US');
 /** While following a fallback, how often the configured provider's health is probed again. */
 const RECHECK_MS = 10_000;
 
-export function formatHeight(h: bigint): string {
-  return formatter.format(h);
-}
 
 /** Picks the provider the status bar follows: the named one, else the first with a WebSocket. */
 export function chooseStatusProvider(providers: readonly Provider[], wanted: string): Provider | undefined {

@@ -78,3 +78,13 @@ describe('validate: custom requests', () => {
     assert.ok(v.validateMethodName('eth blockNumber'));
   });
 });
+
+describe('formatHeight', () => {
+  it('groups digits like en-US for any size', () => {
+    const { formatHeight } = require('../../src/core/numbers') as typeof import('../../src/core/numbers');
+    for (const n of [0n, 7n, 999n, 1000n, 1234567n, 9223372036854775807n, 10n ** 30n]) {
+      assert.equal(formatHeight(n), new Intl.NumberFormat('en-US').format(n));
+    }
+    assert.equal(formatHeight('-1234'), '-1,234');
+  });
+});
