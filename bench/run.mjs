@@ -63,19 +63,22 @@ if (want('requests')) {
 }
 
 if (want('fanout')) {
-  log('fan-out (20 providers x 5 interfaces, answers after 100 ms)');
-  const r = await runChild('fanout.mjs', { providers: 20, delayMs: 100, warmup: 2, n: q(20, 5) });
-  results.fanout = r;
-  const rr = ratio(r.ours.median, r.baseline.median);
-  row({
-    case: 'fan-out',
-    what: `HealthMonitor.refresh, ${r.interfaces} interfaces vs one probe; HTTP connections: ${r.connectsFirstRefresh} on the first refresh (${r.origins} origins), ${r.connectsLaterRefreshes} in the ${r.refreshes - 1} later ones; WebSocket probes open 1 socket each`,
-    ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
-    base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
-    ratio: x(rr),
-    target: '≤ 1.5x; pools reused',
-    met: rr <= 1.5 && r.connectsLaterRefreshes === 0,
-  });
+  // 100 ms: the performance issue's case; 200 ms: the health issue's (its target is the same 1.5x).
+  for (const delayMs of [100, 200]) {
+    log(`fan-out (20 providers x 5 interfaces, answers after ${delayMs} ms)`);
+    const r = await runChild('fanout.mjs', { providers: 20, delayMs, warmup: 2, n: q(20, 5) });
+    results[`fanout${delayMs}`] = r;
+    const rr = ratio(r.ours.median, r.baseline.median);
+    row({
+      case: 'fan-out',
+      what: `HealthMonitor.refresh, ${r.interfaces} interfaces vs one probe, servers answering after ${delayMs} ms; HTTP connections: ${r.connectsFirstRefresh} on the first refresh (${r.origins} origins), ${r.connectsLaterRefreshes} in the ${r.refreshes - 1} later ones; WebSocket probes open 1 socket each`,
+      ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
+      base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
+      ratio: x(rr),
+      target: '≤ 1.5x; pools reused',
+      met: rr <= 1.5 && r.connectsLaterRefreshes === 0,
+    });
+  }
 }
 
 if (want('websocket')) {
