@@ -141,3 +141,21 @@ describe('chain-registry import', function () {
     assert.equal(vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!.length, before);
   });
 });
+
+describe('walkthrough', function () {
+  this.timeout(30_000);
+  it('opens the Get Started walkthrough with its steps', async () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
+    const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'gettingStarted');
+    assert.deepEqual(walkthrough.steps.map((s: { id: string }) => s.id), ['providers', 'firstRequest', 'statusBar', 'health']);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
+    const tab = await waitFor('the walkthrough tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /Welcome|Walkthrough|Get started/i.test(t.label)));
+    assert.ok(tab);
+    const ui = (await import('./uiDriver')).ui;
+    if (ui.available) {
+      await sleep(1500);
+      await ui.screenshot('walkthrough.png');
+    }
+    await closeAllEditors();
+  });
+});

@@ -86,6 +86,9 @@ describe('status bar: live block height', function () {
   it('clicking an operation in the view opens its result', async function () {
     if (!ui.available) this.skip();
     await closeAllEditors();
+    // The History view lists earlier requests with the same labels: empty it so the rows clicked
+    // below can only be the Providers view's.
+    await vscode.commands.executeCommand('chainEndpoints.history.clear');
     await vscode.commands.executeCommand('workbench.view.extension.chainEndpoints');
     await ui.click('.monaco-list-row[aria-label*="EVM RPC"]', 10_000);
     await ui.click('.monaco-list-row[aria-label*="eth_blockNumber"]', 10_000);
