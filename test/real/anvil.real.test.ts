@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_KEY, RECIPIENT, signTransfer } from './helpers/evm';
 import { keccak256 } from '../devnet/encoding';
 import { operationsFor } from '../../src/core/operations';
-import { record, recorded, Runner } from './helpers/extension';
+import { printRecorded, record, Runner } from './helpers/extension';
 import { AnvilNode, rawPost, waitFor } from './helpers/nodes';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -25,10 +25,7 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
   after(async () => {
     await runner?.dispose();
     await anvil?.stop();
-    if (recorded.length) {
-      console.log('\n      Real anvil messages recorded:');
-      for (const r of recorded.splice(0)) console.log(`        - ${r.what}: ${r.text}`);
-    }
+    printRecorded('anvil');
   });
 
   it('eth_blockNumber and eth_chainId (hex quantities, decimal in the summary)', async () => {

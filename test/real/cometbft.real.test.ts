@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describeRequest } from '../../src/core/execute';
 import { HeightSnapshot, HeightTracker } from '../../src/core/heightTracker';
 import { operationsFor } from '../../src/core/operations';
-import { record, recorded, Runner } from './helpers/extension';
+import { printRecorded, record, Runner } from './helpers/extension';
 import { CometNode, raw, rawPost, sleep, waitFor } from './helpers/nodes';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -31,10 +31,7 @@ describe('CometBFT (real node): every consensus operation of the catalogue', fun
   after(async () => {
     await runner?.dispose();
     await node?.dispose();
-    if (recorded.length) {
-      console.log('\n      Real CometBFT messages recorded:');
-      for (const r of recorded.splice(0)) console.log(`        - ${r.what}: ${r.text}`);
-    }
+    printRecorded('CometBFT');
   });
 
   async function latest(): Promise<bigint> {

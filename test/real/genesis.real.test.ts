@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { record, recorded, Runner } from './helpers/extension';
+import { printRecorded, record, Runner } from './helpers/extension';
 import { CometNode, raw, rawPost } from './helpers/nodes';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -43,10 +43,7 @@ describe('CometBFT (real node): a genesis larger than 16 MiB', function () {
   after(async () => {
     await runner?.dispose();
     await node?.dispose();
-    if (recorded.length) {
-      console.log('\n      Real CometBFT messages recorded:');
-      for (const r of recorded.splice(0)) console.log(`        - ${r.what}: ${r.text}`);
-    }
+    printRecorded('CometBFT');
   });
 
   it('the node started with the large genesis and /genesis refuses it (GET 500, POST 200)', async () => {

@@ -44,3 +44,10 @@ export const recorded: Array<{ what: string; text: string }> = [];
 export function record(what: string, text: string): void {
   recorded.push({ what, text });
 }
+
+/** Prints and forgets the messages recorded so far (each suite's after() hook). */
+export function printRecorded(node: string): void {
+  if (recorded.length === 0) return;
+  console.log(`\n      Real ${node} messages recorded:`);
+  for (const r of recorded.splice(0)) console.log(`        - ${r.what}: ${r.text}`);
+}
