@@ -9,6 +9,7 @@ import { redactUrl } from './core/providers';
 import { addProvider } from './ui/addProvider';
 import { ImportArgs, importChainRegistry } from './ui/importChainRegistry';
 import { API_VERSION, ChainEndpointsApi } from './api';
+import { setTranslator } from './core/l10n';
 import { OPERATIONS } from './core/operations';
 import { registerCommand, registerOperationCommands, runForApi } from './ui/commands';
 import { readSettings } from './ui/settings';
@@ -27,6 +28,8 @@ export interface ActivatedApi extends ChainEndpointsApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ActivatedApi {
+  // The request core (no vscode import) translates through the editor's bundle too.
+  setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
   context.subscriptions.push(log);
 

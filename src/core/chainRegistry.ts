@@ -12,6 +12,7 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
+import * as l10n from './l10n';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
@@ -103,7 +104,7 @@ interface Group {
 export function parseChainJson(text: string, existing: readonly { name: string; [k: string]: unknown }[] = []): ChainRegistryImport {
   const doc = parseJson(text);
   if (!isRecord(doc)) {
-    throw new ChainRegistryError('$', `The file must be a JSON object (a chain.json), not ${describe(doc)}.`);
+    throw new ChainRegistryError('$', l10n.t('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
   }
   const chainId = optionalString(doc, 'chain_id');
   const chainName = optionalString(doc, 'chain_name');
@@ -112,8 +113,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   const chainType = optionalString(doc, 'chain_type');
   const fileNotes: string[] = [];
 
-  if (doc.apis === undefined) throw new ChainRegistryError('apis', 'apis is missing: the file lists no endpoints.');
-  if (!isRecord(doc.apis)) throw new ChainRegistryError('apis', `apis must be an object, not ${describe(doc.apis)}.`);
+  if (doc.apis === undefined) throw new ChainRegistryError('apis', l10n.t('apis is missing: the file lists no endpoints.'));
+  if (!isRecord(doc.apis)) throw new ChainRegistryError('apis', l10n.t('apis must be an object, not {0}.', describe(doc.apis)));
   const apis = doc.apis;
 
   const endpoints: RawEndpoint[] = [];
@@ -121,7 +122,7 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     const list = apis[kind];
     if (list === undefined) continue;
     const listField = `apis.${kind}`;
-    if (!Array.isArray(list)) throw new ChainRegistryError(listField, `${listField} must be an array, not ${describe(list)}.`);
+    if (!Array.isArray(list)) throw new ChainRegistryError(listField, l10n.t('{0} must be an array, not {1}.', listField, describe(list)));
     list.forEach((item, i) => endpoints.push(readEndpoint(kind, `${listField}[${i}]`, item)));
   }
   for (const key of Object.keys(apis)) {
@@ -158,11 +159,11 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     const named = ep.provider !== undefined;
     const label = ep.provider ?? url?.hostname;
     if (!label) {
-      fileNotes.push(`${ep.field}.address skipped: ${problem}`);
+      fileNotes.push(l10n.t('{0}.address skipped: {1}', ep.field, String(problem)));
       continue;
     }
     if (problem || !url) {
-      groupFor(groups, label, named).notes.push(`${ep.field}.address skipped: ${problem}`);
+      groupFor(groups, label, named).notes.push(l10n.t('{0}.address skipped: {1}', ep.field, String(problem)));
       continue;
     }
     const slot: Slot = ep.kind === 'rpc' ? 'rpc' : (KIND_TO_IFACE[ep.kind] as Slot);
@@ -177,20 +178,20 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     const owner = claimed.get(`${slot} ${address}`);
     if (owner !== undefined) {
       const first = groups.get(owner)!;
-      if (owner === groupKeyOf(label, named)) first.notes.push(`${ep.field} repeats ${address}: merged.`);
-      else if (!named) first.notes.push(`${ep.field} lists ${address} again without a provider: merged here.`);
-      else groupFor(groups, label, named).notes.push(`${ep.field} (${address}) is also listed for ${first.provider}: kept there.`);
+      if (owner === groupKeyOf(label, named)) first.notes.push(l10n.t('{0} repeats {1}: merged.', ep.field, address));
+      else if (!named) first.notes.push(l10n.t('{0} lists {1} again without a provider: merged here.', ep.field, address));
+      else groupFor(groups, label, named).notes.push(l10n.t('{0} ({1}) is also listed for {2}: kept there.', ep.field, address, first.provider));
       continue;
     }
     const group = groupFor(groups, label, named);
     const current = group.slots[slot];
     if (current !== undefined) {
-      group.notes.push(`${ep.field} (${address}) not imported: ${SLOT_LABEL[slot]} is ${current}, the first valid address listed.`);
+      group.notes.push(l10n.t('{0} ({1}) not imported: {2} is {3}, the first valid address listed.', ep.field, address, SLOT_LABEL[slot], current));
       continue;
     }
     claimed.set(`${slot} ${address}`, group.key);
     group.slots[slot] = address;
-    if (ep.archive) group.notes.push(`${SLOT_LABEL[slot]} ${address} is an archive node.`);
+    if (ep.archive) group.notes.push(l10n.t('{0} {1} is an archive node.', SLOT_LABEL[slot], address));
   }
   // gRPC is noted on its provider's candidate when there is one, else on the file.
   for (const [key, { provider, addresses }] of ignored) {
@@ -214,8 +215,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     taken.add(name.toLowerCase());
     entry.name = name;
     const notes = [...group.notes];
-    if (name !== base) notes.unshift(`Named "${name}": "${base}" is already taken.`);
-    if (group.wsDerived) notes.push(`Consensus WebSocket derived from the RPC address: ${entry.consensusWs}.`);
+    if (name !== base) notes.unshift(l10n.t('Named "{0}": "{1}" is already taken.', name, base));
+    if (group.wsDerived) notes.push(l10n.t('Consensus WebSocket derived from the RPC address: {0}.', String(entry.consensusWs)));
     const dup = findDuplicate(group.slots, existing);
     if (dup.duplicateOf === undefined) notes.push(...dup.partial);
     candidates.push({
@@ -242,7 +243,7 @@ function parseJson(text: string): unknown {
     const before = body.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');
-    throw new ChainRegistryError('$', `The file is not valid JSON: ${problem} at line ${line}, column ${column}.`);
+    throw new ChainRegistryError('$', l10n.t('The file is not valid JSON: {0} at line {1}, column {2}.', problem, line, column));
   }
 }
 
@@ -253,7 +254,7 @@ function findJsonError(text: string): { position: number; problem: string } {
     constructor(readonly position: number, readonly problem: string) {}
   }
   const fail = (problem: string): never => {
-    throw new Stop(i, i >= text.length ? `unexpected end of file (${problem})` : `${problem}, found ${JSON.stringify(text[i])}`);
+    throw new Stop(i, i >= text.length ? l10n.t('unexpected end of file ({0})', problem) : l10n.t('{0}, found {1}', problem, JSON.stringify(text[i])));
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
@@ -329,20 +330,20 @@ function findJsonError(text: string): { position: number; problem: string } {
 }
 
 function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): RawEndpoint {
-  if (!isRecord(item)) throw new ChainRegistryError(field, `${field} must be an object with an "address", not ${describe(item)}.`);
-  if (item.address === undefined) throw new ChainRegistryError(`${field}.address`, `${field}.address is missing.`);
+  if (!isRecord(item)) throw new ChainRegistryError(field, l10n.t('{0} must be an object with an "address", not {1}.', field, describe(item)));
+  if (item.address === undefined) throw new ChainRegistryError(`${field}.address`, l10n.t('{0}.address is missing.', field));
   if (typeof item.address !== 'string') {
-    throw new ChainRegistryError(`${field}.address`, `${field}.address is not a string (${describe(item.address)}).`);
+    throw new ChainRegistryError(`${field}.address`, l10n.t('{0}.address is not a string ({1}).', field, describe(item.address)));
   }
   let provider: string | undefined;
   if (item.provider !== undefined && item.provider !== null) {
     if (typeof item.provider !== 'string') {
-      throw new ChainRegistryError(`${field}.provider`, `${field}.provider is not a string (${describe(item.provider)}).`);
+      throw new ChainRegistryError(`${field}.provider`, l10n.t('{0}.provider is not a string ({1}).', field, describe(item.provider)));
     }
     provider = item.provider.trim() || undefined;
   }
   if (item.archive !== undefined && typeof item.archive !== 'boolean') {
-    throw new ChainRegistryError(`${field}.archive`, `${field}.archive is not a boolean (${describe(item.archive)}).`);
+    throw new ChainRegistryError(`${field}.archive`, l10n.t('{0}.archive is not a boolean ({1}).', field, describe(item.archive)));
   }
   return { kind, field, address: item.address, ...(provider ? { provider } : {}), archive: item.archive === true };
 }
@@ -350,7 +351,7 @@ function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): 
 function optionalString(doc: Record<string, unknown>, key: string): string | undefined {
   const v = doc[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new ChainRegistryError(key, `${key} is not a string (${describe(v)}).`);
+  if (typeof v !== 'string') throw new ChainRegistryError(key, l10n.t('{0} is not a string ({1}).', key, describe(v)));
   return v.trim() || undefined;
 }
 
@@ -366,7 +367,7 @@ function evmChainIdOf(doc: Record<string, unknown>, chainId: string | undefined,
   for (const [field, v] of explicit) {
     if (v === undefined || v === null) continue;
     const id = decimalId(v);
-    if (!id) throw new ChainRegistryError(field, `${field} is not a positive integer (${describe(v)}).`);
+    if (!id) throw new ChainRegistryError(field, l10n.t('{0} is not a positive integer ({1}).', field, describe(v)));
     return { id };
   }
   if (!chainId) return undefined;
@@ -489,7 +490,7 @@ function findDuplicate(slots: Partial<Record<Slot, string>>, existing: readonly 
     const theirs = existingSlots(e);
     const shared = mine.filter(([slot, addr]) => theirs.get(slot)?.has(addr));
     if (shared.length === mine.length) return { duplicateOf: e.name, partial: [] };
-    for (const [slot, addr] of shared) partial.push(`${SLOT_LABEL[slot]} ${addr} is already configured in "${e.name}".`);
+    for (const [slot, addr] of shared) partial.push(l10n.t('{0} {1} is already configured in "{2}".', SLOT_LABEL[slot], addr, e.name));
   }
   return { partial };
 }
@@ -500,8 +501,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  if (Array.isArray(v)) return l10n.t('an array');
+  if (typeof v === 'object') return l10n.t('an object');
+  if (typeof v === 'string') return l10n.t('the string {0}', JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v));
   return `${typeof v} ${String(v)}`;
 }

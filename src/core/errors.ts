@@ -1,6 +1,8 @@
 // Typed failures: every error the core produces is an EndpointError whose message is one clear
 // sentence a person can act on. The UI shows `message` as-is; `detail` carries the raw facts.
 
+import * as l10n from './l10n';
+
 export type FailureKind =
   | 'input' // the user's input was refused before anything was sent
   | 'network' // refused, reset, DNS, TLS
@@ -36,28 +38,66 @@ export function isEndpointError(e: unknown): e is EndpointError {
   return e instanceof EndpointError;
 }
 
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused (nothing listens at that address)',
-  ECONNRESET: 'connection reset by the server',
-  EPIPE: 'connection closed by the server while sending',
-  ENOTFOUND: 'DNS lookup failed (unknown host)',
-  EAI_AGAIN: 'DNS lookup failed (temporary failure)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'connection closed by the server before it answered',
-  UND_ERR_CLOSED: 'connection closed',
-  CERT_HAS_EXPIRED: 'TLS error: the server certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS error: self-signed certificate',
-  SELF_SIGNED_CERT_IN_CHAIN: 'TLS error: self-signed certificate in the chain',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS error: unable to verify the certificate',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS error: the certificate does not match the host name',
-  EPROTO: 'TLS or protocol error',
-  HPE_INVALID_CONSTANT: 'the server did not answer with valid HTTP',
-  HPE_INVALID_STATUS: 'the server did not answer with valid HTTP',
-  HPE_INVALID_HEADER_TOKEN: 'the server sent an invalid HTTP header',
-};
+/** The phrase for a low-level error code (translated at use: the bundle loads after this module). */
+function networkPhrase(code: string): string | undefined {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return l10n.t('connection refused (nothing listens at that address)');
+    case 'ECONNRESET':
+      return l10n.t('connection reset by the server');
+    case 'EPIPE':
+      return l10n.t('connection closed by the server while sending');
+    case 'ENOTFOUND':
+      return l10n.t('DNS lookup failed (unknown host)');
+    case 'EAI_AGAIN':
+      return l10n.t('DNS lookup failed (temporary failure)');
+    case 'EHOSTUNREACH':
+      return l10n.t('host unreachable');
+    case 'ENETUNREACH':
+      return l10n.t('network unreachable');
+    case 'ETIMEDOUT':
+      return l10n.t('connection timed out');
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return l10n.t('connection timed out');
+    case 'UND_ERR_SOCKET':
+      return l10n.t('connection closed by the server before it answered');
+    case 'UND_ERR_CLOSED':
+      return l10n.t('connection closed');
+    case 'CERT_HAS_EXPIRED':
+      return l10n.t('TLS error: the server certificate has expired');
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      return l10n.t('TLS error: self-signed certificate');
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return l10n.t('TLS error: self-signed certificate in the chain');
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return l10n.t('TLS error: unable to verify the certificate');
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return l10n.t('TLS error: the certificate does not match the host name');
+    case 'EPROTO':
+      return l10n.t('TLS or protocol error');
+    case 'HPE_INVALID_CONSTANT':
+      return l10n.t('the server did not answer with valid HTTP');
+    case 'HPE_INVALID_STATUS':
+      return l10n.t('the server did not answer with valid HTTP');
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return l10n.t('the server sent an invalid HTTP header');
+    default:
+      return undefined;
+  }
+}
+
+/** Codes by what they mean, for matching that must not depend on the (translated) message. */
+export const REFUSED_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED']);
+export const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+export const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+export const TLS_CODES: ReadonlySet<string> = new Set([
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
+]);
 
 /** Maps a low-level error (undici, net, tls, ws) to one sentence about `target`. */
 export function networkError(err: unknown, target: string): EndpointError {
@@ -65,13 +105,14 @@ export function networkError(err: unknown, target: string): EndpointError {
   let cur: unknown = err;
   for (let depth = 0; depth < 4 && cur; depth++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_CODES[code]) {
-      return new EndpointError('network', `Could not reach ${target}: ${NETWORK_CODES[code]}.`, { code });
+    const phrase = typeof code === 'string' ? networkPhrase(code) : undefined;
+    if (typeof code === 'string' && phrase) {
+      return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, phrase), { code });
     }
     cur = (cur as { cause?: unknown }).cause;
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new EndpointError('network', `Could not reach ${target}: ${message || 'unknown network error'}.`);
+  return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, message || l10n.t('unknown network error')));
 }
 
 /** The first `max` characters of a body as printable text (for non-JSON answers). */

@@ -5,6 +5,7 @@
 import { EndpointError, isEndpointError } from './errors';
 import { fetchGenesis } from './genesis';
 import { interpret } from './interpret';
+import * as l10n from './l10n';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
 import { ExecuteOptions, Outcome, RequestDescription, sendRecorded } from './outcome';
 import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
@@ -22,7 +23,7 @@ export function nextRequestId(): number {
 export function endpointOf(provider: Provider, op: Operation): string {
   const base = provider.endpoints[op.iface];
   if (!base) {
-    throw new EndpointError('input', `Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`);
+    throw new EndpointError('input', l10n.t('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]));
   }
   return base;
 }
@@ -92,7 +93,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
   } catch (err) {
     outcome.error = isEndpointError(err)
       ? err
-      : new EndpointError('protocol', `Unexpected failure: ${err instanceof Error ? err.message : String(err)}.`);
+      : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', err instanceof Error ? err.message : String(err)));
   }
   outcome.elapsedMs = outcome.elapsedMs || Date.now() - startedAt.getTime();
   return outcome;
@@ -106,10 +107,10 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
     body: request.body,
   });
   const height = res.headers['x-cosmos-block-height'];
-  if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`);
+  if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`); // a header, as received
   if (res.file) {
     if (res.status < 200 || res.status >= 300) {
-      outcome.error = new EndpointError('http', `HTTP ${res.status} from ${redactUrl(request.url)} with a very large body (saved to a file).`, {
+      outcome.error = new EndpointError('http', l10n.t('HTTP {0} from {1} with a very large body (saved to a file).', String(res.status), redactUrl(request.url)), {
         status: res.status,
       });
     }
@@ -142,5 +143,5 @@ async function runWebSocket(
   outcome.body = Buffer.from(`[${exchange.messages.join(',')}]`);
   outcome.result = exchange.result;
   outcome.error = exchange.error;
-  outcome.notes.push(`${exchange.messages.length} message(s) received over the socket`);
+  outcome.notes.push(l10n.t('{0} message(s) received over the socket', exchange.messages.length));
 }

@@ -7,6 +7,7 @@ import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { once } from 'node:events';
 import { EndpointError } from './errors';
+import * as l10n from './l10n';
 import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
 import { formatBytes } from './http';
 import { interpret, isObject } from './interpret';
@@ -23,8 +24,11 @@ export async function fetchGenesis(base: string, options: ExecuteOptions, outcom
   const res = await sendRecorded(options, outcome, { method: 'GET', url });
   if (res.file) return;
   const read = interpret(res, 'jsonrpc', redactUrl(url));
-  if (read.error && /genesis_chunked/.test(read.error.detail.data ?? read.error.message)) {
-    outcome.notes.push(`/genesis refused: ${read.error.detail.data ?? read.error.message}`);
+  // Matched on the node's own words (never on our sentence, which may be translated).
+  const rpcError = isObject(read.json) && isObject(read.json.error) ? read.json.error : undefined;
+  const nodeWords = [read.error?.detail.data, rpcError?.message, read.error?.detail.bodyPreview].filter((w) => typeof w === 'string').join('\n');
+  if (read.error && /genesis_chunked/.test(nodeWords)) {
+    outcome.notes.push(l10n.t('/genesis refused: {0}', read.error.detail.data ?? read.error.message));
     await fetchChunked(base, options, outcome);
     return;
   }
@@ -47,7 +51,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   try {
     for (let chunk = 0; chunk < total; chunk++) {
       const url = joinUrl(base, '/genesis_chunked', { chunk: String(chunk) });
-      options.onProgress?.(`genesis chunk ${chunk + 1} of ${chunk === 0 ? '?' : total}`);
+      options.onProgress?.(l10n.t('genesis chunk {0} of {1}', chunk + 1, chunk === 0 ? '?' : total));
       // Streamed: the base64 of `data` is decoded into the file as it arrives, so memory holds
       // one network read, not the ~22 MB chunk answer.
       const scanner = new ChunkAnswerScanner((bytes) => {
@@ -60,14 +64,14 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       if (read.error) throw read.error;
       const r = read.result;
       if (!isObject(r) || typeof r.data !== 'string' || typeof r.total !== 'string' || typeof r.chunk !== 'string') {
-        throw new EndpointError('protocol', `genesis_chunked chunk ${chunk} from ${redactUrl(url)} lacks "chunk", "total" or "data".`);
+        throw new EndpointError('protocol', l10n.t('genesis_chunked chunk {0} from {1} lacks "chunk", "total" or "data".', chunk, redactUrl(url)));
       }
       if (r.chunk !== String(chunk)) {
-        throw new EndpointError('protocol', `Asked for genesis chunk ${chunk} but the node sent chunk ${r.chunk}.`);
+        throw new EndpointError('protocol', l10n.t('Asked for genesis chunk {0} but the node sent chunk {1}.', chunk, r.chunk));
       }
       const announced = Number(r.total);
       if (!Number.isSafeInteger(announced) || announced < 1 || (chunk > 0 && announced !== total)) {
-        throw new EndpointError('protocol', `genesis_chunked announced an inconsistent chunk count ("${r.total}").`);
+        throw new EndpointError('protocol', l10n.t('genesis_chunked announced an inconsistent chunk count ("{0}").', r.total));
       }
       total = announced;
       scanner.end();
@@ -86,8 +90,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   outcome.body = undefined;
   outcome.bytes = written;
   outcome.elapsedMs = performance.now() - started + outcome.elapsedMs;
-  outcome.summary = `genesis reassembled from ${total} chunk(s): ${formatBytes(written)}`;
-  outcome.notes.push(outcome.summary, `saved to ${finalPath}`);
+  outcome.summary = l10n.t('genesis reassembled from {0} chunk(s): {1}', total, formatBytes(written));
+  outcome.notes.push(outcome.summary, l10n.t('saved to {0}', finalPath));
 }
 
 /** Writes with backpressure; listeners are removed whichever way it ends. */
@@ -155,7 +159,7 @@ export class ChunkAnswerScanner {
 
   /** Checks the data string was complete; call after the answer ended. */
   end(): void {
-    if (this.phase === 'data') throw new EndpointError('protocol', 'A genesis chunk ended inside its "data" string.');
+    if (this.phase === 'data') throw new EndpointError('protocol', l10n.t('A genesis chunk ended inside its "data" string.'));
   }
 
   /** The answer with `"data":""` in place of the payload. */
@@ -166,7 +170,7 @@ export class ChunkAnswerScanner {
   private keep(text: string): void {
     this.envelopeText += text;
     if (this.envelopeText.length > MAX_ENVELOPE_CHARS) {
-      throw new EndpointError('protocol', 'The genesis_chunked answer is not the JSON a node sends (too much besides "data").');
+      throw new EndpointError('protocol', l10n.t('The genesis_chunked answer is not the JSON a node sends (too much besides "data").'));
     }
   }
 
@@ -214,10 +218,10 @@ export class ChunkAnswerScanner {
   private async decode(text: string, last: boolean): Promise<void> {
     let b64 = this.carry + text;
     if (b64.includes('\\')) b64 = b64.replace(/\\\//g, '/');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new EndpointError('protocol', 'A genesis chunk\'s "data" is not base64.');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new EndpointError('protocol', l10n.t('A genesis chunk\'s "data" is not base64.'));
     const usable = b64.length - (b64.length % 4);
     this.carry = b64.slice(usable);
-    if (last && this.carry !== '') throw new EndpointError('protocol', 'A genesis chunk\'s base64 "data" has a length that is not a multiple of 4.');
+    if (last && this.carry !== '') throw new EndpointError('protocol', l10n.t('A genesis chunk\'s base64 "data" has a length that is not a multiple of 4.'));
     if (usable === 0) return;
     const bytes = Buffer.from(b64.slice(0, usable), 'base64');
     this.decodedBytes += bytes.length;

@@ -6,9 +6,10 @@
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
-import { EndpointError, networkError } from './errors';
+import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, TLS_CODES, networkError } from './errors';
 import { HttpClient } from './http';
 import { interpret, isObject } from './interpret';
+import * as l10n from './l10n';
 import { INTERFACES, InterfaceId, Provider, joinUrl, redactUrl } from './providers';
 
 export type Family = 'consensus' | 'evm';
@@ -32,6 +33,14 @@ export interface ProbeResult {
   error?: string;
   /** Set when the provider answered 429: no probe before this time. */
   rateLimitedUntil?: number;
+  /** What failed, for classification that must not read the (translated) `error`. */
+  failure?: ProbeFailure;
+}
+
+export interface ProbeFailure {
+  kind: FailureKind;
+  code?: number | string;
+  status?: number;
 }
 
 export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited';
@@ -180,7 +189,7 @@ export class HealthMonitor {
           const failed = failure(bn, at) ?? failure(cid, at);
           if (failed) return failed;
           const h = bn.read.result;
-          if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, 'eth_blockNumber did not answer a hex quantity');
+          if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
           const chain = cid.read.result;
           return { at, ok: true, latencyMs: bn.res.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
         }
@@ -205,14 +214,14 @@ export class HealthMonitor {
           if (failed) return failed;
           const header = isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
           const h = header?.height;
-          if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, 'blocks/latest has no block.header.height');
+          if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, l10n.t('blocks/latest has no block.header.height'));
           return { at, ok: true, latencyMs: r.res.elapsedMs, height: BigInt(h), chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
         }
         default:
-          return down(at, `no probe for ${iface}`);
+          return down(at, l10n.t('no probe for {0}', iface));
       }
     } catch (err) {
-      return down(at, err instanceof EndpointError ? err.message : networkError(err, redactUrl(address)).message);
+      return down(at, err instanceof EndpointError ? err : networkError(err, redactUrl(address)));
     }
   }
 }
@@ -229,14 +238,22 @@ function originOf(address: string): string {
   }
 }
 
-function down(at: number, error: string, rateLimitedUntil?: number): ProbeResult {
-  return { at, ok: false, error, rateLimitedUntil };
+function down(at: number, error: string | EndpointError, rateLimitedUntil?: number, failure?: ProbeFailure): ProbeResult {
+  if (error instanceof EndpointError) {
+    const { code, status } = error.detail;
+    return { at, ok: false, error: error.message, rateLimitedUntil, failure: { kind: error.kind, code, status } };
+  }
+  return { at, ok: false, error, rateLimitedUntil, ...(failure ? { failure } : {}) };
+}
+
+function rateLimited(at: number, retryAfter: string | undefined): ProbeResult {
+  return down(at, l10n.t('429 rate-limited'), at + retryAfterMs(retryAfter), { kind: 'http', status: 429 });
 }
 
 function failure(r: { res: { status: number; headers: Record<string, string> }; read: { error?: EndpointError } }, at: number): ProbeResult | undefined {
   if (!r.read.error) return undefined;
-  if (r.res.status === 429) return down(at, '429 rate-limited', at + retryAfterMs(r.res.headers['retry-after']));
-  return down(at, r.read.error.message);
+  if (r.res.status === 429) return rateLimited(at, r.res.headers['retry-after']);
+  return down(at, r.read.error);
 }
 
 function retryAfterMs(value: string | undefined): number {
@@ -250,7 +267,7 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
   const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
   const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
   const h = sync?.latest_block_height;
-  if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, 'status has no sync_info.latest_block_height');
+  if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, l10n.t('status has no sync_info.latest_block_height'));
   return { at, ok: true, latencyMs, height: BigInt(h), chainId: typeof node?.network === 'string' ? node.network : undefined };
 }
 
@@ -282,8 +299,8 @@ function probeWebSocket(
       else socket.terminate();
       resolve(r);
     };
-    const onAbort = () => finish(down(at, 'cancelled'));
-    const timer = setTimeout(() => finish(down(at, `no answer from ${target} within ${timeoutMs / 1000} s`)), timeoutMs);
+    const onAbort = () => finish(down(at, l10n.t('cancelled'), undefined, { kind: 'cancelled' }));
+    const timer = setTimeout(() => finish(down(at, l10n.t('no answer from {0} within {1} s', target, timeoutMs / 1000), undefined, { kind: 'timeout' })), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     const check = () => {
       if (subscribedMs !== undefined && status) {
@@ -300,22 +317,26 @@ function probeWebSocket(
       try {
         msg = JSON.parse(data.toString());
       } catch {
-        return finish(down(at, `${target} sent a message that is not JSON`));
+        return finish(down(at, l10n.t('{0} sent a message that is not JSON', target), undefined, { kind: 'parse' }));
       }
       if (!isObject(msg)) return;
       if (isObject(msg.error)) {
         const data = typeof msg.error.data === 'string' ? `: ${msg.error.data}` : '';
-        return finish(down(at, `${String(msg.error.message)}${data}`));
+        return finish(down(at, `${String(msg.error.message)}${data}`, undefined, { kind: 'rpc' }));
       }
       if (msg.id === 1 && subscribedMs === undefined) subscribedMs = performance.now() - opened;
       if (msg.id === 2) status = fromCometStatus(msg.result, at, 0);
       check();
     });
     socket.on('unexpected-response', (_req, res) => {
-      finish(res.statusCode === 429 ? down(at, '429 rate-limited', at + retryAfterMs(res.headers['retry-after'] as string | undefined)) : down(at, `HTTP ${res.statusCode} on the WebSocket upgrade`));
+      finish(
+        res.statusCode === 429
+          ? rateLimited(at, res.headers['retry-after'] as string | undefined)
+          : down(at, l10n.t('HTTP {0} on the WebSocket upgrade', String(res.statusCode)), undefined, { kind: 'http', status: res.statusCode }),
+      );
     });
-    socket.on('error', (err) => finish(down(at, networkError(err, target).message)));
-    socket.on('close', () => finish(down(at, `${target} closed the socket`)));
+    socket.on('error', (err) => finish(down(at, networkError(err, target))));
+    socket.on('close', () => finish(down(at, l10n.t('{0} closed the socket', target), undefined, { kind: 'network' })));
   });
 }
 
@@ -339,7 +360,7 @@ function summarize(provider: string, iface: InterfaceId, history: readonly Probe
     p90Ms: percentile(latencies, 0.9),
     successRate: history.length ? history.filter((r) => r.ok).length / history.length : undefined,
     samples: history.length,
-    ...(last?.rateLimitedUntil && last.rateLimitedUntil > now ? { state: 'rateLimited' as const, reason: '429 rate-limited' } : {}),
+    ...(last?.rateLimitedUntil && last.rateLimitedUntil > now ? { state: 'rateLimited' as const, reason: l10n.t('429 rate-limited') } : {}),
   };
 }
 
@@ -367,15 +388,15 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
       if (r.state === 'rateLimited') continue;
       if (!r.last) {
         r.state = 'unknown';
-        r.reason = 'not probed yet';
+        r.reason = l10n.t('not probed yet');
       } else if (!r.last.ok) {
         r.state = 'down';
-        r.reason = shortReason(r.last.error ?? 'error');
+        r.reason = shortReason(r.last.error ?? l10n.t('error'), r.last.failure);
       } else {
         const want = expectedOf(r) ?? chainMajority;
         if (want !== undefined && r.last.chainId !== undefined && r.last.chainId !== want) {
           r.state = 'wrongChain';
-          r.reason = `wrong chain: ${r.last.chainId} (expected ${want})`;
+          r.reason = l10n.t('wrong chain: {0} (expected {1})', r.last.chainId, want);
         }
       }
     }
@@ -390,7 +411,7 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
       r.slowerMs = Number.isFinite(fastest) && r.last!.latencyMs !== undefined ? Math.round(r.last!.latencyMs - fastest) : undefined;
       const lagging = (r.behind ?? 0n) > LAG_BLOCKS || (r.slowerMs ?? 0) > SLOW_MS;
       r.state = lagging ? 'lagging' : 'healthy';
-      r.reason = lagging ? ((r.behind ?? 0n) > LAG_BLOCKS ? `${r.behind} behind` : `${r.slowerMs} ms slower`) : undefined;
+      r.reason = lagging ? ((r.behind ?? 0n) > LAG_BLOCKS ? l10n.t('{0} behind', String(r.behind)) : l10n.t('{0} ms slower', String(r.slowerMs))) : undefined;
     }
   }
   crossCheck(rows);
@@ -407,7 +428,7 @@ function crossCheck(rows: InterfaceHealth[]): void {
     const top = heights.reduce((m, r) => (r.last!.height! > m ? r.last!.height! : m), 0n);
     for (const r of heights) {
       const gap = top - r.last!.height!;
-      if (gap > LAG_BLOCKS) r.crossCheck = `${gap} blocks behind this provider's other interfaces`;
+      if (gap > LAG_BLOCKS) r.crossCheck = l10n.t("{0} blocks behind this provider's other interfaces", String(gap));
     }
   }
 }
@@ -425,14 +446,22 @@ function rank(rows: InterfaceHealth[], _now: number): void {
   }
 }
 
-function shortReason(error: string): string {
-  if (/429/.test(error)) return '429 rate-limited';
-  if (/connection refused/.test(error)) return 'refused';
-  if (/timed out|within \d/.test(error)) return 'timeout';
-  if (/DNS/.test(error)) return 'DNS failure';
-  if (/TLS/.test(error)) return 'TLS error';
-  const http = /HTTP (\d{3})/.exec(error);
-  if (http) return `HTTP ${http[1]}`;
+/**
+ * The short phrase for a failed probe. Classified by what failed (kind, code, status), never by
+ * reading our own sentence, which may be translated; the server's or the library's own words
+ * (never translated) are read only when those say nothing.
+ */
+function shortReason(error: string, failure: ProbeFailure | undefined): string {
+  const code = typeof failure?.code === 'string' ? failure.code : undefined;
+  const status = failure?.status;
+  if (status === 429) return l10n.t('429 rate-limited');
+  if (code && REFUSED_CODES.has(code)) return l10n.t('refused');
+  if (failure?.kind === 'timeout' || (code && TIMEOUT_CODES.has(code))) return l10n.t('timeout');
+  if (code && DNS_CODES.has(code)) return l10n.t('DNS failure');
+  if (code && TLS_CODES.has(code)) return l10n.t('TLS error');
+  if (/\b429\b/.test(error)) return l10n.t('429 rate-limited');
+  if (/timed out/.test(error)) return l10n.t('timeout');
+  if (status !== undefined && (status < 200 || status >= 300)) return `HTTP ${status}`;
   return error.length > 40 ? `${error.slice(0, 40)}…` : error;
 }
 

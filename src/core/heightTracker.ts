@@ -10,6 +10,7 @@
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
+import * as l10n from './l10n';
 import { redactUrl } from './providers';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
@@ -25,8 +26,10 @@ export interface HeightSnapshot {
   /** Observed time per block (median of recent arrivals). */
   blockIntervalMs?: number;
   source?: 'websocket' | 'polling';
-  /** Why: the last error or the reason for the current state. */
+  /** Why: the last error or the reason for the current state (translated: never match on it). */
   detail?: string;
+  /** Set while polling when the last status poll failed (`detail` then says why). */
+  pollFailed?: boolean;
   /** When the next socket attempt is due, while reconnecting/polling. */
   reconnectAt?: number;
   /**
@@ -158,10 +161,10 @@ export class HeightTracker {
     if (this.options.wsUrl) {
       this.connect();
     } else if (this.options.fetchStatus) {
-      this.socketDetail = 'no WebSocket address';
+      this.socketDetail = l10n.t('no WebSocket address');
       this.startPolling();
     } else {
-      this.setState('stopped', 'no WebSocket or status address to track');
+      this.setState('stopped', l10n.t('no WebSocket or status address to track'));
     }
   }
 
@@ -175,6 +178,7 @@ export class HeightTracker {
     if (this.source !== undefined) s.source = this.source;
     const detail = this.detail();
     if (detail !== undefined) s.detail = detail;
+    if (this.state === 'polling' && this.pollError) s.pollFailed = true;
     if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
     if (this.lastGap !== undefined) s.lastGap = { ...this.lastGap };
     if (this.gapsCovered > 0) s.gapsCovered = this.gapsCovered;
@@ -230,7 +234,7 @@ export class HeightTracker {
       });
     } catch (err) {
       // A malformed address: retrying cannot help, so poll if possible, else stop.
-      const reason = `invalid WebSocket address: ${errorMessage(err).split(url).join(redactUrl(url))}`;
+      const reason = l10n.t('invalid WebSocket address: {0}', errorMessage(err).split(url).join(redactUrl(url)));
       this.log('error', reason);
       this.socketDetail = reason;
       if (this.options.fetchStatus) this.startPolling();
@@ -255,7 +259,13 @@ export class HeightTracker {
     }
 
     this.timers.set('connect', this.opts.connectTimeoutMs, () => {
-      this.fail(conn, 'connection', conn.subscribeSent ? `no answer to subscribe within ${formatMs(this.opts.connectTimeoutMs)}` : `connection timed out after ${formatMs(this.opts.connectTimeoutMs)}`);
+      this.fail(
+        conn,
+        'connection',
+        conn.subscribeSent
+          ? l10n.t('no answer to subscribe within {0}', formatMs(this.opts.connectTimeoutMs))
+          : l10n.t('connection timed out after {0}', formatMs(this.opts.connectTimeoutMs)),
+      );
     });
 
     ws.on('open', () => {
@@ -288,7 +298,7 @@ export class HeightTracker {
     conn.subscribeSent = true;
     const request = { jsonrpc: '2.0', method: 'subscribe', id: conn.subscribeId, params: { query: SUBSCRIBE_QUERY } };
     conn.ws.send(JSON.stringify(request), (err) => {
-      if (err) this.fail(conn, 'connection', `cannot send subscribe: ${err.message}`);
+      if (err) this.fail(conn, 'connection', l10n.t('cannot send subscribe: {0}', err.message));
     });
   }
 
@@ -350,7 +360,7 @@ export class HeightTracker {
     const ms = Math.max(2 * this.opts.pingIntervalMs, this.stallThresholdMs());
     this.timers.set('watchdog', ms, () => {
       this.log('warn', `no message or pong for ${ms} ms; dropping the socket`);
-      this.fail(conn, 'connection', `no message or pong from the server for ${formatMs(ms)}`);
+      this.fail(conn, 'connection', l10n.t('no message or pong from the server for {0}', formatMs(ms)));
     });
   }
 
@@ -363,9 +373,9 @@ export class HeightTracker {
         conn.stalled = true;
         this.log('warn', `no new block for ${ms} ms`);
         this.armStall(conn);
-        this.setState('stalled', `no new block for ${formatMs(ms)}`);
+        this.setState('stalled', l10n.t('no new block for {0}', formatMs(ms)));
       } else {
-        this.fail(conn, 'connection', `no new block for ${formatMs(2 * ms)}; reconnecting`);
+        this.fail(conn, 'connection', l10n.t('no new block for {0}; reconnecting', formatMs(2 * ms)));
       }
     });
   }
@@ -458,7 +468,7 @@ export class HeightTracker {
     this.pollAbort = abort;
     const startedAt = Date.now();
     const timeoutMs = this.opts.connectTimeoutMs;
-    this.timers.set('pollTimeout', timeoutMs, () => abort.abort(new Error(`status timed out after ${formatMs(timeoutMs)}`)));
+    this.timers.set('pollTimeout', timeoutMs, () => abort.abort(new Error(l10n.t('status timed out after {0}', formatMs(timeoutMs)))));
     let changed = false;
     try {
       const status = await fetchStatus(abort.signal);
@@ -524,7 +534,9 @@ export class HeightTracker {
 
   private detail(): string | undefined {
     if (this.state === 'polling' && this.pollError) {
-      return this.socketDetail ? `${this.socketDetail}; status poll failed: ${this.pollError}` : `status poll failed: ${this.pollError}`;
+      return this.socketDetail
+        ? l10n.t('{0}; status poll failed: {1}', this.socketDetail, this.pollError)
+        : l10n.t('status poll failed: {0}', this.pollError);
     }
     return this.socketDetail;
   }
@@ -570,43 +582,44 @@ function errorMessage(err: unknown): string {
 
 /** One sentence for a JSON-RPC error on the subscription (limits, cancellation). */
 function describeRpcError(error: unknown): string {
-  if (!isRecord(error)) return `subscription failed: ${JSON.stringify(error)}`;
+  if (!isRecord(error)) return l10n.t('subscription failed: {0}', JSON.stringify(error));
   const data = typeof error.data === 'string' ? error.data : '';
   const message = typeof error.message === 'string' ? error.message : '';
   const cancelled = /subscription was cancell?ed \(reason: (.*)\)/i.exec(data);
-  if (cancelled) return `subscription cancelled: ${cancelled[1]}`;
+  if (cancelled) return l10n.t('subscription cancelled: {0}', cancelled[1]);
   if (data) return data; // e.g. "max_subscription_clients 100 reached"
-  return `subscription failed: ${message || 'error'} (${String(error.code)})`;
+  return l10n.t('subscription failed: {0} ({1})', message || l10n.t('error'), String(error.code));
 }
 
 function describeSocketError(err: Error): string {
   const code = (err as NodeJS.ErrnoException).code ?? '';
   switch (code) {
     case 'ECONNREFUSED':
-      return 'connection refused';
+      return l10n.t('connection refused');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `DNS lookup failed (${code})`;
+      return l10n.t('DNS lookup failed ({0})', code);
     case 'ECONNRESET':
-      return 'connection reset';
+      return l10n.t('connection reset');
     case 'ETIMEDOUT':
-      return 'connection timed out';
+      return l10n.t('connection timed out');
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return 'host unreachable';
+      return l10n.t('host unreachable');
   }
-  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return `TLS error: ${err.message}`;
-  if (/handshake has timed out/i.test(err.message)) return 'WebSocket handshake timed out';
+  // Matched on the library's own (English, never translated) words.
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return l10n.t('TLS error: {0}', err.message);
+  if (/handshake has timed out/i.test(err.message)) return l10n.t('WebSocket handshake timed out');
   const status = /Unexpected server response: (\d+)/.exec(err.message);
-  if (status) return `server answered HTTP ${status[1]} instead of a WebSocket`;
-  return err.message || code || 'socket error';
+  if (status) return l10n.t('server answered HTTP {0} instead of a WebSocket', status[1]);
+  return err.message || code || l10n.t('socket error');
 }
 
 function describeClose(code: number, reason: string): string {
-  if (code === 1006) return 'connection lost (no close frame)';
-  return `closed by the server (${code}${reason ? `: ${reason}` : ''})`;
+  if (code === 1006) return l10n.t('connection lost (no close frame)');
+  return reason ? l10n.t('closed by the server ({0}: {1})', code, reason) : l10n.t('closed by the server ({0})', code);
 }
 
 function formatMs(ms: number): string {
-  return ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+  return ms < 10_000 ? l10n.t('{0} ms', Math.round(ms)) : l10n.t('{0} s', Math.round(ms / 1000));
 }

@@ -11,6 +11,7 @@ import * as zlib from 'node:zlib';
 import type { Agent, Dispatcher } from 'undici';
 import { loadUndici } from './lazy';
 import { EndpointError, networkError } from './errors';
+import * as l10n from './l10n';
 import { redactUrl } from './providers';
 
 export interface HttpRequest {
@@ -81,9 +82,9 @@ export class HttpClient {
     req.signal?.addEventListener('abort', onCancel, { once: true });
     const started = performance.now();
     const fail = (err: unknown): never => {
-      if (req.signal?.aborted) throw new EndpointError('cancelled', `Request to ${target} was cancelled.`);
+      if (req.signal?.aborted) throw new EndpointError('cancelled', l10n.t('Request to {0} was cancelled.', target));
       if (deadline.signal.aborted) {
-        throw new EndpointError('timeout', `No complete answer from ${target} within ${formatSeconds(req.timeoutMs)}.`);
+        throw new EndpointError('timeout', l10n.t('No complete answer from {0} within {1}.', target, formatSeconds(req.timeoutMs)));
       }
       throw networkError(err, target);
     };
@@ -127,7 +128,7 @@ export class HttpClient {
         if (decodeFailure && !req.signal?.aborted && !deadline.signal.aborted) {
           throw new EndpointError(
             'parse',
-            `${target} answered HTTP ${res.statusCode} marked "content-encoding: ${encoding}", but the body does not decompress (${decodeFailure.message}).`,
+            l10n.t('{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).', target, res.statusCode, encoding, decodeFailure.message),
             { status: res.statusCode, contentType: responseHeaders['content-type'] },
           );
         }
@@ -206,7 +207,7 @@ async function collect(
     if (!spillDir) {
       throw new EndpointError(
         'parse',
-        `The answer is larger than ${formatBytes(maxBuffer)}; raise chainEndpoints.maxDocumentMegabytes to read it.`,
+        l10n.t('The answer is larger than {0}; raise chainEndpoints.maxDocumentMegabytes to read it.', formatBytes(maxBuffer)),
       );
     }
     await fs.mkdir(spillDir, { recursive: true });

@@ -4,6 +4,7 @@
 
 import { EndpointError, bodyPreview } from './errors';
 import { HttpResponse } from './http';
+import * as l10n from './l10n';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -52,7 +53,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
   const retryAfter = res.headers['retry-after'];
   const base = { status: res.status, contentType, retryAfter };
   // A rate limit or an outage can come with any error body: its Retry-After is always shown.
-  const wait = retryAfter && res.status >= 400 ? ` Retry after ${describeRetryAfter(retryAfter)}.` : '';
+  const wait = retryAfter && res.status >= 400 ? ' ' + l10n.t('Retry after {0}.', describeRetryAfter(retryAfter)) : '';
   const text = body.toString('utf8');
   let json: unknown;
   let parsed = false;
@@ -71,59 +72,67 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
     const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
     // The server's words go into one line of bounded length (a hostile or broken server can send
     // megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
-    const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || 'without a message';
+    const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || l10n.t('without a message');
     const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
     const httpPart = res.status >= 200 && res.status < 300 ? '' : ` (${statusLine(res.status)})`;
     const shownData = data ? clean(data, MAX_SERVER_TEXT) : '';
-    const sentence = `JSON-RPC error ${code !== undefined ? clean(String(code), 40) || '?' : '?'} ${message}${shownData ? `: ${shownData}` : ''}${httpPart}`;
+    const codeText = code !== undefined ? clean(String(code), 40) || '?' : '?';
+    const sentence = shownData
+      ? l10n.t('JSON-RPC error {0} {1}: {2}{3}', codeText, message, shownData, httpPart)
+      : l10n.t('JSON-RPC error {0} {1}{2}', codeText, message, httpPart);
     return { json, error: new EndpointError('rpc', endSentence(sentence) + wait, { ...base, code, data }) };
   }
   if (parsed && dialect === 'rest' && res.status >= 300 && isObject(json) && typeof json.message === 'string') {
     const code = typeof json.code === 'number' ? json.code : undefined;
-    const message = clean(json.message, MAX_SERVER_TEXT) || 'no message';
-    const sentence = `REST error from ${target}: ${statusLine(res.status)}${code !== undefined ? `, gRPC code ${code}` : ''}: ${message}`;
+    const message = clean(json.message, MAX_SERVER_TEXT) || l10n.t('no message');
+    const sentence =
+      code !== undefined
+        ? l10n.t('REST error from {0}: {1}, gRPC code {2}: {3}', target, statusLine(res.status), code, message)
+        : l10n.t('REST error from {0}: {1}: {2}', target, statusLine(res.status), message);
     return { json, error: new EndpointError('rest', endSentence(sentence) + wait, { ...base, code }) };
   }
   if (res.status === 429) {
     return {
       json: parsed ? json : undefined,
-      error: new EndpointError('http', `${statusLine(429)} from ${target}: the provider is rate-limiting requests.${wait}`, {
+      error: new EndpointError('http', l10n.t('{0} from {1}: the provider is rate-limiting requests.', statusLine(429), target) + wait, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
     };
   }
   if (res.status < 200 || res.status >= 300) {
-    let what = '';
+    const line = statusLine(res.status);
+    let sentence = l10n.t('{0} from {1}', line, target);
     if (res.status >= 300 && res.status < 400) {
-      what = ` (a redirect to ${clean(res.headers.location ?? '?', 200)}, not followed)`;
+      sentence = l10n.t('{0} from {1} (a redirect to {2}, not followed)', line, target, clean(res.headers.location ?? '?', 200));
     } else if (/html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)) {
-      what = ': the server answered with an HTML page';
+      sentence = l10n.t('{0} from {1}: the server answered with an HTML page', line, target);
     } else if (looksBinary(body)) {
-      what = `: ${describeBinary(body, contentType)}`;
+      sentence = l10n.t('{0} from {1}: {2}', line, target, describeBinary(body, contentType));
     } else if (text.trim() !== '') {
-      what = `: ${clean(bodyPreview(body, 200), 200)}`;
+      sentence = l10n.t('{0} from {1}: {2}', line, target, clean(bodyPreview(body, 200), 200));
     }
     return {
       json: parsed ? json : undefined,
-      error: new EndpointError('http', `${endSentence(`${statusLine(res.status)} from ${target}${what}`)}${wait}`, {
+      error: new EndpointError('http', `${endSentence(sentence)}${wait}`, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
     };
   }
   if (text.trim() === '') {
-    return { error: new EndpointError('parse', `${statusLine(res.status)} from ${target} with an empty body.`, base) };
+    return { error: new EndpointError('parse', l10n.t('{0} from {1} with an empty body.', statusLine(res.status), target), base) };
   }
   if (!parsed) {
-    const what =
+    const line = statusLine(res.status);
+    const sentence =
       /html/i.test(contentType ?? '') || /^\s*</.test(text)
-        ? 'an HTML page, not JSON'
+        ? l10n.t('{0} from {1}, but the body is an HTML page, not JSON.', line, target)
         : looksBinary(body)
-          ? `not JSON: ${describeBinary(body, contentType)}`
-          : `not JSON: "${clean(bodyPreview(body, 80), 80)}"`;
+          ? l10n.t('{0} from {1}, but the body is not JSON: {2}.', line, target, describeBinary(body, contentType))
+          : l10n.t('{0} from {1}, but the body is not JSON: "{2}".', line, target, clean(bodyPreview(body, 80), 80));
     return {
-      error: new EndpointError('parse', `${statusLine(res.status)} from ${target}, but the body is ${what}.`, {
+      error: new EndpointError('parse', sentence, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
@@ -133,7 +142,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
     if (!isObject(json) || !('result' in json)) {
       return {
         json,
-        error: new EndpointError('protocol', `The answer from ${target} is JSON but not a JSON-RPC response (no "result" or "error").`, base),
+        error: new EndpointError('protocol', l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', target), base),
       };
     }
     return { json, result: json.result };
@@ -155,7 +164,7 @@ export function clean(s: string, max: number): string {
     .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return line.length > max ? `${line.slice(0, max).trimEnd()}… (${line.length} characters)` : line;
+  return line.length > max ? l10n.t('{0}… ({1} characters)', line.slice(0, max).trimEnd(), line.length) : line;
 }
 
 /** Ends a sentence with exactly one full stop. */
@@ -173,14 +182,16 @@ function looksBinary(body: Buffer): boolean {
 }
 
 function describeBinary(body: Buffer, contentType: string | undefined): string {
-  return `${body.length} bytes of binary data${contentType ? ` (${clean(contentType, 60)})` : ''}`;
+  return contentType
+    ? l10n.t('{0} bytes of binary data ({1})', body.length, clean(contentType, 60))
+    : l10n.t('{0} bytes of binary data', body.length);
 }
 
 /** Retry-After is either seconds or an HTTP date. */
 export function describeRetryAfter(value: string): string {
   const v = clean(value, 80);
-  if (/^\d+$/.test(v)) return `${v} s`;
+  if (/^\d+$/.test(v)) return l10n.t('{0} s', v);
   const when = Date.parse(v);
-  if (!Number.isNaN(when)) return `${Math.max(0, Math.ceil((when - Date.now()) / 1000))} s (${v})`;
+  if (!Number.isNaN(when)) return l10n.t('{0} s ({1})', Math.max(0, Math.ceil((when - Date.now()) / 1000)), v);
   return v;
 }

@@ -3,6 +3,7 @@
 // and the tests all read this one table, so a new operation is one entry here.
 
 import { InterfaceId } from './providers';
+import * as l10n from './l10n';
 import * as v from './validate';
 
 export interface ParamSpec {
@@ -48,87 +49,155 @@ export const COMMAND_PREFIX = 'chainEndpoints.';
 
 const height: ParamSpec = {
   key: 'height',
-  title: 'Block height',
-  prompt: 'A block height: a whole number from 1 to 9223372036854775807',
-  placeholder: 'e.g. 1234',
+  get title() {
+    return l10n.t('Block height');
+  },
+  get prompt() {
+    return l10n.t('A block height: a whole number from 1 to 9223372036854775807');
+  },
+  get placeholder() {
+    return l10n.t('e.g. 1234');
+  },
   validate: v.validateHeight,
 };
 const optionalHeight: ParamSpec = {
-  ...height,
-  prompt: 'A block height, or leave empty for the latest block',
-  placeholder: 'empty = latest',
+  key: height.key,
+  // Not spread from `height`: a spread would read its title getter once, at module load.
+  get title() {
+    return height.title;
+  },
+  get prompt() {
+    return l10n.t('A block height, or leave empty for the latest block');
+  },
+  get placeholder() {
+    return l10n.t('empty = latest');
+  },
   optional: true,
   validate: v.validateOptionalHeight,
 };
 const evmTxHash: ParamSpec = {
   key: 'hash',
-  title: 'Transaction hash',
-  prompt: 'The Ethereum transaction hash: 0x followed by 64 hex digits',
+  get title() {
+    return l10n.t('Transaction hash');
+  },
+  get prompt() {
+    return l10n.t('The Ethereum transaction hash: 0x followed by 64 hex digits');
+  },
   placeholder: '0x…',
   validate: v.validateEvmTxHash,
 };
 const cometTxHash: ParamSpec = {
   key: 'hash',
-  title: 'Transaction hash',
-  prompt: 'The Cosmos transaction hash (SHA-256 of the tx bytes): 64 hex digits',
-  placeholder: 'e.g. 4A5B…',
+  get title() {
+    return l10n.t('Transaction hash');
+  },
+  get prompt() {
+    return l10n.t('The Cosmos transaction hash (SHA-256 of the tx bytes): 64 hex digits');
+  },
+  get placeholder() {
+    return l10n.t('e.g. 4A5B…');
+  },
   validate: v.validateCometTxHash,
 };
 const evmAddress: ParamSpec = {
   key: 'address',
-  title: 'Address',
-  prompt: 'An EVM address: 0x followed by 40 hex digits',
+  get title() {
+    return l10n.t('Address');
+  },
+  get prompt() {
+    return l10n.t('An EVM address: 0x followed by 40 hex digits');
+  },
   placeholder: '0x…',
   validate: v.validateEvmAddress,
 };
 const bech32Address: ParamSpec = {
   key: 'address',
-  title: 'Address',
-  prompt: 'A bech32 account address',
-  placeholder: 'e.g. cosmos1…',
+  get title() {
+    return l10n.t('Address');
+  },
+  get prompt() {
+    return l10n.t('A bech32 account address');
+  },
+  get placeholder() {
+    return l10n.t('e.g. cosmos1…');
+  },
   validate: v.validateBech32Address,
 };
 const txBytes: ParamSpec = {
   key: 'tx',
-  title: 'Signed transaction',
-  prompt: 'The signed transaction bytes, as base64 or 0x-prefixed hex (sent as base64)',
-  placeholder: 'base64 or 0x…',
+  get title() {
+    return l10n.t('Signed transaction');
+  },
+  get prompt() {
+    return l10n.t('The signed transaction bytes, as base64 or 0x-prefixed hex (sent as base64)');
+  },
+  get placeholder() {
+    return l10n.t('base64 or 0x…');
+  },
   validate: v.validateTxBytes,
 };
 const evmRawTx: ParamSpec = {
   key: 'tx',
-  title: 'Signed transaction',
-  prompt: 'The signed, RLP-encoded transaction as 0x-prefixed hex',
+  get title() {
+    return l10n.t('Signed transaction');
+  },
+  get prompt() {
+    return l10n.t('The signed, RLP-encoded transaction as 0x-prefixed hex');
+  },
   placeholder: '0x02f8…',
   validate: v.validateEvmRawTx,
 };
 const method: ParamSpec = {
   key: 'method',
-  title: 'Method',
-  prompt: 'The JSON-RPC method name',
-  placeholder: 'e.g. eth_getLogs, status, abci_info',
+  get title() {
+    return l10n.t('Method');
+  },
+  get prompt() {
+    return l10n.t('The JSON-RPC method name');
+  },
+  get placeholder() {
+    return l10n.t('e.g. eth_getLogs, status, abci_info');
+  },
   validate: v.validateMethodName,
 };
 const params: ParamSpec = {
   key: 'params',
-  title: 'Params',
-  prompt: 'The params as JSON: an array or an object (empty for none)',
-  placeholder: 'e.g. ["latest", false] or {"height":"5"}',
+  get title() {
+    return l10n.t('Params');
+  },
+  get prompt() {
+    return l10n.t('The params as JSON: an array or an object (empty for none)');
+  },
+  get placeholder() {
+    return l10n.t('e.g. ["latest", false] or {"height":"5"}');
+  },
   optional: true,
   validate: v.validateJsonParams,
 };
 const getPath: ParamSpec = {
   key: 'path',
-  title: 'Path',
-  prompt: 'A path and optional query, relative to the base address',
-  placeholder: 'e.g. /status or /cosmos/bank/v1beta1/supply?pagination.limit=5',
+  get title() {
+    return l10n.t('Path');
+  },
+  get prompt() {
+    return l10n.t('A path and optional query, relative to the base address');
+  },
+  get placeholder() {
+    return l10n.t('e.g. /status or /cosmos/bank/v1beta1/supply?pagination.limit=5');
+  },
   validate: v.validateGetPath,
 };
 const eventCount: ParamSpec = {
   key: 'count',
-  title: 'Events',
-  prompt: 'How many NewBlockHeader events to collect (1 to 100)',
-  placeholder: 'empty = 3',
+  get title() {
+    return l10n.t('Events');
+  },
+  get prompt() {
+    return l10n.t('How many NewBlockHeader events to collect (1 to 100)');
+  },
+  get placeholder() {
+    return l10n.t('empty = 3');
+  },
   optional: true,
   validate: v.validateEventCount,
 };
@@ -137,7 +206,12 @@ const eventCount: ParamSpec = {
 
 function hexToDecimal(result: unknown): string | undefined {
   if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
-  return `${result} = ${BigInt(result).toString()} (decimal)`;
+  return l10n.t('{0} = {1} (decimal)', result, BigInt(result).toString());
+}
+
+function hexToWei(result: unknown): string | undefined {
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
+  return l10n.t('{0} = {1} wei', result, BigInt(result).toString());
 }
 
 function jsonParams(args: Args): unknown {
@@ -159,7 +233,7 @@ function heightOf(args: Args): string | undefined {
 function cometStatusSummary(result: unknown): string | undefined {
   const r = result as { sync_info?: { latest_block_height?: string }; node_info?: { network?: string } } | undefined;
   const h = r?.sync_info?.latest_block_height;
-  return h ? `height ${h} · chain ${r?.node_info?.network ?? '?'}` : undefined;
+  return h ? l10n.t('height {0} · chain {1}', h, r?.node_info?.network ?? '?') : undefined;
 }
 
 const NEW_BLOCK_HEADER = "tm.event='NewBlockHeader'";
@@ -172,7 +246,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'evm.blockNumber',
     iface: 'evmRpc',
     label: 'eth_blockNumber',
-    title: 'EVM RPC: eth_blockNumber (latest block number)',
+    get title() {
+      return l10n.t('EVM RPC: eth_blockNumber (latest block number)');
+    },
     params: [],
     build: () => ({ kind: 'jsonrpc', method: 'eth_blockNumber', params: [] }),
     summarize: hexToDecimal,
@@ -181,7 +257,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'evm.chainId',
     iface: 'evmRpc',
     label: 'eth_chainId',
-    title: 'EVM RPC: eth_chainId',
+    get title() {
+      return l10n.t('EVM RPC: eth_chainId');
+    },
     params: [],
     build: () => ({ kind: 'jsonrpc', method: 'eth_chainId', params: [] }),
     summarize: hexToDecimal,
@@ -190,49 +268,56 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'evm.getBlockByNumber',
     iface: 'evmRpc',
     label: 'eth_getBlockByNumber',
-    title: 'EVM RPC: eth_getBlockByNumber (latest or a height)',
+    get title() {
+      return l10n.t('EVM RPC: eth_getBlockByNumber (latest or a height)');
+    },
     params: [optionalHeight],
     build: (a) => {
       const h = heightOf(a);
       return { kind: 'jsonrpc', method: 'eth_getBlockByNumber', params: [h ? '0x' + BigInt(h).toString(16) : 'latest', false] };
     },
-    summarize: (r) => (r === null ? 'null: no such block (past the tip, or pruned)' : undefined),
+    summarize: (r) => (r === null ? l10n.t('null: no such block (past the tip, or pruned)') : undefined),
   },
   {
     id: 'evm.getTransactionByHash',
     iface: 'evmRpc',
     label: 'eth_getTransactionByHash',
-    title: 'EVM RPC: eth_getTransactionByHash',
+    get title() {
+      return l10n.t('EVM RPC: eth_getTransactionByHash');
+    },
     params: [evmTxHash],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionByHash', params: [a.hash.trim().toLowerCase()] }),
-    summarize: (r) => (r === null ? 'null: no transaction with that hash' : undefined),
+    summarize: (r) => (r === null ? l10n.t('null: no transaction with that hash') : undefined),
   },
   {
     id: 'evm.getTransactionReceipt',
     iface: 'evmRpc',
     label: 'eth_getTransactionReceipt',
-    title: 'EVM RPC: eth_getTransactionReceipt',
+    get title() {
+      return l10n.t('EVM RPC: eth_getTransactionReceipt');
+    },
     params: [evmTxHash],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionReceipt', params: [a.hash.trim().toLowerCase()] }),
-    summarize: (r) => (r === null ? 'null: no receipt (unknown or pending transaction)' : undefined),
+    summarize: (r) => (r === null ? l10n.t('null: no receipt (unknown or pending transaction)') : undefined),
   },
   {
     id: 'evm.getBalance',
     iface: 'evmRpc',
     label: 'eth_getBalance',
-    title: 'EVM RPC: eth_getBalance (latest)',
+    get title() {
+      return l10n.t('EVM RPC: eth_getBalance (latest)');
+    },
     params: [evmAddress],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getBalance', params: [a.address.trim(), 'latest'] }),
-    summarize: (r) => {
-      const d = hexToDecimal(r);
-      return d ? d.replace('(decimal)', 'wei') : undefined;
-    },
+    summarize: hexToWei,
   },
   {
     id: 'evm.sendRawTransaction',
     iface: 'evmRpc',
     label: 'eth_sendRawTransaction',
-    title: 'EVM RPC: eth_sendRawTransaction (broadcast)',
+    get title() {
+      return l10n.t('EVM RPC: eth_sendRawTransaction (broadcast)');
+    },
     params: [evmRawTx],
     broadcast: true,
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_sendRawTransaction', params: [a.tx.trim().toLowerCase()] }),
@@ -240,8 +325,12 @@ export const OPERATIONS: readonly Operation[] = [
   {
     id: 'evm.custom',
     iface: 'evmRpc',
-    label: 'Custom JSON-RPC request…',
-    title: 'EVM RPC: custom JSON-RPC request',
+    get label() {
+      return l10n.t('Custom JSON-RPC request…');
+    },
+    get title() {
+      return l10n.t('EVM RPC: custom JSON-RPC request');
+    },
     params: [method, params],
     build: (a) => ({ kind: 'jsonrpc', method: a.method.trim(), params: jsonParams(a) }),
   },
@@ -251,7 +340,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensus.genesis',
     iface: 'consensusHttp',
     label: 'genesis',
-    title: 'Consensus HTTP: genesis (chunked when large)',
+    get title() {
+      return l10n.t('Consensus HTTP: genesis (chunked when large)');
+    },
     params: [],
     build: () => ({ kind: 'genesis' }),
   },
@@ -259,7 +350,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusHttp.status',
     iface: 'consensusHttp',
     label: 'status',
-    title: 'Consensus HTTP: status',
+    get title() {
+      return l10n.t('Consensus HTTP: status');
+    },
     params: [],
     build: () => ({ kind: 'get', path: '/status' }),
     summarize: cometStatusSummary,
@@ -268,7 +361,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusHttp.validators',
     iface: 'consensusHttp',
     label: 'validators',
-    title: 'Consensus HTTP: validators (latest or a height)',
+    get title() {
+      return l10n.t('Consensus HTTP: validators (latest or a height)');
+    },
     params: [optionalHeight],
     build: (a) => ({ kind: 'get', path: '/validators', query: { height: heightOf(a) } }),
   },
@@ -276,7 +371,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusHttp.block',
     iface: 'consensusHttp',
     label: 'block',
-    title: 'Consensus HTTP: block at a height',
+    get title() {
+      return l10n.t('Consensus HTTP: block at a height');
+    },
     params: [height],
     build: (a) => ({ kind: 'get', path: '/block', query: { height: heightOf(a) } }),
   },
@@ -284,15 +381,21 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusHttp.tx',
     iface: 'consensusHttp',
     label: 'tx',
-    title: 'Consensus HTTP: tx by hash',
+    get title() {
+      return l10n.t('Consensus HTTP: tx by hash');
+    },
     params: [cometTxHash],
     build: (a) => ({ kind: 'get', path: '/tx', query: { hash: '0x' + v.normalizeCometHash(a.hash) } }),
   },
   {
     id: 'consensusHttp.custom',
     iface: 'consensusHttp',
-    label: 'Custom GET request…',
-    title: 'Consensus HTTP: custom GET request',
+    get label() {
+      return l10n.t('Custom GET request…');
+    },
+    get title() {
+      return l10n.t('Consensus HTTP: custom GET request');
+    },
     params: [getPath],
     build: (a) => ({ kind: 'get', ...splitPath(a.path) }),
   },
@@ -302,7 +405,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensus.block',
     iface: 'consensusRpc',
     label: 'block',
-    title: 'Consensus RPC: block at a height',
+    get title() {
+      return l10n.t('Consensus RPC: block at a height');
+    },
     params: [height],
     build: (a) => ({ kind: 'jsonrpc', method: 'block', params: [heightOf(a)] }),
   },
@@ -310,7 +415,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusRpc.status',
     iface: 'consensusRpc',
     label: 'status',
-    title: 'Consensus RPC: status',
+    get title() {
+      return l10n.t('Consensus RPC: status');
+    },
     params: [],
     build: () => ({ kind: 'jsonrpc', method: 'status', params: [] }),
     summarize: cometStatusSummary,
@@ -319,7 +426,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusRpc.validators',
     iface: 'consensusRpc',
     label: 'validators',
-    title: 'Consensus RPC: validators (latest or a height)',
+    get title() {
+      return l10n.t('Consensus RPC: validators (latest or a height)');
+    },
     params: [optionalHeight],
     build: (a) => {
       const h = heightOf(a);
@@ -330,21 +439,27 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'consensusRpc.broadcastTxSync',
     iface: 'consensusRpc',
     label: 'broadcast_tx_sync',
-    title: 'Consensus RPC: broadcast_tx_sync (broadcast)',
+    get title() {
+      return l10n.t('Consensus RPC: broadcast_tx_sync (broadcast)');
+    },
     params: [txBytes],
     broadcast: true,
     build: (a) => ({ kind: 'jsonrpc', method: 'broadcast_tx_sync', params: { tx: v.normalizeTxBytes(a.tx) } }),
     summarize: (r) => {
       const res = r as { code?: number; hash?: string; log?: string } | undefined;
       if (!res || typeof res.code !== 'number') return undefined;
-      return res.code === 0 ? `accepted by CheckTx · hash ${res.hash}` : `REFUSED by CheckTx: code ${res.code} ${res.log ?? ''}`.trim();
+      return res.code === 0 ? l10n.t('accepted by CheckTx · hash {0}', String(res.hash)) : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.log ?? '').trim();
     },
   },
   {
     id: 'consensusRpc.custom',
     iface: 'consensusRpc',
-    label: 'Custom JSON-RPC request…',
-    title: 'Consensus RPC: custom JSON-RPC request',
+    get label() {
+      return l10n.t('Custom JSON-RPC request…');
+    },
+    get title() {
+      return l10n.t('Consensus RPC: custom JSON-RPC request');
+    },
     params: [method, params],
     build: (a) => ({ kind: 'jsonrpc', method: a.method.trim(), params: jsonParams(a) }),
   },
@@ -353,16 +468,24 @@ export const OPERATIONS: readonly Operation[] = [
   {
     id: 'consensusWs.subscribeNewBlocks',
     iface: 'consensusWs',
-    label: 'subscribe to new blocks',
-    title: 'Consensus WebSocket: subscribe to new blocks (collect NewBlockHeader events)',
+    get label() {
+      return l10n.t('subscribe to new blocks');
+    },
+    get title() {
+      return l10n.t('Consensus WebSocket: subscribe to new blocks (collect NewBlockHeader events)');
+    },
     params: [eventCount],
     build: (a) => ({ kind: 'ws-subscribe', query: NEW_BLOCK_HEADER, count: Number((a.count ?? '').trim() || '3') }),
   },
   {
     id: 'consensusWs.custom',
     iface: 'consensusWs',
-    label: 'Custom JSON-RPC request…',
-    title: 'Consensus WebSocket: custom JSON-RPC request',
+    get label() {
+      return l10n.t('Custom JSON-RPC request…');
+    },
+    get title() {
+      return l10n.t('Consensus WebSocket: custom JSON-RPC request');
+    },
     params: [method, params],
     build: (a) => ({ kind: 'ws-call', method: a.method.trim(), params: jsonParams(a) }),
   },
@@ -372,7 +495,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'rest.latestBlock',
     iface: 'rest',
     label: 'blocks/latest',
-    title: 'REST: latest block',
+    get title() {
+      return l10n.t('REST: latest block');
+    },
     params: [],
     build: () => ({ kind: 'get', path: '/cosmos/base/tendermint/v1beta1/blocks/latest' }),
   },
@@ -380,7 +505,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'rest.blockByHeight',
     iface: 'rest',
     label: 'blocks/{height}',
-    title: 'REST: block at a height',
+    get title() {
+      return l10n.t('REST: block at a height');
+    },
     params: [height],
     build: (a) => ({ kind: 'get', path: `/cosmos/base/tendermint/v1beta1/blocks/${heightOf(a)}` }),
   },
@@ -388,7 +515,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'rest.nodeInfo',
     iface: 'rest',
     label: 'node_info',
-    title: 'REST: node info',
+    get title() {
+      return l10n.t('REST: node info');
+    },
     params: [],
     build: () => ({ kind: 'get', path: '/cosmos/base/tendermint/v1beta1/node_info' }),
   },
@@ -396,7 +525,9 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'rest.syncing',
     iface: 'rest',
     label: 'syncing',
-    title: 'REST: syncing',
+    get title() {
+      return l10n.t('REST: syncing');
+    },
     params: [],
     build: () => ({ kind: 'get', path: '/cosmos/base/tendermint/v1beta1/syncing' }),
   },
@@ -404,31 +535,45 @@ export const OPERATIONS: readonly Operation[] = [
     id: 'rest.validatorSetsLatest',
     iface: 'rest',
     label: 'validatorsets/latest',
-    title: 'REST: latest validator set',
+    get title() {
+      return l10n.t('REST: latest validator set');
+    },
     params: [],
     build: () => ({ kind: 'get', path: '/cosmos/base/tendermint/v1beta1/validatorsets/latest' }),
   },
   {
     id: 'rest.balances',
     iface: 'rest',
-    label: 'bank balances',
-    title: 'REST: bank balances of an address',
+    get label() {
+      return l10n.t('bank balances');
+    },
+    get title() {
+      return l10n.t('REST: bank balances of an address');
+    },
     params: [bech32Address],
     build: (a) => ({ kind: 'get', path: `/cosmos/bank/v1beta1/balances/${encodeURIComponent(a.address.trim())}` }),
   },
   {
     id: 'rest.tx',
     iface: 'rest',
-    label: 'tx by hash',
-    title: 'REST: transaction by hash',
+    get label() {
+      return l10n.t('tx by hash');
+    },
+    get title() {
+      return l10n.t('REST: transaction by hash');
+    },
     params: [cometTxHash],
     build: (a) => ({ kind: 'get', path: `/cosmos/tx/v1beta1/txs/${v.normalizeCometHash(a.hash)}` }),
   },
   {
     id: 'rest.broadcast',
     iface: 'rest',
-    label: 'broadcast tx',
-    title: 'REST: broadcast a transaction (BROADCAST_MODE_SYNC)',
+    get label() {
+      return l10n.t('broadcast tx');
+    },
+    get title() {
+      return l10n.t('REST: broadcast a transaction (BROADCAST_MODE_SYNC)');
+    },
     params: [txBytes],
     broadcast: true,
     build: (a) => ({
@@ -439,14 +584,18 @@ export const OPERATIONS: readonly Operation[] = [
     summarize: (r) => {
       const res = (r as { tx_response?: { code?: number; txhash?: string; raw_log?: string } } | undefined)?.tx_response;
       if (!res || typeof res.code !== 'number') return undefined;
-      return res.code === 0 ? `accepted by CheckTx · hash ${res.txhash}` : `REFUSED by CheckTx: code ${res.code} ${res.raw_log ?? ''}`.trim();
+      return res.code === 0 ? l10n.t('accepted by CheckTx · hash {0}', String(res.txhash)) : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.raw_log ?? '').trim();
     },
   },
   {
     id: 'rest.custom',
     iface: 'rest',
-    label: 'Custom GET request…',
-    title: 'REST: custom GET request',
+    get label() {
+      return l10n.t('Custom GET request…');
+    },
+    get title() {
+      return l10n.t('REST: custom GET request');
+    },
     params: [getPath],
     build: (a) => ({ kind: 'get', ...splitPath(a.path) }),
   },
@@ -468,7 +617,7 @@ export function validateArgs(op: Operation, args: Args): string | undefined {
     const value = args[p.key];
     if (value === undefined || value.trim() === '') {
       if (p.optional) continue;
-      return `${p.title} is required: ${p.prompt.charAt(0).toLowerCase()}${p.prompt.slice(1)}.`;
+      return l10n.t('{0} is required: {1}.', p.title, p.prompt.charAt(0).toLowerCase() + p.prompt.slice(1));
     }
     const error = p.validate(value);
     if (error) return error;

@@ -3,6 +3,7 @@
 
 import type { EndpointError } from './errors';
 import { HttpClient, HttpRequest, HttpResponse } from './http';
+import * as l10n from './l10n';
 import type { Args, Operation } from './operations';
 
 export interface RequestDescription {
@@ -67,6 +68,6 @@ export async function sendRecorded(options: ExecuteOptions, outcome: Outcome, re
   outcome.bytes = res.bytes;
   outcome.body = res.body;
   outcome.file = res.file;
-  if (res.file) outcome.notes.push(`body written to ${res.file} (larger than chainEndpoints.maxDocumentMegabytes)`);
+  if (res.file) outcome.notes.push(l10n.t('body written to {0} (larger than chainEndpoints.maxDocumentMegabytes)', res.file));
   return res;
 }

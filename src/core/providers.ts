@@ -1,17 +1,29 @@
 // Providers: the `chainEndpoints.providers` setting turned into validated endpoints.
 // Never imports vscode: the settings value comes in as plain JSON.
 
+import * as l10n from './l10n';
 import { masker } from './mask';
 
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
 
-export const INTERFACE_LABELS: Record<InterfaceId, string> = {
-  evmRpc: 'EVM RPC',
-  consensusHttp: 'Consensus HTTP',
-  consensusRpc: 'Consensus RPC',
-  consensusWs: 'Consensus WebSocket',
-  rest: 'REST',
+/** Translated when read (getters: the bundle loads after this module). */
+export const INTERFACE_LABELS: Readonly<Record<InterfaceId, string>> = {
+  get evmRpc() {
+    return l10n.t('EVM RPC');
+  },
+  get consensusHttp() {
+    return l10n.t('Consensus HTTP');
+  },
+  get consensusRpc() {
+    return l10n.t('Consensus RPC');
+  },
+  get consensusWs() {
+    return l10n.t('Consensus WebSocket');
+  },
+  get rest() {
+    return l10n.t('REST');
+  },
 };
 
 /** Which URL schemes each interface accepts. */
@@ -82,23 +94,23 @@ export function validateAddress(iface: InterfaceId, value: string): string | und
   const schemes = schemesFor(iface);
   const example = iface === 'consensusWs' ? 'wss://host/websocket' : 'https://host:port/path';
   const text = value.trim();
-  if (text === '') return `${label} address is empty: type an absolute URL such as ${example}.`;
-  if (/\s/.test(text)) return `${label} address contains spaces: type an absolute URL such as ${example}.`;
+  if (text === '') return l10n.t('{0} address is empty: type an absolute URL such as {1}.', label, example);
+  if (/\s/.test(text)) return l10n.t('{0} address contains spaces: type an absolute URL such as {1}.', label, example);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     const shown = text.replace(/^[^/@]*@/, '***@'); // a key typed before an @ is not repeated
-    return `${label} address "${shown}" is not a URL: type an absolute URL such as ${example}.`;
+    return l10n.t('{0} address "{1}" is not a URL: type an absolute URL such as {2}.', label, shown, example);
   }
   if (!schemes.includes(url.protocol)) {
-    const want = schemes.map((s) => s.replace(':', '://')).join(' or ');
-    return `${label} address must start with ${want} (got "${url.protocol}//"): for example ${example}.`;
+    const [a, b] = schemes.map((s) => s.replace(':', '://'));
+    return l10n.t('{0} address must start with {1} or {2} (got "{3}"): for example {4}.', label, a, b, `${url.protocol}//`, example);
   }
-  if (!url.hostname) return `${label} address has no host: type an absolute URL such as ${example}.`;
+  if (!url.hostname) return l10n.t('{0} address has no host: type an absolute URL such as {1}.', label, example);
   if (url.username || url.password) {
     // Never echoed back: the message must not repeat the secret.
-    return `${label} address contains credentials (user:password@ or key@ before the host): remove them and put the key in the provider's "headers" as a secret reference instead, e.g. "headers": { "Authorization": "\${secret:myKey}" }.`;
+    return l10n.t('{0} address contains credentials (user:password@ or key@ before the host): remove them and put the key in the provider\'s "headers" as a secret reference instead, e.g. "headers": { "Authorization": "${secret:myKey}" }.', label);
   }
   return undefined;
 }
@@ -113,22 +125,22 @@ export function parseProviders(raw: unknown): ParsedProviders {
   const problems: ProviderProblem[] = [];
   if (raw === undefined || raw === null) return { providers, problems };
   if (!Array.isArray(raw)) {
-    problems.push({ index: -1, message: 'chainEndpoints.providers must be an array of providers.' });
+    problems.push({ index: -1, message: l10n.t('chainEndpoints.providers must be an array of providers.') });
     return { providers, problems };
   }
   const seen = new Set<string>();
   raw.forEach((entry, index) => {
     if (!isRecord(entry)) {
-      problems.push({ index, message: `Entry ${index + 1} is not an object with a "name" and addresses.` });
+      problems.push({ index, message: l10n.t('Entry {0} is not an object with a "name" and addresses.', index + 1) });
       return;
     }
     const name = typeof entry.name === 'string' ? entry.name.trim() : '';
     if (!name) {
-      problems.push({ index, message: `Entry ${index + 1} has no name: add "name": "My provider".` });
+      problems.push({ index, message: l10n.t('Entry {0} has no name: add "name": "My provider".', index + 1) });
       return;
     }
     if (seen.has(name.toLowerCase())) {
-      problems.push({ index, name, message: `Duplicate provider name "${name}": names must be unique.` });
+      problems.push({ index, name, message: l10n.t('Duplicate provider name "{0}": names must be unique.', name) });
       return;
     }
     seen.add(name.toLowerCase());
@@ -138,7 +150,7 @@ export function parseProviders(raw: unknown): ParsedProviders {
       const value = entry[iface];
       if (value === undefined || value === null || value === '') continue;
       if (typeof value !== 'string') {
-        errors.push(`${INTERFACE_LABELS[iface]} address must be a string.`);
+        errors.push(l10n.t('{0} address must be a string.', INTERFACE_LABELS[iface]));
         continue;
       }
       const error = validateAddress(iface, value);
@@ -150,13 +162,13 @@ export function parseProviders(raw: unknown): ParsedProviders {
       return;
     }
     if (Object.keys(endpoints).length === 0) {
-      problems.push({ index, name, message: `${name}: no addresses; set at least one of ${INTERFACES.join(', ')}.` });
+      problems.push({ index, name, message: l10n.t('{0}: no addresses; set at least one of {1}.', name, INTERFACES.join(', ')) });
       return;
     }
     const chainId = typeof entry.chainId === 'string' && entry.chainId.trim() ? entry.chainId.trim() : undefined;
     const evmChainId = normalizeEvmChainId(entry.evmChainId);
     if (evmChainId === null) {
-      problems.push({ index, name, message: `${name}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".` });
+      problems.push({ index, name, message: l10n.t('{0}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".', name) });
       return;
     }
     const headers = parseHeaders(entry.headers);
@@ -174,12 +186,12 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Validated `headers`; an error sentence when malformed. */
 function parseHeaders(value: unknown): Record<string, string> | undefined | string {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) return 'headers must be an object such as {"x-api-key": "${secret:my-key}"}.';
+  if (!isRecord(value)) return l10n.t('headers must be an object such as {"x-api-key": "${secret:my-key}"}.');
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (!HEADER_NAME.test(k)) return `"${k}" is not a valid header name.`;
-    if (typeof v !== 'string') return `header "${k}" must be a string (use "\${secret:NAME}" for a secret).`;
-    if (/[\r\n]/.test(v)) return `header "${k}" contains a line break.`;
+    if (!HEADER_NAME.test(k)) return l10n.t('"{0}" is not a valid header name.', k);
+    if (typeof v !== 'string') return l10n.t('header "{0}" must be a string (use "${secret:NAME}" for a secret).', k);
+    if (/[\r\n]/.test(v)) return l10n.t('header "{0}" contains a line break.', k);
     out[k] = v;
   }
   return out;

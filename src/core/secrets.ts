@@ -4,6 +4,7 @@
 // masker (mask.ts), which redactUrl() and renderDocument() pass through.
 
 import { EndpointError } from './errors';
+import * as l10n from './l10n';
 import { INTERFACES, Provider } from './providers';
 
 export const SECRET_REF = /\$\{secret:([A-Za-z0-9_.-]+)\}/g;
@@ -22,7 +23,7 @@ export function substitute(text: string, values: ReadonlyMap<string, string>, en
   return text.replace(SECRET_REF, (_, name: string) => {
     const value = values.get(name);
     if (value === undefined) {
-      throw new EndpointError('input', `Secret "${name}" is not set: run "Chain Endpoints: Set Secret" and give it a value.`);
+      throw new EndpointError('input', l10n.t('Secret "{0}" is not set: run "Chain Endpoints: Set Secret" and give it a value.', name));
     }
     return encode ? encodeURIComponent(value) : value;
   });

@@ -1,17 +1,19 @@
 // Validators for what a user types. Each returns an error sentence that says what to type, or
 // undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
 
+import * as l10n from './l10n';
+
 export type Validator = (value: string) => string | undefined;
 
 const MAX_INT64 = 9223372036854775807n;
 
 export const validateHeight: Validator = (value) => {
   const text = value.trim();
-  if (text === '') return 'Type a block height: a whole number from 1 to 9223372036854775807.';
-  if (!/^\d+$/.test(text)) return `"${text}" is not a block height: type a whole number from 1 to 9223372036854775807.`;
+  if (text === '') return l10n.t('Type a block height: a whole number from 1 to 9223372036854775807.');
+  if (!/^\d+$/.test(text)) return l10n.t('"{0}" is not a block height: type a whole number from 1 to 9223372036854775807.', text);
   const n = BigInt(text);
-  if (n < 1n) return 'Heights start at 1: type a whole number from 1 to 9223372036854775807.';
-  if (n > MAX_INT64) return 'That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.';
+  if (n < 1n) return l10n.t('Heights start at 1: type a whole number from 1 to 9223372036854775807.');
+  if (n > MAX_INT64) return l10n.t('That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.');
   return undefined;
 };
 
@@ -24,10 +26,10 @@ export function normalizeHeight(value: string): string {
 }
 
 export const validateEvmTxHash: Validator = (value) =>
-  /^0x[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : 'Type a transaction hash: 0x followed by 64 hex digits.';
+  /^0x[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : l10n.t('Type a transaction hash: 0x followed by 64 hex digits.');
 
 export const validateCometTxHash: Validator = (value) =>
-  /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : 'Type a transaction hash: 64 hex digits (0x optional).';
+  /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim()) ? undefined : l10n.t('Type a transaction hash: 64 hex digits (0x optional).');
 
 /** Upper-case hex without 0x, as CometBFT and the REST gateway print hashes. */
 export function normalizeCometHash(value: string): string {
@@ -35,28 +37,28 @@ export function normalizeCometHash(value: string): string {
 }
 
 export const validateEvmAddress: Validator = (value) =>
-  /^0x[0-9a-fA-F]{40}$/.test(value.trim()) ? undefined : 'Type an EVM address: 0x followed by 40 hex digits.';
+  /^0x[0-9a-fA-F]{40}$/.test(value.trim()) ? undefined : l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
 
 export const validateBech32Address: Validator = (value) => {
   const text = value.trim();
   const decoded = bech32Decode(text);
-  if (typeof decoded === 'string') return `"${truncate(text)}" is not a valid bech32 address (${decoded}): type one such as cosmos1...`;
+  if (typeof decoded === 'string') return l10n.t('"{0}" is not a valid bech32 address ({1}): type one such as cosmos1...', truncate(text), decoded);
   return undefined;
 };
 
 /** Tx bytes typed as base64 or 0x-hex. */
 export const validateTxBytes: Validator = (value) => {
   const text = value.trim();
-  if (text === '') return 'Type the signed transaction bytes as base64 or 0x-prefixed hex.';
+  if (text === '') return l10n.t('Type the signed transaction bytes as base64 or 0x-prefixed hex.');
   if (/^0x/i.test(text)) {
     const hex = text.slice(2);
-    if (hex.length === 0) return 'The hex transaction is empty: type 0x followed by the bytes in hex.';
-    if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The hex transaction has characters that are not hex digits: type 0x followed by the bytes in hex (0-9, a-f).';
-    if (hex.length % 2 !== 0) return 'The hex transaction has an odd number of digits (each byte takes two): type 0x followed by whole bytes in hex.';
+    if (hex.length === 0) return l10n.t('The hex transaction is empty: type 0x followed by the bytes in hex.');
+    if (!/^[0-9a-fA-F]*$/.test(hex)) return l10n.t('The hex transaction has characters that are not hex digits: type 0x followed by the bytes in hex (0-9, a-f).');
+    if (hex.length % 2 !== 0) return l10n.t('The hex transaction has an odd number of digits (each byte takes two): type 0x followed by whole bytes in hex.');
     return undefined;
   }
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 !== 0) {
-    return 'Not valid base64 (or hex): type base64 such as "a2V5PXZhbHVl" or hex such as 0x6b65793d76616c7565.';
+    return l10n.t('Not valid base64 (or hex): type base64 such as "a2V5PXZhbHVl" or hex such as 0x6b65793d76616c7565.');
   }
   return undefined;
 };
@@ -69,16 +71,16 @@ export function normalizeTxBytes(value: string): string {
 
 export const validateEvmRawTx: Validator = (value) => {
   const text = value.trim();
-  if (!/^0x/i.test(text)) return 'Type the signed transaction as 0x-prefixed hex (RLP bytes).';
+  if (!/^0x/i.test(text)) return l10n.t('Type the signed transaction as 0x-prefixed hex (RLP bytes).');
   const hex = text.slice(2);
-  if (hex.length === 0) return 'The transaction is empty: type 0x followed by the RLP bytes in hex.';
-  if (!/^[0-9a-fA-F]*$/.test(hex)) return 'The transaction has characters that are not hex digits: type 0x followed by the RLP bytes in hex (0-9, a-f).';
-  if (hex.length % 2 !== 0) return 'The transaction has an odd number of hex digits (each byte takes two): type 0x followed by whole bytes in hex.';
+  if (hex.length === 0) return l10n.t('The transaction is empty: type 0x followed by the RLP bytes in hex.');
+  if (!/^[0-9a-fA-F]*$/.test(hex)) return l10n.t('The transaction has characters that are not hex digits: type 0x followed by the RLP bytes in hex (0-9, a-f).');
+  if (hex.length % 2 !== 0) return l10n.t('The transaction has an odd number of hex digits (each byte takes two): type 0x followed by whole bytes in hex.');
   return undefined;
 };
 
 export const validateMethodName: Validator = (value) =>
-  /^[A-Za-z_][A-Za-z0-9_.]*$/.test(value.trim()) ? undefined : 'Type a JSON-RPC method name such as eth_getLogs or status.';
+  /^[A-Za-z_][A-Za-z0-9_.]*$/.test(value.trim()) ? undefined : l10n.t('Type a JSON-RPC method name such as eth_getLogs or status.');
 
 /** JSON-RPC params: a JSON array or object (empty means none). */
 export const validateJsonParams: Validator = (value) => {
@@ -88,10 +90,10 @@ export const validateJsonParams: Validator = (value) => {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return `Params are not valid JSON (${(e as Error).message}): type an array such as ["0x1", false] or an object such as {"height":"5"}.`;
+    return l10n.t('Params are not valid JSON ({0}): type an array such as ["0x1", false] or an object such as {"height":"5"}.', (e as Error).message);
   }
   if (typeof parsed !== 'object' || parsed === null) {
-    return 'Params must be a JSON array or object, such as ["0x1", false] or {"height":"5"}.';
+    return l10n.t('Params must be a JSON array or object, such as ["0x1", false] or {"height":"5"}.');
   }
   return undefined;
 };
@@ -99,17 +101,17 @@ export const validateJsonParams: Validator = (value) => {
 /** A GET path with an optional query string, relative to the interface's base address. */
 export const validateGetPath: Validator = (value) => {
   const text = value.trim();
-  if (text === '') return 'Type a path such as /status or /cosmos/bank/v1beta1/supply?pagination.limit=5.';
-  if (/\s/.test(text)) return 'The path contains spaces: encode them as %20.';
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return 'Type only the path (and query), not a full address: it is joined to the provider\'s base address.';
-  if (text.includes('#')) return 'The path cannot contain "#": type the path and query only, encoding a literal # as %23.';
+  if (text === '') return l10n.t('Type a path such as /status or /cosmos/bank/v1beta1/supply?pagination.limit=5.');
+  if (/\s/.test(text)) return l10n.t('The path contains spaces: encode them as %20.');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return l10n.t('Type only the path (and query), not a full address: it is joined to the provider\'s base address.');
+  if (text.includes('#')) return l10n.t('The path cannot contain "#": type the path and query only, encoding a literal # as %23.');
   return undefined;
 };
 
 export const validateEventCount: Validator = (value) => {
   const text = value.trim();
   if (text === '') return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) return 'Type how many events to collect: 1 to 100.';
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) return l10n.t('Type how many events to collect: 1 to 100.');
   return undefined;
 };
 
@@ -142,21 +144,21 @@ function hrpExpand(hrp: string): number[] {
 
 /** Decodes a bech32 string; returns an error description when it is not valid. */
 export function bech32Decode(text: string): { hrp: string; data: number[] } | string {
-  if (text.length === 0) return 'empty';
-  if (text.length > 90) return 'too long';
-  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return 'mixed case';
+  if (text.length === 0) return l10n.t('empty');
+  if (text.length > 90) return l10n.t('too long');
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return l10n.t('mixed case');
   const s = text.toLowerCase();
   const pos = s.lastIndexOf('1');
-  if (pos < 1) return 'no human-readable prefix before "1"';
-  if (pos + 7 > s.length) return 'too short';
+  if (pos < 1) return l10n.t('no human-readable prefix before "1"');
+  if (pos + 7 > s.length) return l10n.t('too short');
   const hrp = s.slice(0, pos);
   const data: number[] = [];
   for (const ch of s.slice(pos + 1)) {
     const v = CHARSET.indexOf(ch);
-    if (v < 0) return `character "${ch}" is not allowed`;
+    if (v < 0) return l10n.t('character "{0}" is not allowed', ch);
     data.push(v);
   }
-  if (polymod([...hrpExpand(hrp), ...data]) !== 1) return 'checksum mismatch';
+  if (polymod([...hrpExpand(hrp), ...data]) !== 1) return l10n.t('checksum mismatch');
   return { hrp, data: data.slice(0, -6) };
 }
 

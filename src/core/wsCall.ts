@@ -5,6 +5,7 @@ import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
 import { EndpointError, networkError } from './errors';
 import { isObject } from './interpret';
+import * as l10n from './l10n';
 import { redactUrl } from './providers';
 
 export interface WsExchangeOptions {
@@ -64,11 +65,14 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     const armTimer = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        const waiting = !acknowledged ? 'an answer' : `event ${events.length + 1} of ${options.collect}`;
-        finish(undefined, new EndpointError('timeout', `No ${waiting} from ${target} within ${options.timeoutMs / 1000} s.`));
+        const seconds = options.timeoutMs / 1000;
+        const message = !acknowledged
+          ? l10n.t('No answer from {0} within {1} s.', target, seconds)
+          : l10n.t('No event {0} of {1} from {2} within {3} s.', events.length + 1, options.collect, target, seconds);
+        finish(undefined, new EndpointError('timeout', message));
       }, options.timeoutMs);
     };
-    const onAbort = () => finish(undefined, new EndpointError('cancelled', `WebSocket request to ${target} was cancelled.`));
+    const onAbort = () => finish(undefined, new EndpointError('cancelled', l10n.t('WebSocket request to {0} was cancelled.', target)));
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     armTimer();
@@ -83,15 +87,18 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       try {
         msg = JSON.parse(text);
       } catch {
-        return finish(undefined, new EndpointError('parse', `${target} sent a WebSocket message that is not JSON.`));
+        return finish(undefined, new EndpointError('parse', l10n.t('{0} sent a WebSocket message that is not JSON.', target)));
       }
       if (!isObject(msg) || msg.id !== options.id) return; // answers to other requests, or noise
       if (isObject(msg.error)) {
         const e = msg.error;
-        const data = typeof e.data === 'string' && e.data ? `: ${e.data}` : '';
+        const message =
+          typeof e.data === 'string' && e.data
+            ? l10n.t('JSON-RPC error {0} {1}: {2}.', String(e.code), String(e.message), e.data)
+            : l10n.t('JSON-RPC error {0} {1}.', String(e.code), String(e.message));
         return finish(
           undefined,
-          new EndpointError('rpc', `JSON-RPC error ${String(e.code)} ${String(e.message)}${data}.`, {
+          new EndpointError('rpc', message, {
             code: e.code as number,
             data: typeof e.data === 'string' ? e.data : undefined,
           }),
@@ -106,11 +113,11 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (events.length >= options.collect) finish(events);
     });
     socket.on('unexpected-response', (_req, res) => {
-      finish(undefined, new EndpointError('http', `HTTP ${res.statusCode} from ${target}: the server refused the WebSocket upgrade.`, { status: res.statusCode }));
+      finish(undefined, new EndpointError('http', l10n.t('HTTP {0} from {1}: the server refused the WebSocket upgrade.', String(res.statusCode), target), { status: res.statusCode }));
     });
     socket.on('close', (code, reason) => {
-      const why = reason.toString() ? ` (${code} ${reason.toString()})` : ` (${code})`;
-      finish(undefined, new EndpointError('network', `${target} closed the WebSocket after ${messages.length} message(s)${why}.`));
+      const why = reason.toString() ? `${code} ${reason.toString()}` : String(code);
+      finish(undefined, new EndpointError('network', l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why)));
     });
     socket.on('error', (err) => finish(undefined, networkError(err, target)));
   });

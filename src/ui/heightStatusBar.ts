@@ -186,7 +186,7 @@ export class HeightStatusBar implements vscode.Disposable {
         shown: s.detail ? vscode.l10n.t('no new block from {0} ({1})', name, s.detail) : vscode.l10n.t('no new block from {0}', name),
       };
     }
-    if (s.state === 'polling' && /poll failed/.test(s.detail ?? '')) {
+    if (s.state === 'polling' && s.pollFailed) {
       return {
         english: `${name} does not answer${detail}`,
         shown: s.detail ? vscode.l10n.t('{0} does not answer ({1})', name, s.detail) : vscode.l10n.t('{0} does not answer', name),

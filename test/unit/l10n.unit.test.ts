@@ -1,0 +1,24 @@
+// The core's translation seam: with a translator installed, core sentences go through it whole,
+// with their placeholders filled; without one they are English.
+
+import * as assert from 'node:assert/strict';
+import * as l10n from '../../src/core/l10n';
+import { networkError } from '../../src/core/errors';
+import { validateHeight } from '../../src/core/validate';
+
+describe('l10n (core)', () => {
+  afterEach(() => l10n.setTranslator(undefined));
+
+  it('sends validator and EndpointError messages through the translator, placeholders filled', () => {
+    l10n.setTranslator((m, ...a) => `«${l10n.format(m, ...a)}»`);
+    assert.equal(validateHeight('abc'), '«"abc" is not a block height: type a whole number from 1 to 9223372036854775807.»');
+    const e = networkError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'http://h:1');
+    assert.equal(e.message, '«Could not reach http://h:1: «connection refused (nothing listens at that address)».»');
+  });
+
+  it('is English with {n} filled when no translator is set', () => {
+    assert.equal(l10n.t('{0} of {1}', 1, 'two'), '1 of two');
+    assert.equal(l10n.t('kept {2} and {"k":1}', 'a'), 'kept {2} and {"k":1}');
+    assert.equal(validateHeight(''), 'Type a block height: a whole number from 1 to 9223372036854775807.');
+  });
+});
