@@ -8,7 +8,7 @@ import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
 import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, TLS_CODES, networkError } from './errors';
 import { HttpClient } from './http';
-import { interpret, isObject } from './interpret';
+import { interpret, isObject, readCometStatus } from './interpret';
 import * as l10n from './l10n';
 import { INTERFACES, InterfaceId, Provider, joinUrl, redactUrl } from './providers';
 
@@ -264,11 +264,9 @@ function retryAfterMs(value: string | undefined): number {
 }
 
 function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeResult {
-  const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
-  const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
-  const h = sync?.latest_block_height;
-  if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, l10n.t('status has no sync_info.latest_block_height'));
-  return { at, ok: true, latencyMs, height: BigInt(h), chainId: typeof node?.network === 'string' ? node.network : undefined };
+  const status = readCometStatus(result);
+  if (!status) return down(at, l10n.t('status has no sync_info.latest_block_height'));
+  return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId };
 }
 
 /** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */

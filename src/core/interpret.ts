@@ -150,6 +150,19 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
   return { json, result: json };
 }
 
+/** The height, block time and chain-id of a CometBFT `status` result; undefined without a height. */
+export function readCometStatus(result: unknown): { height: bigint; time?: string; chainId?: string } | undefined {
+  const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
+  const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
+  const h = sync?.latest_block_height;
+  if (typeof h !== 'string' || !/^\d+$/.test(h)) return undefined;
+  return {
+    height: BigInt(h),
+    time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined,
+    chainId: typeof node?.network === 'string' ? node.network : undefined,
+  };
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -9,7 +9,7 @@ import { ranked } from '../core/health';
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
 import { formatHeight } from '../core/numbers';
-import { interpret, isObject } from '../core/interpret';
+import { interpret, readCometStatus } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
 import { Log } from './log';
@@ -161,10 +161,9 @@ export class HeightStatusBar implements vscode.Disposable {
     const res = await this.http.send({ method: 'GET', url, headers, timeoutMs, signal });
     const read = interpret(res, 'jsonrpc', redactUrl(url));
     if (read.error) throw read.error;
-    const sync = isObject(read.result) && isObject(read.result.sync_info) ? read.result.sync_info : undefined;
-    const h = sync?.latest_block_height;
-    if (typeof h !== 'string' || !/^\d+$/.test(h)) throw new Error(`no sync_info.latest_block_height in ${redactUrl(url)}`);
-    return { height: BigInt(h), time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined };
+    const status = readCometStatus(read.result);
+    if (!status) throw new Error(`no sync_info.latest_block_height in ${redactUrl(url)}`);
+    return { height: status.height, time: status.time };
   }
 
   // --- failover ------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ChainEndpointsApi } from '../../src/api';
 import type { ActivatedApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
-import { EXTENSION_ID, closeAllEditors, runForDocument, setProviders, setSetting, sleep, waitFor } from './helpers';
+import { EXTENSION_ID, closeAllEditors, providerSettings, runForDocument, setProviders, setSetting, sleep, waitFor } from './helpers';
 
 describe('API for other extensions', function () {
   this.timeout(60_000);
@@ -14,8 +14,7 @@ describe('API for other extensions', function () {
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 400, providers: [{ name: 'Api node' }] });
-    const { name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest } = devnet.providers[0];
-    await setProviders([{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }]);
+    await setProviders(providerSettings(devnet.providers));
     await setSetting('statusBar.provider', 'Api node');
     // Exactly what another extension does: no import of our code, only the declared type.
     api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
@@ -70,8 +69,7 @@ describe('History view', function () {
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 400, providers: [{ name: 'History node' }] });
-    const { name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest } = devnet.providers[0];
-    await setProviders([{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }]);
+    await setProviders(providerSettings(devnet.providers));
     api = (await vscode.extensions.getExtension<ActivatedApi>(EXTENSION_ID)!.activate())!;
     await vscode.commands.executeCommand('chainEndpoints.history.clear');
   });

@@ -8,7 +8,7 @@ import { bech32Encode } from '../../src/core/validate';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
 import { ui } from './uiDriver';
-import { activateExtension, bodyOf, closeAllEditors, getJson, headerOf, runForDocument, setProviders, sleep, waitFor } from './helpers';
+import { activateExtension, bodyOf, closeAllEditors, getJson, headerOf, runForDocument, setProviders, sleep, waitFor, providerSettings } from './helpers';
 
 const BECH32_ADDRESS = bech32Encode('cosmos', new Uint8Array(20).fill(1));
 
@@ -25,7 +25,7 @@ describe('Chain Endpoints in VS Code', function () {
     });
     A = devnet.providers[0];
     await setProviders([
-      ...devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest })),
+      ...providerSettings(devnet.providers),
       { name: 'Broken', rest: 'ftp://rest.example.org' },
       { name: 'Refused', evmRpc: 'http://127.0.0.1:1', rest: 'http://127.0.0.1:1' },
     ]);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
-import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor } from './helpers';
+import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor, providerSettings } from './helpers';
 import { ui } from './uiDriver';
 
 const BLOCK_MS = 1000;
@@ -20,7 +20,7 @@ describe('provider health and failover', function () {
     devnet = await startDevnet({ blockIntervalMs: BLOCK_MS, providers: [{ name: 'H good' }, { name: 'H lagging', lagBlocks: 6 }, { name: 'H flaky' }] });
     await setSetting('statusBar.provider', 'H flaky');
     await setSetting('health.intervalSeconds', 0);
-    await setProviders(devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest })));
+    await setProviders(providerSettings(devnet.providers));
     api = await activateExtension();
     await waitFor('blocks past the lag', () => devnet.height() > 8n, 20_000);
   });

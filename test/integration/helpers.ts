@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
+import type { DevnetProviderUrls } from '../devnet/devnet';
 
 export const EXTENSION_ID = 'chain-endpoints.chain-endpoints';
 
@@ -14,6 +15,11 @@ export async function activateExtension(): Promise<ChainEndpointsApi> {
 
 export async function setProviders(providers: unknown[]): Promise<void> {
   await vscode.workspace.getConfiguration('chainEndpoints').update('providers', providers, vscode.ConfigurationTarget.Global);
+}
+
+/** A devnet's providers as chainEndpoints.providers entries (name and the five addresses). */
+export function providerSettings(providers: readonly DevnetProviderUrls[]): DevnetProviderUrls[] {
+  return providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }));
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
-import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor } from './helpers';
+import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor, providerSettings } from './helpers';
 import { ui } from './uiDriver';
 
 const ITEM = '[id="chain-endpoints.chain-endpoints.chainEndpoints.height"], [id^="chain-endpoints.chain-endpoints"][id$="chainEndpoints.height"]';
@@ -21,7 +21,7 @@ describe('status bar: live block height', function () {
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 500, providers: [{ name: 'Live A' }, { name: 'Live B' }] });
     await setSetting('statusBar.provider', '');
-    await setProviders(devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest })));
+    await setProviders(providerSettings(devnet.providers));
     api = await activateExtension();
     sampler = setInterval(() => {
       const h = api.currentHeight();
