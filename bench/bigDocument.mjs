@@ -1,5 +1,6 @@
 // Case "big document": a 50 MB JSON answer (plain node:http server in another process) opened as a
-// document: execute (fetch + interpret) then renderDocument. Baseline: JSON.parse +
+// document: execute (fetch, formatted as it arrives, + interpret) then renderDocumentBytes (the bytes
+// the editor reads). Baseline: JSON.parse +
 // JSON.stringify(v, null, 2) of the same bytes (already in memory). Modes: 'time' (interleaved)
 // and 'memory-ours' / 'memory-baseline' (one run in a fresh process: peak RSS and heap growth).
 import { childMain, core, gcNow, interleave, maxRss, require, summary } from './lib.mjs';
@@ -7,7 +8,7 @@ import { childMain, core, gcNow, interleave, maxRss, require, summary } from './
 const { execute } = core('execute');
 const { HttpClient } = core('http');
 const { findOperation } = core('operations');
-const { renderDocument } = core('render');
+const { renderDocumentBytes } = core('render');
 const { request } = require('undici');
 
 childMain(async ({ mode, url, warmup, n }) => {
@@ -17,8 +18,8 @@ childMain(async ({ mode, url, warmup, n }) => {
   const op = findOperation('rest.custom');
   const ours = async () => {
     const o = await execute(provider, op, { path: '/block_results' }, opts);
-    if (o.error || !o.body) throw new Error(`big document failed: ${o.error?.message}`);
-    return renderDocument(o).length;
+    if (o.error || !o.formatted) throw new Error(`big document failed: ${o.error?.message}`);
+    return renderDocumentBytes(o).length;
   };
   const fetchBytes = async () => Buffer.from(await (await request(`${url}/block_results`)).body.arrayBuffer());
   const baselineOf = (bytes) => () => JSON.stringify(JSON.parse(bytes.toString('utf8')), null, 2).length;

@@ -1,5 +1,5 @@
 // Cases "request overhead" and "anchors": every documented HTTP request through our client
-// (execute: build, send, parse; then renderDocument) against the devnet (in its own process),
+// (execute: build, send, parse; then renderDocumentBytes, the bytes the editor reads) against the devnet (in its own process),
 // interleaved with the same request through a bare undici.request + JSON.parse, and the anchor
 // libraries (@cosmjs/tendermint-rpc, viem) for block/status and eth_blockNumber.
 import { childMain, core, interleave, require, startChild, summary } from './lib.mjs';
@@ -8,7 +8,7 @@ const { execute } = core('execute');
 const { describeRequest } = core('execute');
 const { HttpClient } = core('http');
 const { OPERATIONS, findOperation } = core('operations');
-const { renderDocument } = core('render');
+const { renderDocumentBytes } = core('render');
 const { bech32Encode } = core('validate');
 const { request } = require('undici');
 
@@ -23,7 +23,7 @@ childMain(async ({ warmup, n, anchorWarmup, anchorN }) => {
     const ours = async (op, args) => {
       const o = await execute(provider, op, args, opts);
       if (o.error && !expectedError(op)) throw new Error(`${op.id}: ${o.error.message}`);
-      return renderDocument(o);
+      return renderDocumentBytes(o);
     };
 
     // A transaction in a block, for the tx-by-hash requests.

@@ -5,6 +5,7 @@
 import { EndpointError, isEndpointError } from './errors';
 import { fetchGenesis } from './genesis';
 import { interpret } from './interpret';
+import { JsonFormatter } from './jsonFormat';
 import * as l10n from './l10n';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
 import { ExecuteOptions, Outcome, RequestDescription, sendRecorded } from './outcome';
@@ -12,6 +13,9 @@ import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
 import { wsExchange } from './wsCall';
 
 export type { ExecuteOptions, Outcome, RequestDescription } from './outcome';
+
+/** Bytes kept free in front of a formatted body for the document's header (a longer one is copied in front). */
+const HEADER_ROOM = 8 * 1024;
 
 let lastId = 0;
 /** JSON-RPC ids: integers, never reused within a session (always sent: no id = no reply). */
@@ -87,7 +91,8 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
     } else {
       await runHttp(wire.kind === 'get' || wire.kind === 'post' ? 'rest' : 'jsonrpc', options, outcome);
     }
-    if (!outcome.error && op.summarize && outcome.result !== undefined) {
+    // A summary is a line about a small answer; one not held whole (over 4 MiB) is not parsed for it.
+    if (!outcome.error && op.summarize && outcome.head === undefined && outcome.result !== undefined) {
       outcome.summary = op.summarize(outcome.result);
     }
   } catch (err) {
@@ -101,10 +106,13 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
 
 async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: Outcome): Promise<void> {
   const { request } = outcome;
+  // The document's text is formatted while the answer arrives, with room left for its header.
+  const formatter = new JsonFormatter({ reserve: HEADER_ROOM });
   const res = await sendRecorded(options, outcome, {
     method: request.method === 'POST' ? 'POST' : 'GET',
     url: request.url,
     body: request.body,
+    digest: formatter,
   });
   const height = res.headers['x-cosmos-block-height'];
   if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`); // a header, as received
@@ -118,9 +126,12 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
   }
   // The CometBFT URI form (GET on consensusHttp) answers JSON-RPC envelopes too.
   const isCometGet = dialect === 'rest' && outcome.operation.iface === 'consensusHttp';
-  const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, redactUrl(request.url));
-  outcome.result = read.result;
+  const formatted = res.digested ? formatter.end() : undefined;
+  const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, redactUrl(request.url), formatted);
+  outcome.formatted = formatted;
   outcome.error = read.error;
+  // Parsed when first read (a summary, the API): the document itself needs only the formatted text.
+  Object.defineProperty(outcome, 'result', { get: () => read.result, enumerable: true, configurable: true });
 }
 
 async function runWebSocket(

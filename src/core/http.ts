@@ -2,11 +2,11 @@
 // cancellation through AbortSignal, redirects never followed, and bodies past a size spilled to a
 // file instead of being held in memory. Never imports vscode.
 
-import { createWriteStream, promises as fs } from 'node:fs';
+import { WriteStream, createWriteStream, promises as fs } from 'node:fs';
+import { once } from 'node:events';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { Readable, Transform, Writable, pipeline as pipeStreams } from 'node:stream';
+import { Readable, Transform, pipeline as pipeStreams } from 'node:stream';
 import * as zlib from 'node:zlib';
 import type { Agent, Dispatcher } from 'undici';
 import { loadUndici } from './lazy';
@@ -26,13 +26,26 @@ export interface HttpRequest {
   spillDir?: string;
   /** When set, every piece of the body goes here as it arrives (awaited: backpressure) and none is kept. */
   sink?: (piece: Buffer) => Promise<void> | void;
+  /** When set, reads the body as it arrives; then a large body is not also kept whole (see `collect`). */
+  digest?: BodyDigest;
+}
+
+/** Reads a body piece by piece as it arrives (e.g. a formatter building the document). */
+export interface BodyDigest {
+  /** Called once before the first piece when the body's length is known. */
+  expect?(bytes: number): void;
+  push(piece: Buffer): unknown;
 }
 
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body when it fits in memory. */
+  /** The body when it is held whole in memory. */
   body?: Buffer;
+  /** The first bytes of a body the digest read and that is not held whole (over 4 MiB). */
+  head?: Buffer;
+  /** Every byte went to the request's digest (false or absent when the body went to a file). */
+  digested?: boolean;
   /** The body's file when it was larger than maxBufferBytes. */
   file?: string;
   bytes: number;
@@ -75,18 +88,19 @@ export class HttpClient {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const target = redactUrl(req.url);
+    // Only failures name the address: redacting it is work a successful request does not need.
+    const target = () => redactUrl(req.url);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
     const onCancel = () => deadline.abort();
     req.signal?.addEventListener('abort', onCancel, { once: true });
     const started = performance.now();
     const fail = (err: unknown): never => {
-      if (req.signal?.aborted) throw new EndpointError('cancelled', l10n.t('Request to {0} was cancelled.', target));
+      if (req.signal?.aborted) throw new EndpointError('cancelled', l10n.t('Request to {0} was cancelled.', target()));
       if (deadline.signal.aborted) {
-        throw new EndpointError('timeout', l10n.t('No complete answer from {0} within {1}.', target, formatSeconds(req.timeoutMs)));
+        throw new EndpointError('timeout', l10n.t('No complete answer from {0} within {1}.', target(), formatSeconds(req.timeoutMs)));
       }
-      throw networkError(err, target);
+      throw networkError(err, target());
     };
     try {
       if (req.signal?.aborted) fail(undefined);
@@ -122,13 +136,19 @@ export class HttpClient {
       try {
         collected = req.sink
           ? await drain(stream, req.sink, deadline.signal)
-          : await collect(stream, req.maxBufferBytes ?? DEFAULT_MAX_BUFFER, req.spillDir, deadline.signal);
+          : await collect(stream, {
+              maxBuffer: req.maxBufferBytes ?? DEFAULT_MAX_BUFFER,
+              spillDir: req.spillDir,
+              signal: deadline.signal,
+              digest: req.digest,
+              length: decoder ? undefined : declaredLength(responseHeaders['content-length']),
+            });
       } catch (err) {
         res.body.destroy();
         if (decodeFailure && !req.signal?.aborted && !deadline.signal.aborted) {
           throw new EndpointError(
             'parse',
-            l10n.t('{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).', target, res.statusCode, encoding, decodeFailure.message),
+            l10n.t('{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).', target(), res.statusCode, encoding, decodeFailure.message),
             { status: res.statusCode, contentType: responseHeaders['content-type'] },
           );
         }
@@ -151,6 +171,10 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.pool?.close();
   }
+}
+
+function declaredLength(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
@@ -179,64 +203,149 @@ function decoderFor(encoding: string): Transform | undefined {
   }
 }
 
+/** Above this, a digested body is no longer kept whole (only its first HEAD_BYTES). */
+const KEEP_RAW_BYTES = 4 * 1024 * 1024;
+/** What is kept of a body that is not kept whole: enough for previews and error messages. */
+const HEAD_BYTES = 64 * 1024;
+
+interface Collected {
+  body?: Buffer;
+  head?: Buffer;
+  file?: string;
+  bytes: number;
+  digested?: boolean;
+}
+
+interface CollectLimits {
+  maxBuffer: number;
+  spillDir?: string;
+  signal: AbortSignal;
+  digest?: BodyDigest;
+  /** The body's length when the server said it (content-length, not compressed). */
+  length?: number;
+}
+
 /**
- * Reads a body into memory up to `maxBuffer` bytes; past that, everything (what was read and the
- * rest) goes to a new file in `spillDir`. Without a spillDir an oversize body is an error.
+ * Reads a body. Up to `maxBuffer` bytes it is an answer for a document: held in memory, or, when
+ * a digest reads it and it is larger than KEEP_RAW_BYTES, held only as its first HEAD_BYTES (the
+ * digest keeps what it needs). Past `maxBuffer` the whole body goes to a new file in `spillDir`,
+ * byte for byte; so a digested body of unknown length is also copied to disk as it arrives until
+ * it ends (and the copy removed if it fits). Without a spillDir an oversize body is an error.
  * A partial file is removed when reading fails or is aborted.
  */
-async function collect(
-  stream: Readable,
-  maxBuffer: number,
-  spillDir: string | undefined,
-  signal: AbortSignal,
-): Promise<{ body?: Buffer; file?: string; bytes: number }> {
-  const chunks: Buffer[] = [];
+async function collect(stream: Readable, limits: CollectLimits): Promise<Collected> {
+  const { maxBuffer, spillDir, signal, digest } = limits;
+  // memory: every piece kept; digest: none kept; tee: none kept, each also written to disk;
+  // file: each written to disk, the digest left (too large for a document).
+  let mode: 'memory' | 'digest' | 'tee' | 'file' = 'memory';
+  let chunks: Buffer[] = [];
   let bytes = 0;
-  const iterator = stream[Symbol.asyncIterator]();
+  let head: Buffer | undefined;
+  let spill: Spill | undefined;
+  const tooLarge = () =>
+    new EndpointError('parse', l10n.t('The answer is larger than {0}; raise chainEndpoints.maxDocumentMegabytes to read it.', formatBytes(maxBuffer)));
+  if (digest && limits.length !== undefined && limits.length <= maxBuffer) digest.expect?.(limits.length);
   const onAbort = () => stream.destroy(new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return { body: Buffer.concat(chunks, bytes), bytes };
-      const chunk = next.value as Buffer;
-      bytes += chunk.length;
-      chunks.push(chunk);
-      if (bytes > maxBuffer) break;
-    }
-    if (!spillDir) {
-      throw new EndpointError(
-        'parse',
-        l10n.t('The answer is larger than {0}; raise chainEndpoints.maxDocumentMegabytes to read it.', formatBytes(maxBuffer)),
-      );
-    }
-    await fs.mkdir(spillDir, { recursive: true });
-    // Written under a .partial name and renamed once complete: a file with the final name is
-    // always a whole answer, even if the process dies mid-transfer.
-    const file = path.join(spillDir, `response-${Date.now()}-${randomBytes(4).toString('hex')}.json`);
-    const partial = `${file}.partial`;
-    const rest = Readable.from(
-      (async function* () {
-        for (const c of chunks) yield c;
-        chunks.length = 0;
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          bytes += (next.value as Buffer).length;
-          yield next.value as Buffer;
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      bytes += piece.length;
+      if (bytes > maxBuffer && mode !== 'file') {
+        if (!spillDir || mode === 'digest') throw tooLarge();
+        if (mode === 'memory') {
+          spill = await Spill.open(spillDir);
+          for (const c of chunks) await spill.write(c);
+          chunks = [];
         }
-      })(),
-    );
-    try {
-      await pipeline(rest, createWriteStream(partial) as Writable);
-      await fs.rename(partial, file);
-    } catch (err) {
-      await fs.rm(partial, { force: true });
-      throw err;
+        mode = 'file';
+      }
+      if (mode === 'file') {
+        await spill!.write(piece);
+        continue;
+      }
+      digest?.push(piece);
+      if (mode === 'tee') await spill!.write(piece);
+      if (mode !== 'memory') continue;
+      chunks.push(piece);
+      if (digest && bytes > KEEP_RAW_BYTES) {
+        head = headOf(chunks);
+        if (spillDir && (limits.length === undefined || limits.length > maxBuffer)) {
+          spill = await Spill.open(spillDir);
+          for (const c of chunks) await spill.write(c);
+          mode = 'tee';
+        } else mode = 'digest';
+        chunks = [];
+      }
     }
-    return { file, bytes };
+    switch (mode) {
+      case 'file':
+        return { file: await spill!.keep(), bytes };
+      case 'tee':
+        await spill!.discard();
+        return { head, bytes, digested: true };
+      case 'digest':
+        return { head, bytes, digested: true };
+      case 'memory':
+        return { body: Buffer.concat(chunks, bytes), bytes, digested: digest !== undefined };
+    }
+  } catch (err) {
+    await spill?.discard();
+    throw err;
   } finally {
     signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A copy of the first HEAD_BYTES of `chunks` (not a view: the rest must be free to go). */
+function headOf(chunks: Buffer[]): Buffer {
+  const first: Buffer[] = [];
+  let n = 0;
+  for (const c of chunks) {
+    if (n >= HEAD_BYTES) break;
+    first.push(c);
+    n += c.length;
+  }
+  return Buffer.from(Buffer.concat(first, n).subarray(0, HEAD_BYTES));
+}
+
+/**
+ * A body on its way to disk, under a .partial name renamed once complete: a file with the final
+ * name is always a whole answer, even if the process dies mid-transfer.
+ */
+class Spill {
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly out: WriteStream,
+    private readonly partial: string,
+  ) {
+    out.on('error', (err) => (this.failure = err));
+  }
+
+  static async open(dir: string): Promise<Spill> {
+    await fs.mkdir(dir, { recursive: true });
+    const file = path.join(dir, `response-${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+    return new Spill(createWriteStream(`${file}.partial`), `${file}.partial`);
+  }
+
+  /** Writes a piece, waiting while the disk is behind. */
+  async write(piece: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (!this.out.write(piece)) await once(this.out, 'drain');
+  }
+
+  /** Completes the file; its final name. */
+  async keep(): Promise<string> {
+    await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (this.failure) throw this.failure;
+    const file = this.partial.slice(0, -'.partial'.length);
+    await fs.rename(this.partial, file);
+    return file;
+  }
+
+  async discard(): Promise<void> {
+    this.out.destroy();
+    await fs.rm(this.partial, { force: true });
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { EndpointError, bodyPreview } from './errors';
 import { HttpResponse } from './http';
+import type { FormattedJson } from './jsonFormat';
 import * as l10n from './l10n';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -39,36 +40,88 @@ export function statusLine(status: number): string {
 export type Dialect = 'jsonrpc' | 'rest';
 
 export interface Interpreted {
-  /** The whole parsed body (undefined when not JSON or not buffered). */
+  /** The whole parsed body (undefined when not JSON, not buffered, or read from `formatted`). */
   json?: unknown;
-  /** For JSON-RPC: the `result` member. For REST: the body. */
-  result?: unknown;
+  /** For JSON-RPC: the `result` member. For REST: the body. Parsed on first use from `formatted`. */
+  readonly result?: unknown;
   error?: EndpointError;
 }
 
-/** Interprets a buffered response. `target` is the (redacted) address for messages. */
-export function interpret(res: HttpResponse, dialect: Dialect, target: string): Interpreted {
-  const body = res.body ?? Buffer.alloc(0);
+/** What the reading needs of a JSON body: its top-level members, and the whole value. */
+interface JsonView {
+  object: boolean;
+  has(key: string): boolean;
+  get(key: string): unknown;
+  value(): unknown;
+}
+
+function parsedView(json: unknown): JsonView {
+  const object = isObject(json);
+  return {
+    object,
+    has: (key) => object && key in json,
+    get: (key) => (object ? json[key] : undefined),
+    value: () => json,
+  };
+}
+
+/** A view of formatted JSON that parses a member (or the whole) only when asked, once. */
+function formattedView(f: FormattedJson): JsonView {
+  let spans: Map<string, { start: number; end: number }> | undefined;
+  const parsed = new Map<string, unknown>();
+  const member = (key: string) => {
+    // Later duplicates win, as with JSON.parse.
+    spans ??= new Map(f.members.map((m) => [JSON.parse(m.key) as string, m]));
+    return spans.get(key);
+  };
+  const parse = (start: number, end: number) => JSON.parse(f.buffer.toString('utf8', start, end)) as unknown;
+  let whole: { v: unknown } | undefined;
+  return {
+    object: f.top === 'object',
+    has: (key) => member(key) !== undefined,
+    get: (key) => {
+      const span = member(key);
+      if (!span) return undefined;
+      if (!parsed.has(key)) parsed.set(key, parse(span.start, span.end));
+      return parsed.get(key);
+    },
+    value: () => (whole ??= { v: parse(f.start, f.end) }).v,
+  };
+}
+
+/**
+ * Interprets a response. `target` is the (redacted) address for messages. A body that went to a
+ * digest (`res.digested`) is JSON when `formatted` is given, and read from it: no second parse,
+ * and the result is parsed only when someone asks for it.
+ */
+export function interpret(res: HttpResponse, dialect: Dialect, target: string, formatted?: FormattedJson): Interpreted {
+  // The bytes for previews and sniffing: the whole body, or its first bytes when not held whole.
+  const body = res.body ?? res.head ?? Buffer.alloc(0);
   const contentType = res.headers['content-type'];
   const retryAfter = res.headers['retry-after'];
   const base = { status: res.status, contentType, retryAfter };
   // A rate limit or an outage can come with any error body: its Retry-After is always shown.
   const wait = retryAfter && res.status >= 400 ? ' ' + l10n.t('Retry after {0}.', describeRetryAfter(retryAfter)) : '';
   const text = body.toString('utf8');
+  const blank = text.trim() === '' && body.length === res.bytes;
+  let view: JsonView | undefined;
   let json: unknown;
-  let parsed = false;
-  if (text.trim() !== '') {
+  if (res.digested) {
+    view = formatted && formattedView(formatted);
+  } else if (!blank) {
     try {
       json = JSON.parse(text);
-      parsed = true;
+      view = parsedView(json);
     } catch {
-      parsed = false;
+      view = undefined;
     }
   }
+  const parsed = view !== undefined;
 
   // JSON-RPC errors come with 200 (POST, EVM) or 500 (CometBFT URI form): read them first.
-  if (parsed && dialect === 'jsonrpc' && isObject(json) && isObject(json.error)) {
-    const e = json.error;
+  const rpcError = parsed && dialect === 'jsonrpc' && view!.object ? view!.get('error') : undefined;
+  if (isObject(rpcError)) {
+    const e = rpcError;
     const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
     // The server's words go into one line of bounded length (a hostile or broken server can send
     // megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
@@ -82,9 +135,11 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
       : l10n.t('JSON-RPC error {0} {1}{2}', codeText, message, httpPart);
     return { json, error: new EndpointError('rpc', endSentence(sentence) + wait, { ...base, code, data }) };
   }
-  if (parsed && dialect === 'rest' && res.status >= 300 && isObject(json) && typeof json.message === 'string') {
-    const code = typeof json.code === 'number' ? json.code : undefined;
-    const message = clean(json.message, MAX_SERVER_TEXT) || l10n.t('no message');
+  const restMessage = parsed && dialect === 'rest' && res.status >= 300 && view!.object ? view!.get('message') : undefined;
+  if (typeof restMessage === 'string') {
+    const restCode = view!.get('code');
+    const code = typeof restCode === 'number' ? restCode : undefined;
+    const message = clean(restMessage, MAX_SERVER_TEXT) || l10n.t('no message');
     const sentence =
       code !== undefined
         ? l10n.t('REST error from {0}: {1}, gRPC code {2}: {3}', target, statusLine(res.status), code, message)
@@ -109,7 +164,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
       sentence = l10n.t('{0} from {1}: the server answered with an HTML page', line, target);
     } else if (looksBinary(body)) {
       sentence = l10n.t('{0} from {1}: {2}', line, target, describeBinary(body, contentType));
-    } else if (text.trim() !== '') {
+    } else if (!blank) {
       sentence = l10n.t('{0} from {1}: {2}', line, target, clean(bodyPreview(body, 200), 200));
     }
     return {
@@ -120,7 +175,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
       }),
     };
   }
-  if (text.trim() === '') {
+  if (blank) {
     return { error: new EndpointError('parse', l10n.t('{0} from {1} with an empty body.', statusLine(res.status), target), base) };
   }
   if (!parsed) {
@@ -138,16 +193,27 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string): 
       }),
     };
   }
+  const v = view!;
   if (dialect === 'jsonrpc') {
-    if (!isObject(json) || !('result' in json)) {
+    if (!v.object || !v.has('result')) {
       return {
         json,
         error: new EndpointError('protocol', l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', target), base),
       };
     }
-    return { json, result: json.result };
+    return {
+      json,
+      get result() {
+        return v.get('result');
+      },
+    };
   }
-  return { json, result: json };
+  return {
+    json,
+    get result() {
+      return v.value();
+    },
+  };
 }
 
 /** The height, block time and chain-id of a CometBFT `status` result; undefined without a height. */

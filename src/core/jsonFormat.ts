@@ -2,10 +2,11 @@
 // (or 2^64) keep their digits, strings keep their escapes. One pass, no parse tree, so it is
 // both faster and lighter than JSON.parse + JSON.stringify on large bodies.
 //
-// Two implementations of one grammar and one output: `formatBytes` works on the UTF-8 bytes and
-// writes bytes into one growing buffer (fast, and light on large bodies: no string per token);
-// `formatText` is the reference, on UTF-16 text. The fast one gives up on anything it does not
-// accept and the reference then produces the result or the exact error.
+// Two implementations of one grammar and one output: `JsonFormatter` works on the UTF-8 bytes, in
+// pieces as they arrive, and writes bytes into one growing buffer (fast, and light on large
+// bodies: no string per token, no whole copy of the input); `formatText` is the reference, on
+// UTF-16 text. The fast one gives up on anything it does not accept and the reference then
+// produces the result or the exact error.
 
 import * as bufferModule from 'node:buffer';
 
@@ -40,8 +41,8 @@ export const MAX_INDENT_DEPTH = 64;
 export function formatJson(text: string, indent = 2): string {
   // Lone surrogates have no UTF-8 form: such text goes to the reference, which copies them.
   if (text.length > 0 && isWellFormed(text)) {
-    const fast = formatBytes(Buffer.from(text, 'utf8'), indent);
-    if (fast !== undefined) return fast;
+    const fast = JsonFormatter.format(Buffer.from(text, 'utf8'), { indent });
+    if (fast !== undefined) return formattedText(fast);
   }
   return formatText(text, indent);
 }
@@ -58,8 +59,8 @@ function isWellFormed(text: string): boolean {
  * Throws the same JsonSyntaxError as formatJson on that text.
  */
 export function formatJsonBytes(bytes: Buffer, indent = 2): string {
-  const fast = formatBytes(bytes, indent);
-  return fast !== undefined ? fast : formatText(bytes.toString('utf8'), indent);
+  const fast = JsonFormatter.format(bytes, { indent });
+  return fast !== undefined ? formattedText(fast) : formatText(bytes.toString('utf8'), indent);
 }
 
 const enum B {
@@ -72,7 +73,6 @@ const enum B {
   Comma = 0x2c,
   Minus = 0x2d,
   Dot = 0x2e,
-  Slash = 0x2f,
   Zero = 0x30,
   One = 0x31,
   Nine = 0x39,
@@ -86,157 +86,310 @@ const enum B {
   RBrace = 0x7d,
 }
 
+/** What the formatter expects next. */
+const enum Want {
+  Value,
+  /** A key (after '{' or ',' in an object). */
+  Key,
+  /** ',' or a closer; at the top level, only whitespace. */
+  After,
+  /** ':' after a key. */
+  Colon,
+  /** Right after '{' or '[': a closer (empty container) or the first member. */
+  Opened,
+}
+
+/** A token cut by the end of a piece: it is completed by the next piece. */
+const INCOMPLETE = -2;
+
 /** 1 for the bytes allowed after a backslash (other than u), 2 for hex digits. */
 const BYTE_CLASS = new Uint8Array(256);
 for (const c of '"\\/bfnrt') BYTE_CLASS[c.charCodeAt(0)] = 1;
 for (const c of '0123456789abcdefABCDEF') BYTE_CLASS[c.charCodeAt(0)] |= 2;
 
-/**
- * The fast path: the formatted text, or undefined when the bytes are not (or might not be) one
- * JSON value. Only ASCII is structural in JSON, so every byte of 0x80 and above sits inside a
- * string literal and is copied as is; decoding the output then gives exactly what decoding the
- * input first would have (a malformed sequence cannot span the quotes around it).
- * Written as one loop over locals (no closures over the cursor): this is the hot path of large
- * documents.
- */
-function formatBytes(src: Buffer, indent: number): string | undefined {
-  const n = src.length;
-  // Indenting at most triples typical JSON; pages never written are never resident.
-  let out: Buffer = Buffer.allocUnsafe(3 * n + 64);
-  let cap = out.length;
-  let o = 0;
-  // 1 = object, 2 = array, per open container.
-  let stack = new Uint8Array(64);
-  let depth = 0;
-  let i = 0;
-  // The next thing expected: a value (0), a key of a new member (1, after '{' or ','), or what
-  // follows a value (2: ',' or a closer, or the end at the top level).
-  let want = 0;
+/** A member of the top-level object: its key (as sent, quotes included) and where its value is in the output. */
+export interface TopMember {
+  key: string;
+  start: number;
+  end: number;
+}
 
-  for (;;) {
-    while (i < n) {
-      const w = src[i];
-      if (w !== B.Space && w !== B.Lf && w !== B.Cr && w !== B.Tab) break;
-      i++;
+/** Formatted JSON: the text is `buffer[start, end)`; `buffer[0, start)` is room left for a header. */
+export interface FormattedJson {
+  buffer: Buffer;
+  start: number;
+  end: number;
+  /** What the top-level value is. */
+  top: 'object' | 'array' | 'scalar';
+  /** The top-level object's members, in order (empty unless `top` is 'object'). */
+  members: TopMember[];
+}
+
+export interface FormatterOptions {
+  indent?: number;
+  /** Bytes left free before the text, for a header written afterwards. */
+  reserve?: number;
+}
+
+/**
+ * The fast formatter: takes the UTF-8 bytes in pieces as they arrive (a token cut between two
+ * pieces is kept until the rest comes) and writes the indented text into one growing buffer,
+ * recording where the top-level members' values are. A body therefore never needs to be held
+ * whole: the output is all that grows. It gives up (push returns false, end undefined) at the
+ * first byte that cannot be JSON.
+ *
+ * Only ASCII is structural in JSON, so every byte of 0x80 and above sits inside a string literal
+ * and is copied as is; decoding the output then gives exactly what decoding the input first would
+ * have (a malformed sequence cannot span the quotes around it).
+ */
+export class JsonFormatter {
+  private readonly indent: number;
+  private readonly reserve: number;
+  private out: Buffer;
+  private o: number;
+  // 1 = object, 2 = array, per open container.
+  private stack = new Uint8Array(64);
+  private depth = 0;
+  private want = Want.Value;
+  private opener = 0;
+  private failed = false;
+  private top: FormattedJson['top'] | undefined;
+  private readonly members: TopMember[] = [];
+  private memberKey = '';
+  private memberStart = 0;
+  // The bytes of a token cut at the end of the last piece, and how many to wait for before trying
+  // again (twice as many each time: a 10 MB string in 64 KB pieces is scanned a few times, not 160).
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  private retryAt = 0;
+
+  constructor(options: FormatterOptions = {}) {
+    this.indent = options.indent ?? 2;
+    this.reserve = options.reserve ?? 0;
+    this.out = Buffer.allocUnsafe(this.reserve + 1024);
+    this.o = this.reserve;
+  }
+
+  /** Sizes the output for an input of about `bytes` (indenting at most triples typical JSON). */
+  expect(bytes: number): void {
+    const want = this.reserve + 3 * bytes + 64;
+    if (this.o === this.reserve && want > this.out.length) this.out = Buffer.allocUnsafe(want);
+  }
+
+  /** Takes the next piece of the input; false once the input cannot be JSON. */
+  push(piece: Buffer): boolean {
+    if (this.failed) return false;
+    if (this.carryBytes > 0) {
+      this.carry.push(piece);
+      this.carryBytes += piece.length;
+      if (this.carryBytes < this.retryAt) return true;
+      piece = Buffer.concat(this.carry, this.carryBytes);
+      this.carry = [];
+      this.carryBytes = 0;
     }
-    if (want === 2) {
-      if (depth === 0) {
-        if (i !== n) return undefined;
-        return out.toString(isAscii(out, o) ? 'latin1' : 'utf8', 0, o);
+    this.run(piece, false);
+    return !this.failed;
+  }
+
+  /** The formatted text once the input has ended, or undefined when it was not exactly one JSON value. */
+  end(): FormattedJson | undefined {
+    if (!this.failed && this.carryBytes > 0) {
+      const rest = Buffer.concat(this.carry, this.carryBytes);
+      this.carry = [];
+      this.carryBytes = 0;
+      this.run(rest, true);
+    }
+    if (this.failed || this.want !== Want.After || this.depth !== 0) return undefined;
+    return { buffer: this.out, start: this.reserve, end: this.o, top: this.top!, members: this.members };
+  }
+
+  /** Formats a whole input at once. */
+  static format(src: Buffer, options: FormatterOptions = {}): FormattedJson | undefined {
+    const f = new JsonFormatter(options);
+    f.expect(src.length);
+    f.run(src, true);
+    return f.end();
+  }
+
+  /**
+   * The hot loop, over locals (no closures over the cursor), stored back once at the end.
+   * `final`: no more input follows, so a token that reaches the end is complete (or invalid).
+   */
+  private run(src: Buffer, final: boolean): void {
+    const n = src.length;
+    const indent = this.indent;
+    let out = this.out;
+    let cap = out.length;
+    let o = this.o;
+    let stack = this.stack;
+    let depth = this.depth;
+    let want = this.want;
+    let i = 0;
+    let failed = false;
+    let cutAt = -1;
+
+    for (;;) {
+      while (i < n) {
+        const w = src[i];
+        if (w !== B.Space && w !== B.Lf && w !== B.Cr && w !== B.Tab) break;
+        i++;
       }
-      if (i >= n) return undefined;
-      const d = src[i++];
-      const inObject = stack[depth - 1] === 1;
-      if (d === B.Comma) {
-        const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-        if (o + spaces + 2 > cap) {
-          out = grow(out, o, spaces + 2);
+      if (i >= n) break;
+      const c = src[i];
+
+      if (want === Want.After) {
+        if (depth === 0) {
+          failed = true; // text after the value
+          break;
+        }
+        i++;
+        const inObject = stack[depth - 1] === 1;
+        if (c === B.Comma) {
+          const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
+          if (o + spaces + 2 > cap) {
+            out = grow(out, o, spaces + 2);
+            cap = out.length;
+          }
+          out[o++] = B.Comma;
+          out[o++] = B.Lf;
+          for (let k = spaces; k > 0; k--) out[o++] = B.Space;
+          want = inObject ? Want.Key : Want.Value;
+        } else if (c === (inObject ? B.RBrace : B.RBracket)) {
+          depth--;
+          const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
+          if (o + spaces + 2 > cap) {
+            out = grow(out, o, spaces + 2);
+            cap = out.length;
+          }
+          out[o++] = B.Lf;
+          for (let k = spaces; k > 0; k--) out[o++] = B.Space;
+          out[o++] = c;
+          if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o });
+        } else {
+          failed = true;
+          break;
+        }
+        continue;
+      }
+
+      if (want === Want.Opened) {
+        const open = this.opener;
+        const close = open === B.LBrace ? B.RBrace : B.RBracket;
+        if (o + 2 > cap) {
+          out = grow(out, o, 2);
           cap = out.length;
         }
-        out[o++] = B.Comma;
-        out[o++] = B.Lf;
-        for (let k = spaces; k > 0; k--) out[o++] = B.Space;
-        want = inObject ? 1 : 0;
-      } else if (d === (inObject ? B.RBrace : B.RBracket)) {
-        depth--;
+        out[o++] = open;
+        if (c === close) {
+          out[o++] = close;
+          i++;
+          want = Want.After;
+          if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o });
+          continue;
+        }
+        if (depth === stack.length) {
+          const deeper = new Uint8Array(stack.length * 2);
+          deeper.set(stack);
+          stack = deeper;
+        }
+        stack[depth++] = open === B.LBrace ? 1 : 2;
         const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-        if (o + spaces + 2 > cap) {
-          out = grow(out, o, spaces + 2);
+        if (o + spaces + 1 > cap) {
+          out = grow(out, o, spaces + 1);
           cap = out.length;
         }
         out[o++] = B.Lf;
         for (let k = spaces; k > 0; k--) out[o++] = B.Space;
-        out[o++] = d;
-      } else return undefined;
-      continue;
-    }
-    if (i >= n) return undefined;
-    const c = src[i];
-    if (want === 1) {
-      // A key, then ':'.
-      if (c !== B.Quote) return undefined;
-      const end = scanString(src, i, n);
-      if (end < 0) return undefined;
-      if (o + (end - i) + 2 > cap) {
-        out = grow(out, o, end - i + 2);
+        want = open === B.LBrace ? Want.Key : Want.Value;
+        continue; // c is the first member: read it in its state
+      }
+
+      if (want === Want.Colon) {
+        if (c !== B.Colon) {
+          failed = true;
+          break;
+        }
+        i++;
+        if (o + 2 > cap) {
+          out = grow(out, o, 2);
+          cap = out.length;
+        }
+        out[o++] = B.Colon;
+        out[o++] = B.Space;
+        want = Want.Value;
+        if (depth === 1) this.memberStart = o;
+        continue;
+      }
+
+      if (want === Want.Key) {
+        if (c !== B.Quote) {
+          failed = true;
+          break;
+        }
+        const end = scanString(src, i, n);
+        if (end < 0) {
+          if (end === INCOMPLETE && !final) cutAt = i;
+          else failed = true;
+          break;
+        }
+        if (o + (end - i) > cap) {
+          out = grow(out, o, end - i);
+          cap = out.length;
+        }
+        if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
+        else o += src.copy(out, o, i, end);
+        if (depth === 1) this.memberKey = src.toString('utf8', i, end);
+        i = end;
+        want = Want.Colon;
+        continue;
+      }
+
+      // A value.
+      if (c === B.LBrace || c === B.LBracket) {
+        if (depth === 0) this.top = c === B.LBrace ? 'object' : 'array';
+        this.opener = c;
+        i++;
+        want = Want.Opened;
+        continue;
+      }
+      let end: number;
+      if (c === B.Quote) {
+        end = scanString(src, i, n);
+      } else if (c === 0x74 /* t */ || c === 0x66 /* f */ || c === 0x6e /* n */) {
+        end = scanLiteral(src, i, n);
+      } else {
+        end = scanNumber(src, i, n);
+        // A number may go on in the next piece ("1" then "2", "1." then "5", "1e" then "+3").
+        if (!final && (end < 0 ? i + 3 > n : end + 3 > n)) end = INCOMPLETE;
+      }
+      if (end < 0) {
+        if (end === INCOMPLETE && !final) cutAt = i;
+        else failed = true;
+        break;
+      }
+      if (depth === 0) this.top = 'scalar';
+      if (o + (end - i) > cap) {
+        out = grow(out, o, end - i);
         cap = out.length;
       }
       if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
       else o += src.copy(out, o, i, end);
       i = end;
-      while (i < n) {
-        const w = src[i];
-        if (w !== B.Space && w !== B.Lf && w !== B.Cr && w !== B.Tab) break;
-        i++;
-      }
-      if (i >= n || src[i] !== B.Colon) return undefined;
-      i++;
-      out[o++] = B.Colon;
-      out[o++] = B.Space;
-      want = 0;
-      continue;
+      want = Want.After;
+      if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o });
     }
-    // A value.
-    let end: number;
-    if (c === B.LBrace || c === B.LBracket) {
-      const close = c === B.LBrace ? B.RBrace : B.RBracket;
-      i++;
-      while (i < n) {
-        const w = src[i];
-        if (w !== B.Space && w !== B.Lf && w !== B.Cr && w !== B.Tab) break;
-        i++;
-      }
-      if (i < n && src[i] === close) {
-        if (o + 2 > cap) {
-          out = grow(out, o, 2);
-          cap = out.length;
-        }
-        out[o++] = c;
-        out[o++] = close;
-        i++;
-        want = 2;
-        continue;
-      }
-      if (depth === stack.length) {
-        const deeper = new Uint8Array(stack.length * 2);
-        deeper.set(stack);
-        stack = deeper;
-      }
-      stack[depth++] = c === B.LBrace ? 1 : 2;
-      const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-      if (o + spaces + 2 > cap) {
-        out = grow(out, o, spaces + 2);
-        cap = out.length;
-      }
-      out[o++] = c;
-      out[o++] = B.Lf;
-      for (let k = spaces; k > 0; k--) out[o++] = B.Space;
-      want = c === B.LBrace ? 1 : 0;
-      continue;
-    } else if (c === B.Quote) {
-      end = scanString(src, i, n);
-      if (end < 0) return undefined;
-    } else if (c === 0x74 /* t */) {
-      if (src[i + 1] !== 0x72 || src[i + 2] !== 0x75 || src[i + 3] !== 0x65) return undefined;
-      end = i + 4;
-    } else if (c === 0x66 /* f */) {
-      if (src[i + 1] !== 0x61 || src[i + 2] !== 0x6c || src[i + 3] !== 0x73 || src[i + 4] !== 0x65) return undefined;
-      end = i + 5;
-    } else if (c === 0x6e /* n */) {
-      if (src[i + 1] !== 0x75 || src[i + 2] !== 0x6c || src[i + 3] !== 0x6c) return undefined;
-      end = i + 4;
-    } else {
-      end = scanNumber(src, i, n);
-      if (end < 0) return undefined;
+
+    this.out = out;
+    this.o = o;
+    this.stack = stack;
+    this.depth = depth;
+    this.want = want;
+    if (failed) this.failed = true;
+    else if (cutAt >= 0) {
+      this.carry = [src.subarray(cutAt)];
+      this.carryBytes = n - cutAt;
+      this.retryAt = 2 * this.carryBytes;
     }
-    if (o + (end - i) > cap) {
-      out = grow(out, o, end - i);
-      cap = out.length;
-    }
-    if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
-    else o += src.copy(out, o, i, end);
-    i = end;
-    want = 2;
   }
 }
 
@@ -246,24 +399,40 @@ function grow(out: Buffer, used: number, need: number): Buffer {
   return bigger;
 }
 
-/** The index after the string literal that starts at i (a quote), or -1 when it is not one. */
+/** The index after the string literal that starts at i (a quote); -1 when it is not one, INCOMPLETE when cut. */
 function scanString(src: Buffer, i: number, n: number): number {
   let j = i + 1;
   for (;;) {
-    if (j >= n) return -1;
+    if (j >= n) return INCOMPLETE;
     const d = src[j];
     if (d === B.Quote) return j + 1;
     if (d === B.Backslash) {
+      if (j + 1 >= n) return INCOMPLETE;
       const e = src[j + 1];
       if (e === 0x75 /* u */) {
-        if (j + 5 >= n || (BYTE_CLASS[src[j + 2]] & BYTE_CLASS[src[j + 3]] & BYTE_CLASS[src[j + 4]] & BYTE_CLASS[src[j + 5]] & 2) === 0) return -1;
+        if (j + 5 >= n) return INCOMPLETE;
+        if ((BYTE_CLASS[src[j + 2]] & BYTE_CLASS[src[j + 3]] & BYTE_CLASS[src[j + 4]] & BYTE_CLASS[src[j + 5]] & 2) === 0) return -1;
         j += 6;
-      } else if (j + 1 < n && (BYTE_CLASS[e] & 1) !== 0) j += 2;
+      } else if ((BYTE_CLASS[e] & 1) !== 0) j += 2;
       else return -1;
     } else if (d < 0x20) return -1;
     else j++;
   }
 }
+
+/** The index after `true`, `false` or `null` at i; -1 when it is none of them, INCOMPLETE when cut. */
+function scanLiteral(src: Buffer, i: number, n: number): number {
+  const word = src[i] === 0x74 ? TRUE : src[i] === 0x66 ? FALSE : NULL;
+  for (let k = 1; k < word.length; k++) {
+    if (i + k >= n) return INCOMPLETE;
+    if (src[i + k] !== word[k]) return -1;
+  }
+  return i + word.length;
+}
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 
 /** The end of the number at i, as /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y matches it; -1 when none. */
 function scanNumber(src: Buffer, i: number, n: number): number {
@@ -291,11 +460,11 @@ function scanNumber(src: Buffer, i: number, n: number): number {
 
 const nativeIsAscii = (bufferModule as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
 
-/** True when the first `length` bytes are ASCII (then latin1 decodes them to the same text, faster). */
-function isAscii(out: Buffer, length: number): boolean {
-  if (nativeIsAscii) return nativeIsAscii(out.subarray(0, length));
-  for (let k = 0; k < length; k++) if (out[k] >= 0x80) return false;
-  return true;
+/** The text of formatted JSON (latin1 when it is ASCII: the same text, decoded faster). */
+export function formattedText(f: FormattedJson): string {
+  const view = f.buffer.subarray(f.start, f.end);
+  const ascii = nativeIsAscii ? nativeIsAscii(view) : !view.some((b) => b >= 0x80);
+  return view.toString(ascii ? 'latin1' : 'utf8');
 }
 
 /** The reference implementation (see the module comment). */

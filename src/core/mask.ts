@@ -2,6 +2,7 @@
 // (redactUrl, result documents, the log). No imports, so any module can use it.
 
 export const MASK = '***';
+const MASK_BYTES = Buffer.from(MASK);
 
 export class SecretMasker {
   private values: string[] = [];
@@ -20,6 +21,28 @@ export class SecretMasker {
   mask(text: string): string {
     let out = text;
     for (const v of this.values) if (out.includes(v)) out = out.split(v).join(MASK);
+    return out;
+  }
+
+  /**
+   * mask() on UTF-8 bytes: the same result as masking the decoded text (a UTF-8 sequence only
+   * matches at character boundaries). Returns `data` itself when nothing is found.
+   */
+  maskBytes(data: Buffer): Buffer {
+    let out = data;
+    for (const v of this.values) {
+      const needle = Buffer.from(v, 'utf8');
+      let at = out.indexOf(needle);
+      if (at < 0) continue;
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (; at >= 0; at = out.indexOf(needle, from)) {
+        parts.push(out.subarray(from, at), MASK_BYTES);
+        from = at + needle.length;
+      }
+      parts.push(out.subarray(from));
+      out = Buffer.concat(parts);
+    }
     return out;
   }
 }

@@ -3,6 +3,7 @@
 
 import type { EndpointError } from './errors';
 import { HttpClient, HttpRequest, HttpResponse } from './http';
+import type { FormattedJson } from './jsonFormat';
 import * as l10n from './l10n';
 import type { Args, Operation } from './operations';
 
@@ -37,6 +38,10 @@ export interface Outcome {
   bytes: number;
   /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
   body?: Buffer;
+  /** The first bytes of a body too large to be held whole as well as formatted (see `formatted`). */
+  head?: Buffer;
+  /** The body formatted for the document as it arrived (HTTP answers that are JSON). */
+  formatted?: FormattedJson;
   /** The body on disk, when too large for memory (or a reassembled genesis). */
   file?: string;
   result?: unknown;
@@ -67,6 +72,7 @@ export async function sendRecorded(options: ExecuteOptions, outcome: Outcome, re
   outcome.elapsedMs = res.elapsedMs;
   outcome.bytes = res.bytes;
   outcome.body = res.body;
+  outcome.head = res.head;
   outcome.file = res.file;
   if (res.file) outcome.notes.push(l10n.t('body written to {0} (larger than chainEndpoints.maxDocumentMegabytes)', res.file));
   return res;

@@ -1,11 +1,11 @@
 // The text of a result document: a `//` comment header (what was asked, of whom, what came
 // back, how fast, how big), then the body pretty-printed with its literals intact. Failures lead
-// with one sentence, and the rest still parses as JSON.
+// with one sentence, and the rest still parses as JSON. Rendered as bytes: what the editor reads.
 
 import { bodyPreview } from './errors';
 import type { Outcome } from './execute';
 import { formatBytes } from './http';
-import { formatJsonBytes } from './jsonFormat';
+import { FormattedJson, JsonFormatter } from './jsonFormat';
 import { INTERFACE_LABELS, redactUrl } from './providers';
 import { statusLine } from './interpret';
 
@@ -32,18 +32,39 @@ export function renderHeader(o: Outcome): string[] {
   return lines.map((l) => `// ${l.replace(/[\r\n]+/g, ' ')}`);
 }
 
-/** The body, pretty-printed when it is JSON; otherwise a JSON object describing it. */
-export function renderBody(o: Outcome): string {
-  // Formatted straight from the bytes (no decoded copy of a large body); a body that is empty or
-  // only whitespace is not JSON either, so it is described below as before.
-  if (o.body !== undefined && o.body.length > 0) {
-    try {
-      return formatJsonBytes(o.body);
-    } catch {
-      // not JSON: described below
-    }
+/**
+ * The document as the editor gets it (UTF-8 bytes): the header, then the body pretty-printed when
+ * it is JSON, otherwise a JSON object describing it. A body formatted as it arrived
+ * (`outcome.formatted`) gets its header written into the room left in front of it: a large
+ * document is never copied.
+ */
+export function renderDocumentBytes(o: Outcome): Buffer {
+  const header = `${renderHeader(o).join('\n')}\n`;
+  // An empty body, or only whitespace, is not JSON either: it is described below.
+  const formatted = o.formatted ?? (o.body !== undefined && o.body.length > 0 ? JsonFormatter.format(o.body, { reserve: 4096 }) : undefined);
+  if (formatted) return withHeader(header, formatted);
+  return Buffer.from(`${header}${describeBody(o)}\n`, 'utf8');
+}
+
+export function renderDocument(o: Outcome): string {
+  return renderDocumentBytes(o).toString('utf8');
+}
+
+function withHeader(header: string, f: FormattedJson): Buffer {
+  const size = Buffer.byteLength(header, 'utf8');
+  const buf = f.buffer;
+  if (size > f.start || f.end >= buf.length) {
+    return Buffer.concat([Buffer.from(header, 'utf8'), buf.subarray(f.start, f.end), Buffer.from('\n')]);
   }
-  const raw = o.body?.toString('utf8') ?? '';
+  buf.write(header, f.start - size, 'utf8');
+  buf[f.end] = 0x0a;
+  return buf.subarray(f.start - size, f.end + 1);
+}
+
+/** A body that is not JSON (or is missing), described as a JSON object. */
+function describeBody(o: Outcome): string {
+  const sample = o.body ?? o.head;
+  const raw = sample?.toString('utf8') ?? '';
   const described: Record<string, unknown> = {};
   if (o.error) described.error = o.error.message;
   if (o.error?.detail.code !== undefined) described.code = o.error.detail.code;
@@ -51,14 +72,10 @@ export function renderBody(o: Outcome): string {
   if (o.status !== undefined) described.status = o.status;
   if (o.error?.detail.contentType) described.contentType = o.error.detail.contentType;
   if (o.error?.detail.retryAfter) described.retryAfter = o.error.detail.retryAfter;
-  if (raw.trim() !== '') described.bodyPreview = bodyPreview(o.body, 1024);
-  else if (o.body !== undefined) described.body = '';
+  if (raw.trim() !== '') described.bodyPreview = bodyPreview(sample, 1024);
+  else if (sample !== undefined) described.body = '';
   if (o.file) described.file = o.file;
   return JSON.stringify(described, null, 2);
-}
-
-export function renderDocument(o: Outcome): string {
-  return `${renderHeader(o).join('\n')}\n${renderBody(o)}\n`;
 }
 
 /** The document text without its header: what a test compares with the served body. */

@@ -25,7 +25,7 @@ export interface CommandDeps {
   readonly documents: ResultDocuments;
   readonly secrets: SecretStore;
   /** Records every finished request with the text it showed (the History view). */
-  readonly history?: { record(outcome: Outcome, shownText: string | undefined): Promise<void> };
+  readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
 }
@@ -194,7 +194,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   logOutcome(deps.log, outcome);
   if (outcome.error?.kind === 'cancelled') return undefined;
   const uri = await deps.documents.show(outcome);
-  void deps.history?.record(outcome, deps.documents.textOf(uri));
+  void deps.history?.record(outcome, deps.documents.dataOf(uri));
   return uri;
 }
 

@@ -78,11 +78,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     return this.saving;
   }
 
-  /** Records a finished request with the (masked) text it showed. */
-  async record(outcome: Outcome, shownText: string | undefined): Promise<void> {
+  /** Records a finished request with the (masked) text it showed, as UTF-8 bytes. */
+  async record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> {
     await this.loaded;
     const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-    const stored = shownText !== undefined && Buffer.byteLength(shownText) <= RESULT_TEXT_LIMIT;
+    const stored = shown !== undefined && shown.byteLength <= RESULT_TEXT_LIMIT;
     const entry: HistoryEntry = {
       id,
       at: outcome.startedAt.toISOString(),
@@ -102,7 +102,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     if (stored) {
       try {
         await vscode.workspace.fs.createDirectory(this.folder);
-        await vscode.workspace.fs.writeFile(this.textUri(id), Buffer.from(shownText!, 'utf8'));
+        await vscode.workspace.fs.writeFile(this.textUri(id), shown!);
       } catch (err) {
         entry.stored = false;
         this.log.warn(`[history] result not kept: ${err instanceof Error ? err.message : String(err)}`);

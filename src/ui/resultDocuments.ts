@@ -7,9 +7,15 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Outcome } from '../core/execute';
 import { masker } from '../core/mask';
-import { renderDocument } from '../core/render';
+import { renderDocumentBytes } from '../core/render';
 
 export const RESULT_SCHEME = 'chain-endpoints';
+
+/**
+ * The editor gives extensions no text of a document above 50 MB (it is not synchronised to the
+ * extension host), so openTextDocument refuses it: such a result is opened as an editor only.
+ */
+const EXTENSION_HOST_SYNC_LIMIT = 50 * 1024 * 1024;
 
 /** What a result URI shows once its text is gone (computed on use: the l10n bundle may load after this module). */
 function gone(): Uint8Array {
@@ -39,18 +45,29 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
       return uri;
     }
     // Masked: a server may echo a secret (an API key in an error message, say).
-    return this.showText(resultUri(outcome), masker.mask(renderDocument(outcome)));
+    return this.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)));
   }
 
   /** Shows `text` read-only at `uri` (a chain-endpoints: URI), replacing what it showed before. */
-  async showText(uri: vscode.Uri, text: string, options: { preview?: boolean; open?: boolean } = {}): Promise<vscode.Uri> {
+  showText(uri: vscode.Uri, text: string, options: { preview?: boolean; open?: boolean } = {}): Promise<vscode.Uri> {
+    return this.showData(uri, Buffer.from(text, 'utf8'), options);
+  }
+
+  /** showText for UTF-8 bytes (a result document as rendered: never decoded here when large). */
+  async showData(uri: vscode.Uri, data: Buffer, options: { preview?: boolean; open?: boolean } = {}): Promise<vscode.Uri> {
+    // Only documents the extension host holds are listed, so the decoded text here is bounded.
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     // An open document reloads asynchronously after the change event: wait for the new text, so
     // whoever reads the returned Uri sees this result, not the previous one.
-    const updated = open ? waitForText(open, text, 5000) : Promise.resolve();
-    this.put(uri, text);
+    const updated = open && data.length <= EXTENSION_HOST_SYNC_LIMIT ? waitForText(open, data.toString('utf8'), 5000) : Promise.resolve();
+    this.putData(uri, data);
     await updated;
     if (options.open === false) return uri;
+    if (data.length > EXTENSION_HOST_SYNC_LIMIT) {
+      // The .json path gives the editor its language.
+      await vscode.commands.executeCommand('vscode.open', uri, { preview: options.preview ?? false });
+      return uri;
+    }
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
@@ -59,16 +76,25 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
 
   /** Registers text for a URI without opening it (e.g. the two sides of a diff). */
   put(uri: vscode.Uri, text: string): void {
+    this.putData(uri, Buffer.from(text, 'utf8'));
+  }
+
+  private putData(uri: vscode.Uri, data: Uint8Array): void {
     const key = keyOf(uri);
     const existed = this.texts.has(key);
-    this.texts.set(key, { data: Buffer.from(text, 'utf8'), mtime: Date.now() });
+    this.texts.set(key, { data, mtime: Date.now() });
     if (existed) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   /** The text shown at `uri`, if it is still held. */
   textOf(uri: vscode.Uri): string | undefined {
-    const entry = this.texts.get(keyOf(uri));
-    return entry ? Buffer.from(entry.data).toString('utf8') : undefined;
+    const data = this.dataOf(uri);
+    return data ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8') : undefined;
+  }
+
+  /** The bytes shown at `uri` (UTF-8), if they are still held. */
+  dataOf(uri: vscode.Uri): Uint8Array | undefined {
+    return this.texts.get(keyOf(uri))?.data;
   }
 
   // --- FileSystemProvider: read-only, flat ---------------------------------------------------
