@@ -8,7 +8,7 @@ import { interpret } from './interpret';
 import { JsonFormatter } from './jsonFormat';
 import * as l10n from './l10n';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
-import { ExecuteOptions, Outcome, RequestDescription, sendRecorded } from './outcome';
+import { ExecuteOptions, Outcome, RecordedOutcome, RequestDescription, sendRecorded } from './outcome';
 import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
 import { wsExchange } from './wsCall';
 
@@ -67,16 +67,7 @@ function describeWire(base: string, wire: WireRequest, id: number): RequestDescr
 /** Runs one operation. Never throws: every failure is in `outcome.error`. */
 export async function execute(provider: Provider, op: Operation, args: Args, options: ExecuteOptions): Promise<Outcome> {
   const startedAt = new Date();
-  const outcome: Outcome = {
-    operation: op,
-    providerName: provider.name,
-    args,
-    request: { method: 'GET', url: '' },
-    startedAt,
-    elapsedMs: 0,
-    bytes: 0,
-    notes: [],
-  };
+  const outcome = new RecordedOutcome(op, provider.name, args, startedAt);
   try {
     const invalid = validateArgs(op, args);
     if (invalid) throw new EndpointError('input', invalid);
@@ -104,7 +95,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
   return outcome;
 }
 
-async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: Outcome): Promise<void> {
+async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: RecordedOutcome): Promise<void> {
   const { request } = outcome;
   // The document's text is formatted while the answer arrives, with room left for its header.
   const formatter = new JsonFormatter({ reserve: HEADER_ROOM });
@@ -127,11 +118,11 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
   // The CometBFT URI form (GET on consensusHttp) answers JSON-RPC envelopes too.
   const isCometGet = dialect === 'rest' && outcome.operation.iface === 'consensusHttp';
   const formatted = res.digested ? formatter.end() : undefined;
-  const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, redactUrl(request.url), formatted);
+  const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, request.url, formatted);
   outcome.formatted = formatted;
   outcome.error = read.error;
   // Parsed when first read (a summary, the API): the document itself needs only the formatted text.
-  Object.defineProperty(outcome, 'result', { get: () => read.result, enumerable: true, configurable: true });
+  outcome.readResultFrom(read);
 }
 
 async function runWebSocket(

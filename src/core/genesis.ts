@@ -26,7 +26,7 @@ export async function fetchGenesis(base: string, options: ExecuteOptions, outcom
   const url = joinUrl(base, '/genesis');
   const res = await sendRecorded(options, outcome, { method: 'GET', url });
   if (res.file) return;
-  const read = interpret(res, 'jsonrpc', redactUrl(url));
+  const read = interpret(res, 'jsonrpc', url);
   // Matched on the node's own words (never on our sentence, which may be translated).
   const rpcError = isObject(read.json) && isObject(read.json.error) ? read.json.error : undefined;
   const nodeWords = [read.error?.detail.data, rpcError?.message, read.error?.detail.bodyPreview].filter((w) => typeof w === 'string').join('\n');
@@ -63,7 +63,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       });
       const res = await options.http.send(requestWith(options, { method: 'GET', url, sink: (piece) => scanner.push(piece) }));
       outcome.status = res.status;
-      const read = interpret({ ...res, body: scanner.envelope() }, 'jsonrpc', redactUrl(url));
+      const read = interpret({ ...res, body: scanner.envelope() }, 'jsonrpc', url);
       if (read.error) throw read.error;
       const r = read.result;
       if (!isObject(r) || typeof r.data !== 'string' || typeof r.total !== 'string' || typeof r.chunk !== 'string') {

@@ -176,7 +176,7 @@ export class HealthMonitor {
     const http = this.options.http;
     const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
       const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
-      return { res, read: interpret(res, dialect, redactUrl(req.url)) };
+      return { res, read: interpret(res, dialect, req.url) };
     };
     try {
       switch (iface) {

@@ -6,6 +6,7 @@ import { EndpointError, bodyPreview } from './errors';
 import { HttpResponse } from './http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from './l10n';
+import { redactUrl } from './providers';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -65,36 +66,49 @@ function parsedView(json: unknown): JsonView {
   };
 }
 
-/** A view of formatted JSON that parses a member (or the whole) only when asked, once. */
-function formattedView(f: FormattedJson): JsonView {
+/**
+ * A view of formatted JSON that parses only when asked, once: from the raw body when it is held
+ * (compact, so faster to parse), else each member from its span in the formatted text.
+ */
+function formattedView(f: FormattedJson, raw: Buffer | undefined): JsonView {
   let spans: Map<string, { start: number; end: number }> | undefined;
-  const parsed = new Map<string, unknown>();
   const member = (key: string) => {
     // Later duplicates win, as with JSON.parse.
-    spans ??= new Map(f.members.map((m) => [JSON.parse(m.key) as string, m]));
+    spans ??= new Map(f.members.map((m) => [keyText(m.key), m]));
     return spans.get(key);
   };
-  const parse = (start: number, end: number) => JSON.parse(f.buffer.toString('utf8', start, end)) as unknown;
+  const parse = (bytes: Buffer, start: number, end: number) => JSON.parse(bytes.toString('utf8', start, end)) as unknown;
   let whole: { v: unknown } | undefined;
+  const value = () => (whole ??= { v: raw ? parse(raw, 0, raw.length) : parse(f.buffer, f.start, f.end) }).v;
+  const parsed = new Map<string, unknown>();
   return {
     object: f.top === 'object',
     has: (key) => member(key) !== undefined,
     get: (key) => {
       const span = member(key);
       if (!span) return undefined;
-      if (!parsed.has(key)) parsed.set(key, parse(span.start, span.end));
+      if (raw || whole) return (value() as Record<string, unknown>)[key];
+      if (!parsed.has(key)) parsed.set(key, parse(f.buffer, span.start, span.end));
       return parsed.get(key);
     },
-    value: () => (whole ??= { v: parse(f.start, f.end) }).v,
+    value,
   };
 }
 
+/** A key as sent (quotes included) as text: most have no escapes to decode. */
+function keyText(literal: string): string {
+  return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+}
+
 /**
- * Interprets a response. `target` is the (redacted) address for messages. A body that went to a
+ * Interprets a response to a request to `url` (redacted in messages). A body that went to a
  * digest (`res.digested`) is JSON when `formatted` is given, and read from it: no second parse,
  * and the result is parsed only when someone asks for it.
  */
-export function interpret(res: HttpResponse, dialect: Dialect, target: string, formatted?: FormattedJson): Interpreted {
+export function interpret(res: HttpResponse, dialect: Dialect, url: string, formatted?: FormattedJson): Interpreted {
+  let shownUrl: string | undefined;
+  // Only failures name the address.
+  const where = () => (shownUrl ??= redactUrl(url));
   // The bytes for previews and sniffing: the whole body, or its first bytes when not held whole.
   const body = res.body ?? res.head ?? Buffer.alloc(0);
   const contentType = res.headers['content-type'];
@@ -102,15 +116,16 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string, f
   const base = { status: res.status, contentType, retryAfter };
   // A rate limit or an outage can come with any error body: its Retry-After is always shown.
   const wait = retryAfter && res.status >= 400 ? ' ' + l10n.t('Retry after {0}.', describeRetryAfter(retryAfter)) : '';
-  const text = body.toString('utf8');
-  const blank = text.trim() === '' && body.length === res.bytes;
+  let decoded: string | undefined;
+  const text = () => (decoded ??= body.toString('utf8'));
+  const blank = body.length === res.bytes && isBlank(body, text);
   let view: JsonView | undefined;
   let json: unknown;
   if (res.digested) {
-    view = formatted && formattedView(formatted);
+    view = formatted && formattedView(formatted, res.body);
   } else if (!blank) {
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text());
       view = parsedView(json);
     } catch {
       view = undefined;
@@ -142,14 +157,14 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string, f
     const message = clean(restMessage, MAX_SERVER_TEXT) || l10n.t('no message');
     const sentence =
       code !== undefined
-        ? l10n.t('REST error from {0}: {1}, gRPC code {2}: {3}', target, statusLine(res.status), code, message)
-        : l10n.t('REST error from {0}: {1}: {2}', target, statusLine(res.status), message);
+        ? l10n.t('REST error from {0}: {1}, gRPC code {2}: {3}', where(), statusLine(res.status), code, message)
+        : l10n.t('REST error from {0}: {1}: {2}', where(), statusLine(res.status), message);
     return { json, error: new EndpointError('rest', endSentence(sentence) + wait, { ...base, code }) };
   }
   if (res.status === 429) {
     return {
       json: parsed ? json : undefined,
-      error: new EndpointError('http', l10n.t('{0} from {1}: the provider is rate-limiting requests.', statusLine(429), target) + wait, {
+      error: new EndpointError('http', l10n.t('{0} from {1}: the provider is rate-limiting requests.', statusLine(429), where()) + wait, {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
@@ -157,15 +172,15 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string, f
   }
   if (res.status < 200 || res.status >= 300) {
     const line = statusLine(res.status);
-    let sentence = l10n.t('{0} from {1}', line, target);
+    let sentence = l10n.t('{0} from {1}', line, where());
     if (res.status >= 300 && res.status < 400) {
-      sentence = l10n.t('{0} from {1} (a redirect to {2}, not followed)', line, target, clean(res.headers.location ?? '?', 200));
-    } else if (/html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)) {
-      sentence = l10n.t('{0} from {1}: the server answered with an HTML page', line, target);
+      sentence = l10n.t('{0} from {1} (a redirect to {2}, not followed)', line, where(), clean(res.headers.location ?? '?', 200));
+    } else if (/html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text())) {
+      sentence = l10n.t('{0} from {1}: the server answered with an HTML page', line, where());
     } else if (looksBinary(body)) {
-      sentence = l10n.t('{0} from {1}: {2}', line, target, describeBinary(body, contentType));
+      sentence = l10n.t('{0} from {1}: {2}', line, where(), describeBinary(body, contentType));
     } else if (!blank) {
-      sentence = l10n.t('{0} from {1}: {2}', line, target, clean(bodyPreview(body, 200), 200));
+      sentence = l10n.t('{0} from {1}: {2}', line, where(), clean(bodyPreview(body, 200), 200));
     }
     return {
       json: parsed ? json : undefined,
@@ -176,16 +191,16 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string, f
     };
   }
   if (blank) {
-    return { error: new EndpointError('parse', l10n.t('{0} from {1} with an empty body.', statusLine(res.status), target), base) };
+    return { error: new EndpointError('parse', l10n.t('{0} from {1} with an empty body.', statusLine(res.status), where()), base) };
   }
   if (!parsed) {
     const line = statusLine(res.status);
     const sentence =
-      /html/i.test(contentType ?? '') || /^\s*</.test(text)
-        ? l10n.t('{0} from {1}, but the body is an HTML page, not JSON.', line, target)
+      /html/i.test(contentType ?? '') || /^\s*</.test(text())
+        ? l10n.t('{0} from {1}, but the body is an HTML page, not JSON.', line, where())
         : looksBinary(body)
-          ? l10n.t('{0} from {1}, but the body is not JSON: {2}.', line, target, describeBinary(body, contentType))
-          : l10n.t('{0} from {1}, but the body is not JSON: "{2}".', line, target, clean(bodyPreview(body, 80), 80));
+          ? l10n.t('{0} from {1}, but the body is not JSON: {2}.', line, where(), describeBinary(body, contentType))
+          : l10n.t('{0} from {1}, but the body is not JSON: "{2}".', line, where(), clean(bodyPreview(body, 80), 80));
     return {
       error: new EndpointError('parse', sentence, {
         ...base,
@@ -198,7 +213,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, target: string, f
     if (!v.object || !v.has('result')) {
       return {
         json,
-        error: new EndpointError('protocol', l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', target), base),
+        error: new EndpointError('protocol', l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', where()), base),
       };
     }
     return {
@@ -249,6 +264,15 @@ export function clean(s: string, max: number): string {
 /** Ends a sentence with exactly one full stop. */
 function endSentence(s: string): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+/** Empty, or only whitespace (as String#trim sees it: ASCII bytes are checked without decoding). */
+function isBlank(body: Buffer, text: () => string): boolean {
+  for (const b of body) {
+    if (b >= 0x80) return text().trim() === '';
+    if (b !== 0x20 && (b < 0x09 || b > 0x0d)) return false;
+  }
+  return true;
 }
 
 /** NUL bytes, or many bytes that are not UTF-8 text: a preview would be noise. */

@@ -51,6 +51,47 @@ export interface Outcome {
   notes: string[];
 }
 
+/**
+ * The Outcome execute() builds. Its result may be read from the answer on first use
+ * (`readResultFrom`): a large answer's document needs only its formatted text, never a parse.
+ * (A class accessor: defining one on a plain object would turn it into a slow dictionary.)
+ */
+export class RecordedOutcome implements Outcome {
+  request: RequestDescription = { method: 'GET', url: '' };
+  status?: number;
+  elapsedMs = 0;
+  bytes = 0;
+  body?: Buffer;
+  head?: Buffer;
+  formatted?: FormattedJson;
+  file?: string;
+  error?: EndpointError;
+  summary?: string;
+  notes: string[] = [];
+  private source?: { readonly result?: unknown };
+  private value?: unknown;
+
+  constructor(
+    readonly operation: Operation,
+    readonly providerName: string,
+    readonly args: Args,
+    readonly startedAt: Date,
+  ) {}
+
+  get result(): unknown {
+    return this.source ? this.source.result : this.value;
+  }
+
+  set result(value: unknown) {
+    this.source = undefined;
+    this.value = value;
+  }
+
+  readResultFrom(source: { readonly result?: unknown }): void {
+    this.source = source;
+  }
+}
+
 type RequestCore = Pick<HttpRequest, 'method' | 'url' | 'body'> & Partial<HttpRequest>;
 
 /** A request with the options' headers, deadline, cancellation and size limits (`req` may override them). */

@@ -245,6 +245,69 @@ describe('Chain Endpoints in VS Code', function () {
     });
   });
 
+  describe('large answers', () => {
+    // A plain server streaming fixed bodies without a content-length, as CometBFT does for large
+    // answers: one of about 8 MB (a 17 MB document) and one of about 30 MB (a 64 MB document,
+    // past the 50 MB the editor syncs to extensions).
+    let server: import('node:http').Server;
+    let url = '';
+    const bodies = new Map<string, Buffer>();
+    const answer = (size: number) => {
+      const txs: string[] = [];
+      for (let i = 0, n = 0; n < size; i++) {
+        const tx = JSON.stringify({ code: 0, gas_used: String(1000 + i), events: [{ type: 'transfer', attributes: [{ key: 'amount', value: `${i}uatom` }] }] });
+        txs.push(tx);
+        n += tx.length + 1;
+      }
+      return Buffer.from(`{"jsonrpc":"2.0","id":-1,"result":{"height":"7","txs_results":[${txs.join(',')}]}}`);
+    };
+
+    before(async () => {
+      const http = await import('node:http');
+      bodies.set('/medium', answer(8 * 1024 * 1024));
+      bodies.set('/huge', answer(30 * 1024 * 1024));
+      server = http.createServer((req, res) => {
+        const body = bodies.get(req.url ?? '') ?? Buffer.from('{}');
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (let at = 0; at < body.length; at += 256 * 1024) res.write(body.subarray(at, at + 256 * 1024));
+        res.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+      const current = vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!;
+      await setProviders([...current, { name: 'Large', rest: url }]);
+      await vscode.workspace.getConfiguration('chainEndpoints').update('maxDocumentMegabytes', 64, vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('chainEndpoints').update('maxDocumentMegabytes', undefined, vscode.ConfigurationTarget.Global);
+      server?.close();
+      await closeAllEditors();
+    });
+
+    const expected = (path: string) => JSON.stringify(JSON.parse(bodies.get(path)!.toString('utf8')), null, 2);
+
+    it('an 8 MB answer opens as a document, formatted', async () => {
+      const { text } = await runForDocument('chainEndpoints.rest.custom', { provider: 'Large', path: '/medium' });
+      assert.equal(text.replace(/^(\/\/[^\n]*\n)+/, ''), expected('/medium') + '\n');
+      assert.match(headerOf(text).join('\n'), /HTTP 200 OK · \d+ ms · 8\.\d MB/);
+    });
+
+    it('a 30 MB answer (a 64 MB document) opens in an editor, though the editor gives extensions no text past 50 MB', async () => {
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('chainEndpoints.rest.custom', { provider: 'Large', path: '/huge' });
+      assert.ok(uri instanceof vscode.Uri, 'the command returns the document it opened');
+      const tab = await waitFor('the editor of the result', () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputText && input.uri.toString() === uri.toString() ? input : undefined;
+      });
+      assert.ok(tab);
+      const data = Buffer.from(await vscode.workspace.fs.readFile(uri));
+      assert.ok(data.length > 50 * 1024 * 1024, `${data.length} bytes`);
+      const text = data.toString('utf8');
+      assert.equal(text.replace(/^(\/\/[^\n]*\n)+/, ''), expected('/huge') + '\n');
+      if (ui.available) await ui.screenshot('large-document.png');
+    });
+  });
+
   describe('chunked genesis', () => {
     it('reassembles genesis_chunked on disk, byte for byte', async () => {
       const big = await startDevnet({ blockIntervalMs: 0, genesisAppStateBytes: 3 * 1024 * 1024, genesisChunkBytes: 512 * 1024, providers: [{ name: 'Big genesis' }] });
