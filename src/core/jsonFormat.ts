@@ -54,15 +54,6 @@ function isWellFormed(text: string): boolean {
   return native ? native.call(text) : !LONE_SURROGATE.test(text);
 }
 
-/**
- * formatJson of `bytes` decoded as UTF-8 (as Buffer#toString does), without decoding them first.
- * Throws the same JsonSyntaxError as formatJson on that text.
- */
-export function formatJsonBytes(bytes: Buffer, indent = 2): string {
-  const fast = JsonFormatter.format(bytes, { indent });
-  return fast !== undefined ? formattedText(fast) : formatText(bytes.toString('utf8'), indent);
-}
-
 const enum B {
   Tab = 0x09,
   Lf = 0x0a,

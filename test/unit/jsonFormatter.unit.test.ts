@@ -3,18 +3,7 @@
 // recorded spans hold exactly their values.
 import * as assert from 'node:assert/strict';
 import { JsonFormatter, formatJson, formattedText } from '../../src/core/jsonFormat';
-
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from './helpers/chaosCometWs';
 
 const STRINGS = ['', 'a', 'é', '😀', 'say \\"hi\\"', '\\u00e9\\n\\t', 'x'.repeat(300), '\\\\', '\\/'];
 const NUMBERS = ['0', '-0', '1', '-12', '3.25', '1e5', '1E+2', '-4.5e-3', '123456789012345678901234567890'];
