@@ -25,15 +25,26 @@ const log = (m) => console.error(`[bench ${((Date.now() - started) / 1000).toFix
 const ratio = (a, b) => a / b;
 const x = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : '-');
 
-// The release bundle, copied at once: a concurrent `npm run build` must not change what is measured.
-const bundleCopy = path.join(ROOT, '.cache', 'bench-dist', 'extension.js');
-fs.mkdirSync(path.dirname(bundleCopy), { recursive: true });
-fs.copyFileSync(path.join(ROOT, 'dist', 'extension.js'), bundleCopy);
-const bundleBytes = fs.statSync(bundleCopy).size;
+// The release build, copied at once: a concurrent `npm run build` must not change what is measured.
+// Activation loads dist/extension.js and dist/chunk.js; dist/onDemand.js on the first command that
+// needs it (scripts/build.mjs); dist/vendor/ on the first request.
+const distCopy = path.join(ROOT, '.cache', 'bench-dist');
+fs.rmSync(distCopy, { recursive: true, force: true });
+fs.cpSync(path.join(ROOT, 'dist'), distCopy, { recursive: true, filter: (f) => !f.endsWith('.map') });
+const bundleCopy = path.join(distCopy, 'extension.js');
+const sizeOf = (f) => fs.statSync(path.join(distCopy, f)).size;
+const activationBytes = sizeOf('extension.js') + sizeOf('chunk.js');
+const bundleBytes = activationBytes + sizeOf('onDemand.js');
 
 if (want('bundle')) {
-  results.bundle = { bytes: bundleBytes };
-  row({ case: 'bundle', what: 'dist/extension.js (release build)', ours: [fmtBytes(bundleBytes)], target: '< 1 MB', met: bundleBytes < 1024 * 1024 });
+  results.bundle = { bytes: bundleBytes, activationBytes };
+  row({
+    case: 'bundle',
+    what: `dist/extension.js + chunk.js + onDemand.js (release build); loaded at activation: extension.js + chunk.js, ${fmtBytes(activationBytes)}`,
+    ours: [fmtBytes(bundleBytes)],
+    target: '< 1 MB',
+    met: bundleBytes < 1024 * 1024,
+  });
 }
 
 if (want('requests')) {

@@ -1,13 +1,25 @@
-// Bundles the extension into dist/extension.js (vscode stays external). undici and ws go into
-// their own files, dist/vendor/undici.js and dist/vendor/ws.js, which src/core/lazy.ts requires on
-// first use: activation then parses only the extension's own code.
+// Bundles the extension (vscode stays external) into CommonJS files, the format VS Code loads:
+//   dist/extension.js   what activation loads (wiring, views, status bar, the catalogue)
+//   dist/chunk.js       the modules both it and onDemand.js use (loaded at activation too)
+//   dist/onDemand.js    the code behind what no one uses at startup (requests, health probes, the
+//                       comparison view, adding providers: src/ui/onDemand.ts), loaded on first use
+// esbuild splits code only in ESM output, so the bundle is first built as ESM into a folder of
+// .cache/, then each file is converted to CommonJS into dist/ (import() becoming require(), source
+// maps chained). One lazily loaded unit gives one shared chunk: a second `import()` target would make
+// esbuild emit a second chunk.js, which fails the build (two files at one path).
+// undici and ws go into their own files, dist/vendor/undici.js and dist/vendor/ws.js, which
+// src/core/lazy.ts requires on first use.
 // --production minifies and drops source maps; --watch rebuilds on change.
 import * as esbuild from 'esbuild';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const VENDORED = ['undici', 'ws'];
+fs.mkdirSync('.cache', { recursive: true });
+const ESM_DIR = fs.mkdtempSync(path.join('.cache', 'esm-'));
 
 const common = {
   bundle: true,
@@ -28,8 +40,37 @@ const vendorAsExternal = {
   },
 };
 
+/** After each ESM build: every file of it as CommonJS in dist/. */
+const toCommonJs = {
+  name: 'to-commonjs',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
+      await esbuild.build({
+        ...common,
+        bundle: false,
+        entryPoints: files.map((f) => path.join(ESM_DIR, f)),
+        outdir: 'dist',
+        // import('./onDemand.js') becomes Promise.resolve().then(() => require('./onDemand.js'))
+        supported: { 'dynamic-import': false },
+      });
+    });
+  },
+};
+
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [vendorAsExternal] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]',
+    outdir: ESM_DIR,
+    external: ['vscode'],
+    plugins: [vendorAsExternal, toCommonJs],
+    logLevel: 'warning',
+  },
   // Each vendored package from its CommonJS entry (what require() resolves), so that
   // require('./vendor/ws.js') returns exactly what require('ws') would.
   { ...common, entryPoints: Object.fromEntries(VENDORED.map((m) => [m, createRequire(import.meta.url).resolve(m)])), outdir: 'dist/vendor' },
@@ -37,6 +78,16 @@ const builds = [
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      fs.rmSync(ESM_DIR, { recursive: true, force: true });
+      process.exit(0);
+    });
+  }
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  try {
+    await Promise.all(builds.map((options) => esbuild.build(options)));
+  } finally {
+    fs.rmSync(ESM_DIR, { recursive: true, force: true });
+  }
 }

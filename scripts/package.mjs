@@ -21,7 +21,7 @@ export const VSCE_FLAGS = ['--no-dependencies', '--allow-missing-repository', '-
 
 /** What the .vsix may hold under extension/ (vsce renames README.md, CHANGELOG.md and LICENSE). */
 const ALLOWED = [
-  /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/(extension|chunk|onDemand)\.js$/,
   /^extension\/dist\/vendor\/(undici|ws)\.js$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[\w-]+)?\.json$/,
@@ -33,7 +33,7 @@ const ALLOWED = [
 ];
 /** vsce's own files at the top of the archive. */
 const VSCE_OWN = ['extension.vsixmanifest', '[Content_Types].xml'];
-const REQUIRED = ['extension/dist/extension.js', 'extension/dist/vendor/undici.js', 'extension/dist/vendor/ws.js', 'extension/package.json'];
+const REQUIRED = ['extension/dist/extension.js', 'extension/dist/chunk.js', 'extension/dist/onDemand.js', 'extension/dist/vendor/undici.js', 'extension/dist/vendor/ws.js', 'extension/package.json'];
 
 function run(cmd, args) {
   const t = Date.now();

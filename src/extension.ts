@@ -1,22 +1,22 @@
 // Wiring only: the log channel first, then each part with its dependencies, every one pushed to
 // context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { InterfaceHealth } from './core/health';
 import { HistoryEntry } from './core/history';
 import { HttpClient, formatBytes } from './core/http';
 import { redactUrl } from './core/providers';
-import { addProvider } from './ui/addProvider';
-import { ImportArgs, importChainRegistry } from './ui/importChainRegistry';
+import type { ImportArgs } from './ui/importChainRegistry';
 import { API_VERSION, ChainEndpointsApi } from './api';
 import { setTranslator } from './core/l10n';
 import { OPERATIONS } from './core/operations';
-import { registerCommand, registerOperationCommands, runForApi } from './ui/commands';
+import { registerCommand, registerOperationCommands } from './ui/commands';
 import { readSettings } from './ui/settings';
-import { CompareView } from './ui/compareView';
+import type { CompareView } from './ui/compareView';
 import { HealthController } from './ui/healthController';
 import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
 import { HistoryView } from './ui/historyView';
+import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
@@ -45,9 +45,18 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const health = new HealthController(http, log, secrets);
   const tree = new ProvidersTree(health);
   const statusBar = new HeightStatusBar(log, http, health, secrets);
-  const compare = new CompareView(context.extensionUri, health);
   const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
-  context.subscriptions.push(secrets, documents, health, tree, statusBar, compare, history);
+  context.subscriptions.push(secrets, documents, health, tree, statusBar, history);
+
+  // What no one sees at startup is loaded on first use (src/ui/onDemand.ts): the comparison view,
+  // the two ways to add providers, and the request runner.
+  let compare: Promise<CompareView> | undefined;
+  const compareView = () =>
+    (compare ??= loadOnDemand().then(({ CompareView }) => {
+      const view = new CompareView(context.extensionUri, health);
+      context.subscriptions.push(view);
+      return view;
+    }));
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const deps = { log, http, documents, secrets, history, storageDir };
@@ -59,9 +68,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       tree.refresh();
       await health.refresh();
     }),
-    registerCommand(log, 'chainEndpoints.health.compare', () => compare.show()),
-    registerCommand(log, 'chainEndpoints.addProvider', () => addProvider()),
-    registerCommand(log, 'chainEndpoints.importChainRegistry', (arg?: ImportArgs) => importChainRegistry(arg)),
+    registerCommand(log, 'chainEndpoints.health.compare', async () => (await compareView()).show()),
+    registerCommand(log, 'chainEndpoints.addProvider', async () => (await loadOnDemand()).addProvider()),
+    registerCommand(log, 'chainEndpoints.importChainRegistry', async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
     registerCommand(log, 'chainEndpoints.openSettings', () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
     ),
@@ -76,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     providers: () =>
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => OPERATIONS.map((op) => op.id),
-    run: (operation, options) => runForApi(deps, operation, options),
+    run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
     onDidChangeHeight: statusBar.onDidChangeHeight,
     currentHeight: () => {
       const { configured, following, snapshot, reason } = statusBar.current;

@@ -4,7 +4,7 @@
 // transfer leaves nothing behind.
 
 import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
-import * as path from 'node:path';
+import path = require('node:path');
 import { once } from 'node:events';
 import { EndpointError } from './errors';
 import * as l10n from './l10n';

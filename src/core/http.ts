@@ -4,10 +4,10 @@
 
 import { WriteStream, createWriteStream, promises as fs } from 'node:fs';
 import { EventEmitter, once } from 'node:events';
-import * as path from 'node:path';
+import path = require('node:path');
 import { randomBytes } from 'node:crypto';
 import { Readable, Transform, pipeline as pipeStreams } from 'node:stream';
-import * as zlib from 'node:zlib';
+import zlib = require('node:zlib');
 import type { Agent, Dispatcher } from 'undici';
 import { loadUndici } from './lazy';
 import { EndpointError, networkError } from './errors';

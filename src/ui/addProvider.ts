@@ -2,7 +2,7 @@
 // appended to chainEndpoints.providers in user settings. The consensus addresses are suggested
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { INTERFACES, INTERFACE_LABELS, InterfaceId, validateAddress } from '../core/providers';
 import { SECTION, readSettings, userProviderEntries } from './settings';
 

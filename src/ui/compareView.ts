@@ -3,7 +3,7 @@
 // JSON and CSV, updated live while open. Strict CSP: no remote content, one nonce'd script.
 
 import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { toCsv, toRecords } from '../core/healthExport';
 import { HealthController } from './healthController';
 

@@ -2,16 +2,18 @@
 // for the providers shown expanded in a visible Providers view, paused while the window is not
 // focused. Publishes the assessed rows to the tree, the comparison view and the status bar.
 
-import * as vscode from 'vscode';
-import { HealthMonitor, InterfaceHealth } from '../core/health';
+import vscode = require('vscode');
+import type { HealthMonitor, InterfaceHealth } from '../core/health';
 import { HttpClient } from '../core/http';
 import { InterfaceId, Provider } from '../core/providers';
+import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';
 import { SecretStore } from './secretStore';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController implements vscode.Disposable {
-  private readonly monitor: HealthMonitor;
+  /** The probes (src/core/health.ts, loaded on demand): built at the first refresh, not at activation. */
+  private monitor?: Promise<HealthMonitor>;
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -22,11 +24,10 @@ export class HealthController implements vscode.Disposable {
   private shown: ReadonlySet<string> = new Set();
 
   constructor(
-    http: HttpClient,
+    private readonly http: HttpClient,
     private readonly log: Log,
     private readonly secrets: SecretStore,
   ) {
-    this.monitor = new HealthMonitor({ http, timeoutMs: Math.min(readSettings().requestTimeoutMs, 10_000) });
     this.disposables.push(
       onSettingsChanged(['health', 'providers'], () => this.schedule()),
       vscode.window.onDidChangeWindowState(() => this.schedule()),
@@ -53,15 +54,20 @@ export class HealthController implements vscode.Disposable {
   /** Probes the named providers (all when omitted) now; concurrent calls share one run. */
   refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]> {
     if (this.inFlight) return this.inFlight;
-    const all = readSettings().providers.providers;
+    const settings = readSettings();
+    const all = settings.providers.providers;
     const targets = names ? all.filter((p) => names.includes(p.name)) : all;
+    const monitor = (this.monitor ??= loadOnDemand().then(
+      ({ HealthMonitor }) => new HealthMonitor({ http: this.http, timeoutMs: Math.min(settings.requestTimeoutMs, 10_000) }),
+    ));
     const run = (async () => {
       const started = Date.now();
       try {
-        this.monitor.retain(all);
+        const probes = await monitor;
+        probes.retain(all);
         await this.secrets.ready;
-        await this.monitor.refresh(targets.flatMap((p) => this.wire(p)));
-        this.current = this.monitor.assess(all, expectedChain);
+        await probes.refresh(targets.flatMap((p) => this.wire(p)));
+        this.current = probes.assess(all, expectedChain);
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
       } catch (err) {

@@ -1,7 +1,7 @@
 // How health looks in the editor: short descriptions, colours and tooltips for the tree and
 // the status bar, from assessed rows (src/core/health.ts).
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { formatHeight } from '../core/numbers';
 import { HealthState, InterfaceHealth } from '../core/health';
 

@@ -4,14 +4,14 @@
 // a fallback tracker follows the best-ranked healthy provider (health ranking) until the
 // configured one is live again; the primary keeps running in the background to notice.
 
-import * as vscode from 'vscode';
-import { ranked } from '../core/health';
+import vscode = require('vscode');
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
 import { formatHeight } from '../core/numbers';
 import { interpret, readCometStatus } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
+import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';
 import { SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
@@ -159,7 +159,7 @@ export class HeightStatusBar implements vscode.Disposable {
   private async fetchStatus(base: string, headers: Record<string, string> | undefined, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
     const url = joinUrl(base, '/status');
     const res = await this.http.send({ method: 'GET', url, headers, timeoutMs, signal });
-    const read = interpret(res, 'jsonrpc', redactUrl(url));
+    const read = interpret(res, 'jsonrpc', url);
     if (read.error) throw read.error;
     const status = readCometStatus(read.result);
     if (!status) throw new Error(`no sync_info.latest_block_height in ${redactUrl(url)}`);
@@ -229,6 +229,7 @@ export class HeightStatusBar implements vscode.Disposable {
     const providers = readSettings().providers.providers.filter((p) => !exclude.has(p.name) && (p.endpoints.consensusWs || p.endpoints.consensusHttp));
     if (providers.length === 0) return;
     const rows = await this.health.refresh(providers.map((p) => p.name));
+    const { ranked } = await loadOnDemand(); // loaded by the refresh already
     if (this.primary !== primary) return; // restarted meanwhile
     const healthy = (iface: 'consensusWs' | 'consensusHttp') => ranked(rows, iface).filter((r) => r.state === 'healthy' && !exclude.has(r.provider));
     const ws = healthy('consensusWs')[0];

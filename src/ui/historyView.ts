@@ -4,9 +4,8 @@
 // storage across restarts; texts are stored masked, so no secret is ever written.
 
 import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
-import { toShellCommand } from '../core/curl';
-import { describeRequest, Outcome } from '../core/execute';
+import vscode = require('vscode');
+import type { Outcome } from '../core/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/history';
 import { formatBytes } from '../core/http';
 import { masker } from '../core/mask';
@@ -14,6 +13,7 @@ import { COMMAND_PREFIX, findOperation } from '../core/operations';
 import { INTERFACE_LABELS } from '../core/providers';
 import { registerCommand } from './commands';
 import { LocalizedError } from './l10n';
+import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';
 import { RESULT_SCHEME, ResultDocuments } from './resultDocuments';
 import { readSettings } from './settings';
@@ -188,7 +188,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
     if (!op || !provider) throw new LocalizedError(`Provider "${e.provider}" is no longer configured.`, vscode.l10n.t('Provider "{0}" is no longer configured.', e.provider));
-    const line = toShellCommand(describeRequest(provider, op, e.args), provider.headers);
+    const line = (await loadOnDemand()).curlLine(provider, op, e.args, false);
     await vscode.env.clipboard.writeText(line);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the request as curl'), 3000);
     return line;

@@ -2,7 +2,7 @@
 // from disk, the clipboard or pasted), shows the providers it describes with their addresses in a
 // multi-select preview, and appends the chosen ones to user settings, never duplicating an entry.
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/chainRegistry';
 import { INTERFACES, INTERFACE_LABELS } from '../core/providers';
 import { LocalizedError } from './l10n';

@@ -1,7 +1,7 @@
 // The "Chain Endpoints" log channel, created first in activate() and passed to every part.
 // Every line passes through the masker, so a secret value never reaches the log.
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { masker } from '../core/mask';
 
 export interface Log extends Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'dispose'> {

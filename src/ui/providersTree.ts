@@ -3,7 +3,7 @@
 // Invalid settings entries appear as error rows saying what is wrong; valid entries keep working.
 // Nodes build their own TreeItem; ids are stable so expansion survives refreshes.
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { COMMAND_PREFIX, Operation, operationsFor } from '../core/operations';
 import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/providers';
 import { InterfaceHealth } from '../core/health';
@@ -130,7 +130,10 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
         this.reportShown();
       }),
       health.onDidChange(() => this.changed.fire(undefined)),
-      this.view.onDidChangeVisibility(() => this.reportShown()),
+      this.view.onDidChangeVisibility(() => {
+        if (this.view.visible) this.updateContext();
+        this.reportShown();
+      }),
       this.view.onDidExpandElement((e) => {
         if (e.element instanceof ProviderNode) this.collapsed.delete(e.element.provider.name);
         this.reportShown();
@@ -140,8 +143,12 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
         this.reportShown();
       }),
     );
-    this.updateContext();
-    this.reportShown();
+    // The welcome state and the probes concern a visible view: both start when it shows (views
+    // start hidden; VS Code reports them visible right after), not during activation.
+    if (this.view.visible) {
+      this.updateContext();
+      this.reportShown();
+    }
   }
 
   /** Tells the health controller which providers a person can see now. */

@@ -4,7 +4,7 @@
 // follows. Texts live here while their documents are open.
 
 import { createHash } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Outcome } from '../core/execute';
 import { masker } from '../core/mask';
 import { renderDocumentBytes } from '../core/render';

@@ -2,7 +2,7 @@
 // SecretStorage, never in settings. Holds the values in memory for resolving requests, keeps
 // the masker up to date, and offers the Set Secret / Delete Secret commands.
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { masker } from '../core/mask';
 import { Provider } from '../core/providers';
 import { SECRET_NAME, resolveProvider, secretNames } from '../core/secrets';

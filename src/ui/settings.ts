@@ -1,6 +1,6 @@
 // One typed accessor for the extension's settings, and a change event scoped to them.
 
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/providers';
 
 export const SECTION = 'chainEndpoints';

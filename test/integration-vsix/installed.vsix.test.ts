@@ -52,10 +52,10 @@ describe('Chain Endpoints installed from its .vsix', function () {
 
   it('holds only the bundle, the manifest, media and the documents', () => {
     const files = filesUnder(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
-    const allowed = [/^dist\/extension\.js$/, /^dist\/vendor\/(undici|ws)\.js$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^l10n\/[^/]+\.json$/,
+    const allowed = [/^dist\/(extension|chunk|onDemand)\.js$/, /^dist\/vendor\/(undici|ws)\.js$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^l10n\/[^/]+\.json$/,
       /^media\/.+/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/i, /^\.vsixmanifest$/];
     assert.deepEqual(files.filter((f) => !allowed.some((re) => re.test(f))), []);
-    for (const f of ['dist/extension.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js']) assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
+    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js']) assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
     const bundle = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js'), 'utf8');
     assert.ok(!/sourceMappingURL/.test(bundle.slice(-300)), 'a release bundle has no source map reference');
   });

@@ -1,0 +1,240 @@
+// Running an operation: turns the command argument into a provider and complete arguments (asking
+// only for what is missing), runs the request under a cancellable progress notification, opens the
+// result and returns its Uri (undefined when the user cancels or the input is refused). Also the
+// API's run() and copy as curl. Loaded on the first request (src/ui/onDemand.ts); the commands are
+// registered by src/ui/commands.ts.
+
+import vscode = require('vscode');
+import { isEndpointError } from '../core/errors';
+import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/execute';
+import { formatBytes } from '../core/http';
+import type { RunOptions, RunResult } from '../api';
+import { masker } from '../core/mask';
+import { Args, Operation, findOperation } from '../core/operations';
+import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
+import { toShellCommand } from '../core/curl';
+import type { CommandDeps } from './commands';
+import { LocalizedError } from './l10n';
+import { Log } from './log';
+import { OperationNode } from './providersTree';
+import { readSettings } from './settings';
+
+interface Resolved {
+  provider: Provider;
+  args: Args;
+  confirmed: boolean;
+}
+
+/** Turns the command argument into a provider and complete, valid arguments; asks for the rest. */
+async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | undefined> {
+  const { providers } = readSettings().providers;
+  const candidates = providers.filter((p) => p.endpoints[op.iface]);
+  let provider: Provider | undefined;
+  const given: Record<string, string> = {};
+  let programmatic = false;
+  let confirmed = false;
+
+  if (arg instanceof OperationNode) {
+    provider = providers.find((p) => p.name === arg.provider.name) ?? arg.provider;
+  } else if (arg !== undefined && arg !== null) {
+    if (typeof arg !== 'object') {
+      throw new LocalizedError(
+        'The argument must be a tree item or an object such as {"provider": "Local node"}.',
+        vscode.l10n.t('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'),
+      );
+    }
+    programmatic = true;
+    for (const [k, v] of Object.entries(arg as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') given[k] = String(v);
+    }
+    confirmed = (arg as { confirmed?: unknown }).confirmed === true;
+    if (given.provider !== undefined) {
+      const wanted = given.provider.trim().toLowerCase();
+      provider = providers.find((p) => p.name.toLowerCase() === wanted);
+      if (!provider) {
+        const known = providers.map((p) => `"${p.name}"`).join(', ');
+        throw new LocalizedError(
+          `No provider named "${given.provider}". Configured providers: ${known || 'none'}.`,
+          known
+            ? vscode.l10n.t('No provider named "{0}". Configured providers: {1}.', given.provider, known)
+            : vscode.l10n.t('No provider named "{0}". Configured providers: none.', given.provider),
+        );
+      }
+    }
+  }
+  if (provider && !provider.endpoints[op.iface]) {
+    throw new LocalizedError(
+      `Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`,
+      vscode.l10n.t('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]),
+    );
+  }
+  if (!provider) {
+    if (candidates.length === 0) {
+      throw new LocalizedError(
+        `No configured provider has a ${INTERFACE_LABELS[op.iface]} address: add one with "Chain Endpoints: Add Provider".`,
+        vscode.l10n.t('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]),
+      );
+    }
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
+      { title: op.title, placeHolder: vscode.l10n.t('Provider for {0}', op.label), ignoreFocusOut: true },
+    );
+    if (!picked) return undefined;
+    provider = picked.provider;
+  }
+
+  const args: Record<string, string> = {};
+  for (const p of op.params) {
+    const value = given[p.key];
+    if (value !== undefined) {
+      const error = value.trim() === '' && p.optional ? undefined : p.validate(value);
+      if (error) throw new Error(error);
+      args[p.key] = value.trim();
+      continue;
+    }
+    if (programmatic && p.optional) continue;
+    const typed = await vscode.window.showInputBox({
+      title: `${op.title} · ${provider.name}`,
+      prompt: p.prompt,
+      placeHolder: p.placeholder,
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() === '' && p.optional ? undefined : p.validate(text)),
+    });
+    if (typed === undefined) return undefined;
+    args[p.key] = typed.trim();
+  }
+  return { provider, args, confirmed };
+}
+
+function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
+  const settings = readSettings();
+  return {
+    headers,
+    http: deps.http,
+    timeoutMs: settings.requestTimeoutMs,
+    maxBufferBytes: settings.maxDocumentBytes,
+    spillDir: deps.storageDir,
+    signal,
+    onProgress: progress,
+  };
+}
+
+export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const resolved = await resolveArgs(op, arg);
+  if (!resolved) return undefined;
+  const { provider, args } = resolved;
+  await deps.secrets.ready;
+  // What goes on the wire has the secrets substituted; what is shown is masked (documents, log).
+  const wire = resolveSecrets(deps, provider);
+
+  if (op.broadcast && !resolved.confirmed) {
+    const request = describeRequest(provider, op, args);
+    // The button's text is what the dialog answers: compare with the same translated constant.
+    const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Send this transaction to {0}?', provider.name),
+      {
+        modal: true,
+        detail: `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`,
+      },
+      send,
+    );
+    if (answer !== send) return undefined;
+  }
+
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `${op.label} · ${provider.name}`, cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      return execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal, (m) => progress.report({ message: m }))).finally(() =>
+        sub.dispose(),
+      );
+    },
+  );
+  logOutcome(deps.log, outcome);
+  if (outcome.error?.kind === 'cancelled') return undefined;
+  const uri = await deps.documents.show(outcome);
+  void deps.history?.record(outcome, deps.documents.dataOf(uri));
+  return uri;
+}
+
+/** The API's run(): the same request as the command, without a document or any prompt. */
+export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
+  const op = findOperation(operation);
+  if (!op) throw new Error(`Unknown operation "${operation}": see operations().`);
+  const provider = readSettings().providers.providers.find((p) => p.name.toLowerCase() === String(options.provider ?? '').toLowerCase());
+  if (!provider) throw new Error(`No provider named "${options.provider}".`);
+  if (op.broadcast && options.confirmed !== true) throw new Error(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
+  const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
+  await deps.secrets.ready;
+  const abort = new AbortController();
+  const sub = options.token?.onCancellationRequested(() => abort.abort());
+  try {
+    let wire: Provider;
+    try {
+      wire = deps.secrets.resolve(provider);
+    } catch (err) {
+      return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: err instanceof Error ? err.message : String(err) } };
+    }
+    const o = await execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal));
+    logOutcome(deps.log, o);
+    const mask = (t: string) => masker.mask(t);
+    return {
+      result: o.result,
+      body: o.body ? mask(o.body.toString('utf8')) : undefined,
+      file: o.file,
+      status: o.status,
+      elapsedMs: o.elapsedMs,
+      bytes: o.bytes,
+      request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
+      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data },
+    };
+  } finally {
+    sub?.dispose();
+  }
+}
+
+function logOutcome(log: Log, o: Outcome): void {
+  const line = `[request] ${o.operation.id} ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms ${formatBytes(o.bytes)}`;
+  if (o.error) log.warn(`${line} · ${o.error.message}`);
+  else log.info(line);
+}
+
+function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
+  try {
+    return deps.secrets.resolve(provider);
+  } catch (err) {
+    throw new Error(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Copies the request as a shell line: secrets as their `${secret:NAME}` references unless `reveal`. */
+export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boolean): Promise<string | undefined> {
+  if (!(node instanceof OperationNode)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Copy as curl works on an operation in the Chain Endpoints view.'));
+    return undefined;
+  }
+  const resolved = await resolveArgs(node.operation, node);
+  if (!resolved) return undefined;
+  try {
+    await deps.secrets.ready;
+    const p = reveal ? resolveSecrets(deps, resolved.provider) : resolved.provider;
+    const line = curlLine(p, node.operation, resolved.args, reveal);
+    await vscode.env.clipboard.writeText(line);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied: {0}', truncate(line, 80)), 4000);
+    return line;
+  } catch (err) {
+    if (isEndpointError(err)) throw new Error(err.message);
+    throw err;
+  }
+}
+
+/** The request as a shell line: secrets as their `${secret:NAME}` references unless `reveal`. */
+export function curlLine(provider: Provider, op: Operation, args: Args, reveal: boolean): string {
+  return toShellCommand(describeRequest(provider, op, args), provider.headers, { reveal });
+}
+
+function truncate(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
