@@ -32,8 +32,10 @@ export function endpointOf(provider: Provider, op: Operation): string {
   return base;
 }
 
+/** What JSON.stringify({ jsonrpc: '2.0', method, params, id }) gives, without building the object. */
 function jsonRpcBody(method: string, params: unknown, id: number): string {
-  return JSON.stringify({ jsonrpc: '2.0', method, params, id });
+  const p = params === undefined ? undefined : JSON.stringify(params);
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},${p === undefined ? '' : `"params":${p},`}"id":${id}}`;
 }
 
 /** The request an operation makes, exactly as it goes on the wire. Throws on invalid input. */

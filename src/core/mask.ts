@@ -6,6 +6,8 @@ const MASK_BYTES = Buffer.from(MASK);
 
 export class SecretMasker {
   private values: string[] = [];
+  /** Changes whenever the values do (what caches masked text compares). */
+  generation = 0;
 
   /** Sets the values to mask (raw and URL-encoded forms). */
   set(values: Iterable<string>): void {
@@ -16,6 +18,7 @@ export class SecretMasker {
       all.add(encodeURIComponent(v));
     }
     this.values = [...all].sort((a, b) => b.length - a.length);
+    this.generation++;
   }
 
   mask(text: string): string {

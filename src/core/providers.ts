@@ -228,8 +228,26 @@ export function joinUrl(base: string, path: string, query?: Record<string, strin
   return url.toString();
 }
 
+/** Recent answers of redactUrl (a request shows its address several times); emptied when the secrets change. */
+const redacted = new Map<string, string>();
+let redactedGeneration = -1;
+
 /** The address as it may be shown: credentials in the URL and known secret values are masked. */
 export function redactUrl(address: string): string {
+  if (redactedGeneration !== masker.generation) {
+    redacted.clear();
+    redactedGeneration = masker.generation;
+  }
+  let shown = redacted.get(address);
+  if (shown === undefined) {
+    shown = redactUncached(address);
+    if (redacted.size >= 256) redacted.clear();
+    redacted.set(address, shown);
+  }
+  return shown;
+}
+
+function redactUncached(address: string): string {
   let shown = address;
   try {
     const url = new URL(address);

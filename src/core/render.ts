@@ -11,25 +11,27 @@ import { statusLine } from './interpret';
 
 const MAX_BODY_IN_HEADER = 2048;
 
-export function renderHeader(o: Outcome): string[] {
-  const lines: string[] = [];
-  if (o.error) lines.push(`ERROR: ${o.error.message}`);
-  lines.push(`${INTERFACE_LABELS[o.operation.iface]} · ${o.operation.label} · ${o.providerName}`);
-  if (o.request.url) lines.push(`${o.request.method} ${redactUrl(o.request.url)}`);
+/** The header: `//` lines, each ending with a newline (built as one string: it is on every request's path). */
+export function renderHeader(o: Outcome): string {
+  let text = '';
+  if (o.error) text += line(`ERROR: ${o.error.message}`);
+  text += line(`${INTERFACE_LABELS[o.operation.iface]} · ${o.operation.label} · ${o.providerName}`);
+  if (o.request.url) text += line(`${o.request.method} ${redactUrl(o.request.url)}`);
   if (o.request.body !== undefined) {
     const body = o.request.body.length > MAX_BODY_IN_HEADER ? `${o.request.body.slice(0, MAX_BODY_IN_HEADER)}… (${o.request.body.length} chars)` : o.request.body;
-    lines.push(`request: ${body}`);
+    text += line(`request: ${body}`);
   }
-  const facts = [
-    o.status !== undefined ? statusLine(o.status) : undefined,
-    o.elapsedMs ? `${Math.round(o.elapsedMs)} ms` : undefined,
-    `${formatBytes(o.bytes)}`,
-    o.startedAt.toISOString(),
-  ].filter(Boolean);
-  lines.push(facts.join(' · '));
-  if (o.summary) lines.push(`result: ${o.summary}`);
-  for (const note of o.notes) lines.push(note);
-  return lines.map((l) => `// ${l.replace(/[\r\n]+/g, ' ')}`);
+  let facts = o.status !== undefined ? `${statusLine(o.status)} · ` : '';
+  if (o.elapsedMs) facts += `${Math.round(o.elapsedMs)} ms · `;
+  text += line(`${facts}${formatBytes(o.bytes)} · ${o.startedAt.toISOString()}`);
+  if (o.summary) text += line(`result: ${o.summary}`);
+  for (const note of o.notes) text += line(note);
+  return text;
+}
+
+/** One header line: a comment, line breaks inside it turned into spaces. */
+function line(text: string): string {
+  return text.includes('\n') || text.includes('\r') ? `// ${text.replace(/[\r\n]+/g, ' ')}\n` : `// ${text}\n`;
 }
 
 /**
@@ -39,7 +41,7 @@ export function renderHeader(o: Outcome): string[] {
  * document is never copied.
  */
 export function renderDocumentBytes(o: Outcome): Buffer {
-  const header = `${renderHeader(o).join('\n')}\n`;
+  const header = renderHeader(o);
   // An empty body, or only whitespace, is not JSON either: it is described below.
   const formatted = o.formatted ?? (o.body !== undefined && o.body.length > 0 ? JsonFormatter.format(o.body, { reserve: 4096 }) : undefined);
   if (formatted) return withHeader(header, formatted);
