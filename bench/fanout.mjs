@@ -11,7 +11,8 @@ childMain(async ({ providers, delayMs, warmup, n }) => {
   const server = startChild('server.mjs', { kind: 'fanout', providers, delayMs });
   const { providers: all } = await server.ready;
   try {
-    const http = new HttpClient();
+    let requests = 0;
+    const http = new HttpClient({ onResponse: () => requests++ });
     let connects = 0;
     const byOrigin = new Map();
     http.dispatcher.on("connect", (origin) => { connects++; byOrigin.set(String(origin), (byOrigin.get(String(origin)) ?? 0) + 1); });
@@ -20,11 +21,14 @@ childMain(async ({ providers, delayMs, warmup, n }) => {
     const one = new HealthMonitor({ http: oneHttp, timeoutMs: 10_000 });
     const single = [{ name: all[0].name, endpoints: { consensusRpc: all[0].endpoints.consensusRpc } }];
     const perRefresh = [];
+    const requestsPerRefresh = [];
     const r = await interleave({
       ours: async () => {
         const before = connects;
+        const sent = requests;
         await monitor.refresh(all);
         perRefresh.push(connects - before);
+        requestsPerRefresh.push(requests - sent);
       },
       baseline: () => one.refresh(single),
       warmup,
@@ -41,6 +45,7 @@ childMain(async ({ providers, delayMs, warmup, n }) => {
       interfaces: rows.length,
       connectsFirstRefresh: perRefresh[0],
       connectsLaterRefreshes: perRefresh.slice(1).reduce((a, b) => a + b, 0),
+      requestsLaterRefreshes: requestsPerRefresh.slice(1).reduce((a, b) => a + b, 0),
       refreshes: perRefresh.length,
       origins: new Set(all.flatMap((p) => Object.values(p.endpoints).filter((u) => u.startsWith('http')).map((u) => new URL(u).origin))).size,
       serverCounts: counts,
