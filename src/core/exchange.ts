@@ -149,8 +149,10 @@ export class Exchange implements Dispatcher.DispatchHandlers, BodyReader {
 
   rest(): AsyncIterable<Buffer> & Readable {
     if (this.stream) return this.stream;
-    // As undici's own body stream: each read asks undici to go on (a no-op unless it waits).
+    // As undici's own body stream: 64 KB buffered, each read asks undici to go on (a no-op
+    // unless it waits).
     const stream = new Readable({
+      highWaterMark: 64 * 1024,
       read: () => {
         this.paused = false;
         this.resume?.();
