@@ -9,8 +9,6 @@ import * as vm from 'node:vm';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { CometNode, raw, rawPost } from './helpers/nodes';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 const PADDING_BYTES = 40 * 1024 * 1024;
 const CHUNK = 16 * 1024 * 1024;
 const MEMORY_BUDGET = 100 * 1024 * 1024;

@@ -119,7 +119,7 @@ describe('transport and error mapping', () => {
   });
 
   it('a redirect is never followed (a POST must not turn into a GET)', async () => {
-    handler = (req, res) => {
+    handler = (_req, res) => {
       res.writeHead(301, { location: '/elsewhere' });
       res.end();
     };
