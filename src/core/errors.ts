@@ -73,6 +73,9 @@ function networkPhrase(code: string): string | undefined {
       return l10n.t('TLS error: unable to verify the certificate');
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return l10n.t('TLS error: the certificate does not match the host name');
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // What https:// to a plain HTTP port gives.
+      return l10n.t('TLS error: the server does not speak TLS on this port (is the address http://?)');
     case 'EPROTO':
       return l10n.t('TLS or protocol error');
     case 'HPE_INVALID_CONSTANT':
@@ -96,6 +99,7 @@ export const TLS_CODES: ReadonlySet<string> = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
 
@@ -110,6 +114,11 @@ export function networkError(err: unknown, target: string): EndpointError {
       return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, phrase), { code });
     }
     cur = (cur as { cause?: unknown }).cause;
+  }
+  // OpenSSL's own message is a multi-line internal trace: its `reason` says it in a few words.
+  const reason = (err as { reason?: unknown; library?: unknown }).reason;
+  if (typeof reason === 'string' && /SSL/i.test(String((err as { library?: unknown }).library))) {
+    return new EndpointError('network', l10n.t('Could not reach {0}: TLS error: {1}.', target, reason), { code: (err as { code?: string }).code });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, message || l10n.t('unknown network error')));
