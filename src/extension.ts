@@ -18,6 +18,7 @@ import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
 import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
+import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
@@ -31,7 +32,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   // The request core (no vscode import) translates through the editor's bundle too.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
-  context.subscriptions.push(log);
+  // Requests and sockets go through the editor's proxy setting (before anything connects).
+  context.subscriptions.push(log, watchProxySettings());
 
   const http = new HttpClient({
     userAgent: `chain-endpoints/${context.extension.packageJSON.version}`,

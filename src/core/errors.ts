@@ -38,6 +38,13 @@ export function isEndpointError(e: unknown): e is EndpointError {
   return e instanceof EndpointError;
 }
 
+/** What a proxy's refusal means (the proxy's own status text, when it sent one, is not needed). */
+export function proxyRefusalPhrase(status: number): string {
+  return status === 407
+    ? l10n.t('the proxy asks for credentials (HTTP 407): give them in the proxy address, http://user:password@host:port')
+    : l10n.t('the proxy refused the connection (HTTP {0})', status);
+}
+
 /** The phrase for a low-level error code (translated at use: the bundle loads after this module). */
 function networkPhrase(code: string): string | undefined {
   switch (code) {
@@ -114,6 +121,12 @@ export function networkError(err: unknown, target: string): EndpointError {
       return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, phrase), { code });
     }
     cur = (cur as { cause?: unknown }).cause;
+  }
+  // undici's ProxyAgent when the proxy refuses: the tunnel (CONNECT) or, for http://, the request.
+  const refused = err instanceof Error ? /^Proxy response \((\d+)\) !== 200|^Proxy Authentication Required \((407)\)$/.exec(err.message) : null;
+  if (refused) {
+    const status = Number(refused[1] ?? refused[2]);
+    return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, proxyRefusalPhrase(status)), { status });
   }
   // OpenSSL's own message is a multi-line internal trace: its `reason` says it in a few words.
   const reason = (err as { reason?: unknown; library?: unknown }).reason;

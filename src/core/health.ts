@@ -10,7 +10,8 @@ import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, TL
 import { HttpClient } from './http';
 import { interpret, isObject, readCometStatus } from './interpret';
 import * as l10n from './l10n';
-import { INTERFACES, InterfaceId, Provider, joinUrl, redactUrl } from './providers';
+import { INTERFACES, InterfaceId, Provider, joinUrl } from './providers';
+import { describeAddress } from './proxy';
 
 export type Family = 'consensus' | 'evm';
 export const FAMILY: Record<InterfaceId, Family> = {
@@ -221,7 +222,7 @@ export class HealthMonitor {
           return down(at, l10n.t('no probe for {0}', iface));
       }
     } catch (err) {
-      return down(at, err instanceof EndpointError ? err : networkError(err, redactUrl(address)));
+      return down(at, err instanceof EndpointError ? err : networkError(err, describeAddress(address)));
     }
   }
 }
@@ -278,7 +279,7 @@ function probeWebSocket(
   now: () => number,
 ): Promise<ProbeResult> {
   const at = now();
-  const target = redactUrl(address);
+  const target = describeAddress(address);
   return new Promise((resolve) => {
     const started = performance.now();
     let opened = 0;

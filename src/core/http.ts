@@ -9,12 +9,12 @@ import path = require('node:path');
 import { randomBytes } from 'node:crypto';
 import { Readable, Transform, pipeline as pipeStreams } from 'node:stream';
 import zlib = require('node:zlib');
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { BodyReader, Exchange, ExchangeHead, streamReader } from './exchange';
 import { loadUndici } from './lazy';
 import { EndpointError, networkError } from './errors';
 import * as l10n from './l10n';
-import { redactUrl } from './providers';
+import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -64,15 +64,23 @@ const DEFAULT_MAX_BUFFER = 20 * 1024 * 1024;
 
 export class HttpClient {
   private pool?: Agent;
+  /** Pools behind a proxy, by proxy address, for the proxy settings of `proxiedGeneration`. */
+  private proxied = new Map<string, ProxyAgent>();
+  private proxiedGeneration = -1;
   private readonly userAgent: string;
 
   constructor(private readonly options: HttpClientOptions = {}) {
     this.userAgent = options.userAgent ?? 'chain-endpoints';
   }
 
-  /** The pool behind every request, created (and undici loaded) on first use. */
+  /** The pool behind every direct request, created (and undici loaded) on first use. */
   private get agent(): Agent {
-    this.pool ??= new (loadUndici().Agent)({
+    this.pool ??= new (loadUndici().Agent)(this.poolOptions());
+    return this.pool;
+  }
+
+  private poolOptions() {
+    return {
       connections: this.options.connectionsPerOrigin ?? 6,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
@@ -80,8 +88,32 @@ export class HttpClient {
       // defaults (300 s) from outliving it.
       headersTimeout: 0,
       bodyTimeout: 0,
-    });
-    return this.pool;
+    };
+  }
+
+  /**
+   * Where a request to `url` goes: the direct pool, or a pool behind the configured proxy (http://
+   * targets as absolute-URI requests to it, https:// through a CONNECT tunnel).
+   */
+  private dispatcherFor(url: URL): Dispatcher {
+    const proxy = proxyFor(url);
+    if (!proxy) return this.agent;
+    if (this.proxiedGeneration !== proxyGeneration()) {
+      for (const old of this.proxied.values()) void old.close().catch(() => undefined);
+      this.proxied.clear();
+      this.proxiedGeneration = proxyGeneration();
+    }
+    let dispatcher = this.proxied.get(proxy);
+    if (!dispatcher) {
+      dispatcher = new (loadUndici().ProxyAgent)({
+        ...this.poolOptions(),
+        uri: proxy,
+        proxyTunnel: false,
+        requestTls: { rejectUnauthorized: proxySettings().strictSSL },
+      });
+      this.proxied.set(proxy, dispatcher);
+    }
+    return dispatcher;
   }
 
   /** The pool behind every request (benchmarks count its connections). */
@@ -91,7 +123,7 @@ export class HttpClient {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     // Only failures name the address: redacting it is work a successful request does not need.
-    const target = () => redactUrl(req.url);
+    const target = () => describeAddress(req.url);
     let exchange: Exchange | undefined;
     let decoded: Readable | undefined;
     // The deadline or a cancel stops the transfer, and the reading of what already came.
@@ -123,7 +155,7 @@ export class HttpClient {
         const url = new URL(req.url);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(l10n.t('the address must start with http:// or https://'));
         // Redirects are never followed: the Agent has no redirect interceptor (maxRedirections 0).
-        exchange = Exchange.start(this.agent, {
+        exchange = Exchange.start(this.dispatcherFor(url), {
           origin: url.origin,
           path: url.pathname + url.search,
           method: req.method,
@@ -183,7 +215,8 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    await Promise.all([this.pool?.close(), ...[...this.proxied.values()].map((p) => p.close())]);
+    this.proxied.clear();
   }
 }
 

@@ -4,6 +4,7 @@
 
 import type * as Undici from 'undici';
 import type WebSocket from 'ws';
+import { proxyFor, tunnelAgent } from './proxy';
 
 let undici: typeof Undici | undefined;
 let ws: typeof WebSocket | undefined;
@@ -17,7 +18,9 @@ export function loadUndici(): typeof Undici {
 export function openWebSocket(url: string, options: WebSocket.ClientOptions): WebSocket {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   ws ??= require('ws') as typeof WebSocket;
-  return new ws(url, options);
+  // Through the configured proxy, when there is one for this address (a CONNECT tunnel).
+  const proxy = proxyFor(url);
+  return new ws(url, proxy ? { ...options, agent: tunnelAgent(proxy, new URL(url)) } : options);
 }
 
 /** WebSocket.OPEN, without loading `ws`. */

@@ -6,7 +6,7 @@ import { WS_OPEN, openWebSocket } from './lazy';
 import { EndpointError, networkError } from './errors';
 import { isObject } from './interpret';
 import * as l10n from './l10n';
-import { redactUrl } from './providers';
+import { describeAddress } from './proxy';
 
 export interface WsExchangeOptions {
   message: string;
@@ -33,7 +33,7 @@ export interface WsExchange {
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsExchange> {
-  const target = redactUrl(url);
+  const target = describeAddress(url);
   const started = performance.now();
   const messages: string[] = [];
   const events: unknown[] = [];

@@ -245,6 +245,54 @@ describe('Chain Endpoints in VS Code', function () {
     });
   });
 
+  describe('behind a proxy (the editor\'s http.proxy setting)', () => {
+    // A forward proxy that alone knows the name `devnet.invalid` (Devnet A's EVM port): an answer
+    // proves the request went through it.
+    let proxy: import('node:http').Server;
+    const seen: string[] = [];
+
+    before(async () => {
+      const http = await import('node:http');
+      const evmPort = Number(new URL(A.evmRpc).port);
+      proxy = http.createServer((req, res) => {
+        seen.push(`${req.method} ${req.url}`);
+        const target = new URL(req.url ?? '/');
+        if (target.hostname !== 'devnet.invalid') {
+          res.writeHead(502);
+          res.end();
+          return;
+        }
+        const upstream = http.request({ host: '127.0.0.1', port: evmPort, method: req.method, path: target.pathname, headers: req.headers }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const current = vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!;
+      await setProviders([...current, { name: 'Behind proxy', evmRpc: 'http://devnet.invalid:8545' }]);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      proxy?.close();
+      await closeAllEditors();
+    });
+
+    it('requests go through http.proxy as soon as it is set, and directly again once it is cleared', async () => {
+      const port = (proxy.address() as import('node:net').AddressInfo).port;
+      await vscode.workspace.getConfiguration('http').update('proxy', `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
+      const { text } = await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'Behind proxy' });
+      assert.match(headerOf(text).join('\n'), /HTTP 200 OK/);
+      assert.match(String((bodyOf(text) as { result?: unknown }).result), /^0x[0-9a-f]+$/);
+      assert.deepEqual(seen, ['POST http://devnet.invalid:8545/']);
+
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      const direct = await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'Behind proxy' });
+      assert.match(direct.text, /^\/\/ ERROR: Could not reach http:\/\/devnet\.invalid:8545\/: DNS lookup failed/);
+      assert.equal(seen.length, 1, 'nothing more went through the proxy');
+    });
+  });
+
   describe('large answers', () => {
     // A plain server streaming fixed bodies without a content-length, as CometBFT does for large
     // answers: one of about 8 MB (a 17 MB document) and one of about 30 MB (a 64 MB document,
