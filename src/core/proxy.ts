@@ -3,11 +3,11 @@
 // undici's ProxyAgent, in http.ts). The editor side calls setProxy(); until then, and in plain
 // Node (tests, benchmarks), everything goes directly. Never imports vscode.
 
-import http = require('node:http');
-import https = require('node:https');
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import tls = require('node:tls');
+import type * as Tls from 'node:tls';
 import { proxyRefusalPhrase } from './errors';
 import * as l10n from './l10n';
 import { redactUrl } from './providers';
@@ -94,14 +94,14 @@ export class ProxyRefusal extends Error {
   }
 }
 
-const tunnels = new Map<string, http.Agent>();
+const tunnels = new Map<string, Http.Agent>();
 let tunnelsGeneration = -1;
 
 /**
  * The agent for a WebSocket to `target` through `proxy`: each connection is a CONNECT tunnel
  * through the proxy (TLS to the proxy when it is https://), then TLS to the target for wss://.
  */
-export function tunnelAgent(proxy: string, target: URL): http.Agent {
+export function tunnelAgent(proxy: string, target: URL): Http.Agent {
   if (tunnelsGeneration !== generation) {
     for (const agent of tunnels.values()) agent.destroy();
     tunnels.clear();
@@ -119,13 +119,19 @@ export function tunnelAgent(proxy: string, target: URL): http.Agent {
 
 type Created = (err: Error | null, socket?: Duplex) => void;
 
-function makeTunnelAgent(proxy: URL, secure: boolean, strictSSL: boolean): http.Agent {
+function makeTunnelAgent(proxy: URL, secure: boolean, strictSSL: boolean): Http.Agent {
+  // Loaded here, not at activation (https and tls take ~10 ms to load in plain Node).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const http = require('node:http') as typeof Http;
+  const https = require('node:https') as typeof Https;
+  const tls = require('node:tls') as typeof Tls;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const auth =
     proxy.username || proxy.password
       ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
       : undefined;
   const proxySecure = proxy.protocol === 'https:';
-  const open = (options: http.ClientRequestArgs & tls.ConnectionOptions, created: Created): undefined => {
+  const open = (options: Http.ClientRequestArgs & Tls.ConnectionOptions, created: Created): undefined => {
     const host = String(options.host ?? options.hostname ?? 'localhost');
     const target = `${host.includes(':') ? `[${host}]` : host}:${options.port ?? (secure ? 443 : 80)}`;
     const req = (proxySecure ? https : http).request({
