@@ -135,6 +135,8 @@ export interface FormatterOptions {
  */
 export class JsonFormatter {
   private readonly indent: number;
+  /** The most a structural step writes: a comma or bracket, a newline and the deepest indentation. */
+  private readonly step: number;
   private readonly room: number;
   // The output: the text so far is out[start, o); out[0, start) is the room for a header.
   private out: Buffer = EMPTY;
@@ -159,6 +161,7 @@ export class JsonFormatter {
 
   constructor(options: FormatterOptions = {}) {
     this.indent = options.indent ?? 2;
+    this.step = MAX_INDENT_DEPTH * this.indent + 2;
     this.room = options.reserve ?? 0;
   }
 
@@ -178,7 +181,8 @@ export class JsonFormatter {
     // size, which mostly stays under 4 KB, where Node hands out slices of a shared pool: fresh
     // buffers cost an allocation and, in numbers, garbage collections (measured: a third of the
     // client's time per request). A large one gets three times, so as never to be copied.
-    this.out = Buffer.allocUnsafe(this.start + (large ? 3 : 2) * inputBytes + 64);
+    // Plus one structural step (see `step`), so that a small answer is not grown at once.
+    this.out = Buffer.allocUnsafe(this.start + (large ? 3 : 2) * inputBytes + this.step);
     this.o = this.start;
   }
 
@@ -190,6 +194,20 @@ export class JsonFormatter {
     this.out = bigger;
     this.start = this.room;
     return this.room + used;
+  }
+
+  /** Copies the token `src[i..end)` to the output at `o` (growing it if needed); the new `o`. */
+  private copyToken(src: Buffer, i: number, end: number, o: number): number {
+    if (o + (end - i) > this.out.length) o = this.grow(o, end - i);
+    const out = this.out;
+    if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
+    else o += src.copy(out, o, i, end);
+    return o;
+  }
+
+  /** A top-level member's value ended at `o`: records its span. */
+  private endMember(o: number): void {
+    this.members.push({ key: this.memberKey, start: this.memberStart, end: o - this.start });
   }
 
   /** Takes the next piece of the input; false once the input cannot be JSON. */
@@ -237,6 +255,7 @@ export class JsonFormatter {
     const n = src.length;
     if (this.out.length === 0) this.allocate(n);
     const indent = this.indent;
+    const step = this.step;
     let out = this.out;
     let cap = out.length;
     let o = this.o;
@@ -255,6 +274,13 @@ export class JsonFormatter {
       }
       if (i >= n) break;
       const c = src[i];
+      // Room for what a structural step writes (at most a comma or bracket, a newline and the
+      // indentation); a token's own length is checked where it is copied.
+      if (o + step > cap) {
+        o = this.grow(o, step);
+        out = this.out;
+        cap = out.length;
+      }
 
       if (want === Want.After) {
         if (depth === 0) {
@@ -265,11 +291,6 @@ export class JsonFormatter {
         const inObject = stack[depth - 1] === 1;
         if (c === B.Comma) {
           const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-          if (o + spaces + 2 > cap) {
-            o = this.grow(o, spaces + 2);
-            out = this.out;
-            cap = out.length;
-          }
           out[o++] = B.Comma;
           out[o++] = B.Lf;
           for (let k = spaces; k > 0; k--) out[o++] = B.Space;
@@ -277,15 +298,10 @@ export class JsonFormatter {
         } else if (c === (inObject ? B.RBrace : B.RBracket)) {
           depth--;
           const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-          if (o + spaces + 2 > cap) {
-            o = this.grow(o, spaces + 2);
-            out = this.out;
-            cap = out.length;
-          }
           out[o++] = B.Lf;
           for (let k = spaces; k > 0; k--) out[o++] = B.Space;
           out[o++] = c;
-          if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o - this.start });
+          if (depth === 1 && stack[0] === 1) this.endMember(o);
         } else {
           failed = true;
           break;
@@ -296,17 +312,12 @@ export class JsonFormatter {
       if (want === Want.Opened) {
         const open = this.opener;
         const close = open === B.LBrace ? B.RBrace : B.RBracket;
-        if (o + 2 > cap) {
-          o = this.grow(o, 2);
-          out = this.out;
-          cap = out.length;
-        }
         out[o++] = open;
         if (c === close) {
           out[o++] = close;
           i++;
           want = Want.After;
-          if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o - this.start });
+          if (depth === 1 && stack[0] === 1) this.endMember(o);
           continue;
         }
         if (depth === stack.length) {
@@ -316,11 +327,6 @@ export class JsonFormatter {
         }
         stack[depth++] = open === B.LBrace ? 1 : 2;
         const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-        if (o + spaces + 1 > cap) {
-          o = this.grow(o, spaces + 1);
-          out = this.out;
-          cap = out.length;
-        }
         out[o++] = B.Lf;
         for (let k = spaces; k > 0; k--) out[o++] = B.Space;
         want = open === B.LBrace ? Want.Key : Want.Value;
@@ -333,11 +339,6 @@ export class JsonFormatter {
           break;
         }
         i++;
-        if (o + 2 > cap) {
-          o = this.grow(o, 2);
-          out = this.out;
-          cap = out.length;
-        }
         out[o++] = B.Colon;
         out[o++] = B.Space;
         want = Want.Value;
@@ -356,13 +357,9 @@ export class JsonFormatter {
           else failed = true;
           break;
         }
-        if (o + (end - i) > cap) {
-          o = this.grow(o, end - i);
-          out = this.out;
-          cap = out.length;
-        }
-        if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
-        else o += src.copy(out, o, i, end);
+        o = this.copyToken(src, i, end, o);
+        out = this.out;
+        cap = out.length;
         if (depth === 1) this.memberKey = src.toString('utf8', i, end);
         i = end;
         want = Want.Colon;
@@ -393,16 +390,12 @@ export class JsonFormatter {
         break;
       }
       if (depth === 0) this.top = 'scalar';
-      if (o + (end - i) > cap) {
-        o = this.grow(o, end - i);
-        out = this.out;
-        cap = out.length;
-      }
-      if (end - i < 256) for (let k = i; k < end; k++) out[o++] = src[k];
-      else o += src.copy(out, o, i, end);
+      o = this.copyToken(src, i, end, o);
+      out = this.out;
+      cap = out.length;
       i = end;
       want = Want.After;
-      if (depth === 1 && stack[0] === 1) this.members.push({ key: this.memberKey, start: this.memberStart, end: o - this.start });
+      if (depth === 1 && stack[0] === 1) this.endMember(o);
     }
 
     this.out = out;
