@@ -100,15 +100,19 @@ function networkPhrase(code: string): string | undefined {
 export const REFUSED_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED']);
 export const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 export const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN']);
-export const TLS_CODES: ReadonlySet<string> = new Set([
+const TLS_CODES: ReadonlySet<string> = new Set([
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
+
+/** A TLS failure: a certificate problem, or any of OpenSSL's own (`ERR_SSL_*`) codes. */
+export function isTlsCode(code: string): boolean {
+  return TLS_CODES.has(code) || code.startsWith('ERR_SSL_');
+}
 
 /** Maps a low-level error (undici, net, tls, ws) to one sentence about `target`. */
 export function networkError(err: unknown, target: string): EndpointError {

@@ -3,7 +3,7 @@
 // at a time). The file is only given its final name once complete; a failed or cancelled
 // transfer leaves nothing behind.
 
-import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
+import { createWriteStream, promises as fs } from 'node:fs';
 import path = require('node:path');
 import { once } from 'node:events';
 import { EndpointError } from './errors';
@@ -57,9 +57,10 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       options.onProgress?.(l10n.t('genesis chunk {0} of {1}', chunk + 1, chunk === 0 ? '?' : total));
       // Streamed: the base64 of `data` is decoded into the file as it arrives, so memory holds
       // one network read, not the ~22 MB chunk answer.
-      const scanner = new ChunkAnswerScanner((bytes) => {
+      const scanner = new ChunkAnswerScanner(async (bytes) => {
         if (writeError) throw writeError;
-        return write(out, bytes);
+        // Backpressure: wait while the disk is behind (once() also rejects on a write error).
+        if (!out.write(bytes)) await once(out, 'drain');
       });
       const res = await options.http.send(requestWith(options, { method: 'GET', url, sink: (piece) => scanner.push(piece) }));
       outcome.status = res.status;
@@ -95,23 +96,6 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   outcome.elapsedMs = performance.now() - started + outcome.elapsedMs;
   outcome.summary = l10n.t('genesis reassembled from {0} chunk(s): {1}', total, formatBytes(written));
   outcome.notes.push(outcome.summary, l10n.t('saved to {0}', finalPath));
-}
-
-/** Writes with backpressure; listeners are removed whichever way it ends. */
-async function write(out: WriteStream, bytes: Buffer): Promise<void> {
-  if (out.write(bytes)) return;
-  await new Promise<void>((resolve, reject) => {
-    const onDrain = () => {
-      out.off('error', onError);
-      resolve();
-    };
-    const onError = (e: Error) => {
-      out.off('drain', onDrain);
-      reject(e);
-    };
-    out.once('drain', onDrain);
-    out.once('error', onError);
-  });
 }
 
 function safeName(name: string): string {

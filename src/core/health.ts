@@ -6,7 +6,7 @@
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
-import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, TLS_CODES, networkError } from './errors';
+import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, isTlsCode, networkError } from './errors';
 import { HttpClient } from './http';
 import { interpret, isObject, readCometStatus } from './interpret';
 import * as l10n from './l10n';
@@ -457,7 +457,7 @@ function shortReason(error: string, failure: ProbeFailure | undefined): string {
   if (code && REFUSED_CODES.has(code)) return l10n.t('refused');
   if (failure?.kind === 'timeout' || (code && TIMEOUT_CODES.has(code))) return l10n.t('timeout');
   if (code && DNS_CODES.has(code)) return l10n.t('DNS failure');
-  if (code && (TLS_CODES.has(code) || code.startsWith('ERR_SSL_'))) return l10n.t('TLS error');
+  if (code && isTlsCode(code)) return l10n.t('TLS error');
   if (/\b429\b/.test(error)) return l10n.t('429 rate-limited');
   if (/timed out/.test(error)) return l10n.t('timeout');
   if (status !== undefined && (status < 200 || status >= 300)) return `HTTP ${status}`;

@@ -106,9 +106,8 @@ function keyText(literal: string): string {
  * and the result is parsed only when someone asks for it.
  */
 export function interpret(res: HttpResponse, dialect: Dialect, url: string, formatted?: FormattedJson): Interpreted {
-  let shownUrl: string | undefined;
-  // Only failures name the address.
-  const where = () => (shownUrl ??= redactUrl(url));
+  // Only failures name the address (redactUrl remembers recent addresses).
+  const where = () => redactUrl(url);
   // The bytes for previews and sniffing: the whole body, or its first bytes when not held whole.
   const body = res.body ?? res.head ?? Buffer.alloc(0);
   const contentType = res.headers['content-type'];

@@ -21,12 +21,17 @@ export interface ProxySettings {
   strictSSL: boolean;
 }
 
+/** A noProxy entry, read once: every host ("*"), or a host with its subdomains, maybe on one port. */
+type Bypass = { all: true } | { all?: false; host: string; port?: string };
+
 let current: ProxySettings = { noProxy: [], strictSSL: true };
+let bypass: Bypass[] = [];
 let generation = 0;
 
 /** Installs the proxy settings (the editor's, read by src/ui/proxySettings.ts). */
 export function setProxy(settings: ProxySettings): void {
   current = { ...settings, url: settings.url?.trim() || undefined };
+  bypass = settings.noProxy.map(readBypass).filter((b): b is Bypass => b !== undefined);
   generation++;
 }
 
@@ -51,7 +56,8 @@ export function proxyFor(address: string | URL): string | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isLoopback(host)) return undefined;
   const port = url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80');
-  return current.noProxy.some((entry) => matchesNoProxy(entry, host, port)) ? undefined : current.url;
+  const direct = bypass.some((b) => b.all || ((b.port === undefined || b.port === port) && (host === b.host || host.endsWith(`.${b.host}`))));
+  return direct ? undefined : current.url;
 }
 
 /** An address as a sentence names it: redacted, and with the proxy it goes through, if any. */
@@ -74,17 +80,14 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-function matchesNoProxy(raw: string, host: string, port: string): boolean {
-  let entry = raw.trim().toLowerCase();
-  if (!entry) return false;
-  if (entry === '*') return true;
-  const withPort = /^(.*[^:]):(\d+)$/.exec(entry);
-  if (withPort && !entry.includes(']') && entry.split(':').length === 2) {
-    if (withPort[2] !== port) return false;
-    entry = withPort[1];
-  }
-  entry = entry.replace(/^\*?\./, '').replace(/^\[|\]$/g, '');
-  return host === entry || host.endsWith(`.${entry}`);
+/** "example.org", ".example.org", "*.example.org", "host:port", "*"; an IPv6 address without a port. */
+function readBypass(raw: string): Bypass | undefined {
+  const entry = raw.trim().toLowerCase();
+  if (!entry) return undefined;
+  if (entry === '*') return { all: true };
+  const withPort = /^([^:]+):(\d+)$/.exec(entry);
+  const host = (withPort ? withPort[1] : entry).replace(/^\*?\./, '').replace(/^\[|\]$/g, '');
+  return { host, port: withPort?.[2] };
 }
 
 /** The proxy answered CONNECT with something other than 200. */
