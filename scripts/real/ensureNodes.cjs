@@ -29,6 +29,19 @@ function run(cmd, args, opts = {}) {
   return { status: r.status, signal: r.signal, error: r.error, out: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() };
 }
 
+/**
+ * `run` for steps that fetch (go install from the module proxy, npm install): a stalled fetch is
+ * tried again after a pause, up to 3 times, before it fails the suite.
+ */
+function runFetching(cmd, args, opts, log) {
+  for (let n = 1; ; n++) {
+    const r = run(cmd, args, opts);
+    if (r.status === 0 || n >= 3) return r;
+    log(`${cmd} ${args[0]} failed (attempt ${n} of 3, exit ${r.status ?? r.signal}); trying again in ${n * 20} s:\n${tail(r.out, 5)}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n * 20_000);
+  }
+}
+
 function tail(text, lines = 15) {
   return text.split('\n').slice(-lines).join('\n');
 }
@@ -55,11 +68,11 @@ function ensureCometbft(log) {
   }
   log(`installing CometBFT ${COMETBFT_VERSION} with ${go.out} (go install ${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION} -> ${dir}) ...`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = run('go', ['install', `${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION}`], {
+  const r = runFetching('go', ['install', `${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION}`], {
     cwd: dir,
     env: { ...process.env, GOBIN: dir, GOFLAGS: process.env.GOFLAGS ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }, log);
   if (r.status !== 0) {
     throw new Error(`cannot install CometBFT ${COMETBFT_VERSION}: go install exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
   }
@@ -106,7 +119,7 @@ function ensureAnvil(log) {
     fs.mkdirSync(dir, { recursive: true });
     if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
     log(`anvil: installing ${pkg}@${ANVIL_VERSION} from npm into ${dir} ...`);
-    const r = run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${ANVIL_VERSION}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = runFetching('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${ANVIL_VERSION}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }, log);
     if (r.status !== 0) throw new Error(`cannot install anvil: npm install ${pkg}@${ANVIL_VERSION} exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
     bin = findAnvil(pkg);
     if (!bin) throw new Error(`cannot install anvil: npm installed ${pkg}@${ANVIL_VERSION} but it ships no bin/anvil`);

@@ -26,8 +26,24 @@ function info() {
 
 const installLog = path.join(root, 'install.log');
 
-/** Runs an install step with its (long: native builds) output going to install.log; tail on failure. */
-function run(cmd, args, opts) {
+/**
+ * Runs an install step with its (long: native builds) output going to install.log; tail on failure.
+ * `attempts` > 1 for steps that fetch from the registry: a stalled fetch (npm's EIDLETIMEOUT) is
+ * tried again after a pause instead of failing the whole test run.
+ */
+function run(cmd, args, opts, attempts = 1) {
+  for (let n = 1; ; n++) {
+    try {
+      return runOnce(cmd, args, opts);
+    } catch (e) {
+      if (n >= attempts) throw e;
+      log(`  failed (attempt ${n} of ${attempts}); trying again in ${n * 20} s`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n * 20_000);
+    }
+  }
+}
+
+function runOnce(cmd, args, opts) {
   const t = Date.now();
   log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${path.relative(process.cwd(), opts.cwd) || '.'})` : ''}`);
   fs.mkdirSync(root, { recursive: true });
@@ -121,7 +137,7 @@ async function install(i) {
   if (!fs.existsSync(i.nodeBin)) {
     writeJson(path.join(root, 'node24', 'package.json'), { name: 'node24-cache', private: true });
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', NODE_PACKAGE],
-      { cwd: path.join(root, 'node24'), env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' } });
+      { cwd: path.join(root, 'node24'), env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' } }, 3);
   }
   const nodeVer = spawnSync(i.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
   if (!/^v24\./.test(nodeVer)) throw new Error(`${i.nodeBin} is not Node 24 (${nodeVer})`);
@@ -148,9 +164,12 @@ async function install(i) {
     npm_config_update_notifier: 'false',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
+    npm_config_fetch_retries: process.env.npm_config_fetch_retries ?? '5',
+    npm_config_fetch_retry_mintimeout: process.env.npm_config_fetch_retry_mintimeout ?? '5000',
+    npm_config_fetch_retry_maxtimeout: process.env.npm_config_fetch_retry_maxtimeout ?? '60000',
   };
   run('npm', ['install', '--foreground-scripts', '--no-audit', '--no-fund', '--loglevel=warn',
-    `code-server@${CODE_SERVER_VERSION}`], { cwd: serverDir, env });
+    `code-server@${CODE_SERVER_VERSION}`], { cwd: serverDir, env }, 3);
 
   let missing = postinstallDone(i);
   if (missing.length) {
