@@ -49,7 +49,7 @@ if (want('bundle')) {
 
 if (want('requests')) {
   log('request overhead and anchors (devnet)');
-  const r = await runChild('requests.mjs', { warmup: q(40, 5), n: q(150, 20), anchorWarmup: q(50, 10), anchorN: q(300, 30) });
+  const r = await runChild('requests.mjs', { warmup: q(150, 5), n: q(500, 20), anchorWarmup: q(50, 10), anchorN: q(300, 30) });
   results.requests = r;
   const sum = (k, s) => r.rows.reduce((a, x) => a + x[k][s], 0);
   const worst = r.rows.map((x) => ({ id: x.id, r: x.ours.median / x.baseline.median })).sort((a, b) => b.r - a.r);

@@ -32,6 +32,19 @@ describe('genesis_chunked streaming scanner', () => {
     assert.equal(envelope.result.chunk, '0');
   });
 
+  it('takes padding split from the closing quote, and "\\/" escapes', async () => {
+    for (const length of [1, 2, 3, 4, 5, 6, 47, 48, 49]) {
+      const bytes = randomBytes(length);
+      const b64 = bytes.toString('base64');
+      for (const size of [1, 2, 3, 4, 5, 9, 64]) {
+        const { data } = await scan(`{"result":{"data":"${b64}"}}`, size);
+        assert.ok(data.equals(bytes), `${length} bytes in pieces of ${size}`);
+        const escaped = await scan(`{"result":{"data":"${b64.replace(/\//g, '\\/')}"}}`, 64);
+        assert.ok(escaped.data.equals(bytes), `${length} bytes with escaped slashes`);
+      }
+    }
+  });
+
   it('passes an error answer through as the envelope', async () => {
     const err = '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"there are 2 chunks, 9 is invalid"}}';
     const { data, envelope } = await scan(err, 10);
@@ -43,6 +56,12 @@ describe('genesis_chunked streaming scanner', () => {
     await assert.rejects(scan('{"result":{"data":"abc$"}}', 4), /not base64/);
     await assert.rejects(scan('{"result":{"data":"abcde"}}', 4), /multiple of 4/);
     await assert.rejects(scan('{"result":{"data":"abcd', 4), /ended inside/);
+    // Node's decoder alone would skip these or read them as the URL-safe alphabet.
+    for (const data of ['ab c', 'ab-_', 'AAA=AAAA', 'AA==AA==', 'A===', '=AAA', 'AAA\\u0041AAA']) {
+      for (const size of [1, 3, 64]) {
+        await assert.rejects(scan(`{"result":{"data":"${data}"}}`, size), /not base64/, `${data} in pieces of ${size}`);
+      }
+    }
     await assert.rejects(scan('{"x":"' + 'y'.repeat(2 * 1024 * 1024) + '"}', 65536), /too much besides/);
   });
 });
