@@ -5,6 +5,7 @@
 //   --only a,b   run only these cases (activation, bundle, requests, fanout, websocket, genesis, bigdoc)
 //   --quick      fewer iterations (a smoke run, not for the record)
 // The results also go to .cache/bench/results.json (every sample summary, per case).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -143,6 +144,11 @@ if (want('bigdoc')) {
 
 if (want('genesis')) {
   log('genesis (256 MB through genesis_chunked)');
+  // The baseline is curl itself: without it the case cannot be measured, and says so at once.
+  if (spawnSync('curl', ['--version']).status !== 0) {
+    console.error('bench: the genesis case compares with curl, which is not installed (Debian: apt-get install -y curl)');
+    process.exit(1);
+  }
   const megabytes = q(256, 64);
   const server = startChild('server.mjs', { kind: 'devnet', blocks: 1, genesisAppStateBytes: megabytes * 1024 * 1024, genesisChunkBytes: 16 * 1024 * 1024 });
   const devnet = await server.ready;

@@ -1,8 +1,10 @@
 // Copy as curl (or websocat for the socket): the same request the extension sends, as a shell
-// line a person can paste. Credentials in the address are masked.
+// line a person can paste, through the same proxy (or none) as the extension's own request.
+// Credentials in the addresses are masked.
 
 import type { RequestDescription } from './execute';
 import { masker } from './mask';
+import { proxyFor, proxySettings } from './proxy';
 import { redactUrl } from './providers';
 
 /** Single-quotes a word for POSIX shells. */
@@ -21,6 +23,21 @@ export function toShellCommand(req: RequestDescription, headers: Readonly<Record
     const flags = req.stream ? '-n' : '-n1';
     return [`echo ${shellQuote(req.body ?? '')} |`, 'websocat', flags, ...headerArgs, url].join(' ');
   }
-  if (req.method === 'GET') return ['curl', '-sS', ...headerArgs, url].join(' ');
-  return ['curl', '-sS', '-X', 'POST', url, "-H 'Content-Type: application/json'", ...headerArgs, '--data-raw', shellQuote(req.body ?? '')].join(' ');
+  const route = curlRoute(req.url, options.reveal === true);
+  if (req.method === 'GET') return ['curl', '-sS', ...route, ...headerArgs, url].join(' ');
+  return ['curl', '-sS', ...route, '-X', 'POST', url, "-H 'Content-Type: application/json'", ...headerArgs, '--data-raw', shellQuote(req.body ?? '')].join(' ');
+}
+
+/**
+ * curl's way to the address as the extension goes: `-x` the proxy it uses (`-k` when the editor
+ * does not check certificates behind it), or `--noproxy '*'` where it goes directly although a
+ * proxy is set (loopback, http.noProxy: curl would otherwise follow HTTPS_PROXY). Nothing without a proxy.
+ */
+function curlRoute(address: string, reveal: boolean): string[] {
+  const settings = proxySettings();
+  if (!settings.url) return [];
+  const proxy = proxyFor(address);
+  if (!proxy) return ['--noproxy', "'*'"];
+  const insecure = !settings.strictSSL && address.startsWith('https:') ? ['-k'] : [];
+  return ['-x', shellQuote(reveal ? proxy : redactUrl(proxy)), ...insecure];
 }

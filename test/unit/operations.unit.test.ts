@@ -6,6 +6,7 @@ import { manifestCommands } from '../../src/core/manifest';
 import { OPERATIONS, findOperation, validateArgs } from '../../src/core/operations';
 import { Provider } from '../../src/core/providers';
 import { toShellCommand } from '../../src/core/curl';
+import { setProxy } from '../../src/core/proxy';
 
 const provider: Provider = {
   name: 'P',
@@ -114,6 +115,23 @@ describe('copy as curl', () => {
     const line = toShellCommand(describeRequest(p, op('consensusRpc.custom'), { method: 'abci_query', params: `{"path":"it's"}` }));
     assert.equal(line, `curl -sS -X POST 'https://***:***@rpc.example.org/' -H 'Content-Type: application/json' --data-raw '{"jsonrpc":"2.0","method":"abci_query","params":{"path":"it'\\''s"},"id":1}'`);
     assert.ok(!line.includes('pw'));
+  });
+  it('goes through the proxy the extension uses, or says no proxy where the extension goes directly', () => {
+    const p: Provider = { name: 'K', endpoints: { consensusRpc: 'https://rpc.example.org/', consensusHttp: 'http://127.0.0.1:26657', rest: 'https://lcd.internal.test' } };
+    try {
+      setProxy({ url: 'http://user:secret@proxy.corp:3128', noProxy: ['internal.test'], strictSSL: false });
+      const proxied = toShellCommand(describeRequest(p, op('consensusRpc.status'), {}));
+      assert.match(proxied, /^curl -sS -x 'http:\/\/\*\*\*:\*\*\*@proxy\.corp:3128\/?' -k -X POST 'https:\/\/rpc\.example\.org\/'/);
+      assert.ok(!proxied.includes('secret'));
+      assert.match(toShellCommand(describeRequest(p, op('consensusRpc.status'), {}), {}, { reveal: true }), /-x 'http:\/\/user:secret@proxy\.corp:3128\/?'/);
+      assert.match(toShellCommand(describeRequest(p, op('consensusHttp.status'), {})), /^curl -sS --noproxy '\*' 'http:\/\/127\.0\.0\.1:26657\/status'$/);
+      assert.match(toShellCommand(describeRequest(p, op('rest.nodeInfo'), {})), /^curl -sS --noproxy '\*' 'https:\/\/lcd\.internal\.test\//);
+      setProxy({ url: 'http://proxy.corp:3128', noProxy: [], strictSSL: true });
+      assert.match(toShellCommand(describeRequest(p, op('consensusRpc.status'), {})), /^curl -sS -x 'http:\/\/proxy\.corp:3128\/?' -X POST /);
+    } finally {
+      setProxy({ noProxy: [], strictSSL: true });
+    }
+    assert.match(toShellCommand(describeRequest(p, op('consensusRpc.status'), {})), /^curl -sS -X POST /);
   });
   it('websocat for the socket', () => {
     const line = toShellCommand(describeRequest(provider, op('consensusWs.subscribeNewBlocks'), {}));
