@@ -2,7 +2,7 @@
 // covering every error shape of PROTOCOLS.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
-import { EndpointError, bodyPreview } from './errors';
+import { EndpointError, FailureDetail, bodyPreview } from './errors';
 import { HttpResponse } from './http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from './l10n';
@@ -134,21 +134,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
 
   // JSON-RPC errors come with 200 (POST, EVM) or 500 (CometBFT URI form): read them first.
   const rpcError = parsed && dialect === 'jsonrpc' && view!.object ? view!.get('error') : undefined;
-  if (isObject(rpcError)) {
-    const e = rpcError;
-    const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
-    // The server's words go into one line of bounded length (a hostile or broken server can send
-    // megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
-    const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || l10n.t('without a message');
-    const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
-    const httpPart = res.status >= 200 && res.status < 300 ? '' : ` (${statusLine(res.status)})`;
-    const shownData = data ? clean(data, MAX_SERVER_TEXT) : '';
-    const codeText = code !== undefined ? clean(String(code), 40) || '?' : '?';
-    const sentence = shownData
-      ? l10n.t('JSON-RPC error {0} {1}: {2}{3}', codeText, message, shownData, httpPart)
-      : l10n.t('JSON-RPC error {0} {1}{2}', codeText, message, httpPart);
-    return { json, error: new EndpointError('rpc', endSentence(sentence) + wait, { ...base, code, data }) };
-  }
+  if (isObject(rpcError)) return { json, error: rpcErrorOf(rpcError, res.status, base, wait) };
   const restMessage = parsed && dialect === 'rest' && res.status >= 300 && view!.object ? view!.get('message') : undefined;
   if (typeof restMessage === 'string') {
     const restCode = view!.get('code');
@@ -212,7 +198,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
     if (!v.object || !v.has('result')) {
       return {
         json,
-        error: new EndpointError('protocol', l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', where()), base),
+        error: new EndpointError('protocol', notJsonRpc(where()), base),
       };
     }
     return {
@@ -228,6 +214,29 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
       return v.value();
     },
   };
+}
+
+/**
+ * One sentence for a JSON-RPC `error` member, over HTTP (`status`) or a WebSocket (no status).
+ * The server's words go into one line of bounded length (a hostile or broken server can send
+ * megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
+ */
+export function rpcErrorOf(e: Record<string, unknown>, status?: number, detail: FailureDetail = {}, suffix = ''): EndpointError {
+  const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
+  const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || l10n.t('without a message');
+  const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+  const httpPart = status === undefined || (status >= 200 && status < 300) ? '' : ` (${statusLine(status)})`;
+  const shownData = data ? clean(data, MAX_SERVER_TEXT) : '';
+  const codeText = code !== undefined ? clean(String(code), 40) || '?' : '?';
+  const sentence = shownData
+    ? l10n.t('JSON-RPC error {0} {1}: {2}{3}', codeText, message, shownData, httpPart)
+    : l10n.t('JSON-RPC error {0} {1}{2}', codeText, message, httpPart);
+  return new EndpointError('rpc', endSentence(sentence) + suffix, { ...detail, code, data });
+}
+
+/** The sentence for JSON that is not a JSON-RPC response. */
+export function notJsonRpc(where: string): string {
+  return l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', where);
 }
 
 /** The height, block time and chain-id of a CometBFT `status` result; undefined without a height. */

@@ -3,8 +3,9 @@
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
-import { EndpointError, networkError } from './errors';
-import { isObject } from './interpret';
+import { EndpointError, bodyPreview, networkError } from './errors';
+import { formatBytes } from './http';
+import { clean, describeRetryAfter, isObject, notJsonRpc, rpcErrorOf, statusLine } from './interpret';
 import * as l10n from './l10n';
 import { describeAddress } from './proxy';
 
@@ -15,7 +16,7 @@ export interface WsExchangeOptions {
   collect: number;
   /** Sent before closing a subscription. */
   unsubscribe?: string;
-  /** Bounds the connection and each wait for the next message. */
+  /** Bounds the connection and each wait for the next message of this request. */
   timeoutMs: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -31,6 +32,14 @@ export interface WsExchange {
 }
 
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** How long a closing handshake may take before the connection is dropped. */
+const CLOSE_GRACE_MS = 1000;
+/**
+ * Messages that answer another request id are kept for the document up to this much; past it the
+ * exchange stops (a fresh connection to a node gets none: a flood would otherwise hold the
+ * request, and memory, for as long as it lasts).
+ */
+const MAX_OTHER_BYTES = 1024 * 1024;
 
 export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsExchange> {
   const target = describeAddress(url);
@@ -56,8 +65,11 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (socket.readyState === WS_OPEN && options.unsubscribe && acknowledged) {
         socket.send(options.unsubscribe);
       }
-      if (socket.readyState === WS_OPEN) socket.close(1000);
-      else socket.terminate();
+      if (socket.readyState === WS_OPEN) {
+        socket.close(1000);
+        // A server that never answers the close frame is not waited for (ws would wait 30 s).
+        setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+      } else socket.terminate();
       socket.removeAllListeners();
       socket.on('error', () => undefined);
       resolve({ messages, bytes, elapsedMs: performance.now() - started, result, error });
@@ -78,32 +90,32 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     armTimer();
 
     socket.on('open', () => socket.send(options.message));
-    socket.on('message', (data: WebSocket.RawData) => {
+    let otherBytes = 0;
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const text = data.toString();
       bytes += Buffer.byteLength(text);
       messages.push(text);
-      armTimer();
       let msg: unknown;
       try {
         msg = JSON.parse(text);
       } catch {
-        return finish(undefined, new EndpointError('parse', l10n.t('{0} sent a WebSocket message that is not JSON.', target)));
+        const what = isBinary
+          ? l10n.t('{0} sent a binary WebSocket message ({1}), not JSON text.', target, formatBytes(Buffer.byteLength(text)))
+          : l10n.t('{0} sent a WebSocket message that is not JSON: "{1}".', target, clean(bodyPreview(text, 80), 80));
+        return finish(undefined, new EndpointError('parse', what));
       }
-      if (!isObject(msg) || msg.id !== options.id) return; // answers to other requests, or noise
-      if (isObject(msg.error)) {
-        const e = msg.error;
-        const message =
-          typeof e.data === 'string' && e.data
-            ? l10n.t('JSON-RPC error {0} {1}: {2}.', String(e.code), String(e.message), e.data)
-            : l10n.t('JSON-RPC error {0} {1}.', String(e.code), String(e.message));
-        return finish(
-          undefined,
-          new EndpointError('rpc', message, {
-            code: e.code as number,
-            data: typeof e.data === 'string' ? e.data : undefined,
-          }),
-        );
+      if (!isObject(msg) || !('id' in msg || 'result' in msg || 'error' in msg)) {
+        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent a WebSocket message that is JSON but not JSON-RPC.', target)));
       }
+      // Our id as sent (a number), or as a string: some servers echo ids as text.
+      if (msg.id !== options.id && msg.id !== String(options.id)) {
+        otherBytes += text.length;
+        if (otherBytes <= MAX_OTHER_BYTES) return; // an answer to another request: noise, kept in the document
+        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent more than {1} of messages that answer other requests; stopped.', target, formatBytes(MAX_OTHER_BYTES))));
+      }
+      armTimer();
+      if (isObject(msg.error)) return finish(undefined, rpcErrorOf(msg.error));
+      if (!('result' in msg)) return finish(undefined, new EndpointError('protocol', notJsonRpc(target)));
       if (options.collect === 0) return finish(msg.result);
       if (!acknowledged) {
         acknowledged = true;
@@ -113,12 +125,25 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (events.length >= options.collect) finish(events);
     });
     socket.on('unexpected-response', (_req, res) => {
-      finish(undefined, new EndpointError('http', l10n.t('HTTP {0} from {1}: the server refused the WebSocket upgrade.', String(res.statusCode), target), { status: res.statusCode }));
+      const status = res.statusCode ?? 0;
+      const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
+      const wait = retryAfter && status >= 400 ? ' ' + l10n.t('Retry after {0}.', describeRetryAfter(retryAfter)) : '';
+      const sentence = l10n.t('{0} from {1}: the server refused the WebSocket upgrade.', statusLine(status), target);
+      finish(undefined, new EndpointError('http', sentence + wait, { status, retryAfter }));
     });
     socket.on('close', (code, reason) => {
-      const why = reason.toString() ? `${code} ${reason.toString()}` : String(code);
-      finish(undefined, new EndpointError('network', l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why)));
+      const why = clean(reason.toString(), 200);
+      finish(undefined, new EndpointError('network', l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why ? `${code} ${why}` : String(code))));
     });
-    socket.on('error', (err) => finish(undefined, networkError(err, target)));
+    socket.on('error', (err: Error & { code?: string }) => {
+      // ws's own codes: the server broke the protocol (a bad frame, invalid UTF-8, a message too large).
+      if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent a WebSocket message larger than {1}; it was not read.', target, formatBytes(MAX_MESSAGE_BYTES))));
+      }
+      if (err.code?.startsWith('WS_ERR_')) {
+        return finish(undefined, new EndpointError('protocol', l10n.t('{0} broke the WebSocket protocol: {1}.', target, clean(err.message, 200))));
+      }
+      finish(undefined, networkError(err, target));
+    });
   });
 }

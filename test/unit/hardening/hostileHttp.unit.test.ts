@@ -3,11 +3,8 @@
 // through renderDocument(). Counts answers tried, clear documents, unhandled rejections,
 // crashes, requests that outlived their deadline, redirects followed, and peak memory.
 //
-// A clear document: when the outcome is an error, the first line is `// ERROR: <sentence>` (one
-// line, at most 1,200 characters, ending with a full stop, no "undefined" or "[object Object]")
-// and the rest parses as JSON; when the answer was valid JSON of an odd shape, a normal document
-// (no ERROR line) whose body parses as JSON. A case that must fail (HTML, truncated JSON, 5xx,
-// redirect, hang...) and is shown as a success is not clear, and neither is the reverse.
+// A clear document: see helpers/clearDocument.ts (valid JSON of an odd shape gives a normal
+// document; HTML, truncated JSON, 5xx, redirect, hang... an error document).
 
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -18,7 +15,8 @@ import { execute, Outcome } from '../../../src/core/execute';
 import { HttpClient, HttpRequest, HttpResponse } from '../../../src/core/http';
 import { Args, Operation, operationsFor } from '../../../src/core/operations';
 import { InterfaceId, Provider } from '../../../src/core/providers';
-import { renderDocument, stripHeader } from '../../../src/core/render';
+import { renderDocument } from '../../../src/core/render';
+import { unclearDocument } from '../helpers/clearDocument';
 import { seededRandom } from '../helpers/chaosCometWs';
 import { StallMeter } from '../helpers/stallMeter';
 import { HANG_KINDS, HostileCase, HostileServers, KINDS, makeCase } from '../helpers/hostileHttp';
@@ -75,32 +73,7 @@ class MeasuringClient extends HttpClient {
 }
 
 function unclear(doc: string, o: Outcome, c: HostileCase): string | undefined {
-  const first = doc.split('\n', 1)[0];
-  let bodyParses = true;
-  try {
-    JSON.parse(stripHeader(doc));
-  } catch {
-    bodyParses = false;
-  }
-  if (o.error) {
-    if (c.expect === 'ok') return `an error for a valid answer: ${o.error.message}`;
-    const m = /^\/\/ ERROR: (.+)$/.exec(first);
-    if (!m) return `first line is not "// ERROR: ...": ${first.slice(0, 120)}`;
-    const s = o.error.message;
-    if (/[\r\n]/.test(s)) return `the sentence spans lines: ${JSON.stringify(s.slice(0, 200))}`;
-    if (s.length > 1200) return `the sentence is ${s.length} characters long`;
-    if (!/[.]$/.test(s)) return `the sentence does not end with a full stop: ${s.slice(-80)}`;
-    // (unless it quotes a body that says so)
-    const quoted = /undefined|NaN/.test(c.variant);
-    if (/\[object Object\]/.test(s) || (!quoted && /\bundefined\b|\bNaN\b/.test(s))) return `the sentence says undefined/[object Object]/NaN: ${s.slice(0, 200)}`;
-    if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s)) return `the sentence has control characters: ${JSON.stringify(s.slice(0, 200))}`;
-    if (!bodyParses) return 'the rest of the error document is not JSON';
-    return undefined;
-  }
-  if (c.expect === 'error') return `shown as a success (status ${o.status}): ${first}`;
-  if (first.startsWith('// ERROR')) return 'ERROR line without an error';
-  if (!bodyParses) return 'the document body does not parse as JSON';
-  return undefined;
+  return unclearDocument(doc, o, c.expect, { quotesUndefined: /undefined|NaN/.test(c.variant) });
 }
 
 describe('hardening 2: hostile HTTP answers through execute() and renderDocument()', function () {

@@ -8,7 +8,8 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
-export type Expect = 'error' | 'ok' | 'either';
+import type { Expect } from './clearDocument';
+export type { Expect };
 
 export interface CaseRecord {
   method: string;
