@@ -176,7 +176,7 @@ if (want('genesis')) {
 
 if (want('activation')) {
   log('activation (real extension host: code-server + headless Chromium)');
-  const r = await runChild('activation.mjs', { launches: q(5, 1), observeMs: 3000, bundle: bundleCopy });
+  const r = await runChild('activation.mjs', { launches: q(7, 1), observeMs: 3000, bundle: bundleCopy });
   // Baseline: an empty extension that only requires 'vscode' (the editor's own cost of loading an
   // extension and building its API object), in the same host, the same way.
   const empty = path.join(os.tmpdir(), `bench-empty-extension-${process.pid}.js`);
