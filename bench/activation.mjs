@@ -39,10 +39,11 @@ async function countingServers() {
   return { hits, busy, close: () => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))) };
 }
 
-function extensionCopy(bundle) {
+function extensionCopy(bundle, activateAfterMs) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-activation-ext-'));
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   manifest.main = './shim.js';
+  if (activateAfterMs) manifest.activationEvents = [];
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   const shim = fs.readFileSync(path.join(BENCH_DIR, 'activation', 'shim.template.js'), 'utf8').replace('__BUNDLE__', JSON.stringify(bundle));
   fs.writeFileSync(path.join(dir, 'shim.js'), shim);
@@ -50,10 +51,12 @@ function extensionCopy(bundle) {
   return dir;
 }
 
-childMain(async ({ launches, observeMs, bundle }) => {
+// activateAfterMs: activated by the probe that long after the workbench started, instead of at
+// onStartupFinished (when the workbench is still loading on the same cores).
+childMain(async ({ launches, observeMs, bundle, activateAfterMs = 0 }) => {
   const { runInCodeServer } = await import(path.join(ROOT, 'scripts', 'vscode', 'runCodeServer.mjs'));
   const samples = [];
-  const extDir = extensionCopy(bundle);
+  const extDir = extensionCopy(bundle, activateAfterMs);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-activation-ws-'));
   try {
     for (let i = 0; i < launches; i++) {
@@ -64,7 +67,7 @@ childMain(async ({ launches, observeMs, bundle }) => {
         extensionPath: extDir,
         testsPath: path.join(BENCH_DIR, 'activation', 'probe.js'),
         workspacePath: workspace,
-        env: { CE_BENCH_ACTIVATION_OUT: out, CE_BENCH_OBSERVE_MS: String(observeMs) },
+        env: { CE_BENCH_ACTIVATION_OUT: out, CE_BENCH_OBSERVE_MS: String(observeMs), CE_BENCH_ACTIVATE_AFTER_MS: activateAfterMs ? String(activateAfterMs) : '' },
         timeoutMs: 180_000,
         onLine: () => undefined,
       });

@@ -205,6 +205,18 @@ if (want('activation')) {
     target: '< 20 ms',
     met: r.ownMs.median - b.ownMs.median < 20,
   });
+  // The same, activated by the test 3 s after the workbench came up: at onStartupFinished the
+  // workbench (Chromium, the server) is still loading on the same 2 cores, which moves the figure
+  // above by several ms from launch to launch; here it is closer to what our code costs.
+  const idle = await runChild('activation.mjs', { launches: q(5, 1), observeMs: 500, bundle: bundleCopy, activateAfterMs: 3000 });
+  results.activationIdle = idle;
+  row({
+    case: 'activation',
+    what: `the same in a host done starting (activated 3 s after the workbench came up); n=${idle.ownMs.n} launches; load ${fmtMs(idle.loadMs.median)} + activate ${fmtMs(idle.activateCallMs.median)}`,
+    ours: [fmtMs(idle.ownMs.median), fmtMs(idle.ownMs.p90)],
+    target: '< 20 ms',
+    met: idle.ownMs.median < 20,
+  });
   const during = r.socketsDuringActivation.reduce((a, b) => a + b, 0);
   const first = r.socketsAfter[0];
   row({

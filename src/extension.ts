@@ -9,7 +9,7 @@ import { redactUrl } from './core/providers';
 import type { ImportArgs } from './ui/importChainRegistry';
 import { API_VERSION, ChainEndpointsApi } from './api';
 import { setTranslator } from './core/l10n';
-import { OPERATIONS } from './core/operations';
+import { OPERATION_IDS } from './core/operationIds';
 import { registerCommand, registerOperationCommands } from './ui/commands';
 import { readSettings } from './ui/settings';
 import type { CompareView } from './ui/compareView';
@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     apiVersion: API_VERSION,
     providers: () =>
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
-    operations: () => OPERATIONS.map((op) => op.id),
+    operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
     onDidChangeHeight: statusBar.onDidChangeHeight,
     currentHeight: () => {

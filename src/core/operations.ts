@@ -43,7 +43,8 @@ export interface Operation {
   summarize?(result: unknown): string | undefined;
 }
 
-export const COMMAND_PREFIX = 'chainEndpoints.';
+export { COMMAND_PREFIX } from './operationIds';
+import { COMMAND_PREFIX } from './operationIds';
 
 // --- parameters ----------------------------------------------------------------------------
 

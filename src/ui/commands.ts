@@ -6,7 +6,7 @@
 import vscode = require('vscode');
 import type { Outcome } from '../core/execute';
 import type { HttpClient } from '../core/http';
-import { COMMAND_PREFIX, OPERATIONS } from '../core/operations';
+import { COMMAND_PREFIX, OPERATION_IDS } from '../core/operationIds';
 import { INTERFACE_LABELS, redactUrl } from '../core/providers';
 import { shownMessage } from './l10n';
 import { Log } from './log';
@@ -41,8 +41,12 @@ export function registerCommand(log: Log, id: string, fn: (...args: any[]) => un
 }
 
 export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[] {
-  const disposables = OPERATIONS.map((op) =>
-    registerCommand(deps.log, COMMAND_PREFIX + op.id, async (arg?: unknown) => (await loadOnDemand()).runOperation(deps, op, arg)),
+  // The catalogue loads with the code that runs its operations, on the first command.
+  const disposables = OPERATION_IDS.map((id) =>
+    registerCommand(deps.log, COMMAND_PREFIX + id, async (arg?: unknown) => {
+      const { runOperation, findOperation } = await loadOnDemand();
+      return runOperation(deps, findOperation(id)!, arg);
+    }),
   );
   disposables.push(
     registerCommand(deps.log, 'chainEndpoints.copyAsCurl', async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),

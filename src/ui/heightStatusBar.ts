@@ -8,7 +8,6 @@ import vscode = require('vscode');
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
 import { formatHeight } from '../core/numbers';
-import { interpret, readCometStatus } from '../core/interpret';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
@@ -158,6 +157,8 @@ export class HeightStatusBar implements vscode.Disposable {
 
   private async fetchStatus(base: string, headers: Record<string, string> | undefined, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
     const url = joinUrl(base, '/status');
+    // Polling is the fallback when the WebSocket fails: its reader is loaded then.
+    const { interpret, readCometStatus } = await loadOnDemand();
     const res = await this.http.send({ method: 'GET', url, headers, timeoutMs, signal });
     const read = interpret(res, 'jsonrpc', url);
     if (read.error) throw read.error;

@@ -9,7 +9,7 @@ import type { Outcome } from '../core/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/history';
 import { formatBytes } from '../core/http';
 import { masker } from '../core/mask';
-import { COMMAND_PREFIX, findOperation } from '../core/operations';
+import { COMMAND_PREFIX } from '../core/operationIds';
 import { INTERFACE_LABELS } from '../core/providers';
 import { registerCommand } from './commands';
 import { LocalizedError } from './l10n';
@@ -185,10 +185,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
   }
 
   async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
+    const { findOperation, curlLine } = await loadOnDemand();
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
     if (!op || !provider) throw new LocalizedError(`Provider "${e.provider}" is no longer configured.`, vscode.l10n.t('Provider "{0}" is no longer configured.', e.provider));
-    const line = (await loadOnDemand()).curlLine(provider, op, e.args, false);
+    const line = curlLine(provider, op, e.args, false);
     await vscode.env.clipboard.writeText(line);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the request as curl'), 3000);
     return line;

@@ -4,12 +4,14 @@
 // Nodes build their own TreeItem; ids are stable so expansion survives refreshes.
 
 import vscode = require('vscode');
-import { COMMAND_PREFIX, Operation, operationsFor } from '../core/operations';
+import { COMMAND_PREFIX } from '../core/operationIds';
+import type { Operation } from '../core/operations';
 import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/providers';
 import { InterfaceHealth } from '../core/health';
 import { HealthController } from './healthController';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 import { readSettings, onSettingsChanged } from './settings';
+import { loadOnDemand } from './loadOnDemand';
 
 export const VIEW_ID = 'chainEndpoints.providers';
 
@@ -168,7 +170,7 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     return node.toTreeItem();
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
+  getChildren(node?: TreeNode): TreeNode[] | Promise<TreeNode[]> {
     if (!node) {
       const { providers, problems } = readSettings().providers;
       const rows = this.health.rows();
@@ -181,7 +183,8 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
       return INTERFACES.filter((i) => node.provider.endpoints[i]).map((i) => new InterfaceNode(node.provider, i, this.health.healthOf(node.provider.name, i)));
     }
     if (node instanceof InterfaceNode) {
-      return operationsFor(node.iface).map((op) => new OperationNode(node.provider, op));
+      // The catalogue loads with the code that runs its operations (when an interface is first expanded).
+      return loadOnDemand().then(({ operationsFor }) => operationsFor(node.iface).map((op) => new OperationNode(node.provider, op)));
     }
     return [];
   }
@@ -195,7 +198,7 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   /** The whole tree as plain data (labels, descriptions, context values): for tests and the API. */
   async snapshot(node?: TreeNode): Promise<TreeSnapshot[]> {
     const out: TreeSnapshot[] = [];
-    for (const child of this.getChildren(node)) {
+    for (const child of await this.getChildren(node)) {
       const item = child.toTreeItem();
       const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       out.push({

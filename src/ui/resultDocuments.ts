@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import type { Outcome } from '../core/execute';
 import { masker } from '../core/mask';
-import { renderDocumentBytes } from '../core/render';
+import { loadOnDemand } from './loadOnDemand';
 
 export const RESULT_SCHEME = 'chain-endpoints';
 
@@ -44,7 +44,9 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
       await vscode.window.showTextDocument(uri, { preview: false });
       return uri;
     }
-    // Masked: a server may echo a secret (an API key in an error message, say).
+    // Masked: a server may echo a secret (an API key in an error message, say). (The renderer is
+    // loaded by then: an outcome comes from a request.)
+    const { renderDocumentBytes } = await loadOnDemand();
     return this.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)));
   }
 

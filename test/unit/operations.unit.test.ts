@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describeRequest } from '../../src/core/execute';
 import { manifestCommands } from '../../src/core/manifest';
+import { OPERATION_IDS } from '../../src/core/operationIds';
 import { OPERATIONS, findOperation, validateArgs } from '../../src/core/operations';
 import { Provider } from '../../src/core/providers';
 import { toShellCommand } from '../../src/core/curl';
@@ -88,6 +89,9 @@ describe('operations: the documented wire forms', () => {
 });
 
 describe('operations: package.json agrees with the catalogue', () => {
+  it('activation registers a command for exactly the catalogue\'s operations (src/core/operationIds.ts)', () => {
+    assert.deepEqual([...OPERATION_IDS], OPERATIONS.map((op) => op.id), 'run node scripts/sync-manifest.mjs after changing the catalogue');
+  });
   it('declares every operation command with its title and category', () => {
     const root = path.join(__dirname, '../../..');
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
