@@ -2,6 +2,8 @@
 // with their placeholders filled; without one they are English.
 
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import * as l10n from '../../src/core/l10n';
 import { networkError } from '../../src/core/errors';
 import { validateHeight } from '../../src/core/validate';
@@ -20,5 +22,11 @@ describe('l10n (core)', () => {
     assert.equal(l10n.t('{0} of {1}', 1, 'two'), '1 of two');
     assert.equal(l10n.t('kept {2} and {"k":1}', 'a'), 'kept {2} and {"k":1}');
     assert.equal(validateHeight(''), 'Type a block height: a whole number from 1 to 9223372036854775807.');
+  });
+
+  it('the English bundle lists exactly the strings the code asks for (npm run l10n)', () => {
+    const root = path.join(__dirname, '../../..');
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'l10n.mjs'), '--check'], { cwd: root, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   });
 });
