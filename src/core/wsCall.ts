@@ -93,14 +93,15 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     let otherBytes = 0;
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const text = data.toString();
-      bytes += Buffer.byteLength(text);
+      const size = Array.isArray(data) ? data.reduce((n, piece) => n + piece.length, 0) : data.byteLength;
+      bytes += size;
       messages.push(text);
       let msg: unknown;
       try {
         msg = JSON.parse(text);
       } catch {
         const what = isBinary
-          ? l10n.t('{0} sent a binary WebSocket message ({1}), not JSON text.', target, formatBytes(Buffer.byteLength(text)))
+          ? l10n.t('{0} sent a binary WebSocket message ({1}), not JSON text.', target, formatBytes(size))
           : l10n.t('{0} sent a WebSocket message that is not JSON: "{1}".', target, clean(bodyPreview(text, 80), 80));
         return finish(undefined, new EndpointError('parse', what));
       }
