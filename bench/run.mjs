@@ -176,7 +176,7 @@ if (want('genesis')) {
 
 if (want('activation')) {
   log('activation (real extension host: code-server + headless Chromium)');
-  const r = await runChild('activation.mjs', { launches: q(7, 1), observeMs: 3000, bundle: bundleCopy });
+  const r = await runChild('activation.mjs', { launches: q(7, 1), observeMs: 1500, bundle: bundleCopy });
   // Baseline: an empty extension that only requires 'vscode' (the editor's own cost of loading an
   // extension and building its API object), in the same host, the same way.
   const empty = path.join(os.tmpdir(), `bench-empty-extension-${process.pid}.js`);
@@ -208,7 +208,7 @@ if (want('activation')) {
   // The same, activated by the test 3 s after the workbench came up: at onStartupFinished the
   // workbench (Chromium, the server) is still loading on the same 2 cores, which moves the figure
   // above by several ms from launch to launch; here it is closer to what our code costs.
-  const idle = await runChild('activation.mjs', { launches: q(5, 1), observeMs: 500, bundle: bundleCopy, activateAfterMs: 3000 });
+  const idle = await runChild('activation.mjs', { launches: q(4, 1), observeMs: 500, bundle: bundleCopy, activateAfterMs: 3000 });
   results.activationIdle = idle;
   row({
     case: 'activation',
