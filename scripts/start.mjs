@@ -125,10 +125,11 @@ async function headless() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     await page.locator('.statusbar').waitFor({ timeout: 60_000 });
-    // let the extensions finish activating before the picture
-    await page.waitForFunction(() => !document.querySelector('.statusbar')?.textContent?.includes('Activating Extensions'),
-      null, { timeout: 30_000 }).catch(() => {});
-    await page.waitForTimeout(2000);
+    // The picture once the extension is up: its block-height item in the status bar (it activates
+    // at onStartupFinished, some seconds after the status bar itself shows).
+    await page.locator('[id$="chainEndpoints.height"]').waitFor({ timeout: 45_000 })
+      .catch(() => log('the Chain Endpoints status bar item did not show within 45 s'));
+    await page.waitForTimeout(1500);
     fs.mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, 'start.png') });
     log(`screenshot: ${path.join(artifactsDir, 'start.png')}`);
