@@ -12,6 +12,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { retrySync } = require('../retrySync.cjs');
 
 const COMETBFT_MODULE = 'github.com/cometbft/cometbft';
 const COMETBFT_VERSION = 'v0.38.26';
@@ -34,11 +35,19 @@ function run(cmd, args, opts = {}) {
  * tried again after a pause, up to 3 times, before it fails the suite.
  */
 function runFetching(cmd, args, opts, log) {
-  for (let n = 1; ; n++) {
-    const r = run(cmd, args, opts);
-    if (r.status === 0 || n >= 3) return r;
-    log(`${cmd} ${args[0]} failed (attempt ${n} of 3, exit ${r.status ?? r.signal}); trying again in ${n * 20} s:\n${tail(r.out, 5)}`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n * 20_000);
+  let r;
+  try {
+    return retrySync(
+      3,
+      () => {
+        r = run(cmd, args, opts);
+        if (r.status !== 0) throw new Error(`exit ${r.status ?? r.signal}:\n${tail(r.out, 5)}`);
+        return r;
+      },
+      (n, err, seconds) => log(`${cmd} ${args[0]} failed (attempt ${n} of 3, ${err.message}); trying again in ${seconds} s`),
+    );
+  } catch {
+    return r; // the last try's result: the caller says what failed
   }
 }
 

