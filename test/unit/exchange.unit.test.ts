@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { Exchange } from '../../src/core/exchange';
 import { HttpClient } from '../../src/core/http';
-import { startServer } from './helpers/httpServer';
+import { listen, startServer } from './helpers/httpServer';
 
 /** An Exchange with undici's side simulated: `resumed` counts resume() calls, `aborted` what abort got. */
 function simulated() {
@@ -151,10 +151,10 @@ describe('Exchange', () => {
           socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: a\r\nX-Note: b\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
         });
       });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const port = await listen(server);
       const http = new HttpClient();
       try {
-        const res = await http.send({ method: 'GET', url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`, timeoutMs: 2000 });
+        const res = await http.send({ method: 'GET', url: `http://127.0.0.1:${port}/`, timeoutMs: 2000 });
         assert.equal(res.status, 200);
         assert.equal(res.headers['x-note'], 'a, b');
         assert.equal(res.body?.toString(), '{"ok":true}');

@@ -4,8 +4,7 @@
 // proxy authentication, a proxy that refuses or is down, and TLS behind the proxy.
 
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
@@ -18,6 +17,8 @@ import { HttpClient } from '../../src/core/http';
 import { findOperation } from '../../src/core/operations';
 import { Provider } from '../../src/core/providers';
 import { proxyFor, proxyFromEnvironment, setProxy } from '../../src/core/proxy';
+import { listen } from './helpers/httpServer';
+import { selfSigned } from './helpers/selfSigned';
 
 const RESULT = JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2a' });
 
@@ -100,7 +101,7 @@ async function startProxy(targets: Record<string, number>, auth?: string): Promi
     upstream.on('error', () => client.destroy());
   });
   server.on('connection', (s: net.Socket) => sockets.add(s));
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -113,10 +114,6 @@ async function startProxy(targets: Record<string, number>, auth?: string): Promi
   };
 }
 
-function listen(server: http.Server | https.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-}
-
 describe('proxies', function () {
   this.timeout(20_000);
   let dir: string;
@@ -127,15 +124,8 @@ describe('proxies', function () {
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ce-proxy-'));
-    const key = path.join(dir, 'k.pem');
-    const cert = path.join(dir, 'c.pem');
-    try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=secure.invalid', '-addext', 'subjectAltName=DNS:secure.invalid'], { stdio: 'pipe' });
-    } catch (err) {
-      throw new Error(`These tests need the openssl command (apt-get install openssl): ${(err as Error).message}`);
-    }
     const plain = rpcServer(http.createServer());
-    const secure = rpcServer(https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }));
+    const secure = rpcServer(https.createServer(selfSigned(dir, 'secure.invalid', 'DNS:secure.invalid')));
     servers.push(plain, secure);
     [plainPort, tlsPort] = await Promise.all(servers.map(listen));
     client = new HttpClient();
@@ -265,7 +255,7 @@ describe('proxies', function () {
 
   it('a proxy that is down: the sentence says the proxy was refused, not the node', async () => {
     const closed = net.createServer();
-    const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)));
+    const port = await listen(closed);
     await new Promise((r) => closed.close(r));
     setProxy({ url: `http://127.0.0.1:${port}`, noProxy: [], strictSSL: true });
     const o = await blockNumber('http://node.invalid:8545/');

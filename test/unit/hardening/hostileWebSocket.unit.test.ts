@@ -12,7 +12,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -22,6 +22,7 @@ import { HttpClient } from '../../../src/core/http';
 import { findOperation } from '../../../src/core/operations';
 import { renderDocument, stripHeader } from '../../../src/core/render';
 import { Expect, unclearDocument } from '../helpers/clearDocument';
+import { listen } from '../helpers/httpServer';
 
 const TIMEOUT_MS = 1_500;
 /** A request may end this much after its deadline (timers on a loaded 2-core machine). */
@@ -201,8 +202,7 @@ describe('hardening 6: hostile WebSocket servers through the two WebSocket opera
         });
       });
     });
-    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-    base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = `ws://127.0.0.1:${await listen(server)}`;
   });
 
   after(async () => {

@@ -4,11 +4,9 @@
 // The certificates are made for the run with the openssl command line (.ci/run installs it).
 
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
@@ -16,29 +14,8 @@ import { execute } from '../../../src/core/execute';
 import { HealthMonitor } from '../../../src/core/health';
 import { HttpClient } from '../../../src/core/http';
 import { findOperation } from '../../../src/core/operations';
-
-interface Pair {
-  key: Buffer;
-  cert: Buffer;
-}
-
-/** A self-signed certificate for `names` (subjectAltName entries such as "IP:127.0.0.1"). */
-function selfSigned(dir: string, label: string, names: string): Pair {
-  const key = path.join(dir, `${label}.key`);
-  const cert = path.join(dir, `${label}.crt`);
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${label}`, '-addext', `subjectAltName=${names}`], {
-      stdio: 'pipe',
-    });
-  } catch (err) {
-    throw new Error(`These tests need the openssl command (apt-get install openssl): ${(err as Error).message}`);
-  }
-  return { key: readFileSync(key), cert: readFileSync(cert) };
-}
-
-function listen(server: http.Server | https.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
+import { listen } from '../helpers/httpServer';
+import { selfSigned } from '../helpers/selfSigned';
 
 const STATUS = JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x10' });
 

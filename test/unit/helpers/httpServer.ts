@@ -34,8 +34,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
@@ -45,6 +44,11 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts `server` on a free loopback port; the port. */
+export function listen(server: import('node:net').Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
 export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
