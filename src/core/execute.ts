@@ -137,7 +137,7 @@ async function runWebSocket(
     message: outcome.request.body!,
     id,
     collect: wire.kind === 'ws-subscribe' ? wire.count : 0,
-    unsubscribe: wire.kind === 'ws-subscribe' ? JSON.stringify({ jsonrpc: '2.0', method: 'unsubscribe_all', params: {}, id: nextRequestId() }) : undefined,
+    unsubscribe: wire.kind === 'ws-subscribe' ? jsonRpcBody('unsubscribe_all', {}, nextRequestId()) : undefined,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     headers: options.headers,
