@@ -9,7 +9,7 @@
 // maps chained). One lazily loaded unit gives one shared chunk: a second `import()` target would make
 // esbuild emit a second chunk.js, which fails the build (two files at one path).
 // undici and ws go into their own files, dist/vendor/undici.js and dist/vendor/ws.js, which
-// src/core/lazy.ts requires on first use.
+// src/core/transport/lazy.ts requires on first use.
 // --production minifies and drops source maps; --watch rebuilds on change.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 // Writes the English string bundle, l10n/bundle.l10n.json, from every `l10n.t(...)` call: the
 // editor side's `vscode.l10n.t('…')` / `vscode.l10n.t({ message, comment })` and the request core's
-// `l10n.t('…')` (src/core runs in plain Node and has its own seam, src/core/l10n.ts). The bundle
+// `l10n.t('…')` (src/core runs in plain Node and has its own seam, src/core/base/l10n.ts). The bundle
 // is exactly what the code uses: strings no longer used are dropped. (@vscode/l10n-dev's exporter
 // finds no call in files that import vscode as `import vscode = require('vscode')`, as ours do.)
 //   node scripts/l10n.mjs           rewrite the bundle (npm run l10n)

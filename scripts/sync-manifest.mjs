@@ -1,14 +1,14 @@
 // Rewrites the operation commands in package.json (and their English titles in package.nls.json),
-// and the list of operation ids activation registers commands for (src/core/operationIds.ts), from
-// the catalogue (src/core/operations.ts). After adding an operation:
+// and the list of operation ids activation registers commands for (src/core/chain/operationIds.ts), from
+// the catalogue (src/core/chain/operations.ts). After adding an operation:
 //   npm run compile:tests && node scripts/sync-manifest.mjs
 // test/unit/operations.unit.test.ts fails when package.json, package.nls.json, operationIds.ts and the catalogue disagree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { manifestCommands, nlsKeyFor } = require('../out/src/core/manifest.js');
-const { OPERATIONS } = require('../out/src/core/operations.js');
+const { manifestCommands, nlsKeyFor } = require('../out/src/core/chain/manifest.js');
+const { OPERATIONS } = require('../out/src/core/chain/operations.js');
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(readFileSync('package.nls.json', 'utf8'));
@@ -21,7 +21,7 @@ pkg.contributes.commands = [
 ];
 writeFileSync('package.json', JSON.stringify(pkg, null, 2) + '\n');
 writeFileSync('package.nls.json', JSON.stringify(Object.fromEntries(Object.entries(nls).sort(([a], [b]) => a.localeCompare(b))), null, 2) + '\n');
-const idsFile = 'src/core/operationIds.ts';
+const idsFile = 'src/core/chain/operationIds.ts';
 const idsText = readFileSync(idsFile, 'utf8');
 const list = OPERATIONS.map((op) => `  '${op.id}',`).join('\n');
 writeFileSync(idsFile, idsText.replace(/(export const OPERATION_IDS: readonly string\[\] = \[)[\s\S]*?(\];)/, `$1\n${list}\n$2`));

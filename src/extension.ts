@@ -2,14 +2,14 @@
 // context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
 
 import vscode = require('vscode');
-import { InterfaceHealth } from './core/health';
-import { HistoryEntry } from './core/history';
-import { HttpClient, formatBytes } from './core/http';
-import { redactUrl } from './core/providers';
+import { InterfaceHealth } from './core/health/health';
+import { HistoryEntry } from './core/documents/history';
+import { HttpClient, formatBytes } from './core/transport/http';
+import { redactUrl } from './core/config/providers';
 import type { ImportArgs } from './ui/importChainRegistry';
 import { API_VERSION, ChainEndpointsApi } from './api';
-import { setTranslator } from './core/l10n';
-import { OPERATION_IDS } from './core/operationIds';
+import { setTranslator } from './core/base/l10n';
+import { OPERATION_IDS } from './core/chain/operationIds';
 import { registerCommand, registerOperationCommands } from './ui/commands';
 import { readSettings } from './ui/settings';
 import type { CompareView } from './ui/compareView';

@@ -4,10 +4,10 @@
 // first use (src/ui/onDemand.ts), so activation does not compile it.
 
 import vscode = require('vscode');
-import type { Outcome } from '../core/execute';
-import type { HttpClient } from '../core/http';
-import { COMMAND_PREFIX, OPERATION_IDS } from '../core/operationIds';
-import { INTERFACE_LABELS, redactUrl } from '../core/providers';
+import type { Outcome } from '../core/chain/execute';
+import type { HttpClient } from '../core/transport/http';
+import { COMMAND_PREFIX, OPERATION_IDS } from '../core/chain/operationIds';
+import { INTERFACE_LABELS, redactUrl } from '../core/config/providers';
 import { shownMessage } from './l10n';
 import { Log } from './log';
 import { loadOnDemand } from './loadOnDemand';

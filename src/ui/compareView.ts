@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
-import { toCsv, toRecords } from '../core/healthExport';
+import { toCsv, toRecords } from '../core/health/healthExport';
 import { HealthController } from './healthController';
 
 export class CompareView implements vscode.Disposable {

@@ -3,9 +3,9 @@
 // focused. Publishes the assessed rows to the tree, the comparison view and the status bar.
 
 import vscode = require('vscode');
-import type { HealthMonitor, InterfaceHealth } from '../core/health';
-import { HttpClient } from '../core/http';
-import { InterfaceId, Provider } from '../core/providers';
+import type { HealthMonitor, InterfaceHealth } from '../core/health/health';
+import { HttpClient } from '../core/transport/http';
+import { InterfaceId, Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';
 import { SecretStore } from './secretStore';

@@ -2,8 +2,8 @@
 // the status bar, from assessed rows (src/core/health.ts).
 
 import vscode = require('vscode');
-import { formatHeight } from '../core/numbers';
-import { HealthState, InterfaceHealth } from '../core/health';
+import { formatHeight } from '../core/base/numbers';
+import { HealthState, InterfaceHealth } from '../core/health/health';
 
 
 const COLORS: Record<HealthState, string | undefined> = {

@@ -5,10 +5,10 @@
 // configured one is live again; the primary keeps running in the background to notice.
 
 import vscode = require('vscode');
-import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
-import { HttpClient } from '../core/http';
-import { formatHeight } from '../core/numbers';
-import { Provider, joinUrl, redactUrl } from '../core/providers';
+import { HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
+import { HttpClient } from '../core/transport/http';
+import { formatHeight } from '../core/base/numbers';
+import { Provider, joinUrl, redactUrl } from '../core/config/providers';
 import { HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';

@@ -5,12 +5,12 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
-import type { Outcome } from '../core/execute';
-import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/history';
-import { formatBytes } from '../core/http';
-import { masker } from '../core/mask';
-import { COMMAND_PREFIX } from '../core/operationIds';
-import { INTERFACE_LABELS } from '../core/providers';
+import type { Outcome } from '../core/chain/execute';
+import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
+import { formatBytes } from '../core/transport/http';
+import { masker } from '../core/secrets/mask';
+import { COMMAND_PREFIX } from '../core/chain/operationIds';
+import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
 import { LocalizedError } from './l10n';
 import { loadOnDemand } from './loadOnDemand';

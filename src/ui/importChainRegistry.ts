@@ -3,8 +3,8 @@
 // multi-select preview, and appends the chosen ones to user settings, never duplicating an entry.
 
 import vscode = require('vscode');
-import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/chainRegistry';
-import { INTERFACES, INTERFACE_LABELS } from '../core/providers';
+import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/config/chainRegistry';
+import { INTERFACES, INTERFACE_LABELS } from '../core/config/providers';
 import { LocalizedError } from './l10n';
 import { SECTION, userProviderEntries } from './settings';
 

@@ -2,7 +2,7 @@
 // Every line passes through the masker, so a secret value never reaches the log.
 
 import vscode = require('vscode');
-import { masker } from '../core/mask';
+import { masker } from '../core/secrets/mask';
 
 export interface Log extends Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'dispose'> {
   show(preserveFocus?: boolean): void;

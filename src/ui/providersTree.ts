@@ -4,10 +4,10 @@
 // Nodes build their own TreeItem; ids are stable so expansion survives refreshes.
 
 import vscode = require('vscode');
-import { COMMAND_PREFIX } from '../core/operationIds';
-import type { Operation } from '../core/operations';
-import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/providers';
-import { InterfaceHealth } from '../core/health';
+import { COMMAND_PREFIX } from '../core/chain/operationIds';
+import type { Operation } from '../core/chain/operations';
+import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/config/providers';
+import { InterfaceHealth } from '../core/health/health';
 import { HealthController } from './healthController';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 import { readSettings, onSettingsChanged } from './settings';

@@ -3,7 +3,7 @@
 // `http.proxySupport: "off"` means direct connections. Read at activation and on every change.
 
 import vscode = require('vscode');
-import { proxyFromEnvironment, setProxy } from '../core/proxy';
+import { proxyFromEnvironment, setProxy } from '../core/transport/proxy';
 
 export function applyProxySettings(): void {
   const http = vscode.workspace.getConfiguration('http');

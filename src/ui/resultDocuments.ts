@@ -5,8 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import vscode = require('vscode');
-import type { Outcome } from '../core/execute';
-import { masker } from '../core/mask';
+import type { Outcome } from '../core/chain/execute';
+import { masker } from '../core/secrets/mask';
 import { loadOnDemand } from './loadOnDemand';
 
 export const RESULT_SCHEME = 'chain-endpoints';

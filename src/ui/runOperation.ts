@@ -5,14 +5,14 @@
 // registered by src/ui/commands.ts.
 
 import vscode = require('vscode');
-import { isEndpointError } from '../core/errors';
-import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/execute';
-import { formatBytes } from '../core/http';
+import { isEndpointError } from '../core/base/errors';
+import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/chain/execute';
+import { formatBytes } from '../core/transport/http';
 import type { RunOptions, RunResult } from '../api';
-import { masker } from '../core/mask';
-import { Args, Operation, findOperation } from '../core/operations';
-import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
-import { toShellCommand } from '../core/curl';
+import { masker } from '../core/secrets/mask';
+import { Args, Operation, findOperation } from '../core/chain/operations';
+import { INTERFACE_LABELS, Provider, redactUrl } from '../core/config/providers';
+import { toShellCommand } from '../core/documents/curl';
 import type { CommandDeps } from './commands';
 import { LocalizedError } from './l10n';
 import { Log } from './log';

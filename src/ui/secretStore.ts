@@ -3,9 +3,9 @@
 // the masker up to date, and offers the Set Secret / Delete Secret commands.
 
 import vscode = require('vscode');
-import { masker } from '../core/mask';
-import { Provider } from '../core/providers';
-import { SECRET_NAME, resolveProvider, secretNames } from '../core/secrets';
+import { masker } from '../core/secrets/mask';
+import { Provider } from '../core/config/providers';
+import { SECRET_NAME, resolveProvider, secretNames } from '../core/config/secrets';
 import { LocalizedError } from './l10n';
 import { Log } from './log';
 import { readSettings } from './settings';

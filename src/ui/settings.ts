@@ -1,7 +1,7 @@
 // One typed accessor for the extension's settings, and a change event scoped to them.
 
 import vscode = require('vscode');
-import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/providers';
+import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
 
 export const SECTION = 'chainEndpoints';
 

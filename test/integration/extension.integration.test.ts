@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { bech32Encode } from '../../src/core/validate';
+import { bech32Encode } from '../../src/core/chain/validate';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { Devnet, startDevnet } from '../devnet/devnet';
 import { ui } from './uiDriver';

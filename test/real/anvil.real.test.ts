@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_KEY, RECIPIENT, signTransfer } from './helpers/evm';
 import { keccak256 } from '../devnet/encoding';
-import { operationsFor } from '../../src/core/operations';
+import { operationsFor } from '../../src/core/chain/operations';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { AnvilNode, rawPost, waitFor } from './helpers/nodes';
 

@@ -5,9 +5,9 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describeRequest } from '../../src/core/execute';
-import { HeightSnapshot, HeightTracker } from '../../src/core/heightTracker';
-import { operationsFor } from '../../src/core/operations';
+import { describeRequest } from '../../src/core/chain/execute';
+import { HeightSnapshot, HeightTracker } from '../../src/core/chain/heightTracker';
+import { operationsFor } from '../../src/core/chain/operations';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { CometNode, raw, rawPost, sleep, waitFor } from './helpers/nodes';
 

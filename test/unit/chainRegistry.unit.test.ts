@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ChainRegistryError, ImportCandidate, normalizeAddress, parseChainJson } from '../../src/core/chainRegistry';
-import { DEFAULT_PROVIDERS, parseProviders } from '../../src/core/providers';
+import { ChainRegistryError, ImportCandidate, normalizeAddress, parseChainJson } from '../../src/core/config/chainRegistry';
+import { DEFAULT_PROVIDERS, parseProviders } from '../../src/core/config/providers';
 
 // Compiled to out/test/unit: the fixtures stay in the source tree.
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'chain-registry');

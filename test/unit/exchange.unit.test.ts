@@ -1,12 +1,12 @@
-// The Exchange (src/core/exchange.ts) as undici drives it: its handler methods called in the
+// The Exchange (src/core/transport/exchange.ts) as undici drives it: its handler methods called in the
 // orders undici may call them, and the reader's two ways in (pieces, then a stream). Then through
 // HttpClient against real sockets: a request still waiting for a connection meets its deadline,
 // repeated headers are joined, an informational 1xx before the answer is skipped.
 
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { Exchange } from '../../src/core/exchange';
-import { HttpClient } from '../../src/core/http';
+import { Exchange } from '../../src/core/transport/exchange';
+import { HttpClient } from '../../src/core/transport/http';
 import { listen, startServer } from './helpers/httpServer';
 
 /** An Exchange with undici's side simulated: `resumed` counts resume() calls, `aborted` what abort got. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { ChunkAnswerScanner } from '../../src/core/genesis';
+import { ChunkAnswerScanner } from '../../src/core/chain/genesis';
 
 async function scan(text: string, pieceSize: number) {
   const out: Buffer[] = [];

@@ -2,9 +2,9 @@
 // rate-limited), the cross-check, ranking and recovery, and one pool per origin.
 
 import * as assert from 'node:assert/strict';
-import { HealthMonitor, InterfaceHealth, classify, ranked } from '../../src/core/health';
-import { HttpClient } from '../../src/core/http';
-import { Provider } from '../../src/core/providers';
+import { HealthMonitor, InterfaceHealth, classify, ranked } from '../../src/core/health/health';
+import { HttpClient } from '../../src/core/transport/http';
+import { Provider } from '../../src/core/config/providers';
 import { Devnet, startDevnet } from '../devnet/devnet';
 
 const asProvider = (u: Devnet['providers'][number]): Provider => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { HeightSnapshot, HeightTracker, HeightTrackerOptions } from '../../src/core/heightTracker';
-import { joinUrl } from '../../src/core/providers';
+import { HeightSnapshot, HeightTracker, HeightTrackerOptions } from '../../src/core/chain/heightTracker';
+import { joinUrl } from '../../src/core/config/providers';
 import { startDevnet } from '../devnet/devnet';
 import { FakeCometWs, waitFor } from './helpers/fakeCometWs';
 

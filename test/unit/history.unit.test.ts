@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { HISTORY_LIMIT, HistoryEntry, addEntry, parseHistory, sameRequest } from '../../src/core/history';
+import { HISTORY_LIMIT, HistoryEntry, addEntry, parseHistory, sameRequest } from '../../src/core/documents/history';
 
 const entry = (i: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
   id: `e-${i}`,

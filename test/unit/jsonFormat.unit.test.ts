@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatJson, isJson } from '../../src/core/jsonFormat';
+import { formatJson, isJson } from '../../src/core/documents/jsonFormat';
 
 describe('jsonFormat', () => {
   it('matches JSON.stringify(JSON.parse(x), null, 2) on ordinary JSON', () => {
@@ -40,7 +40,7 @@ describe('jsonFormat', () => {
 
 describe('jsonFormat: hostile nesting', () => {
   it('keeps a deeply nested answer linear in size (indentation stops at MAX_INDENT_DEPTH)', () => {
-    const { MAX_INDENT_DEPTH } = require('../../src/core/jsonFormat') as typeof import('../../src/core/jsonFormat');
+    const { MAX_INDENT_DEPTH } = require('../../src/core/documents/jsonFormat') as typeof import('../../src/core/documents/jsonFormat');
     const depth = 10_000;
     const text = '['.repeat(depth) + '1' + ']'.repeat(depth);
     const out = formatJson(text);

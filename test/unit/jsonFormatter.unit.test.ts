@@ -2,7 +2,7 @@
 // output or the same refusal, however the input is cut into pieces, and top-level members whose
 // recorded spans hold exactly their values.
 import * as assert from 'node:assert/strict';
-import { JsonFormatter, formatJson, formattedText } from '../../src/core/jsonFormat';
+import { JsonFormatter, formatJson, formattedText } from '../../src/core/documents/jsonFormat';
 import { seededRandom as prng } from './helpers/chaosCometWs';
 
 const STRINGS = ['', 'a', 'é', '😀', 'say \\"hi\\"', '\\u00e9\\n\\t', 'x'.repeat(300), '\\\\', '\\/'];

@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import * as l10n from '../../src/core/l10n';
-import { networkError } from '../../src/core/errors';
-import { validateHeight } from '../../src/core/validate';
+import * as l10n from '../../src/core/base/l10n';
+import { networkError } from '../../src/core/base/errors';
+import { validateHeight } from '../../src/core/chain/validate';
 
 describe('l10n (core)', () => {
   afterEach(() => l10n.setTranslator(undefined));

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions } from '../../src/core/execute';
-import { HttpClient } from '../../src/core/http';
-import { findOperation } from '../../src/core/operations';
-import { Provider } from '../../src/core/providers';
-import { renderDocument, stripHeader } from '../../src/core/render';
+import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { HttpClient } from '../../src/core/transport/http';
+import { findOperation } from '../../src/core/chain/operations';
+import { Provider } from '../../src/core/config/providers';
+import { renderDocument, stripHeader } from '../../src/core/documents/render';
 import { Handler, startServer, TestServer } from './helpers/httpServer';
 
 const MB = 1024 * 1024;

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { describeRequest } from '../../src/core/execute';
-import { manifestCommands } from '../../src/core/manifest';
-import { OPERATION_IDS } from '../../src/core/operationIds';
-import { OPERATIONS, findOperation, validateArgs } from '../../src/core/operations';
-import { Provider } from '../../src/core/providers';
-import { toShellCommand } from '../../src/core/curl';
-import { setProxy } from '../../src/core/proxy';
+import { describeRequest } from '../../src/core/chain/execute';
+import { manifestCommands } from '../../src/core/chain/manifest';
+import { OPERATION_IDS } from '../../src/core/chain/operationIds';
+import { OPERATIONS, findOperation, validateArgs } from '../../src/core/chain/operations';
+import { Provider } from '../../src/core/config/providers';
+import { toShellCommand } from '../../src/core/documents/curl';
+import { setProxy } from '../../src/core/transport/proxy';
 
 const provider: Provider = {
   name: 'P',
@@ -89,7 +89,7 @@ describe('operations: the documented wire forms', () => {
 });
 
 describe('operations: package.json agrees with the catalogue', () => {
-  it('activation registers a command for exactly the catalogue\'s operations (src/core/operationIds.ts)', () => {
+  it('activation registers a command for exactly the catalogue\'s operations (src/core/chain/operationIds.ts)', () => {
     assert.deepEqual([...OPERATION_IDS], OPERATIONS.map((op) => op.id), 'run node scripts/sync-manifest.mjs after changing the catalogue');
   });
   it('declares every operation command with its title and category', () => {

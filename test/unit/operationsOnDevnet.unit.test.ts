@@ -5,12 +5,12 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions } from '../../src/core/execute';
-import { HttpClient } from '../../src/core/http';
-import { OPERATIONS, findOperation } from '../../src/core/operations';
-import { Provider } from '../../src/core/providers';
-import { renderDocument, stripHeader } from '../../src/core/render';
-import { bech32Encode } from '../../src/core/validate';
+import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { HttpClient } from '../../src/core/transport/http';
+import { OPERATIONS, findOperation } from '../../src/core/chain/operations';
+import { Provider } from '../../src/core/config/providers';
+import { renderDocument, stripHeader } from '../../src/core/documents/render';
+import { bech32Encode } from '../../src/core/chain/validate';
 import { Devnet, startDevnet } from '../devnet/devnet';
 
 describe('operations against the devnet', function () {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEFAULT_PROVIDERS, joinUrl, parseProviders, redactUrl, validateAddress } from '../../src/core/providers';
+import { DEFAULT_PROVIDERS, joinUrl, parseProviders, redactUrl, validateAddress } from '../../src/core/config/providers';
 
 describe('providers: settings validation', () => {
   it('accepts the default Local node with its five interfaces', () => {

@@ -1,4 +1,4 @@
-// Requests through a proxy (src/core/proxy.ts, the ProxyAgent in http.ts, the tunnel for
+// Requests through a proxy (src/core/transport/proxy.ts, the ProxyAgent in http.ts, the tunnel for
 // WebSockets). The targets are named `<name>.invalid`, which only the test proxy resolves (to
 // local servers): an answer proves the request went through it. Also which addresses bypass it,
 // proxy authentication, a proxy that refuses or is down, and TLS behind the proxy.
@@ -11,12 +11,12 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
-import { execute, ExecuteOptions } from '../../src/core/execute';
-import { HealthMonitor } from '../../src/core/health';
-import { HttpClient } from '../../src/core/http';
-import { findOperation } from '../../src/core/operations';
-import { Provider } from '../../src/core/providers';
-import { proxyFor, proxyFromEnvironment, setProxy } from '../../src/core/proxy';
+import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { HealthMonitor } from '../../src/core/health/health';
+import { HttpClient } from '../../src/core/transport/http';
+import { findOperation } from '../../src/core/chain/operations';
+import { Provider } from '../../src/core/config/providers';
+import { proxyFor, proxyFromEnvironment, setProxy } from '../../src/core/transport/proxy';
 import { listen } from './helpers/httpServer';
 import { selfSigned } from './helpers/selfSigned';
 

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { execute, ExecuteOptions } from '../../src/core/execute';
-import { HttpClient } from '../../src/core/http';
-import { findOperation } from '../../src/core/operations';
-import { Provider } from '../../src/core/providers';
-import { renderDocument, stripHeader } from '../../src/core/render';
+import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { HttpClient } from '../../src/core/transport/http';
+import { findOperation } from '../../src/core/chain/operations';
+import { Provider } from '../../src/core/config/providers';
+import { renderDocument, stripHeader } from '../../src/core/documents/render';
 import { json, startServer, TestServer, Handler } from './helpers/httpServer';
 
 describe('transport and error mapping', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import * as v from '../../src/core/validate';
+import * as v from '../../src/core/chain/validate';
 
 describe('validate: heights', () => {
   it('accepts 1 to max int64, trimmed', () => {
@@ -81,7 +81,7 @@ describe('validate: custom requests', () => {
 
 describe('formatHeight', () => {
   it('groups digits like en-US for any size', () => {
-    const { formatHeight } = require('../../src/core/numbers') as typeof import('../../src/core/numbers');
+    const { formatHeight } = require('../../src/core/base/numbers') as typeof import('../../src/core/base/numbers');
     for (const n of [0n, 7n, 999n, 1000n, 1234567n, 9223372036854775807n, 10n ** 30n]) {
       assert.equal(formatHeight(n), new Intl.NumberFormat('en-US').format(n));
     }

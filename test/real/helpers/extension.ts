@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions, Outcome } from '../../../src/core/execute';
-import { HttpClient } from '../../../src/core/http';
-import { Args, findOperation } from '../../../src/core/operations';
-import { Provider } from '../../../src/core/providers';
+import { execute, ExecuteOptions, Outcome } from '../../../src/core/chain/execute';
+import { HttpClient } from '../../../src/core/transport/http';
+import { Args, findOperation } from '../../../src/core/chain/operations';
+import { Provider } from '../../../src/core/config/providers';
 
 export class Runner {
   readonly http = new HttpClient();

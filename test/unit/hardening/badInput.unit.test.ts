@@ -8,10 +8,10 @@ import * as net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute } from '../../../src/core/execute';
-import { HttpClient } from '../../../src/core/http';
-import { OPERATIONS, Operation, validateArgs } from '../../../src/core/operations';
-import { INTERFACES, InterfaceId, parseProviders, Provider, validateAddress } from '../../../src/core/providers';
+import { execute } from '../../../src/core/chain/execute';
+import { HttpClient } from '../../../src/core/transport/http';
+import { OPERATIONS, Operation, validateArgs } from '../../../src/core/chain/operations';
+import { INTERFACES, InterfaceId, parseProviders, Provider, validateAddress } from '../../../src/core/config/providers';
 
 /**
  * "Says what to type": an instruction (type/put/remove/use/encode), an example, or the

@@ -12,7 +12,7 @@
 // Set HARDENING_SEED to replay a run.
 
 import * as assert from 'node:assert/strict';
-import { HeightSnapshot, HeightTracker } from '../../../src/core/heightTracker';
+import { HeightSnapshot, HeightTracker } from '../../../src/core/chain/heightTracker';
 import { ChaosCometWs, FAULT_KINDS, FaultKind, InjectedFault, seededRandom } from '../helpers/chaosCometWs';
 import { waitFor } from '../helpers/fakeCometWs';
 import { StallMeter } from '../helpers/stallMeter';

@@ -17,10 +17,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
-import { execute, Outcome } from '../../../src/core/execute';
-import { HttpClient } from '../../../src/core/http';
-import { findOperation } from '../../../src/core/operations';
-import { renderDocument, stripHeader } from '../../../src/core/render';
+import { execute, Outcome } from '../../../src/core/chain/execute';
+import { HttpClient } from '../../../src/core/transport/http';
+import { findOperation } from '../../../src/core/chain/operations';
+import { renderDocument, stripHeader } from '../../../src/core/documents/render';
 import { Expect, unclearDocument } from '../helpers/clearDocument';
 import { listen } from '../helpers/httpServer';
 

@@ -10,10 +10,10 @@ import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
-import { execute } from '../../../src/core/execute';
-import { HealthMonitor } from '../../../src/core/health';
-import { HttpClient } from '../../../src/core/http';
-import { findOperation } from '../../../src/core/operations';
+import { execute } from '../../../src/core/chain/execute';
+import { HealthMonitor } from '../../../src/core/health/health';
+import { HttpClient } from '../../../src/core/transport/http';
+import { findOperation } from '../../../src/core/chain/operations';
 import { listen } from '../helpers/httpServer';
 import { selfSigned } from '../helpers/selfSigned';
 

@@ -4,8 +4,8 @@
 // the answer was valid, a normal document (no ERROR line) whose body parses as JSON. A case that
 // must fail and is shown as a success is not clear, and neither is the reverse.
 
-import type { Outcome } from '../../../src/core/execute';
-import { stripHeader } from '../../../src/core/render';
+import type { Outcome } from '../../../src/core/chain/execute';
+import { stripHeader } from '../../../src/core/documents/render';
 
 export type Expect = 'error' | 'ok' | 'either';
 

@@ -4,10 +4,10 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { execute } from '../../../src/core/execute';
-import { HttpClient } from '../../../src/core/http';
-import { findOperation } from '../../../src/core/operations';
-import { renderDocument } from '../../../src/core/render';
+import { execute } from '../../../src/core/chain/execute';
+import { HttpClient } from '../../../src/core/transport/http';
+import { findOperation } from '../../../src/core/chain/operations';
+import { renderDocument } from '../../../src/core/documents/render';
 
 export interface ClientJob {
   op: string;

@@ -5,13 +5,13 @@
 // Never imports vscode.
 
 import type WebSocket from 'ws';
-import { WS_OPEN, openWebSocket } from './lazy';
-import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, isTlsCode, networkError } from './errors';
-import { HttpClient } from './http';
-import { interpret, isObject, readCometStatus } from './interpret';
-import * as l10n from './l10n';
-import { INTERFACES, InterfaceId, Provider, joinUrl } from './providers';
-import { describeAddress } from './proxy';
+import { WS_OPEN, openWebSocket } from '../transport/lazy';
+import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, isTlsCode, networkError } from '../base/errors';
+import { HttpClient } from '../transport/http';
+import { interpret, isObject, readCometStatus } from '../documents/interpret';
+import * as l10n from '../base/l10n';
+import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
+import { describeAddress } from '../transport/proxy';
 
 export type Family = 'consensus' | 'evm';
 export const FAMILY: Record<InterfaceId, Family> = {

@@ -1,8 +1,8 @@
 // Providers: the `chainEndpoints.providers` setting turned into validated endpoints.
 // Never imports vscode: the settings value comes in as plain JSON.
 
-import * as l10n from './l10n';
-import { masker } from './mask';
+import * as l10n from '../base/l10n';
+import { masker } from '../secrets/mask';
 
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];

@@ -12,7 +12,7 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
-import * as l10n from './l10n';
+import * as l10n from '../base/l10n';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */

@@ -1,7 +1,7 @@
 // Validators for what a user types. Each returns an error sentence that says what to type, or
 // undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
 
-import * as l10n from './l10n';
+import * as l10n from '../base/l10n';
 
 export type Validator = (value: string) => string | undefined;
 

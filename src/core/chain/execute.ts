@@ -2,15 +2,15 @@
 // send it over the right transport, and read the answer into an Outcome (success or one clear
 // error, with the request, status, latency and size kept for the result document).
 
-import { EndpointError, isEndpointError } from './errors';
+import { EndpointError, isEndpointError } from '../base/errors';
 import { fetchGenesis } from './genesis';
-import { interpret } from './interpret';
-import { JsonFormatter } from './jsonFormat';
-import * as l10n from './l10n';
+import { interpret } from '../documents/interpret';
+import { JsonFormatter } from '../documents/jsonFormat';
+import * as l10n from '../base/l10n';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
 import { ExecuteOptions, Outcome, RecordedOutcome, RequestDescription, sendRecorded } from './outcome';
-import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from './providers';
-import { wsExchange } from './wsCall';
+import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from '../config/providers';
+import { wsExchange } from '../transport/wsCall';
 
 export type { ExecuteOptions, Outcome, RequestDescription } from './outcome';
 

@@ -3,8 +3,8 @@
 // substituted; everything shown (documents, logs, errors, copied commands) is masked by the one
 // masker (mask.ts), which redactUrl() and renderDocument() pass through.
 
-import { EndpointError } from './errors';
-import * as l10n from './l10n';
+import { EndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
 import { INTERFACES, Provider } from './providers';
 
 export const SECRET_REF = /\$\{secret:([A-Za-z0-9_.-]+)\}/g;

@@ -2,7 +2,7 @@
 // across restarts. The list and its on-disk form live here (plain data, no vscode); the view
 // is src/ui/historyView.ts. Nothing secret is stored: texts and arguments arrive masked.
 
-import { InterfaceId } from './providers';
+import { InterfaceId } from '../config/providers';
 
 export const HISTORY_LIMIT = 100;
 /** Result texts larger than this are not kept (the entry can still be re-run). */

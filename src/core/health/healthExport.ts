@@ -1,7 +1,7 @@
 // Health rows as plain data, CSV and JSON: for the comparison view and its exports.
 
 import { InterfaceHealth } from './health';
-import { INTERFACE_LABELS } from './providers';
+import { INTERFACE_LABELS } from '../config/providers';
 
 export interface HealthRecord {
   provider: string;

@@ -9,9 +9,9 @@
 // Every timer lives in one registry, so `dispose()` can clear them all.
 
 import type WebSocket from 'ws';
-import { WS_OPEN, openWebSocket } from './lazy';
-import * as l10n from './l10n';
-import { redactUrl } from './providers';
+import { WS_OPEN, openWebSocket } from '../transport/lazy';
+import * as l10n from '../base/l10n';
+import { redactUrl } from '../config/providers';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
 

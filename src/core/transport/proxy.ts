@@ -8,9 +8,9 @@ import type * as Https from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type * as Tls from 'node:tls';
-import { proxyRefusalPhrase } from './errors';
-import * as l10n from './l10n';
-import { redactUrl } from './providers';
+import { proxyRefusalPhrase } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { redactUrl } from '../config/providers';
 
 export interface ProxySettings {
   /** The proxy's address, http:// or https:// (credentials allowed: http://user:pass@host:port). */

@@ -12,8 +12,8 @@ import zlib = require('node:zlib');
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { BodyReader, Exchange, ExchangeHead, streamReader } from './exchange';
 import { loadUndici } from './lazy';
-import { EndpointError, networkError } from './errors';
-import * as l10n from './l10n';
+import { EndpointError, networkError } from '../base/errors';
+import * as l10n from '../base/l10n';
 import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
 
 export interface HttpRequest {

@@ -3,10 +3,10 @@
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
-import { EndpointError, bodyPreview, networkError } from './errors';
+import { EndpointError, bodyPreview, networkError } from '../base/errors';
 import { formatBytes } from './http';
-import { clean, describeRetryAfter, isObject, notJsonRpc, rpcErrorOf, statusLine } from './interpret';
-import * as l10n from './l10n';
+import { clean, describeRetryAfter, isObject, notJsonRpc, rpcErrorOf, statusLine } from '../documents/interpret';
+import * as l10n from '../base/l10n';
 import { describeAddress } from './proxy';
 
 export interface WsExchangeOptions {

@@ -2,8 +2,8 @@
 // the palette commands (and package.json's contributions, checked by a unit test), copy-as-curl
 // and the tests all read this one table, so a new operation is one entry here.
 
-import { InterfaceId } from './providers';
-import * as l10n from './l10n';
+import { InterfaceId } from '../config/providers';
+import * as l10n from '../base/l10n';
 import * as v from './validate';
 
 export interface ParamSpec {

@@ -6,12 +6,12 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import path = require('node:path');
 import { once } from 'node:events';
-import { EndpointError } from './errors';
-import * as l10n from './l10n';
+import { EndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
 import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
-import { formatBytes } from './http';
-import { interpret, isObject } from './interpret';
-import { joinUrl, redactUrl } from './providers';
+import { formatBytes } from '../transport/http';
+import { interpret, isObject } from '../documents/interpret';
+import { joinUrl, redactUrl } from '../config/providers';
 
 /**
  * The file's write buffer: the default 16 KB paused the socket after every network read (0.56x

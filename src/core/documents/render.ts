@@ -2,11 +2,11 @@
 // back, how fast, how big), then the body pretty-printed with its literals intact. Failures lead
 // with one sentence, and the rest still parses as JSON. Rendered as bytes: what the editor reads.
 
-import { bodyPreview } from './errors';
-import type { Outcome } from './execute';
-import { formatBytes } from './http';
+import { bodyPreview } from '../base/errors';
+import type { Outcome } from '../chain/execute';
+import { formatBytes } from '../transport/http';
 import { FormattedJson, JsonFormatter } from './jsonFormat';
-import { INTERFACE_LABELS, redactUrl } from './providers';
+import { INTERFACE_LABELS, redactUrl } from '../config/providers';
 import { statusLine } from './interpret';
 
 const MAX_BODY_IN_HEADER = 2048;

@@ -2,11 +2,11 @@
 // covering every error shape of PROTOCOLS.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
-import { EndpointError, FailureDetail, bodyPreview } from './errors';
-import { HttpResponse } from './http';
+import { EndpointError, FailureDetail, bodyPreview } from '../base/errors';
+import { HttpResponse } from '../transport/http';
 import type { FormattedJson } from './jsonFormat';
-import * as l10n from './l10n';
-import { redactUrl } from './providers';
+import * as l10n from '../base/l10n';
+import { redactUrl } from '../config/providers';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',

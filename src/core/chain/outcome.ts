@@ -1,10 +1,10 @@
 // What one request produced (the Outcome), the options every request runs with, and the one
 // place that sends an HTTP request and records its facts on the Outcome.
 
-import type { EndpointError } from './errors';
-import { HttpClient, HttpRequest, HttpResponse } from './http';
-import type { FormattedJson } from './jsonFormat';
-import * as l10n from './l10n';
+import type { EndpointError } from '../base/errors';
+import { HttpClient, HttpRequest, HttpResponse } from '../transport/http';
+import type { FormattedJson } from '../documents/jsonFormat';
+import * as l10n from '../base/l10n';
 import type { Args, Operation } from './operations';
 
 export interface RequestDescription {
