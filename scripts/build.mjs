@@ -3,7 +3,7 @@
 //   dist/chunk.js       the modules both it and onDemand.js use (loaded at activation too)
 //   dist/onDemand.js    the code behind what no one uses at startup (requests with the catalogue,
 //                       the answer reader and the renderer, health probes, the comparison view,
-//                       adding providers: src/ui/onDemand.ts), loaded on first use
+//                       adding providers: src/ui/onDemand/index.ts), loaded on first use
 // esbuild splits code only in ESM output, so the bundle is first built as ESM into a folder of
 // .cache/, then each file is converted to CommonJS into dist/ (import() becoming require(), source
 // maps chained). One lazily loaded unit gives one shared chunk: a second `import()` target would make

@@ -28,7 +28,7 @@ export function collect() {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const where = (node) => `${rel}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
     const visit = (node) => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 't') {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (node.expression.name.text === 't' || node.expression.name.text === 'both')) {
         const callee = node.expression.expression.getText(source);
         const first = node.arguments[0];
         if ((callee === 'l10n' || callee === 'vscode.l10n') && first) {

@@ -4,14 +4,16 @@
 // first use (src/ui/onDemand.ts), so activation does not compile it.
 
 import vscode = require('vscode');
+import { errorMessage, shownMessage } from '../core/base/errors';
 import type { Outcome } from '../core/chain/execute';
 import type { HttpClient } from '../core/transport/http';
 import { COMMAND_PREFIX, OPERATION_IDS } from '../core/chain/operationIds';
-import { INTERFACE_LABELS, redactUrl } from '../core/config/providers';
-import { shownMessage } from './l10n';
+import { INTERFACE_LABELS } from '../core/config/providers';
+import { redactUrl } from '../core/secrets/redact';
+
 import { Log } from './log';
 import { loadOnDemand } from './loadOnDemand';
-import { InterfaceNode } from './providersTree';
+import { InterfaceNode } from './treeNodes';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretStore } from './secretStore';
 
@@ -32,7 +34,7 @@ export function registerCommand(log: Log, id: string, fn: (...args: any[]) => un
     try {
       return await fn(...args);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       log.error(`[command] ${id} failed: ${message}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('Chain Endpoints: {0}', shownMessage(err)));
       return undefined;

@@ -3,6 +3,7 @@
 // focused. Publishes the assessed rows to the tree, the comparison view and the status bar.
 
 import vscode = require('vscode');
+import { errorMessage } from '../core/base/errors';
 import type { HealthMonitor, InterfaceHealth } from '../core/health/health';
 import { HttpClient } from '../core/transport/http';
 import { InterfaceId, Provider } from '../core/config/providers';
@@ -71,7 +72,7 @@ export class HealthController implements vscode.Disposable {
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
       } catch (err) {
-        this.log.error(`[health] refresh failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.error(`[health] refresh failed: ${errorMessage(err)}`);
       } finally {
         this.inFlight = undefined;
       }
@@ -86,7 +87,7 @@ export class HealthController implements vscode.Disposable {
     try {
       return [this.secrets.resolve(p)];
     } catch (err) {
-      this.log.warn(`[health] ${p.name} not probed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`[health] ${p.name} not probed: ${errorMessage(err)}`);
       return [];
     }
   }

@@ -5,14 +5,15 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { LocalizedError, errorMessage } from '../core/base/errors';
+import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
-import { formatBytes } from '../core/transport/http';
+import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
 import { COMMAND_PREFIX } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
-import { LocalizedError } from './l10n';
 import { loadOnDemand } from './loadOnDemand';
 import { Log } from './log';
 import { RESULT_SCHEME, ResultDocuments } from './resultDocuments';
@@ -74,7 +75,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     this.saving = this.saving
       .then(() => vscode.workspace.fs.createDirectory(this.folder))
       .then(() => vscode.workspace.fs.writeFile(this.indexUri(), Buffer.from(text, 'utf8')))
-      .catch((err) => this.log.warn(`[history] could not save: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err) => this.log.warn(`[history] could not save: ${errorMessage(err)}`));
     return this.saving;
   }
 
@@ -105,7 +106,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
         await vscode.workspace.fs.writeFile(this.textUri(id), shown!);
       } catch (err) {
         entry.stored = false;
-        this.log.warn(`[history] result not kept: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`[history] result not kept: ${errorMessage(err)}`);
       }
     }
     const { entries, dropped } = addEntry(this.entries, entry, HISTORY_LIMIT);
@@ -188,7 +189,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     const { findOperation, curlLine } = await loadOnDemand();
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
-    if (!op || !provider) throw new LocalizedError(`Provider "${e.provider}" is no longer configured.`, vscode.l10n.t('Provider "{0}" is no longer configured.', e.provider));
+    if (!op || !provider) throw new LocalizedError(l10n.both('Provider "{0}" is no longer configured.', e.provider));
     const line = curlLine(provider, op, e.args, false);
     await vscode.env.clipboard.writeText(line);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the request as curl'), 3000);

@@ -2,4 +2,4 @@
 // release build keeps it in its own file, dist/onDemand.js: scripts/build.mjs). Other modules reach
 // it only through this function, so that activation does not compile it.
 
-export const loadOnDemand = () => import('./onDemand');
+export const loadOnDemand = () => import('./onDemand/index');

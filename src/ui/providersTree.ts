@@ -1,108 +1,16 @@
-// The Providers view. Three levels: a provider, the interfaces it publishes (address as the
-// description), and the operations of each interface from the catalogue (click to run).
-// Invalid settings entries appear as error rows saying what is wrong; valid entries keep working.
-// Nodes build their own TreeItem; ids are stable so expansion survives refreshes.
+// The Providers view. Three levels: a provider, the interfaces it publishes, and the operations of
+// each interface from the catalogue (the nodes: treeNodes.ts). Invalid settings entries appear as
+// error rows saying what is wrong; valid entries keep working. Ids are stable so expansion survives
+// refreshes.
 
 import vscode = require('vscode');
-import { COMMAND_PREFIX } from '../core/chain/operationIds';
-import type { Operation } from '../core/chain/operations';
-import { INTERFACES, INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem, redactUrl } from '../core/config/providers';
-import { InterfaceHealth } from '../core/health/health';
+import { INTERFACES } from '../core/config/providers';
 import { HealthController } from './healthController';
-import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
+import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, TreeNode } from './treeNodes';
 import { readSettings, onSettingsChanged } from './settings';
 import { loadOnDemand } from './loadOnDemand';
 
 export const VIEW_ID = 'chainEndpoints.providers';
-
-const INTERFACE_ICONS: Record<InterfaceId, string> = {
-  evmRpc: 'symbol-event',
-  consensusHttp: 'globe',
-  consensusRpc: 'symbol-method',
-  consensusWs: 'plug',
-  rest: 'symbol-interface',
-};
-
-export class ProviderNode {
-  readonly kind = 'provider';
-  constructor(
-    readonly provider: Provider,
-    readonly health: readonly InterfaceHealth[] = [],
-  ) {}
-  toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.provider.name, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `provider:${this.provider.name}`;
-    const count = Object.keys(this.provider.endpoints).length;
-    const summary = summarizeProvider(this.health);
-    const interfaces = count === 1 ? vscode.l10n.t('1 interface') : vscode.l10n.t('{0} interfaces', count);
-    item.description = summary ? `${interfaces} · ${summary.text}` : interfaces;
-    item.iconPath = new vscode.ThemeIcon('server-environment', summary ? healthColor(summary.state) : undefined);
-    item.contextValue = 'provider';
-    item.tooltip = summary ? `${this.provider.name}: ${summary.text}` : this.provider.name;
-    return item;
-  }
-}
-
-export class InterfaceNode {
-  readonly kind = 'interface';
-  constructor(
-    readonly provider: Provider,
-    readonly iface: InterfaceId,
-    readonly health?: InterfaceHealth,
-  ) {}
-  get address(): string {
-    return this.provider.endpoints[this.iface]!;
-  }
-  toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(INTERFACE_LABELS[this.iface], vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `provider:${this.provider.name}/${this.iface}`;
-    const h = this.health && this.health.state !== 'unknown' ? this.health : undefined;
-    const status = h ? describeHealth(h) : '';
-    item.description = status ? `${status} · ${redactUrl(this.address)}` : redactUrl(this.address);
-    const tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``);
-    if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
-    item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface], h ? healthColor(h.crossCheck && h.state === 'healthy' ? 'lagging' : h.state) : undefined);
-    item.contextValue = 'interface';
-    return item;
-  }
-}
-
-export class OperationNode {
-  readonly kind = 'operation';
-  constructor(
-    readonly provider: Provider,
-    readonly operation: Operation,
-  ) {}
-  toTreeItem(): vscode.TreeItem {
-    const op = this.operation;
-    const item = new vscode.TreeItem(op.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `provider:${this.provider.name}/${op.iface}/${op.id}`;
-    const needs = op.params.map((p) => (p.optional ? `[${p.key}]` : p.key)).join(', ');
-    item.description = needs || undefined;
-    item.tooltip = `${op.title}\n${vscode.l10n.t('Click to run against {0}.', this.provider.name)}`;
-    item.iconPath = new vscode.ThemeIcon(op.broadcast ? 'cloud-upload' : 'play');
-    item.contextValue = op.broadcast ? 'operation.broadcast' : 'operation';
-    item.command = { command: COMMAND_PREFIX + op.id, title: op.title, arguments: [this] };
-    return item;
-  }
-}
-
-export class ProblemNode {
-  readonly kind = 'problem';
-  constructor(readonly problem: ProviderProblem) {}
-  toTreeItem(): vscode.TreeItem {
-    const label = this.problem.name ? vscode.l10n.t('{0}: invalid', this.problem.name) : vscode.l10n.t('Entry {0}: invalid', this.problem.index + 1);
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `problem:${this.problem.index}`;
-    item.description = this.problem.message;
-    item.tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**Invalid provider entry** in `{0}`', 'chainEndpoints.providers')}\n\n${this.problem.message}`);
-    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.contextValue = 'problem';
-    item.command = { command: 'chainEndpoints.openSettings', title: vscode.l10n.t('Open Settings') };
-    return item;
-  }
-}
 
 export interface TreeSnapshot {
   label: string;
@@ -111,8 +19,6 @@ export interface TreeSnapshot {
   command?: string;
   children: TreeSnapshot[];
 }
-
-export type TreeNode = ProviderNode | InterfaceNode | OperationNode | ProblemNode;
 
 export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();

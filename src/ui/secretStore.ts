@@ -3,10 +3,11 @@
 // the masker up to date, and offers the Set Secret / Delete Secret commands.
 
 import vscode = require('vscode');
+import { LocalizedError } from '../core/base/errors';
+import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
 import { Provider } from '../core/config/providers';
 import { SECRET_NAME, resolveProvider, secretNames } from '../core/config/secrets';
-import { LocalizedError } from './l10n';
 import { Log } from './log';
 import { readSettings } from './settings';
 
@@ -103,9 +104,7 @@ export class SecretStore implements vscode.Disposable {
     }
     name = name.trim();
     if (!SECRET_NAME.test(name)) {
-      throw new LocalizedError(
-        `"${name}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".`,
-        vscode.l10n.t('"{0}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".', name),
+      throw new LocalizedError(l10n.both('"{0}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".', name),
       );
     }
     const value =

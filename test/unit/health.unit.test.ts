@@ -2,7 +2,8 @@
 // rate-limited), the cross-check, ranking and recovery, and one pool per origin.
 
 import * as assert from 'node:assert/strict';
-import { HealthMonitor, InterfaceHealth, classify, ranked } from '../../src/core/health/health';
+import { HealthMonitor, InterfaceHealth, classify } from '../../src/core/health/health';
+import { ranked } from '../../src/core/health/rank';
 import { HttpClient } from '../../src/core/transport/http';
 import { Provider } from '../../src/core/config/providers';
 import { Devnet, startDevnet } from '../devnet/devnet';

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { DEFAULT_PROVIDERS, joinUrl, parseProviders, redactUrl, validateAddress } from '../../src/core/config/providers';
+import { DEFAULT_PROVIDERS, joinUrl, parseProviders, validateAddress } from '../../src/core/config/providers';
+import { redactUrl } from '../../src/core/secrets/redact';
 
 describe('providers: settings validation', () => {
   it('accepts the default Local node with its five interfaces', () => {

@@ -2,6 +2,7 @@
 // sentence a person can act on. The UI shows `message` as-is; `detail` carries the raw facts.
 
 import * as l10n from './l10n';
+import type { Message } from './l10n';
 
 export type FailureKind =
   | 'input' // the user's input was refused before anything was sent
@@ -23,15 +24,39 @@ export interface FailureDetail {
   contentType?: string;
 }
 
-export class EndpointError extends Error {
+/**
+ * The one error policy: an error carries its sentence in English as `message` (the log) and as
+ * `shown` (what a person reads, translated). A plain string is both (text already translated, or
+ * the server's own words).
+ */
+export class LocalizedError extends Error {
+  readonly shown: string;
+  constructor(text: string | Message) {
+    const m = typeof text === 'string' ? { english: text, shown: text } : text;
+    super(m.english);
+    this.shown = m.shown;
+  }
+}
+
+/** The English text of any caught value, for the log. */
+export function errorMessage(err: unknown): string {
+  return errorMessage(err);
+}
+
+/** The text to show a person for any caught value: the translated sentence when it has one. */
+export function shownMessage(err: unknown): string {
+  return err instanceof LocalizedError ? err.shown : errorMessage(err);
+}
+
+export class EndpointError extends LocalizedError {
   readonly kind: FailureKind;
   readonly detail: FailureDetail;
-  constructor(kind: FailureKind, message: string, detail: FailureDetail = {}) {
+  constructor(kind: FailureKind, text: string | Message, detail: FailureDetail = {}) {
     // No stack trace: the message is the whole story (where it was built is never shown), and
     // capturing one was a third of the cost of reading a JSON-RPC error answer (~9 µs).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
+    super(text);
     Error.stackTraceLimit = limit;
     this.kind = kind;
     this.detail = detail;
@@ -142,7 +167,7 @@ export function networkError(err: unknown, target: string): EndpointError {
   if (typeof reason === 'string' && /SSL/i.test(String((err as { library?: unknown }).library))) {
     return new EndpointError('network', l10n.t('Could not reach {0}: TLS error: {1}.', target, reason), { code: (err as { code?: string }).code });
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, message || l10n.t('unknown network error')));
 }
 

@@ -1,5 +1,6 @@
 // Localisation seam for the core, which must not import vscode: every user-visible sentence goes
-// through t() with a literal English message (the bundle exporter extracts `l10n.t('…')` calls).
+// through t() or both() with a literal English message (scripts/l10n.mjs collects `l10n.t('…')` and
+// `l10n.both('…')` calls into the bundle).
 // The editor installs vscode.l10n.t with setTranslator() at activation; without it (tests,
 // scripts) messages are English with their {0}, {1}… placeholders filled.
 
@@ -20,6 +21,20 @@ let translator: Translator = format;
 /** Translates `message` (a literal English sentence) and fills its placeholders. */
 export function t(message: string, ...args: L10nArg[]): string {
   return translator(message, ...args);
+}
+
+/**
+ * A sentence in both forms: `english` for the log (bug reports stay readable in any language) and
+ * `shown`, the translated text a person reads. The one way errors and states carry text.
+ */
+export interface Message {
+  readonly english: string;
+  readonly shown: string;
+}
+
+/** `message` (a literal English sentence) in both forms, placeholders filled. */
+export function both(message: string, ...args: L10nArg[]): Message {
+  return { english: format(message, ...args), shown: translator(message, ...args) };
 }
 
 /** Installs the translator (the editor passes vscode.l10n.t); undefined restores English. */

@@ -9,8 +9,10 @@ import { JsonFormatter } from '../documents/jsonFormat';
 import * as l10n from '../base/l10n';
 import { Args, Operation, WireRequest, validateArgs } from './operations';
 import { ExecuteOptions, Outcome, RecordedOutcome, RequestDescription, sendRecorded } from './outcome';
-import { INTERFACE_LABELS, Provider, joinUrl, redactUrl } from '../config/providers';
+import { INTERFACE_LABELS, Provider, joinUrl } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
 import { wsExchange } from '../transport/wsCall';
+import { errorMessage } from '../base/errors';
 
 export type { ExecuteOptions, Outcome, RequestDescription } from './outcome';
 
@@ -91,7 +93,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
   } catch (err) {
     outcome.error = isEndpointError(err)
       ? err
-      : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', err instanceof Error ? err.message : String(err)));
+      : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', errorMessage(err)));
   }
   outcome.elapsedMs = outcome.elapsedMs || Date.now() - startedAt.getTime();
   return outcome;

@@ -9,9 +9,11 @@ import { once } from 'node:events';
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
-import { formatBytes } from '../transport/http';
-import { interpret, isObject } from '../documents/interpret';
-import { joinUrl, redactUrl } from '../config/providers';
+import { formatBytes } from '../base/numbers';
+import { interpret } from '../documents/interpret';
+import { isObject } from '../transport/jsonRpc';
+import { joinUrl } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
 
 /**
  * The file's write buffer: the default 16 KB paused the socket after every network read (0.56x

@@ -11,7 +11,8 @@
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import * as l10n from '../base/l10n';
-import { redactUrl } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
+import { errorMessage } from '../base/errors';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
 
@@ -574,10 +575,6 @@ function rawToString(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** One sentence for a JSON-RPC error on the subscription (limits, cancellation). */

@@ -1,20 +1,13 @@
-// What one request produced (the Outcome), the options every request runs with, and the one
+// What one request produced (the Outcome, an AnswerRecord of documents/answer.ts with its operation), the options every request runs with, and the one
 // place that sends an HTTP request and records its facts on the Outcome.
 
-import type { EndpointError } from '../base/errors';
 import { HttpClient, HttpRequest, HttpResponse } from '../transport/http';
-import type { FormattedJson } from '../documents/jsonFormat';
+import type { AnswerRecord, RequestDescription } from '../documents/answer';
+export type { RequestDescription } from '../documents/answer';
+import type { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
+import type { FormattedJson } from '../documents/jsonFormat';
 import type { Args, Operation } from './operations';
-
-export interface RequestDescription {
-  method: 'GET' | 'POST' | 'WS';
-  url: string;
-  /** The exact body sent (JSON-RPC and REST POST), or the message sent over the socket. */
-  body?: string;
-  /** For subscriptions: keep reading after the first answer. */
-  stream?: boolean;
-}
 
 export interface ExecuteOptions {
   http: HttpClient;
@@ -27,28 +20,10 @@ export interface ExecuteOptions {
   onProgress?: (message: string) => void;
 }
 
-export interface Outcome {
+/** What one request produced, with the operation of the catalogue that made it. */
+export interface Outcome extends AnswerRecord {
   operation: Operation;
-  providerName: string;
   args: Args;
-  request: RequestDescription;
-  startedAt: Date;
-  status?: number;
-  elapsedMs: number;
-  bytes: number;
-  /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
-  body?: Buffer;
-  /** The first bytes of a body too large to be held whole as well as formatted (see `formatted`). */
-  head?: Buffer;
-  /** The body formatted for the document as it arrived (HTTP answers that are JSON). */
-  formatted?: FormattedJson;
-  /** The body on disk, when too large for memory (or a reassembled genesis). */
-  file?: string;
-  result?: unknown;
-  error?: EndpointError;
-  summary?: string;
-  /** Extra facts for the document header. */
-  notes: string[];
 }
 
 /**

@@ -12,7 +12,9 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
+import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
+import type { Message } from '../base/l10n';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
@@ -50,8 +52,8 @@ export interface ChainRegistryImport {
 }
 
 /** A malformed chain.json. `field` is the path at fault (`apis.rpc[2].address`), `$` for the whole file. */
-export class ChainRegistryError extends Error {
-  constructor(readonly field: string, message: string) {
+export class ChainRegistryError extends LocalizedError {
+  constructor(readonly field: string, message: Message) {
     super(message);
     this.name = 'ChainRegistryError';
   }
@@ -104,7 +106,7 @@ interface Group {
 export function parseChainJson(text: string, existing: readonly { name: string; [k: string]: unknown }[] = []): ChainRegistryImport {
   const doc = parseJson(text);
   if (!isRecord(doc)) {
-    throw new ChainRegistryError('$', l10n.t('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
+    throw new ChainRegistryError('$', l10n.both('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
   }
   const chainId = optionalString(doc, 'chain_id');
   const chainName = optionalString(doc, 'chain_name');
@@ -113,8 +115,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   const chainType = optionalString(doc, 'chain_type');
   const fileNotes: string[] = [];
 
-  if (doc.apis === undefined) throw new ChainRegistryError('apis', l10n.t('apis is missing: the file lists no endpoints.'));
-  if (!isRecord(doc.apis)) throw new ChainRegistryError('apis', l10n.t('apis must be an object, not {0}.', describe(doc.apis)));
+  if (doc.apis === undefined) throw new ChainRegistryError('apis', l10n.both('apis is missing: the file lists no endpoints.'));
+  if (!isRecord(doc.apis)) throw new ChainRegistryError('apis', l10n.both('apis must be an object, not {0}.', describe(doc.apis)));
   const apis = doc.apis;
 
   const endpoints: RawEndpoint[] = [];
@@ -122,7 +124,7 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     const list = apis[kind];
     if (list === undefined) continue;
     const listField = `apis.${kind}`;
-    if (!Array.isArray(list)) throw new ChainRegistryError(listField, l10n.t('{0} must be an array, not {1}.', listField, describe(list)));
+    if (!Array.isArray(list)) throw new ChainRegistryError(listField, l10n.both('{0} must be an array, not {1}.', listField, describe(list)));
     list.forEach((item, i) => endpoints.push(readEndpoint(kind, `${listField}[${i}]`, item)));
   }
   for (const key of Object.keys(apis)) {
@@ -243,7 +245,7 @@ function parseJson(text: string): unknown {
     const before = body.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');
-    throw new ChainRegistryError('$', l10n.t('The file is not valid JSON: {0} at line {1}, column {2}.', problem, line, column));
+    throw new ChainRegistryError('$', l10n.both('The file is not valid JSON: {0} at line {1}, column {2}.', problem, line, column));
   }
 }
 
@@ -330,20 +332,20 @@ function findJsonError(text: string): { position: number; problem: string } {
 }
 
 function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): RawEndpoint {
-  if (!isRecord(item)) throw new ChainRegistryError(field, l10n.t('{0} must be an object with an "address", not {1}.', field, describe(item)));
-  if (item.address === undefined) throw new ChainRegistryError(`${field}.address`, l10n.t('{0}.address is missing.', field));
+  if (!isRecord(item)) throw new ChainRegistryError(field, l10n.both('{0} must be an object with an "address", not {1}.', field, describe(item)));
+  if (item.address === undefined) throw new ChainRegistryError(`${field}.address`, l10n.both('{0}.address is missing.', field));
   if (typeof item.address !== 'string') {
-    throw new ChainRegistryError(`${field}.address`, l10n.t('{0}.address is not a string ({1}).', field, describe(item.address)));
+    throw new ChainRegistryError(`${field}.address`, l10n.both('{0}.address is not a string ({1}).', field, describe(item.address)));
   }
   let provider: string | undefined;
   if (item.provider !== undefined && item.provider !== null) {
     if (typeof item.provider !== 'string') {
-      throw new ChainRegistryError(`${field}.provider`, l10n.t('{0}.provider is not a string ({1}).', field, describe(item.provider)));
+      throw new ChainRegistryError(`${field}.provider`, l10n.both('{0}.provider is not a string ({1}).', field, describe(item.provider)));
     }
     provider = item.provider.trim() || undefined;
   }
   if (item.archive !== undefined && typeof item.archive !== 'boolean') {
-    throw new ChainRegistryError(`${field}.archive`, l10n.t('{0}.archive is not a boolean ({1}).', field, describe(item.archive)));
+    throw new ChainRegistryError(`${field}.archive`, l10n.both('{0}.archive is not a boolean ({1}).', field, describe(item.archive)));
   }
   return { kind, field, address: item.address, ...(provider ? { provider } : {}), archive: item.archive === true };
 }
@@ -351,7 +353,7 @@ function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): 
 function optionalString(doc: Record<string, unknown>, key: string): string | undefined {
   const v = doc[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new ChainRegistryError(key, l10n.t('{0} is not a string ({1}).', key, describe(v)));
+  if (typeof v !== 'string') throw new ChainRegistryError(key, l10n.both('{0} is not a string ({1}).', key, describe(v)));
   return v.trim() || undefined;
 }
 
@@ -367,7 +369,7 @@ function evmChainIdOf(doc: Record<string, unknown>, chainId: string | undefined,
   for (const [field, v] of explicit) {
     if (v === undefined || v === null) continue;
     const id = decimalId(v);
-    if (!id) throw new ChainRegistryError(field, l10n.t('{0} is not a positive integer ({1}).', field, describe(v)));
+    if (!id) throw new ChainRegistryError(field, l10n.both('{0} is not a positive integer ({1}).', field, describe(v)));
     return { id };
   }
   if (!chainId) return undefined;

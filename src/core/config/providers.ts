@@ -2,7 +2,6 @@
 // Never imports vscode: the settings value comes in as plain JSON.
 
 import * as l10n from '../base/l10n';
-import { masker } from '../secrets/mask';
 
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
@@ -226,39 +225,4 @@ export function joinUrl(base: string, path: string, query?: Record<string, strin
     }
   }
   return url.toString();
-}
-
-/** Recent answers of redactUrl (a request shows its address several times); emptied when the secrets change. */
-const redacted = new Map<string, string>();
-let redactedGeneration = -1;
-
-/** The address as it may be shown: credentials in the URL and known secret values are masked. */
-export function redactUrl(address: string): string {
-  if (redactedGeneration !== masker.generation) {
-    redacted.clear();
-    redactedGeneration = masker.generation;
-  }
-  let shown = redacted.get(address);
-  if (shown === undefined) {
-    shown = redactUncached(address);
-    if (redacted.size >= 256) redacted.clear();
-    redacted.set(address, shown);
-  }
-  return shown;
-}
-
-function redactUncached(address: string): string {
-  let shown = address;
-  try {
-    const url = new URL(address);
-    if (url.username || url.password) {
-      url.username = url.username ? '***' : '';
-      url.password = url.password ? '***' : '';
-    }
-    shown = url.toString();
-  } catch {
-    // not a URL: masked as text below
-  }
-  // Keep secret references readable (the URL parser percent-encodes their braces).
-  return masker.mask(shown.replace(/\$%7Bsecret:([A-Za-z0-9_.-]+)%7D/g, '${secret:$1}'));
 }

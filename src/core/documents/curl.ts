@@ -2,10 +2,10 @@
 // line a person can paste, through the same proxy (or none) as the extension's own request.
 // Credentials in the addresses are masked.
 
-import type { RequestDescription } from '../chain/execute';
+import type { RequestDescription } from './answer';
 import { masker } from '../secrets/mask';
 import { proxyFor, proxySettings } from '../transport/proxy';
-import { redactUrl } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
 
 /** Single-quotes a word for POSIX shells. */
 export function shellQuote(word: string): string {

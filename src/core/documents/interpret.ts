@@ -2,41 +2,12 @@
 // covering every error shape of PROTOCOLS.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
-import { EndpointError, FailureDetail, bodyPreview } from '../base/errors';
+import { EndpointError, bodyPreview } from '../base/errors';
 import { HttpResponse } from '../transport/http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from '../base/l10n';
-import { redactUrl } from '../config/providers';
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  307: 'Temporary Redirect',
-  308: 'Permanent Redirect',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-export function statusLine(status: number): string {
-  const text = STATUS_TEXT[status];
-  return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
-}
+import { redactUrl } from '../secrets/redact';
+import { MAX_SERVER_TEXT, clean, describeRetryAfter, endSentence, isObject, notJsonRpc, rpcErrorOf, statusLine } from '../transport/jsonRpc';
 
 export type Dialect = 'jsonrpc' | 'rest';
 
@@ -216,29 +187,6 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
   };
 }
 
-/**
- * One sentence for a JSON-RPC `error` member, over HTTP (`status`) or a WebSocket (no status).
- * The server's words go into one line of bounded length (a hostile or broken server can send
- * megabytes, newlines or terminal escapes); `detail.data` keeps the full text.
- */
-export function rpcErrorOf(e: Record<string, unknown>, status?: number, detail: FailureDetail = {}, suffix = ''): EndpointError {
-  const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : undefined;
-  const message = (typeof e.message === 'string' ? clean(e.message, MAX_SERVER_TEXT) : '') || l10n.t('without a message');
-  const data = e.data === undefined || e.data === null ? undefined : typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
-  const httpPart = status === undefined || (status >= 200 && status < 300) ? '' : ` (${statusLine(status)})`;
-  const shownData = data ? clean(data, MAX_SERVER_TEXT) : '';
-  const codeText = code !== undefined ? clean(String(code), 40) || '?' : '?';
-  const sentence = shownData
-    ? l10n.t('JSON-RPC error {0} {1}: {2}{3}', codeText, message, shownData, httpPart)
-    : l10n.t('JSON-RPC error {0} {1}{2}', codeText, message, httpPart);
-  return new EndpointError('rpc', endSentence(sentence) + suffix, { ...detail, code, data });
-}
-
-/** The sentence for JSON that is not a JSON-RPC response. */
-export function notJsonRpc(where: string): string {
-  return l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', where);
-}
-
 /** The height, block time and chain-id of a CometBFT `status` result; undefined without a height. */
 export function readCometStatus(result: unknown): { height: bigint; time?: string; chainId?: string } | undefined {
   const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
@@ -250,28 +198,6 @@ export function readCometStatus(result: unknown): { height: bigint; time?: strin
     time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined,
     chainId: typeof node?.network === 'string' ? node.network : undefined,
   };
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** How much of a server's own text (error message, data) goes into a sentence. */
-const MAX_SERVER_TEXT = 300;
-
-/** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
-export function clean(s: string, max: number): string {
-  const line = s
-    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
-    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return line.length > max ? l10n.t('{0}… ({1} characters)', line.slice(0, max).trimEnd(), line.length) : line;
-}
-
-/** Ends a sentence with exactly one full stop. */
-function endSentence(s: string): string {
-  return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
 /** Empty, or only whitespace (as String#trim sees it: ASCII bytes are checked without decoding). */
@@ -296,13 +222,4 @@ function describeBinary(body: Buffer, contentType: string | undefined): string {
   return contentType
     ? l10n.t('{0} bytes of binary data ({1})', body.length, clean(contentType, 60))
     : l10n.t('{0} bytes of binary data', body.length);
-}
-
-/** Retry-After is either seconds or an HTTP date. */
-export function describeRetryAfter(value: string): string {
-  const v = clean(value, 80);
-  if (/^\d+$/.test(v)) return l10n.t('{0} s', v);
-  const when = Date.parse(v);
-  if (!Number.isNaN(when)) return l10n.t('{0} s ({1})', Math.max(0, Math.ceil((when - Date.now()) / 1000)), v);
-  return v;
 }

@@ -3,18 +3,19 @@
 // with one sentence, and the rest still parses as JSON. Rendered as bytes: what the editor reads.
 
 import { bodyPreview } from '../base/errors';
-import type { Outcome } from '../chain/execute';
-import { formatBytes } from '../transport/http';
+import type { AnswerRecord } from './answer';
+import { formatBytes } from '../base/numbers';
 import { FormattedJson, JsonFormatter } from './jsonFormat';
-import { INTERFACE_LABELS, redactUrl } from '../config/providers';
-import { statusLine } from './interpret';
+import { INTERFACE_LABELS } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
+import { statusLine } from '../transport/jsonRpc';
 
 const MAX_BODY_IN_HEADER = 2048;
 
 /** The header: `//` lines, each ending with a newline (built as one string: it is on every request's path). */
-export function renderHeader(o: Outcome): string {
+export function renderHeader(o: AnswerRecord): string {
   let text = '';
-  if (o.error) text += line(`ERROR: ${o.error.message}`);
+  if (o.error) text += line(`ERROR: ${o.error.shown}`);
   text += line(`${INTERFACE_LABELS[o.operation.iface]} · ${o.operation.label} · ${o.providerName}`);
   if (o.request.url) text += line(`${o.request.method} ${redactUrl(o.request.url)}`);
   if (o.request.body !== undefined) {
@@ -40,7 +41,7 @@ function line(text: string): string {
  * (`outcome.formatted`) gets its header written into the room left in front of it: a large
  * document is never copied.
  */
-export function renderDocumentBytes(o: Outcome): Buffer {
+export function renderDocumentBytes(o: AnswerRecord): Buffer {
   const header = renderHeader(o);
   // An empty body, or only whitespace, is not JSON either: it is described below.
   const formatted = o.formatted ?? (o.body !== undefined && o.body.length > 0 ? JsonFormatter.format(o.body, { reserve: 4096 }) : undefined);
@@ -48,7 +49,7 @@ export function renderDocumentBytes(o: Outcome): Buffer {
   return Buffer.from(`${header}${describeBody(o)}\n`, 'utf8');
 }
 
-export function renderDocument(o: Outcome): string {
+export function renderDocument(o: AnswerRecord): string {
   return renderDocumentBytes(o).toString('utf8');
 }
 
@@ -64,11 +65,11 @@ function withHeader(header: string, f: FormattedJson): Buffer {
 }
 
 /** A body that is not JSON (or is missing), described as a JSON object. */
-function describeBody(o: Outcome): string {
+function describeBody(o: AnswerRecord): string {
   const sample = o.body ?? o.head;
   const raw = sample?.toString('utf8') ?? '';
   const described: Record<string, unknown> = {};
-  if (o.error) described.error = o.error.message;
+  if (o.error) described.error = o.error.shown;
   if (o.error?.detail.code !== undefined) described.code = o.error.detail.code;
   if (o.error?.detail.data !== undefined) described.data = o.error.detail.data;
   if (o.status !== undefined) described.status = o.status;

@@ -8,7 +8,8 @@ import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, isTlsCode, networkError } from '../base/errors';
 import { HttpClient } from '../transport/http';
-import { interpret, isObject, readCometStatus } from '../documents/interpret';
+import { interpret, readCometStatus } from '../documents/interpret';
+import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
@@ -242,7 +243,7 @@ function originOf(address: string): string {
 function down(at: number, error: string | EndpointError, rateLimitedUntil?: number, failure?: ProbeFailure): ProbeResult {
   if (error instanceof EndpointError) {
     const { code, status } = error.detail;
-    return { at, ok: false, error: error.message, rateLimitedUntil, failure: { kind: error.kind, code, status } };
+    return { at, ok: false, error: error.shown, rateLimitedUntil, failure: { kind: error.kind, code, status } };
   }
   return { at, ok: false, error, rateLimitedUntil, ...(failure ? { failure } : {}) };
 }
@@ -462,9 +463,4 @@ function shortReason(error: string, failure: ProbeFailure | undefined): string {
   if (/timed out/.test(error)) return l10n.t('timeout');
   if (status !== undefined && (status < 200 || status >= 300)) return `HTTP ${status}`;
   return error.length > 40 ? `${error.slice(0, 40)}…` : error;
-}
-
-/** The ranked providers for an interface, best first (for failover). */
-export function ranked(rows: readonly InterfaceHealth[], iface: InterfaceId): InterfaceHealth[] {
-  return rows.filter((r) => r.iface === iface && r.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
 }

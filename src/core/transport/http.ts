@@ -14,6 +14,7 @@ import { BodyReader, Exchange, ExchangeHead, streamReader } from './exchange';
 import { loadUndici } from './lazy';
 import { EndpointError, networkError } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { formatBytes, formatSeconds } from '../base/numbers';
 import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
 
 export interface HttpRequest {
@@ -407,15 +408,4 @@ async function drain(stream: AsyncIterable<Buffer>, sink: (piece: Buffer) => Pro
     await sink(piece);
   }
   return { bytes };
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
-}
-
-export function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type * as Tls from 'node:tls';
 import { proxyRefusalPhrase } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { redactUrl } from '../config/providers';
+import { redactUrl } from '../secrets/redact';
 
 export interface ProxySettings {
   /** The proxy's address, http:// or https:// (credentials allowed: http://user:pass@host:port). */

@@ -4,8 +4,8 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
-import { toCsv, toRecords } from '../core/health/healthExport';
-import { HealthController } from './healthController';
+import { toCsv, toRecords } from '../../core/health/healthExport';
+import { HealthController } from '../healthController';
 
 export class CompareView implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;

@@ -3,10 +3,11 @@
 // multi-select preview, and appends the chosen ones to user settings, never duplicating an entry.
 
 import vscode = require('vscode');
-import { ChainRegistryError, ImportCandidate, parseChainJson } from '../core/config/chainRegistry';
-import { INTERFACES, INTERFACE_LABELS } from '../core/config/providers';
-import { LocalizedError } from './l10n';
-import { SECTION, userProviderEntries } from './settings';
+import { LocalizedError, errorMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
+import { ChainRegistryError, ImportCandidate, parseChainJson } from '../../core/config/chainRegistry';
+import { INTERFACES, INTERFACE_LABELS } from '../../core/config/providers';
+import { SECTION, userProviderEntries } from '../settings';
 
 export interface ImportArgs {
   /** The chain.json text (skips the source question). */
@@ -27,7 +28,8 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
     parsed = parseChainJson(text, existing);
   } catch (err) {
     if (err instanceof ChainRegistryError) {
-      throw new LocalizedError(`This chain.json cannot be imported: ${err.message}`, vscode.l10n.t('This chain.json cannot be imported: {0}', err.message));
+      const why = { english: l10n.format('This chain.json cannot be imported: {0}', err.message), shown: l10n.t('This chain.json cannot be imported: {0}', err.shown) };
+      throw new LocalizedError(why);
     }
     throw err;
   }
@@ -115,7 +117,7 @@ async function readFile(uri: vscode.Uri): Promise<string> {
   try {
     return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new LocalizedError(`Cannot read ${uri.fsPath}: ${reason}`, vscode.l10n.t('Cannot read {0}: {1}', uri.fsPath, reason));
+    const reason = errorMessage(err);
+    throw new LocalizedError(l10n.both('Cannot read {0}: {1}', uri.fsPath, reason));
   }
 }

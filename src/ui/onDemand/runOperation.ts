@@ -5,19 +5,21 @@
 // registered by src/ui/commands.ts.
 
 import vscode = require('vscode');
-import { isEndpointError } from '../core/base/errors';
-import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/chain/execute';
-import { formatBytes } from '../core/transport/http';
-import type { RunOptions, RunResult } from '../api';
-import { masker } from '../core/secrets/mask';
-import { Args, Operation, findOperation } from '../core/chain/operations';
-import { INTERFACE_LABELS, Provider, redactUrl } from '../core/config/providers';
-import { toShellCommand } from '../core/documents/curl';
-import type { CommandDeps } from './commands';
-import { LocalizedError } from './l10n';
-import { Log } from './log';
-import { OperationNode } from './providersTree';
-import { readSettings } from './settings';
+import { LocalizedError, errorMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
+import { isEndpointError } from '../../core/base/errors';
+import { ExecuteOptions, Outcome, describeRequest, execute } from '../../core/chain/execute';
+import { formatBytes } from '../../core/base/numbers';
+import type { RunOptions, RunResult } from '../../api';
+import { masker } from '../../core/secrets/mask';
+import { Args, Operation, findOperation } from '../../core/chain/operations';
+import { INTERFACE_LABELS, Provider } from '../../core/config/providers';
+import { redactUrl } from '../../core/secrets/redact';
+import { toShellCommand } from '../../core/documents/curl';
+import type { CommandDeps } from '../commands';
+import { Log } from '../log';
+import { OperationNode } from '../treeNodes';
+import { readSettings } from '../settings';
 
 interface Resolved {
   provider: Provider;
@@ -38,9 +40,7 @@ async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | unde
     provider = providers.find((p) => p.name === arg.provider.name) ?? arg.provider;
   } else if (arg !== undefined && arg !== null) {
     if (typeof arg !== 'object') {
-      throw new LocalizedError(
-        'The argument must be a tree item or an object such as {"provider": "Local node"}.',
-        vscode.l10n.t('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'),
+      throw new LocalizedError(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'),
       );
     }
     programmatic = true;
@@ -54,25 +54,20 @@ async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | unde
       if (!provider) {
         const known = providers.map((p) => `"${p.name}"`).join(', ');
         throw new LocalizedError(
-          `No provider named "${given.provider}". Configured providers: ${known || 'none'}.`,
           known
-            ? vscode.l10n.t('No provider named "{0}". Configured providers: {1}.', given.provider, known)
-            : vscode.l10n.t('No provider named "{0}". Configured providers: none.', given.provider),
+            ? l10n.both('No provider named "{0}". Configured providers: {1}.', given.provider, known)
+            : l10n.both('No provider named "{0}". Configured providers: none.', given.provider),
         );
       }
     }
   }
   if (provider && !provider.endpoints[op.iface]) {
-    throw new LocalizedError(
-      `Provider "${provider.name}" has no ${INTERFACE_LABELS[op.iface]} address.`,
-      vscode.l10n.t('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]),
+    throw new LocalizedError(l10n.both('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]),
     );
   }
   if (!provider) {
     if (candidates.length === 0) {
-      throw new LocalizedError(
-        `No configured provider has a ${INTERFACE_LABELS[op.iface]} address: add one with "Chain Endpoints: Add Provider".`,
-        vscode.l10n.t('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]),
+      throw new LocalizedError(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]),
       );
     }
     const picked = await vscode.window.showQuickPick(
@@ -175,7 +170,7 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
     try {
       wire = deps.secrets.resolve(provider);
     } catch (err) {
-      return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: err instanceof Error ? err.message : String(err) } };
+      return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: errorMessage(err) } };
     }
     const o = await execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal));
     logOutcome(deps.log, o);
@@ -205,7 +200,7 @@ function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
   try {
     return deps.secrets.resolve(provider);
   } catch (err) {
-    throw new Error(err instanceof Error ? err.message : String(err));
+    throw new Error(errorMessage(err));
   }
 }
 

@@ -3,8 +3,8 @@
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
 import vscode = require('vscode');
-import { INTERFACES, INTERFACE_LABELS, InterfaceId, validateAddress } from '../core/config/providers';
-import { SECTION, readSettings, userProviderEntries } from './settings';
+import { INTERFACES, INTERFACE_LABELS, InterfaceId, validateAddress } from '../../core/config/providers';
+import { SECTION, readSettings, userProviderEntries } from '../settings';
 
 const EXAMPLES: Record<InterfaceId, string> = {
   evmRpc: 'https://evm.example.org',

@@ -1,0 +1,33 @@
+// @ts-check
+// The architecture as checks (`npm run lint:deps`, part of `npm run lint`): no import cycles in src,
+// src/core never imports vscode, and each layer of src/core imports only the layers below it
+// (docs/architecture.md): base < secrets < transport < config < documents < chain < health < the
+// feature folders (explorer, queries, events) < src/ui and src/extension.ts.
+'use strict';
+
+const LAYERS = ['base', 'secrets', 'transport', 'config', 'documents', 'chain', 'health'];
+
+/** One rule per layer: it may not import a layer above it. */
+const layerRules = LAYERS.map((layer, i) => ({
+  name: `layer-${layer}`,
+  comment: `src/core/${layer} imports only ${LAYERS.slice(0, i).join(', ') || 'nothing of core'} (and itself)`,
+  severity: 'error',
+  from: { path: `^src/core/${layer}/` },
+  to: { path: `^src/core/(${LAYERS.slice(i + 1).join('|') || '$^'})/|^src/core/(explorer|queries|events)/|^src/(ui|extension|api)` },
+}));
+
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    { name: 'core-without-vscode', comment: 'src/core runs in plain Node (tests, the CLI)', severity: 'error', from: { path: '^src/core/' }, to: { path: '^vscode$', dependencyTypes: ['core', 'npm-no-pkg', 'unknown', 'undetermined'] } },
+    { name: 'core-not-ui', severity: 'error', from: { path: '^src/core/' }, to: { path: '^src/(ui|extension)' } },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(out|dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
