@@ -41,12 +41,71 @@ const vendorAsExternal = {
   },
 };
 
+/**
+ * The lazy boundary as a check: source files that must never be in what activation loads
+ * (dist/extension.js and the chunk it shares with onDemand.js). Requests, rendering, decoding and
+ * health probes belong behind loadOnDemand() (src/ui/onDemand/index.ts). A build that puts one of
+ * these in activation fails, naming the file and the import chain that pulled it in.
+ */
+export const ACTIVATION_FORBIDS = [
+  /^src\/ui\/onDemand\//, // the on-demand ui itself
+  /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
+  /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
+  /^src\/core\/health\/(health|healthExport)\.ts$/, // health probes
+  /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
+  /^src\/core\/config\/chainRegistry\.ts$/, // chain.json import
+  /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches
+];
+
+/** Throws when an input of an activation output matches ACTIVATION_FORBIDS. */
+function checkActivation(metafile) {
+  const outputs = Object.entries(metafile.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint === 'src/extension.ts');
+  if (!entry) throw new Error('build: no output for src/extension.ts in the metafile');
+  // What activation loads: the entry and every file it imports statically (dynamic imports are the boundary).
+  const loaded = new Set();
+  const visit = (file) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imp of metafile.outputs[file]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+  };
+  visit(entry[0]);
+  const bad = [];
+  for (const out of loaded) {
+    for (const input of Object.keys(metafile.outputs[out].inputs)) {
+      if (ACTIVATION_FORBIDS.some((re) => re.test(input))) bad.push(`${input} (in ${path.basename(out)})`);
+    }
+  }
+  if (bad.length > 0) {
+    const why = bad.map((b) => `  ${b}${importChain(metafile, b.split(' ')[0])}`).join('\n');
+    throw new Error(`build: the lazy boundary is crossed: activation loads\n${why}\nReach this code through loadOnDemand() (src/ui/loadOnDemand.ts).`);
+  }
+}
+
+/** ", imported by a <- b <- src/extension.ts": one chain of static imports from the entry to `file`. */
+function importChain(metafile, file) {
+  const parents = new Map();
+  const queue = ['src/extension.ts'];
+  while (queue.length > 0) {
+    const f = queue.shift();
+    for (const imp of metafile.inputs[f]?.imports ?? []) {
+      if (imp.kind !== 'import-statement' || parents.has(imp.path) || imp.path === 'src/extension.ts') continue;
+      parents.set(imp.path, f);
+      queue.push(imp.path);
+    }
+  }
+  const chain = [];
+  for (let f = parents.get(file); f; f = parents.get(f)) chain.push(f);
+  return chain.length ? `, imported by ${chain.join(' <- ')}` : '';
+}
+
 /** After each ESM build: every file of it as CommonJS in dist/. */
 const toCommonJs = {
   name: 'to-commonjs',
   setup(build) {
     build.onEnd(async (result) => {
       if (result.errors.length > 0) return;
+      checkActivation(result.metafile);
       const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
       await esbuild.build({
         ...common,
@@ -66,6 +125,7 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     format: 'esm',
     splitting: true,
+    metafile: true,
     chunkNames: '[name]',
     outdir: ESM_DIR,
     external: ['vscode'],

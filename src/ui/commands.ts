@@ -5,28 +5,16 @@
 
 import vscode = require('vscode');
 import { errorMessage, shownMessage } from '../core/base/errors';
-import type { Outcome } from '../core/chain/execute';
-import type { HttpClient } from '../core/transport/http';
 import { COMMAND_PREFIX, OPERATION_IDS } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { redactUrl } from '../core/secrets/redact';
 
 import { Log } from './log';
 import { loadOnDemand } from './loadOnDemand';
-import { InterfaceNode } from './treeNodes';
-import type { ResultDocuments } from './resultDocuments';
-import type { SecretStore } from './secretStore';
+import type { CommandDeps } from './deps';
+import { isInterfaceNode } from './treeNodes';
 
-export interface CommandDeps {
-  readonly log: Log;
-  readonly http: HttpClient;
-  readonly documents: ResultDocuments;
-  readonly secrets: SecretStore;
-  /** Records every finished request with the text it showed (the History view). */
-  readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
-  /** Where large bodies and genesis files are written. */
-  readonly storageDir: string;
-}
+export type { CommandDeps } from './deps';
 
 /** Registers a command whose failures are logged and shown instead of being lost. */
 export function registerCommand(log: Log, id: string, fn: (...args: any[]) => unknown): vscode.Disposable {
@@ -54,7 +42,7 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
     registerCommand(deps.log, 'chainEndpoints.copyAsCurl', async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
     registerCommand(deps.log, 'chainEndpoints.copyAsCurlWithSecrets', async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
     registerCommand(deps.log, 'chainEndpoints.copyAddress', async (node?: unknown) => {
-      if (!(node instanceof InterfaceNode)) return;
+      if (!isInterfaceNode(node)) return;
       await vscode.env.clipboard.writeText(redactUrl(node.address));
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} address of {1}', INTERFACE_LABELS[node.iface], node.provider.name), 3000);
     }),

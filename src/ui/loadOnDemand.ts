@@ -1,5 +1,10 @@
-// Loads src/ui/onDemand.ts, the code behind what no one uses at startup, on the first call (the
-// release build keeps it in its own file, dist/onDemand.js: scripts/build.mjs). Other modules reach
-// it only through this function, so that activation does not compile it.
+// The one way activation-time code reaches what is loaded on first use (src/ui/onDemand/index.ts,
+// dist/onDemand.js in the release build). Nothing else imports that folder.
 
-export const loadOnDemand = () => import('./onDemand/index');
+export type OnDemand = typeof import('./onDemand/index');
+
+let loaded: Promise<OnDemand> | undefined;
+
+export function loadOnDemand(): Promise<OnDemand> {
+  return (loaded ??= import('./onDemand/index'));
+}

@@ -3,11 +3,7 @@
 // (provider, operation, arguments): running it again replaces the text and the open editor
 // follows. Texts live here while their documents are open.
 
-import { createHash } from 'node:crypto';
 import vscode = require('vscode');
-import type { Outcome } from '../core/chain/execute';
-import { masker } from '../core/secrets/mask';
-import { loadOnDemand } from './loadOnDemand';
 
 export const RESULT_SCHEME = 'chain-endpoints';
 
@@ -35,19 +31,6 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
         if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
       }),
     );
-  }
-
-  /** Shows an outcome: its own file when the body went to disk, else a result document. */
-  async show(outcome: Outcome): Promise<vscode.Uri> {
-    if (outcome.file && !outcome.error) {
-      const uri = vscode.Uri.file(outcome.file);
-      await vscode.window.showTextDocument(uri, { preview: false });
-      return uri;
-    }
-    // Masked: a server may echo a secret (an API key in an error message, say). (The renderer is
-    // loaded by then: an outcome comes from a request.)
-    const { renderDocumentBytes } = await loadOnDemand();
-    return this.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)));
   }
 
   /** Shows `text` read-only at `uri` (a chain-endpoints: URI), replacing what it showed before. */
@@ -164,20 +147,4 @@ function waitForText(doc: vscode.TextDocument, text: string, timeoutMs: number):
 
 function keyOf(uri: vscode.Uri): string {
   return `${uri.path}?${uri.query}`;
-}
-
-/** A readable, stable address: `chain-endpoints:/<provider>/<operation> <args>.json`. */
-export function resultUri(outcome: Outcome): vscode.Uri {
-  const args = Object.entries(outcome.args)
-    .filter(([k, v]) => k !== 'provider' && v.trim() !== '')
-    .map(([, v]) => (v.length > 24 ? `${v.slice(0, 12)}…${v.slice(-8)}` : v.trim()))
-    .join(' ');
-  const name = `${outcome.operation.label.replace(/…$/, '')}${args ? ' ' + args : ''}`;
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
-  return vscode.Uri.from({
-    scheme: RESULT_SCHEME,
-    path: `/${clean(outcome.providerName)}/${clean(name)}.json`,
-    // Distinguishes requests whose shortened names collide (e.g. two custom requests).
-    query: `${outcome.operation.id}&${createHash('sha1').update(JSON.stringify(outcome.args)).digest('hex').slice(0, 10)}`,
-  });
 }

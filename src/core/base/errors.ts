@@ -40,7 +40,7 @@ export class LocalizedError extends Error {
 
 /** The English text of any caught value, for the log. */
 export function errorMessage(err: unknown): string {
-  return errorMessage(err);
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The text to show a person for any caught value: the translated sentence when it has one. */

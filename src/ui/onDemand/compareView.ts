@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
 import { toCsv, toRecords } from '../../core/health/healthExport';
-import { HealthController } from '../healthController';
+import type { HealthSource } from '../deps';
 
 export class CompareView implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
@@ -13,7 +13,7 @@ export class CompareView implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly health: HealthController,
+    private readonly health: HealthSource,
   ) {
     this.disposables.push(health.onDidChange(() => this.post()));
   }

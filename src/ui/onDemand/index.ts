@@ -1,18 +1,18 @@
-// What activation does not load: the code behind what no one uses at startup (requests, copy as
-// curl, the health probes and the comparison view, adding and importing providers), loaded together
-// on the first use (src/ui/loadOnDemand.ts). The release build keeps it in its own file
-// (scripts/build.mjs).
+// The lazy boundary: everything activation does not load, reached only through loadOnDemand()
+// (src/ui/loadOnDemand.ts). The release build keeps it in its own file, dist/onDemand.js, and fails
+// when code of these kinds lands in what activation loads (scripts/build.mjs, ACTIVATION_FORBIDS).
+// Code in this folder imports activation code only as types (src/ui/deps.ts) or leaf helpers
+// (settings, prompts, treeNodes' kind guards), so no import runs back across the boundary.
 
+// Commands: requests and their documents, copy as curl, the API's run().
 export { copyAsCurl, curlLine, runForApi, runOperation } from './runOperation';
+// Views and flows no one needs at startup.
 export { CompareView } from './compareView';
-export { HealthMonitor } from '../../core/health/health';
-export { ranked } from '../../core/health/rank';
 export { addProvider } from './addProvider';
 export { importChainRegistry } from './importChainRegistry';
-// For code that activation loads but that needs these only once something has been asked: the
-// result document's text (after a request) and the status bar's polling fallback (when its
-// WebSocket fails).
-export { renderDocumentBytes } from '../../core/documents/render';
+// Core code that activation-time parts use once something has been asked: the health probes
+// (first refresh), the status bar's polling fallback (when its WebSocket fails), and the catalogue
+// (when the tree expands an interface, or History copies a request).
+export { HealthMonitor } from '../../core/health/health';
 export { interpret, readCometStatus } from '../../core/documents/interpret';
-// The catalogue: the tree lists an interface's operations when it is expanded.
 export { findOperation, operationsFor } from '../../core/chain/operations';

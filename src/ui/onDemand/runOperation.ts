@@ -1,105 +1,26 @@
 // Running an operation: turns the command argument into a provider and complete arguments (asking
 // only for what is missing), runs the request under a cancellable progress notification, opens the
 // result and returns its Uri (undefined when the user cancels or the input is refused). Also the
-// API's run() and copy as curl. Loaded on the first request (src/ui/onDemand.ts); the commands are
-// registered by src/ui/commands.ts.
+// API's run() and copy as curl. Loaded on the first request (src/ui/onDemand/index.ts); the commands
+// are registered by src/ui/commands.ts.
 
 import vscode = require('vscode');
-import { LocalizedError, errorMessage } from '../../core/base/errors';
-import * as l10n from '../../core/base/l10n';
-import { isEndpointError } from '../../core/base/errors';
-import { ExecuteOptions, Outcome, describeRequest, execute } from '../../core/chain/execute';
-import { formatBytes } from '../../core/base/numbers';
 import type { RunOptions, RunResult } from '../../api';
-import { masker } from '../../core/secrets/mask';
+import { errorMessage, isEndpointError } from '../../core/base/errors';
+import { formatBytes } from '../../core/base/numbers';
+import { ExecuteOptions, Outcome, describeRequest, execute } from '../../core/chain/execute';
 import { Args, Operation, findOperation } from '../../core/chain/operations';
-import { INTERFACE_LABELS, Provider } from '../../core/config/providers';
-import { redactUrl } from '../../core/secrets/redact';
+import type { Provider } from '../../core/config/providers';
 import { toShellCommand } from '../../core/documents/curl';
-import type { CommandDeps } from '../commands';
-import { Log } from '../log';
-import { OperationNode } from '../treeNodes';
+import { masker } from '../../core/secrets/mask';
+import { redactUrl } from '../../core/secrets/redact';
+import type { CommandDeps } from '../deps';
+import type { Log } from '../log';
+import { windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
-
-interface Resolved {
-  provider: Provider;
-  args: Args;
-  confirmed: boolean;
-}
-
-/** Turns the command argument into a provider and complete, valid arguments; asks for the rest. */
-async function resolveArgs(op: Operation, arg: unknown): Promise<Resolved | undefined> {
-  const { providers } = readSettings().providers;
-  const candidates = providers.filter((p) => p.endpoints[op.iface]);
-  let provider: Provider | undefined;
-  const given: Record<string, string> = {};
-  let programmatic = false;
-  let confirmed = false;
-
-  if (arg instanceof OperationNode) {
-    provider = providers.find((p) => p.name === arg.provider.name) ?? arg.provider;
-  } else if (arg !== undefined && arg !== null) {
-    if (typeof arg !== 'object') {
-      throw new LocalizedError(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'),
-      );
-    }
-    programmatic = true;
-    for (const [k, v] of Object.entries(arg as Record<string, unknown>)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') given[k] = String(v);
-    }
-    confirmed = (arg as { confirmed?: unknown }).confirmed === true;
-    if (given.provider !== undefined) {
-      const wanted = given.provider.trim().toLowerCase();
-      provider = providers.find((p) => p.name.toLowerCase() === wanted);
-      if (!provider) {
-        const known = providers.map((p) => `"${p.name}"`).join(', ');
-        throw new LocalizedError(
-          known
-            ? l10n.both('No provider named "{0}". Configured providers: {1}.', given.provider, known)
-            : l10n.both('No provider named "{0}". Configured providers: none.', given.provider),
-        );
-      }
-    }
-  }
-  if (provider && !provider.endpoints[op.iface]) {
-    throw new LocalizedError(l10n.both('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]),
-    );
-  }
-  if (!provider) {
-    if (candidates.length === 0) {
-      throw new LocalizedError(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]),
-      );
-    }
-    const picked = await vscode.window.showQuickPick(
-      candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
-      { title: op.title, placeHolder: vscode.l10n.t('Provider for {0}', op.label), ignoreFocusOut: true },
-    );
-    if (!picked) return undefined;
-    provider = picked.provider;
-  }
-
-  const args: Record<string, string> = {};
-  for (const p of op.params) {
-    const value = given[p.key];
-    if (value !== undefined) {
-      const error = value.trim() === '' && p.optional ? undefined : p.validate(value);
-      if (error) throw new Error(error);
-      args[p.key] = value.trim();
-      continue;
-    }
-    if (programmatic && p.optional) continue;
-    const typed = await vscode.window.showInputBox({
-      title: `${op.title} · ${provider.name}`,
-      prompt: p.prompt,
-      placeHolder: p.placeholder,
-      ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() === '' && p.optional ? undefined : p.validate(text)),
-    });
-    if (typed === undefined) return undefined;
-    args[p.key] = typed.trim();
-  }
-  return { provider, args, confirmed };
-}
+import { isOperationNode } from '../treeNodes';
+import { resolveArgs } from './resolveArgs';
+import { showOutcome } from './showOutcome';
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
   const settings = readSettings();
@@ -115,7 +36,7 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
 }
 
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const resolved = await resolveArgs(op, arg);
+  const resolved = await resolveArgs(op, readSettings().providers.providers, arg, windowPrompts);
   if (!resolved) return undefined;
   const { provider, args } = resolved;
   await deps.secrets.ready;
@@ -126,15 +47,8 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
     const request = describeRequest(provider, op, args);
     // The button's text is what the dialog answers: compare with the same translated constant.
     const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Send this transaction to {0}?', provider.name),
-      {
-        modal: true,
-        detail: `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`,
-      },
-      send,
-    );
-    if (answer !== send) return undefined;
+    const detail = `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`;
+    if (!(await windowPrompts.confirm(vscode.l10n.t('Send this transaction to {0}?', provider.name), detail, send))) return undefined;
   }
 
   const outcome = await vscode.window.withProgress(
@@ -149,7 +63,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   );
   logOutcome(deps.log, outcome);
   if (outcome.error?.kind === 'cancelled') return undefined;
-  const uri = await deps.documents.show(outcome);
+  const uri = await showOutcome(deps.documents, outcome);
   void deps.history?.record(outcome, deps.documents.dataOf(uri));
   return uri;
 }
@@ -206,11 +120,11 @@ function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
 
 /** Copies the request as a shell line: secrets as their `${secret:NAME}` references unless `reveal`. */
 export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boolean): Promise<string | undefined> {
-  if (!(node instanceof OperationNode)) {
+  if (!isOperationNode(node)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Copy as curl works on an operation in the Chain Endpoints view.'));
     return undefined;
   }
-  const resolved = await resolveArgs(node.operation, node);
+  const resolved = await resolveArgs(node.operation, readSettings().providers.providers, node, windowPrompts);
   if (!resolved) return undefined;
   try {
     await deps.secrets.ready;

@@ -1,0 +1,29 @@
+// What the editor-side parts are handed at activation, as types only: code loaded on demand
+// (src/ui/onDemand/) imports these, never the modules that build them, so no import runs back across
+// the lazy boundary.
+
+import type * as vscode from 'vscode';
+import type { Outcome } from '../core/chain/execute';
+import type { InterfaceHealth } from '../core/health/health';
+import type { HttpClient } from '../core/transport/http';
+import type { Log } from './log';
+import type { ResultDocuments } from './resultDocuments';
+import type { SecretStore } from './secretStore';
+
+export interface CommandDeps {
+  readonly log: Log;
+  readonly http: HttpClient;
+  readonly documents: ResultDocuments;
+  readonly secrets: SecretStore;
+  /** Records every finished request with the text it showed (the History view). */
+  readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
+  /** Where large bodies and genesis files are written. */
+  readonly storageDir: string;
+}
+
+/** The health rows and their refresh, as the comparison view reads them (the HealthController). */
+export interface HealthSource {
+  readonly onDidChange: vscode.Event<unknown>;
+  rows(): readonly InterfaceHealth[];
+  refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]>;
+}
