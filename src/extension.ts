@@ -2,6 +2,7 @@
 // context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
 
 import vscode = require('vscode');
+import { Commands } from './ui/commandIds';
 import { InterfaceHealth } from './core/health/health';
 import { HistoryEntry } from './core/documents/history';
 import { HttpClient } from './core/transport/http';
@@ -15,7 +16,7 @@ import { registerCommand, registerOperationCommands } from './ui/commands';
 import { readSettings } from './ui/settings';
 import type { CompareView } from './ui/onDemand/compareView';
 import { HealthController } from './ui/healthController';
-import { HeightStatusBar, STATUS_MENU_COMMAND } from './ui/heightStatusBar';
+import { HeightStatusBar } from './ui/heightStatusBar';
 import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
@@ -65,21 +66,21 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const deps = { log, http, documents, secrets, history, storageDir };
   context.subscriptions.push(
     ...registerOperationCommands(deps),
-    registerCommand(log, 'chainEndpoints.setSecret', (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
-    registerCommand(log, 'chainEndpoints.deleteSecret', (arg?: { name?: string }) => secrets.promptDelete(arg)),
-    registerCommand(log, 'chainEndpoints.refresh', async () => {
+    registerCommand(log, Commands.setSecret, (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
+    registerCommand(log, Commands.deleteSecret, (arg?: { name?: string }) => secrets.promptDelete(arg)),
+    registerCommand(log, Commands.refresh, async () => {
       tree.refresh();
       await health.refresh();
     }),
-    registerCommand(log, 'chainEndpoints.health.compare', async () => (await compareView()).show()),
-    registerCommand(log, 'chainEndpoints.addProvider', async () => (await loadOnDemand()).addProvider()),
-    registerCommand(log, 'chainEndpoints.importChainRegistry', async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
-    registerCommand(log, 'chainEndpoints.openSettings', () =>
+    registerCommand(log, Commands.compareHealth, async () => (await compareView()).show()),
+    registerCommand(log, Commands.addProvider, async () => (await loadOnDemand()).addProvider()),
+    registerCommand(log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
+    registerCommand(log, Commands.openSettings, () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
     ),
-    registerCommand(log, STATUS_MENU_COMMAND, () => statusBar.showMenu()),
-    registerCommand(log, 'chainEndpoints.statusBar.reconnect', () => statusBar.reconnect()),
-    registerCommand(log, 'chainEndpoints.statusBar.switchProvider', () => statusBar.switchProvider()),
+    registerCommand(log, Commands.statusBarMenu, () => statusBar.showMenu()),
+    registerCommand(log, Commands.statusBarReconnect, () => statusBar.reconnect()),
+    registerCommand(log, Commands.statusBarSwitchProvider, () => statusBar.switchProvider()),
   );
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 

@@ -4,8 +4,9 @@
 // first use (src/ui/onDemand.ts), so activation does not compile it.
 
 import vscode = require('vscode');
+import { CommandId, Commands, OperationCommandId, operationCommand } from './commandIds';
 import { errorMessage, shownMessage } from '../core/base/errors';
-import { COMMAND_PREFIX, OPERATION_IDS } from '../core/chain/operationIds';
+import { OPERATION_IDS } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { redactUrl } from '../core/secrets/redact';
 
@@ -17,7 +18,7 @@ import { isInterfaceNode } from './treeNodes';
 export type { CommandDeps } from './deps';
 
 /** Registers a command whose failures are logged and shown instead of being lost. */
-export function registerCommand(log: Log, id: string, fn: (...args: any[]) => unknown): vscode.Disposable {
+export function registerCommand(log: Log, id: CommandId | OperationCommandId, fn: (...args: any[]) => unknown): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
       return await fn(...args);
@@ -33,15 +34,15 @@ export function registerCommand(log: Log, id: string, fn: (...args: any[]) => un
 export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[] {
   // The catalogue loads with the code that runs its operations, on the first command.
   const disposables = OPERATION_IDS.map((id) =>
-    registerCommand(deps.log, COMMAND_PREFIX + id, async (arg?: unknown) => {
+    registerCommand(deps.log, operationCommand(id), async (arg?: unknown) => {
       const { runOperation, findOperation } = await loadOnDemand();
       return runOperation(deps, findOperation(id)!, arg);
     }),
   );
   disposables.push(
-    registerCommand(deps.log, 'chainEndpoints.copyAsCurl', async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
-    registerCommand(deps.log, 'chainEndpoints.copyAsCurlWithSecrets', async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
-    registerCommand(deps.log, 'chainEndpoints.copyAddress', async (node?: unknown) => {
+    registerCommand(deps.log, Commands.copyAsCurl, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
+    registerCommand(deps.log, Commands.copyAsCurlWithSecrets, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
+    registerCommand(deps.log, Commands.copyAddress, async (node?: unknown) => {
       if (!isInterfaceNode(node)) return;
       await vscode.env.clipboard.writeText(redactUrl(node.address));
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} address of {1}', INTERFACE_LABELS[node.iface], node.provider.name), 3000);

@@ -3,6 +3,7 @@
 // focused. Publishes the assessed rows to the tree, the comparison view and the status bar.
 
 import vscode = require('vscode');
+import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import type { HealthMonitor, InterfaceHealth } from '../core/health/health';
 import { HttpClient } from '../core/transport/http';
@@ -12,12 +13,11 @@ import { Log } from './log';
 import { SecretStore } from './secretStore';
 import { onSettingsChanged, readSettings } from './settings';
 
-export class HealthController implements vscode.Disposable {
+export class HealthController extends Disposable {
   /** The probes (src/core/health.ts, loaded on demand): built at the first refresh, not at activation. */
   private monitor?: Promise<HealthMonitor>;
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private timer?: NodeJS.Timeout;
   private current: InterfaceHealth[] = [];
   private inFlight?: Promise<readonly InterfaceHealth[]>;
@@ -29,7 +29,9 @@ export class HealthController implements vscode.Disposable {
     private readonly log: Log,
     private readonly secrets: SecretStore,
   ) {
-    this.disposables.push(
+    super();
+    this._register(this.changed);
+    this._register(
       onSettingsChanged(['health', 'providers'], () => this.schedule()),
       vscode.window.onDidChangeWindowState(() => this.schedule()),
     );
@@ -102,9 +104,9 @@ export class HealthController implements vscode.Disposable {
     }, Math.max(5, seconds) * 1000);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearInterval(this.timer);
-    this.disposables.forEach((d) => d.dispose());
+    super.dispose();
   }
 }
 

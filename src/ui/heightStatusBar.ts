@@ -4,6 +4,8 @@
 // socket is unusable), with the provider's secrets substituted.
 
 import vscode = require('vscode');
+import { Commands, operationCommand } from './commandIds';
+import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
@@ -18,7 +20,7 @@ import { SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
-export const STATUS_MENU_COMMAND = 'chainEndpoints.statusBar.menu';
+
 
 /** A tracker state as shown (the status bar's text and its accessibility label). */
 function stateName(state: HeightSnapshot['state']): string {
@@ -48,10 +50,9 @@ export interface FollowState {
   reason?: string;
 }
 
-export class HeightStatusBar implements vscode.Disposable {
+export class HeightStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly follower: HeightFollower;
-  private readonly disposables: vscode.Disposable[] = [];
   private ticker?: NodeJS.Timeout;
   private readonly heightChanged = new vscode.EventEmitter<{ provider: string; height: string }>();
   /** Every new height shown, with the provider it came from. */
@@ -63,9 +64,10 @@ export class HeightStatusBar implements vscode.Disposable {
     health: HealthController,
     private readonly secrets: SecretStore,
   ) {
+    super();
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
     this.item.name = vscode.l10n.t('Chain Endpoints: block height');
-    this.item.command = STATUS_MENU_COMMAND;
+    this.item.command = Commands.statusBarMenu;
     this.follower = new HeightFollower(
       {
         startFeed: (provider, pollOnly, onChange) => this.startFeed(provider, pollOnly, onChange),
@@ -80,7 +82,7 @@ export class HeightStatusBar implements vscode.Disposable {
         this.render(view);
       },
     );
-    this.disposables.push(
+    this._register(
       this.item,
       this.heightChanged,
       onSettingsChanged(['providers', 'statusBar', 'requestTimeoutSeconds'], () => this.restart()),
@@ -225,11 +227,11 @@ export class HeightStatusBar implements vscode.Disposable {
   private async openLatestBlock(p: Provider): Promise<void> {
     const height = this.follower.view?.height;
     if (p.endpoints.consensusRpc && height !== undefined) {
-      await vscode.commands.executeCommand('chainEndpoints.consensus.block', { provider: p.name, height: height.toString() });
+      await vscode.commands.executeCommand(operationCommand('consensus.block'), { provider: p.name, height: height.toString() });
     } else if (p.endpoints.consensusHttp && height !== undefined) {
-      await vscode.commands.executeCommand('chainEndpoints.consensusHttp.block', { provider: p.name, height: height.toString() });
+      await vscode.commands.executeCommand(operationCommand('consensusHttp.block'), { provider: p.name, height: height.toString() });
     } else if (p.endpoints.rest) {
-      await vscode.commands.executeCommand('chainEndpoints.rest.latestBlock', { provider: p.name });
+      await vscode.commands.executeCommand(operationCommand('rest.latestBlock'), { provider: p.name });
     }
   }
 
@@ -254,8 +256,8 @@ export class HeightStatusBar implements vscode.Disposable {
     this.follower.stop();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.stopFeeds();
-    this.disposables.forEach((d) => d.dispose());
+    super.dispose();
   }
 }

@@ -5,13 +5,14 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { Commands, operationCommand } from './commandIds';
+import { Disposable } from './lifecycle';
 import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
-import { COMMAND_PREFIX } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
 import { loadOnDemand } from './loadOnDemand';
@@ -21,12 +22,11 @@ import { readSettings } from './settings';
 
 export const HISTORY_VIEW_ID = 'chainEndpoints.history';
 
-export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscode.Disposable {
+export class HistoryView extends Disposable implements vscode.TreeDataProvider<HistoryEntry> {
   private entries: HistoryEntry[] = [];
   private readonly loaded: Promise<void>;
   private readonly changed = new vscode.EventEmitter<undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private saving = Promise.resolve();
 
   constructor(
@@ -34,15 +34,17 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     private readonly documents: ResultDocuments,
     private readonly log: Log,
   ) {
+    super();
+    this._register(this.changed);
     this.loaded = this.load();
     const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, canSelectMany: true });
-    this.disposables.push(
+    this._register(
       view,
-      registerCommand(log, 'chainEndpoints.history.open', (e?: HistoryEntry) => e && this.open(e)),
-      registerCommand(log, 'chainEndpoints.history.rerun', (e?: HistoryEntry) => e && this.rerun(e)),
-      registerCommand(log, 'chainEndpoints.history.copyAsCurl', (e?: HistoryEntry) => e && this.copyAsCurl(e)),
-      registerCommand(log, 'chainEndpoints.history.compare', (e?: HistoryEntry, selected?: HistoryEntry[]) => this.compare(e, selected)),
-      registerCommand(log, 'chainEndpoints.history.clear', () => this.clear()),
+      registerCommand(log, Commands.historyOpen, (e?: HistoryEntry) => e && this.open(e)),
+      registerCommand(log, Commands.historyRerun, (e?: HistoryEntry) => e && this.rerun(e)),
+      registerCommand(log, Commands.historyCopyAsCurl, (e?: HistoryEntry) => e && this.copyAsCurl(e)),
+      registerCommand(log, Commands.historyCompare, (e?: HistoryEntry, selected?: HistoryEntry[]) => this.compare(e, selected)),
+      registerCommand(log, Commands.historyClear, () => this.clear()),
     );
   }
 
@@ -142,7 +144,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     );
     item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
     item.contextValue = 'historyEntry';
-    item.command = { command: 'chainEndpoints.history.open', title: vscode.l10n.t('Open'), arguments: [e] };
+    item.command = { command: Commands.historyOpen, title: vscode.l10n.t('Open'), arguments: [e] };
     return item;
   }
 
@@ -182,7 +184,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
   }
 
   rerun(e: HistoryEntry): Thenable<unknown> {
-    return vscode.commands.executeCommand(COMMAND_PREFIX + e.operation, { provider: e.provider, ...e.args });
+    return vscode.commands.executeCommand(operationCommand(e.operation), { provider: e.provider, ...e.args });
   }
 
   async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
@@ -232,9 +234,5 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
     this.changed.fire(undefined);
     await this.save();
     for (const e of old) if (e.stored) void vscode.workspace.fs.delete(this.textUri(e.id)).then(undefined, () => undefined);
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -4,6 +4,7 @@
 // refreshes.
 
 import vscode = require('vscode');
+import { Disposable } from './lifecycle';
 import { INTERFACES } from '../core/config/providers';
 import { HealthController } from './healthController';
 import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, TreeNode } from './treeNodes';
@@ -20,17 +21,17 @@ export interface TreeSnapshot {
   children: TreeSnapshot[];
 }
 
-export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+export class ProvidersTree extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<TreeNode>;
-  private readonly disposables: vscode.Disposable[] = [];
   /** Providers whose rows the user collapsed (rows start expanded). */
   private readonly collapsed = new Set<string>();
 
   constructor(private readonly health: HealthController) {
+    super();
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(
+    this._register(
       this.changed,
       this.view,
       onSettingsChanged(['providers'], () => {
@@ -132,9 +133,5 @@ export class ProvidersTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     }
     if (state === 'broken') messages.push(vscode.l10n.t('No valid provider: fix the entries below in settings, or add a provider.'));
     this.view.message = messages.length ? messages.join(' ') : undefined;
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }

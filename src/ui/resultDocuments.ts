@@ -4,6 +4,7 @@
 // follows. Texts live here while their documents are open.
 
 import vscode = require('vscode');
+import { Disposable } from './lifecycle';
 
 export const RESULT_SCHEME = 'chain-endpoints';
 
@@ -18,14 +19,15 @@ function gone(): Uint8Array {
   return Buffer.from(`// ${vscode.l10n.t('This result is no longer in memory (the window was reloaded): run the request again.')}\n{}\n`, 'utf8');
 }
 
-export class ResultDocuments implements vscode.FileSystemProvider, vscode.Disposable {
+export class ResultDocuments extends Disposable implements vscode.FileSystemProvider {
   private readonly texts = new Map<string, { data: Uint8Array; mtime: number }>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor() {
-    this.disposables.push(
+    super();
+    this._register(this.changed);
+    this._register(
       vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
@@ -123,8 +125,8 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
+  override dispose(): void {
+    super.dispose();
     this.texts.clear();
   }
 }

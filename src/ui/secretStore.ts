@@ -3,6 +3,7 @@
 // the masker up to date, and offers the Set Secret / Delete Secret commands.
 
 import vscode = require('vscode');
+import { Disposable } from './lifecycle';
 import { LocalizedError } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
@@ -14,20 +15,21 @@ import { readSettings } from './settings';
 const KEY_PREFIX = 'chainEndpoints.secret.';
 const NAMES_KEY = 'chainEndpoints.secretNames';
 
-export class SecretStore implements vscode.Disposable {
+export class SecretStore extends Disposable {
   private readonly values = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a secret is set or deleted (the status bar and health re-resolve). */
   readonly onDidChange = this.changed.event;
   readonly ready: Promise<void>;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
   ) {
+    super();
+    this._register(this.changed);
     this.ready = this.load();
-    this.disposables.push(
+    this._register(
       context.secrets.onDidChange(async (e) => {
         if (!e.key.startsWith(KEY_PREFIX)) return;
         await this.loadOne(e.key.slice(KEY_PREFIX.length));
@@ -130,9 +132,5 @@ export class SecretStore implements vscode.Disposable {
     if (!name) return undefined;
     await this.delete(name);
     return name;
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }

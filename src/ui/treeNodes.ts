@@ -4,7 +4,7 @@
 // `kind` (isInterfaceNode, isOperationNode), never by instanceof across the lazy boundary.
 
 import vscode = require('vscode');
-import { COMMAND_PREFIX } from '../core/chain/operationIds';
+import { Commands, operationCommand } from './commandIds';
 import type { Operation } from '../core/chain/operations';
 import { INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem } from '../core/config/providers';
 import type { InterfaceHealth } from '../core/health/health';
@@ -79,7 +79,7 @@ export class OperationNode {
     item.tooltip = `${op.title}\n${vscode.l10n.t('Click to run against {0}.', this.provider.name)}`;
     item.iconPath = new vscode.ThemeIcon(op.broadcast ? 'cloud-upload' : 'play');
     item.contextValue = op.broadcast ? 'operation.broadcast' : 'operation';
-    item.command = { command: COMMAND_PREFIX + op.id, title: op.title, arguments: [this] };
+    item.command = { command: operationCommand(op.id), title: op.title, arguments: [this] };
     return item;
   }
 }
@@ -95,7 +95,7 @@ export class ProblemNode {
     item.tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**Invalid provider entry** in `{0}`', 'chainEndpoints.providers')}\n\n${this.problem.message}`);
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.contextValue = 'problem';
-    item.command = { command: 'chainEndpoints.openSettings', title: vscode.l10n.t('Open Settings') };
+    item.command = { command: Commands.openSettings, title: vscode.l10n.t('Open Settings') };
     return item;
   }
 }

@@ -4,18 +4,19 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { Disposable } from '../lifecycle';
 import { toCsv, toRecords } from '../../core/health/healthExport';
 import type { HealthSource } from '../deps';
 
-export class CompareView implements vscode.Disposable {
+export class CompareView extends Disposable {
   private panel?: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly health: HealthSource,
   ) {
-    this.disposables.push(health.onDidChange(() => this.post()));
+    super();
+    this._register(health.onDidChange(() => this.post()));
   }
 
   async show(): Promise<void> {
@@ -31,8 +32,8 @@ export class CompareView implements vscode.Disposable {
       this.panel = panel;
       panel.iconPath = vscode.Uri.joinPath(media, 'chain-endpoints.svg');
       panel.webview.html = this.html(panel.webview, media);
-      panel.onDidDispose(() => (this.panel = undefined), undefined, this.disposables);
-      panel.webview.onDidReceiveMessage((m) => this.onMessage(m), undefined, this.disposables);
+      this._register(panel.onDidDispose(() => (this.panel = undefined)));
+      this._register(panel.webview.onDidReceiveMessage((m) => this.onMessage(m)));
     }
     this.post();
     await this.health.refresh();
@@ -90,9 +91,9 @@ export class CompareView implements vscode.Disposable {
 </html>`;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.panel?.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    super.dispose();
   }
 }
 
