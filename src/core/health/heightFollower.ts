@@ -149,12 +149,11 @@ export class HeightFollower {
     }
     const provider = providers.find((p) => p.name === choice.provider)!;
     this.fallback?.feed.dispose();
-    let fallback: (Feed & { reason: Message }) | undefined;
-    const feed = this.deps.startFeed(provider, !ws, () => {
-      if (fallback && this.fallback === fallback) this.emit();
+    const fallback = { provider, reason: problem } as Feed & { reason: Message };
+    fallback.feed = this.deps.startFeed(provider, !ws, () => {
+      if (this.fallback === fallback) this.emit();
       void this.evaluate();
     });
-    fallback = { provider, feed, reason: problem };
     this.fallback = fallback;
     this.deps.log('warn', `${problem.english}: following ${provider.name} until ${primary.provider.name} is healthy again`);
     this.emit();

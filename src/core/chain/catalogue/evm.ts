@@ -1,0 +1,103 @@
+// The EVM JSON-RPC operations (interface evmRpc).
+// A new operation of this interface is one entry here (then `npm run compile:tests && node
+// scripts/sync-manifest.mjs` for package.json and the activation ids).
+
+import * as l10n from '../../base/l10n';
+import type { Operation } from '../operation';
+import { evmAddress, evmRawTx, evmTxHash, heightOf, hexToDecimal, hexToWei, jsonParams, method, optionalHeight, params } from '../params';
+
+export const EVM_OPERATIONS: readonly Operation[] = [
+  // EVM RPC
+  {
+    id: 'evm.blockNumber',
+    iface: 'evmRpc',
+    label: 'eth_blockNumber',
+    get title() {
+      return l10n.t('EVM RPC: eth_blockNumber (latest block number)');
+    },
+    params: [],
+    build: () => ({ kind: 'jsonrpc', method: 'eth_blockNumber', params: [] }),
+    summarize: hexToDecimal,
+  },
+  {
+    id: 'evm.chainId',
+    iface: 'evmRpc',
+    label: 'eth_chainId',
+    get title() {
+      return l10n.t('EVM RPC: eth_chainId');
+    },
+    params: [],
+    build: () => ({ kind: 'jsonrpc', method: 'eth_chainId', params: [] }),
+    summarize: hexToDecimal,
+  },
+  {
+    id: 'evm.getBlockByNumber',
+    iface: 'evmRpc',
+    label: 'eth_getBlockByNumber',
+    get title() {
+      return l10n.t('EVM RPC: eth_getBlockByNumber (latest or a height)');
+    },
+    params: [optionalHeight],
+    build: (a) => {
+      const h = heightOf(a);
+      return { kind: 'jsonrpc', method: 'eth_getBlockByNumber', params: [h ? '0x' + BigInt(h).toString(16) : 'latest', false] };
+    },
+    summarize: (r) => (r === null ? l10n.t('null: no such block (past the tip, or pruned)') : undefined),
+  },
+  {
+    id: 'evm.getTransactionByHash',
+    iface: 'evmRpc',
+    label: 'eth_getTransactionByHash',
+    get title() {
+      return l10n.t('EVM RPC: eth_getTransactionByHash');
+    },
+    params: [evmTxHash],
+    build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionByHash', params: [a.hash.trim().toLowerCase()] }),
+    summarize: (r) => (r === null ? l10n.t('null: no transaction with that hash') : undefined),
+  },
+  {
+    id: 'evm.getTransactionReceipt',
+    iface: 'evmRpc',
+    label: 'eth_getTransactionReceipt',
+    get title() {
+      return l10n.t('EVM RPC: eth_getTransactionReceipt');
+    },
+    params: [evmTxHash],
+    build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionReceipt', params: [a.hash.trim().toLowerCase()] }),
+    summarize: (r) => (r === null ? l10n.t('null: no receipt (unknown or pending transaction)') : undefined),
+  },
+  {
+    id: 'evm.getBalance',
+    iface: 'evmRpc',
+    label: 'eth_getBalance',
+    get title() {
+      return l10n.t('EVM RPC: eth_getBalance (latest)');
+    },
+    params: [evmAddress],
+    build: (a) => ({ kind: 'jsonrpc', method: 'eth_getBalance', params: [a.address.trim(), 'latest'] }),
+    summarize: hexToWei,
+  },
+  {
+    id: 'evm.sendRawTransaction',
+    iface: 'evmRpc',
+    label: 'eth_sendRawTransaction',
+    get title() {
+      return l10n.t('EVM RPC: eth_sendRawTransaction (broadcast)');
+    },
+    params: [evmRawTx],
+    broadcast: true,
+    build: (a) => ({ kind: 'jsonrpc', method: 'eth_sendRawTransaction', params: [a.tx.trim().toLowerCase()] }),
+  },
+  {
+    id: 'evm.custom',
+    iface: 'evmRpc',
+    get label() {
+      return l10n.t('Custom JSON-RPC request…');
+    },
+    get title() {
+      return l10n.t('EVM RPC: custom JSON-RPC request');
+    },
+    params: [method, params],
+    build: (a) => ({ kind: 'jsonrpc', method: a.method.trim(), params: jsonParams(a) }),
+  },
+];

@@ -1,0 +1,198 @@
+// The parameters operations share (a height, a hash, an address, transaction bytes, a JSON-RPC
+// method and params, a path, an event count), each with its prompt and validator, and the small
+// helpers the catalogue's builders and summaries use.
+
+import * as l10n from '../base/l10n';
+import type { Args, ParamSpec } from './operation';
+import * as v from './validate';
+
+export const height: ParamSpec = {
+  key: 'height',
+  get title() {
+    return l10n.t('Block height');
+  },
+  get prompt() {
+    return l10n.t('A block height: a whole number from 1 to 9223372036854775807');
+  },
+  get placeholder() {
+    return l10n.t('e.g. 1234');
+  },
+  validate: v.validateHeight,
+};
+export const optionalHeight: ParamSpec = {
+  key: height.key,
+  // Not spread from `height`: a spread would read its title getter once, at module load.
+  get title() {
+    return height.title;
+  },
+  get prompt() {
+    return l10n.t('A block height, or leave empty for the latest block');
+  },
+  get placeholder() {
+    return l10n.t('empty = latest');
+  },
+  optional: true,
+  validate: v.validateOptionalHeight,
+};
+export const evmTxHash: ParamSpec = {
+  key: 'hash',
+  get title() {
+    return l10n.t('Transaction hash');
+  },
+  get prompt() {
+    return l10n.t('The Ethereum transaction hash: 0x followed by 64 hex digits');
+  },
+  placeholder: '0x…',
+  validate: v.validateEvmTxHash,
+};
+export const cometTxHash: ParamSpec = {
+  key: 'hash',
+  get title() {
+    return l10n.t('Transaction hash');
+  },
+  get prompt() {
+    return l10n.t('The Cosmos transaction hash (SHA-256 of the tx bytes): 64 hex digits');
+  },
+  get placeholder() {
+    return l10n.t('e.g. 4A5B…');
+  },
+  validate: v.validateCometTxHash,
+};
+export const evmAddress: ParamSpec = {
+  key: 'address',
+  get title() {
+    return l10n.t('Address');
+  },
+  get prompt() {
+    return l10n.t('An EVM address: 0x followed by 40 hex digits');
+  },
+  placeholder: '0x…',
+  validate: v.validateEvmAddress,
+};
+export const bech32Address: ParamSpec = {
+  key: 'address',
+  get title() {
+    return l10n.t('Address');
+  },
+  get prompt() {
+    return l10n.t('A bech32 account address');
+  },
+  get placeholder() {
+    return l10n.t('e.g. cosmos1…');
+  },
+  validate: v.validateBech32Address,
+};
+export const txBytes: ParamSpec = {
+  key: 'tx',
+  get title() {
+    return l10n.t('Signed transaction');
+  },
+  get prompt() {
+    return l10n.t('The signed transaction bytes, as base64 or 0x-prefixed hex (sent as base64)');
+  },
+  get placeholder() {
+    return l10n.t('base64 or 0x…');
+  },
+  validate: v.validateTxBytes,
+};
+export const evmRawTx: ParamSpec = {
+  key: 'tx',
+  get title() {
+    return l10n.t('Signed transaction');
+  },
+  get prompt() {
+    return l10n.t('The signed, RLP-encoded transaction as 0x-prefixed hex');
+  },
+  placeholder: '0x02f8…',
+  validate: v.validateEvmRawTx,
+};
+export const method: ParamSpec = {
+  key: 'method',
+  get title() {
+    return l10n.t('Method');
+  },
+  get prompt() {
+    return l10n.t('The JSON-RPC method name');
+  },
+  get placeholder() {
+    return l10n.t('e.g. eth_getLogs, status, abci_info');
+  },
+  validate: v.validateMethodName,
+};
+export const params: ParamSpec = {
+  key: 'params',
+  get title() {
+    return l10n.t('Params');
+  },
+  get prompt() {
+    return l10n.t('The params as JSON: an array or an object (empty for none)');
+  },
+  get placeholder() {
+    return l10n.t('e.g. ["latest", false] or {"height":"5"}');
+  },
+  optional: true,
+  validate: v.validateJsonParams,
+};
+export const getPath: ParamSpec = {
+  key: 'path',
+  get title() {
+    return l10n.t('Path');
+  },
+  get prompt() {
+    return l10n.t('A path and optional query, relative to the base address');
+  },
+  get placeholder() {
+    return l10n.t('e.g. /status or /cosmos/bank/v1beta1/supply?pagination.limit=5');
+  },
+  validate: v.validateGetPath,
+};
+export const eventCount: ParamSpec = {
+  key: 'count',
+  get title() {
+    return l10n.t('Events');
+  },
+  get prompt() {
+    return l10n.t('How many NewBlockHeader events to collect (1 to 100)');
+  },
+  get placeholder() {
+    return l10n.t('empty = 3');
+  },
+  optional: true,
+  validate: v.validateEventCount,
+};
+
+// Helpers for builders and summaries.
+
+export function hexToDecimal(result: unknown): string | undefined {
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
+  return l10n.t('{0} = {1} (decimal)', result, BigInt(result).toString());
+}
+
+export function hexToWei(result: unknown): string | undefined {
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
+  return l10n.t('{0} = {1} wei', result, BigInt(result).toString());
+}
+
+export function jsonParams(args: Args): unknown {
+  const text = (args.params ?? '').trim();
+  return text === '' ? [] : JSON.parse(text);
+}
+
+export function splitPath(input: string): { path: string; rawQuery?: string } {
+  const text = input.trim();
+  const q = text.indexOf('?');
+  return q < 0 ? { path: text } : { path: text.slice(0, q), rawQuery: text.slice(q + 1) };
+}
+
+export function heightOf(args: Args): string | undefined {
+  const h = (args.height ?? '').trim();
+  return h === '' ? undefined : v.normalizeHeight(h);
+}
+
+export function cometStatusSummary(result: unknown): string | undefined {
+  const r = result as { sync_info?: { latest_block_height?: string }; node_info?: { network?: string } } | undefined;
+  const h = r?.sync_info?.latest_block_height;
+  return h ? l10n.t('height {0} · chain {1}', h, r?.node_info?.network ?? '?') : undefined;
+}
+
+export const NEW_BLOCK_HEADER = "tm.event='NewBlockHeader'";
