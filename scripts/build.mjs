@@ -69,6 +69,9 @@ const builds = [
     chunkNames: '[name]',
     outdir: ESM_DIR,
     external: ['vscode'],
+    // ESM entries first: jsonc-parser's `main` is a UMD file whose require() calls esbuild cannot
+    // follow, and @scure/base's ESM build lets esbuild keep only bech32.
+    mainFields: ['module', 'main'],
     plugins: [vendorAsExternal, toCommonJs],
     logLevel: 'warning',
   },
