@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { Devnet, startDevnet } from '../devnet/devnet';
-import { bech32Decode, bech32Encode, keccak256 } from '../devnet/encoding';
+import { Devnet, startDevnet } from './devnet';
+import { bech32Decode, bech32Encode, keccak256 } from './encoding';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
