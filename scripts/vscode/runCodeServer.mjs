@@ -3,7 +3,7 @@
 // display: code-server serves the workbench on a loopback port, headless Chromium (playwright-core)
 // opens it with a development payload, the extension host's console comes back through
 // codeAutomationLog and the test module's result through codeAutomationExit.
-// See shared/TESTING-IN-VSCODE.md for the recipe.
+// See docs/testing-in-vscode.md for the recipe.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The local devnet imitates the wire forms of PROTOCOLS.md; these tests pin the shapes and
+// The local devnet imitates the wire forms of docs/protocols.md; these tests pin the shapes and
 // errors that the extension's clients depend on, plus the test hooks (faults, lag, restart).
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
