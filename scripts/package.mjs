@@ -13,7 +13,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * vsce flags, each for a reason:
- *  --no-dependencies            the bundle already contains undici and ws; nothing from node_modules ships
+ *  --no-dependencies            the bundle already contains undici, ws, @scure/base and jsonc-parser; nothing from node_modules ships
  *  --allow-missing-repository   the project has no public repository (vsce would ask y/N)
  *  --no-rewrite-relative-links  README links and images stay relative (vsce refuses relative images
  *                               when it cannot guess a repository URL to prefix them with)
