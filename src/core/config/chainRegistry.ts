@@ -255,19 +255,39 @@ function findJsonError(text: string): { position: number; problem: string } {
   type Expect = 'name' | 'colon' | 'value' | 'comma' | 'end';
   const closers: string[] = [];
   let expect: Expect = 'value';
-  const afterValue = () => void (expect = closers.length === 0 ? 'end' : 'comma');
+  const afterValue = () => {
+    expect = closers.length === 0 ? 'end' : 'comma';
+  };
   let first: { code: ParseErrorCode; offset: number; length: number; expect: Expect; closer?: string } | undefined;
   visit(
     text,
     {
-      onObjectBegin: () => void (closers.push('}'), (expect = 'name')),
-      onArrayBegin: () => void (closers.push(']'), (expect = 'value')),
-      onObjectEnd: () => void (closers.pop(), afterValue()),
-      onArrayEnd: () => void (closers.pop(), afterValue()),
-      onObjectProperty: () => void (expect = 'colon'),
+      onObjectBegin: () => {
+        closers.push('}');
+        expect = 'name';
+      },
+      onArrayBegin: () => {
+        closers.push(']');
+        expect = 'value';
+      },
+      onObjectEnd: () => {
+        closers.pop();
+        afterValue();
+      },
+      onArrayEnd: () => {
+        closers.pop();
+        afterValue();
+      },
+      onObjectProperty: () => {
+        expect = 'colon';
+      },
       onLiteralValue: afterValue,
-      onSeparator: (c) => void (expect = c === ',' && closers[closers.length - 1] === '}' ? 'name' : 'value'),
-      onError: (code, offset, length) => void (first ??= { code, offset, length, expect, closer: closers[closers.length - 1] }),
+      onSeparator: (c) => {
+        expect = c === ',' && closers[closers.length - 1] === '}' ? 'name' : 'value';
+      },
+      onError: (code, offset, length) => {
+        first ??= { code, offset, length, expect, closer: closers[closers.length - 1] };
+      },
     },
     { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
   );
