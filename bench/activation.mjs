@@ -1,3 +1,4 @@
+// @ts-check
 // Case "activation", in the real extension host: code-server + headless Chromium (scripts/vscode)
 // run a copy of the manifest whose main is a shim (activation/shim.template.js) that requires the
 // release bundle dist/extension.js and calls its activate(); the shim times both and records every
@@ -29,7 +30,7 @@ async function countingServers() {
     try {
       await new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen({ host: '127.0.0.1', port }, resolve);
+        server.listen({ host: '127.0.0.1', port }, () => resolve(undefined));
       });
       servers.push(server);
     } catch {

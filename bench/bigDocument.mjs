@@ -1,3 +1,4 @@
+// @ts-check
 // Case "big document": a 50 MB JSON answer (plain node:http server in another process) opened as a
 // document: execute (fetch, formatted as it arrives, + interpret) then renderDocumentBytes (the bytes
 // the editor reads). Baseline: JSON.parse +

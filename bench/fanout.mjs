@@ -1,3 +1,4 @@
+// @ts-check
 // Case "fan-out": HealthMonitor.refresh of 20 providers x 5 interfaces against plain node:http
 // servers (another process) that answer after 100 ms, interleaved with the refresh of one probe
 // (one provider, its Consensus RPC only). Also counts the connections each refresh opens

@@ -1,3 +1,4 @@
+// @ts-check
 // Case "genesis": a 256 MB genesis through genesis_chunked (16 MiB chunks, base64 in JSON) from the
 // devnet (its own process) to a file on disk: execute(consensus.genesis) decodes every chunk into
 // the file; the baseline is one `curl` fetching the same chunk URLs (one connection) into a file,

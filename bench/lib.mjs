@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers of the benchmark suite: statistics, child processes (each case and each server
 // runs in its own process, so the two cores split client and server and peak memory is one
 // case's), and paths of the compiled sources under out/.

@@ -1,3 +1,4 @@
+// @ts-check
 // Cases "request overhead" and "anchors": every documented HTTP request through our client
 // (execute: build, send, parse; then renderDocumentBytes, the bytes the editor reads) against the devnet (in its own process),
 // interleaved with the same request through a bare undici.request + JSON.parse, and the anchor

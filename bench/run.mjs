@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench: every case in its own process against loopback servers it starts (the devnet and
 // plain node:http servers), then one table: per case the median and p90 of ours and of the
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and

@@ -1,3 +1,4 @@
+// @ts-check
 // The loopback servers of the benchmarks, each kind in its own process (forked by lib.startChild):
 //   devnet  the simulated network (test/devnet), no automatic blocks: answers stay the same
 //   fanout  20 providers x (EVM, CometBFT HTTP/RPC/WebSocket, REST) plain node:http servers that
@@ -193,9 +194,9 @@ function generateBlockResults(size) {
   return Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"height":"1234567","txs_results":[${parts.join(',')}],"finalize_block_events":[],"validator_updates":[],"consensus_param_updates":null,"app_hash":"AAAA"}}`);
 }
 
-process.once('message', async (config) => {
+process.once('message', async (/** @type {any} */ config) => {
   const { info, commands } = await kinds[config.kind](config);
-  process.on('message', (m) => process.send(commands[m.cmd]?.(m) ?? { error: `unknown command ${m.cmd}` }));
+  process.on('message', (/** @type {any} */ m) => process.send(commands[m.cmd]?.(m) ?? { error: `unknown command ${m.cmd}` }));
   process.send(info);
 });
 process.on('SIGTERM', () => process.exit(0));

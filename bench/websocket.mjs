@@ -1,3 +1,4 @@
+// @ts-check
 // Case "WebSocket": N NewBlockHeader events pushed at full speed (server in another process) to a
 // HeightTracker, with a status-bar-like listener (onDidChange + formatHeight of the height, as
 // the status bar does). Frame-to-status-text latency: from the moment ws emits the frame's 'message' (wrapped

@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles the extension (vscode stays external) into CommonJS files, the format VS Code loads:
 //   dist/extension.js   what activation loads (wiring, views, status bar, the operation ids)
 //   dist/chunk.js       the modules both it and onDemand.js use (loaded at activation too)
@@ -22,6 +23,7 @@ const VENDORED = ['undici', 'ws'];
 fs.mkdirSync('.cache', { recursive: true });
 const ESM_DIR = fs.mkdtempSync(path.join('.cache', 'esm-'));
 
+/** @type {esbuild.BuildOptions} */
 const common = {
   bundle: true,
   format: 'cjs',
@@ -119,6 +121,7 @@ const toCommonJs = {
   },
 };
 
+/** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
     ...common,
@@ -129,6 +132,9 @@ const builds = [
     chunkNames: '[name]',
     outdir: ESM_DIR,
     external: ['vscode'],
+    // ESM entries first: jsonc-parser's `main` is a UMD file whose require() calls esbuild cannot
+    // follow, and @scure/base's ESM build lets esbuild keep only bech32.
+    mainFields: ['module', 'main'],
     plugins: [vendorAsExternal, toCommonJs],
     logLevel: 'warning',
   },

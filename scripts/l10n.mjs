@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the English string bundle, l10n/bundle.l10n.json, from every `l10n.t(...)` call: the
 // editor side's `vscode.l10n.t('…')` / `vscode.l10n.t({ message, comment })` and the request core's
 // `l10n.t('…')` (src/core runs in plain Node and has its own seam, src/core/base/l10n.ts). The bundle
@@ -35,11 +36,11 @@ export function collect() {
           if (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)) {
             bundle[first.text] = first.text;
           } else if (ts.isObjectLiteralExpression(first)) {
-            const prop = (name) => first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === name)?.initializer;
+            const prop = (name) => first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === name)?.['initializer'];
             const message = prop('message');
             const comment = prop('comment');
             if (!message || !ts.isStringLiteralLike(message)) throw new Error(`${where(first)}: l10n.t({ message }) needs a literal message`);
-            const comments = !comment ? [] : ts.isArrayLiteralExpression(comment) ? comment.elements.map((e) => e.text) : [comment.text];
+            const comments = !comment ? [] : ts.isArrayLiteralExpression(comment) ? comment.elements.map((e) => /** @type {any} */ (e).text) : [/** @type {any} */ (comment).text];
             if (comments.some((c) => typeof c !== 'string')) throw new Error(`${where(first)}: l10n.t comments must be literals`);
             if (comments.length === 0) bundle[message.text] = message.text;
             else bundle[`${message.text}/${comments.join('')}`] = { message: message.text, comment: comments };

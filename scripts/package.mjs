@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // npm run package: a release build (npm run build:release), then a .vsix made by @vscode/vsce, checked
 // to hold only what ships (the bundle, package.json with its package.nls*.json strings, l10n/*.json,
 // media/**, README, CHANGELOG, LICENSE: .vscodeignore), listed with its size. Never prompts: the flags below answer what vsce would otherwise ask or refuse.
@@ -12,7 +13,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * vsce flags, each for a reason:
- *  --no-dependencies            the bundle already contains undici and ws; nothing from node_modules ships
+ *  --no-dependencies            the bundle already contains undici, ws, @scure/base and jsonc-parser; nothing from node_modules ships
  *  --allow-missing-repository   the project has no public repository (vsce would ask y/N)
  *  --no-rewrite-relative-links  README links and images stay relative (vsce refuses relative images
  *                               when it cannot guess a repository URL to prefix them with)
@@ -96,7 +97,10 @@ function readPackageJson() {
   return JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 }
 
-/** Builds and packages; returns { file, size, entries }. */
+/**
+ * Builds and packages; returns { file, size, entries }.
+ * @param {{ out?: string, build?: boolean }} [options]
+ */
 export function packageExtension({ out, build = true } = {}) {
   const pkg = readPackageJson();
   const file = path.resolve(repoRoot, out || `${pkg.name}-${pkg.version}.vsix`);

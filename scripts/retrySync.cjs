@@ -1,3 +1,4 @@
+// @ts-check
 // Install steps that fetch from a registry (npm, the Go module proxy) are tried again after a
 // pause: a stalled fetch (npm's EIDLETIMEOUT) once failed a whole CI run that a second try passes.
 // Synchronous, like the install steps that use it (scripts/vscode/codeServer.mjs,

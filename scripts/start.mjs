@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // npm start: build the extension, start the simulated chain (devnet) on 127.0.0.1:8545/26657/1317 and
 // open VS Code with the extension under development (its default provider "Local node" points there).
 //   - desktop `code` when it is on PATH and a display exists,

@@ -1,3 +1,4 @@
+// @ts-check
 // Rewrites the operation commands in package.json (and their English titles in package.nls.json),
 // and the list of operation ids activation registers commands for (src/core/chain/operationIds.ts), from
 // the catalogue (src/core/chain/catalogue/*.ts). After adding an operation:
@@ -7,8 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { manifestCommands, nlsKeyFor } = require('../out/src/core/chain/manifest.js');
-const { OPERATIONS } = require('../out/src/core/chain/operations.js');
+// The compiled modules (npm run compile:tests), typed loosely: a template path keeps tsc from checking out/.
+const chain = (/** @type {string} */ name) => require(`../out/src/core/chain/${name}.js`);
+const { manifestCommands, nlsKeyFor } = chain('manifest');
+const { OPERATIONS } = chain('operations');
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(readFileSync('package.nls.json', 'utf8'));

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // npm test: build, compile the tests, run the unit tests (mocha), then the integration tests inside a
 // real VS Code: headless code-server + Chromium when there is no display (or
 // CHAIN_ENDPOINTS_TEST_RUNNER=code-server), @vscode/test-electron when CHAIN_ENDPOINTS_TEST_RUNNER=electron
@@ -78,6 +79,9 @@ if (!built) problems.push({ title: 'build', message: 'npm run build failed (see 
 fs.rmSync(path.join(repoRoot, 'out'), { recursive: true, force: true });
 const compiled = step('compile:tests', 'npm', ['run', 'compile:tests', '--silent']);
 if (!compiled) problems.push({ title: 'compile:tests', message: 'tsc -p tsconfig.test.json failed (see above)' });
+// the build, test-runner and benchmark scripts (JavaScript with // @ts-check)
+const scriptsChecked = step('typecheck:scripts', 'npm', ['run', 'typecheck:scripts', '--silent']);
+if (!scriptsChecked) problems.push({ title: 'typecheck:scripts', message: 'tsc -p tsconfig.scripts.json failed (see above)' });
 
 // tsc still emits when it reports type errors: run what was emitted so the failures are visible too.
 const testsEmitted = fs.existsSync(path.join(repoRoot, 'out', 'test'));
@@ -150,6 +154,6 @@ for (const kind of ['unit', 'integration']) {
   console.log(`${kind}: ${counts[kind].passed} passed, ${counts[kind].failed} failed`);
   passed += counts[kind].passed; failed += counts[kind].failed;
 }
-const otherFailures = problems.filter((p) => ['build', 'compile:tests'].includes(p.title)).length;
+const otherFailures = problems.filter((p) => ['build', 'compile:tests', 'typecheck:scripts'].includes(p.title)).length;
 console.log(`${passed} passed, ${failed + otherFailures} failed`);
 process.exit(failed + otherFailures > 0 ? 1 : 0);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The real nodes the conformance suite (test/real) runs against, installed once and cached:
 //   - CometBFT (latest v0.38 release), `go install`ed into .cache/real-nodes/cometbft-<version>/;
 //   - anvil, the binary shipped in the npm package @foundry-rs/anvil-<platform>-<arch>, installed

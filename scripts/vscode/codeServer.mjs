@@ -1,3 +1,4 @@
+// @ts-check
 // ensureCodeServer(): installs code-server (VS Code server + web workbench) from npm into
 // .vscode-test/code-server on first use, together with the Node 24 it requires, and reuses it after.
 import fs from 'node:fs';

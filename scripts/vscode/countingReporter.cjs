@@ -1,3 +1,4 @@
+// @ts-check
 // Mocha reporter for the unit tests run by scripts/test.mjs: the usual spec output, plus the counts
 // and failures written as JSON to $CHAIN_ENDPOINTS_RESULT_FILE for the summary.
 const fs = require('fs');

@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point of the VS Code runner modules used by scripts/test.mjs and scripts/start.mjs.
 export { ensureCodeServer, isCodeServerInstalled, CODE_SERVER_VERSION } from './codeServer.mjs';
 export { runInCodeServer, startCodeServer, launchChromium, DEFAULT_USER_SETTINGS } from './runCodeServer.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 // What the workbench and code-server print on a machine without internet or accounts that says
 // nothing about the extension under test. codeAutomationLog receives the workbench's whole log
 // (its own messages and the extension host's console), one message per call; a message whose

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared paths and small helpers for the VS Code test runners.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -19,7 +20,7 @@ export function freePort() {
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {net.AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });

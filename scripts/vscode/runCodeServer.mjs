@@ -1,8 +1,9 @@
+// @ts-check
 // runInCodeServer(): runs an extension (and optionally its tests) inside a real VS Code with no
 // display: code-server serves the workbench on a loopback port, headless Chromium (playwright-core)
 // opens it with a development payload, the extension host's console comes back through
 // codeAutomationLog and the test module's result through codeAutomationExit.
-// See shared/TESTING-IN-VSCODE.md for the recipe.
+// See docs/testing-in-vscode.md for the recipe.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,21 @@ import { ensureCodeServer } from './codeServer.mjs';
 import { chromiumPath, ensureSystemPackages, freePort, log } from './paths.mjs';
 import { isNoise } from './noise.mjs';
 import { startUiDriverServer } from './uiDriverServer.mjs';
+
+/**
+ * @typedef {object} RunOptions
+ * @property {string} [extensionPath]
+ * @property {string} [testsPath]
+ * @property {string} [workspacePath]
+ * @property {object} [userSettings]
+ * @property {Record<string, string>} [env]
+ * @property {number} [timeoutMs]
+ * @property {string} [screenshotsDir]
+ * @property {(line: string, type?: string) => void} [onLine]
+ * @property {{ width: number, height: number }} [viewport]
+ * @property {string} [extensionsDir]
+ * @property {string} [vscodeExecutablePath] (runInElectron only)
+ */
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -52,6 +68,10 @@ function remoteUri(port, p) {
 /**
  * Starts code-server and waits for it; returns { port, url(payload), child, stop(), tmp }.
  * Used by runInCodeServer and by `npm start --headless`.
+ */
+/**
+ * @param {{ userSettings?: object, env?: Record<string, string>, port?: number, host?: string,
+ *   echoServerLog?: boolean, extensionsDir?: string }} [options]
  */
 export async function startCodeServer({ userSettings = {}, env = {}, port, host = '127.0.0.1', echoServerLog = verbose(), extensionsDir } = {}) {
   const cs = await ensureCodeServer();
@@ -122,6 +142,7 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
     await stop();
     throw e;
   }
+  /** @param {{ workspacePath?: string, extensionPath?: string, testsPath?: string }} target */
   const url = ({ workspacePath, extensionPath, testsPath }) => {
     const payload = [];
     if (extensionPath) payload.push(['extensionDevelopmentPath', remoteUri(port, path.resolve(extensionPath))]);
@@ -151,6 +172,7 @@ export async function launchChromium() {
  * screenshotsDir (UI driver screenshots; default <repo>/test-artifacts), onLine(line) for every
  * extension-host output line (unfiltered), viewport {width,height}, extensionsDir (extensions
  * installed beforehand, e.g. from a .vsix; leave extensionPath out to test them as installed).
+ * @param {RunOptions} [options]
  */
 export async function runInCodeServer({
   extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, timeoutMs = 15 * 60_000,

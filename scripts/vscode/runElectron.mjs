@@ -1,3 +1,4 @@
+// @ts-check
 // Desktop path: @vscode/test-electron downloads VS Code (needs internet, cached in .vscode-test/)
 // and runs the same test index in it. Needs a display (DISPLAY / WAYLAND_DISPLAY) or xvfb-run.
 // The UI driver works here too: VS Code is started with --remote-debugging-port and
@@ -15,7 +16,10 @@ export async function ensureDesktopVSCode(version = process.env.CHAIN_ENDPOINTS_
   return downloadAndUnzipVSCode({ version, cachePath: cacheRoot, timeout: 30_000 });
 }
 
-/** Resolves with VS Code's exit code (0 = tests passed). Same options as runInCodeServer. */
+/**
+ * Resolves with VS Code's exit code (0 = tests passed). Same options as runInCodeServer.
+ * @param {import('./runCodeServer.mjs').RunOptions} [options]
+ */
 export async function runInElectron({
   extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, screenshotsDir, vscodeExecutablePath,
 } = {}) {
@@ -27,7 +31,10 @@ export async function runInElectron({
   fs.writeFileSync(path.join(userDir, 'User', 'settings.json'),
     JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
   const cdpPort = await freePort();
-  let browser; let page;
+  /** @type {import('playwright-core').Browser | undefined} */
+  let browser;
+  /** @type {import('playwright-core').Page | undefined} */
+  let page;
   const getPage = async () => {
     if (page && !page.isClosed()) return page;
     const { chromium } = await import('playwright-core');
@@ -59,7 +66,7 @@ export async function runInElectron({
     log(`VS Code (electron) run failed: ${e.message}`);
     return typeof e.code === 'number' && e.code !== 0 ? e.code : 1;
   } finally {
-    await browser?.close().catch(() => {});
+    if (browser) await browser.close().catch(() => {});
     await driver.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

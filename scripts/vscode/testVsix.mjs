@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // npm run test:vsix: the extension as a user gets it. Packages the .vsix (scripts/package.mjs: release
 // build + vsce), installs it with `code-server --install-extension` into a fresh extensions folder,
 // starts code-server on that folder with the extension NOT under development (VS Code loads the

@@ -1,3 +1,4 @@
+// @ts-check
 // A loopback HTTP endpoint through which integration tests (running inside the extension host,
 // which cannot reach Playwright) drive the workbench page. The runner passes its port to the
 // extension host in the env var CHAIN_ENDPOINTS_UI_DRIVER; test/integration/uiDriver.ts is the client.
@@ -14,6 +15,7 @@ import path from 'node:path';
 
 const DEFAULT_TIMEOUT = 10_000;
 
+/** @param {{ getPage: () => any, screenshotsDir: string, log?: (line: string) => void }} options */
 export async function startUiDriverServer({ getPage, screenshotsDir, log = () => {} }) {
   async function perform(cmd) {
     const page = await getPage();
@@ -87,9 +89,9 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, '127.0.0.1', () => resolve(undefined));
   });
-  const { port } = server.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     port,
     close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),

@@ -1,7 +1,7 @@
 // The local devnet: one simulated chain served by one or more providers, each with the three
 // listeners of a Cosmos SDK + CometBFT + EVM node (EVM JSON-RPC, CometBFT RPC/WebSocket, REST).
 // Providers share the chain and differ only in lag, ports and published addresses. Tests start
-// it in-process; `npm run devnet` starts it from cli.ts. Wire facts: /work/shared/PROTOCOLS.md.
+// it in-process; `npm run devnet` starts it from cli.ts. Wire facts: docs/protocols.md.
 import { Chain } from './chain';
 import { ConsensusService } from './consensus';
 import { EvmService } from './evm';

@@ -246,6 +246,22 @@ describe('chain registry: malformed files name the field at fault', () => {
       { message: 'The file is not valid JSON: expected a property name in double quotes, found "a" at line 4, column 16.' });
   });
 
+  it('names the first JSON error and where it is (jsonc-parser finds it)', () => {
+    const cases: Array<[string, string]> = [
+      ['{ x"a": 1}', 'expected a property name in double quotes, found "x" at line 1, column 3'],
+      ['{"a" x: 1}', 'expected ":", found "x" at line 1, column 6'],
+      ['{"a": [1 x]}', 'expected "," or "]", found "x" at line 1, column 10'],
+      ['{"a": 12x}', 'expected "," or "}", found "x" at line 1, column 9'],
+      ['{"a": tru}', 'expected a value, found "t" at line 1, column 7'],
+      ['{"a": 1} x', 'unexpected text after the end of the JSON value, found "x" at line 1, column 10'],
+      ['{"ab": "c\\qd"}', 'invalid escape in a string, found "q" at line 1, column 11'],
+      ['{"a": "b,\n "c": 1}', 'unescaped control character in a string, found "\\n" at line 1, column 10'],
+      ['{"a": "b', 'unexpected end of file (expected the closing quote of a string) at line 1, column 9'],
+      ['{\n  // a comment\n  "a": 1 }', 'comments are not allowed in JSON, found "/" at line 2, column 3'],
+    ];
+    for (const [text, where] of cases) assert.throws(() => parseChainJson(text, []), { message: `The file is not valid JSON: ${where}.` }, text);
+  });
+
   it('skips addresses that are not usable URLs instead of failing, with a note', () => {
     const doc = { chain_id: 'x-1', apis: { rpc: [{ address: '', provider: 'A' }, { address: 'tcp://rpc.x.example.org:26657' }, { address: 'rpc.b.example.org', provider: 'B' }], rest: [{ address: 'https://api.x.example.org', provider: 'A' }] } };
     const { candidates, notes } = parseChainJson(JSON.stringify(doc), []);

@@ -3,7 +3,7 @@
 // recorded spans hold exactly their values.
 import * as assert from 'node:assert/strict';
 import { JsonFormatter, formatJson, formattedText } from '../../src/core/documents/jsonFormat';
-import { seededRandom as prng } from './helpers/chaosCometWs';
+import { seededRandom as prng } from './helpers/seededRandom';
 
 const STRINGS = ['', 'a', 'é', '😀', 'say \\"hi\\"', '\\u00e9\\n\\t', 'x'.repeat(300), '\\\\', '\\/'];
 const NUMBERS = ['0', '-0', '1', '-12', '3.25', '1e5', '1E+2', '-4.5e-3', '123456789012345678901234567890'];

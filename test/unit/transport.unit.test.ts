@@ -1,4 +1,4 @@
-// The HTTP client and the reading of answers: every error shape of PROTOCOLS.md becomes one
+// The HTTP client and the reading of answers: every error shape of docs/protocols.md becomes one
 // clear sentence; timeouts, cancellation, redirects, compression and large bodies.
 
 import * as assert from 'node:assert/strict';

@@ -60,6 +60,37 @@ describe('validate: addresses', () => {
     // A known-good address from BIP-173's test vectors.
     assert.equal(v.validateBech32Address('a12uel5l'), undefined);
   });
+  it('bech32: refuses mixed case, says why, and accepts all upper case', () => {
+    const addr = v.bech32Encode('cosmos', new Uint8Array(20).fill(9));
+    assert.equal(v.validateBech32Address(addr.toUpperCase()), undefined);
+    const mixed = addr.slice(0, 10) + addr.slice(10).toUpperCase();
+    assert.match(v.validateBech32Address(mixed)!, /mixed case/);
+    assert.equal(v.bech32Decode(mixed), 'mixed case');
+  });
+  it('bech32: every single-character change fails the checksum', () => {
+    const addr = v.bech32Encode('cosmos', new Uint8Array(20).fill(5));
+    for (let i = 'cosmos1'.length; i < addr.length; i++) {
+      const other = addr[i] === 'q' ? 'p' : 'q';
+      const changed = addr.slice(0, i) + other + addr.slice(i + 1);
+      assert.equal(v.bech32Decode(changed), 'checksum mismatch', changed);
+    }
+  });
+  it('bech32: the checksum covers the prefix (another prefix on the same data is refused)', () => {
+    const addr = v.bech32Encode('cosmos', new Uint8Array(20).fill(11));
+    assert.equal(v.bech32Decode(addr.replace(/^cosmos/, 'osmo')), 'checksum mismatch');
+    const valoper = v.bech32Encode('cosmosvaloper', new Uint8Array(20).fill(11));
+    assert.deepEqual(v.bech32Decode(valoper), v.bech32Decode(valoper.toUpperCase()));
+    assert.equal((v.bech32Decode(valoper) as { hrp: string }).hrp, 'cosmosvaloper');
+    // Known vector: 20 zero bytes.
+    assert.equal(v.bech32Encode('cosmos', new Uint8Array(20)), 'cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a');
+  });
+  it('bech32: the other reasons, in the order they are checked', () => {
+    assert.equal(v.bech32Decode(''), 'empty');
+    assert.equal(v.bech32Decode('a'.repeat(91)), 'too long');
+    assert.equal(v.bech32Decode('qqqqqqqqq'), 'no human-readable prefix before "1"');
+    assert.equal(v.bech32Decode('cosmos1qqqq'), 'too short');
+    assert.equal(v.bech32Decode('cosmos1qqqqqqqqb'), 'character "b" is not allowed');
+  });
 });
 
 describe('validate: custom requests', () => {

@@ -1,6 +1,7 @@
 // Validators for what a user types. Each returns an error sentence that says what to type, or
 // undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
 
+import { bech32 } from '@scure/base';
 import * as l10n from '../base/l10n';
 
 export type Validator = (value: string) => string | undefined;
@@ -119,31 +120,12 @@ function truncate(s: string, max = 60): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-// --- bech32 (BIP-173), enough to validate and encode Cosmos addresses -------------------------
-
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const GEN = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-
-function polymod(values: number[]): number {
-  let chk = 1;
-  for (const v of values) {
-    const b = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ v;
-    for (let i = 0; i < 5; i++) if ((b >>> i) & 1) chk ^= GEN[i];
-  }
-  return chk >>> 0;
-}
-
-function hrpExpand(hrp: string): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) >> 5);
-  out.push(0);
-  for (let i = 0; i < hrp.length; i++) out.push(hrp.charCodeAt(i) & 31);
-  return out;
-}
+// --- bech32 (BIP-173): @scure/base does the arithmetic; we only say why an address is refused --
 
 /** Decodes a bech32 string; returns an error description when it is not valid. */
 export function bech32Decode(text: string): { hrp: string; data: number[] } | string {
+  const decoded = bech32.decodeUnsafe(text, 90);
+  if (decoded) return { hrp: decoded.prefix, data: decoded.words };
   if (text.length === 0) return l10n.t('empty');
   if (text.length > 90) return l10n.t('too long');
   if (text !== text.toLowerCase() && text !== text.toUpperCase()) return l10n.t('mixed case');
@@ -151,32 +133,14 @@ export function bech32Decode(text: string): { hrp: string; data: number[] } | st
   const pos = s.lastIndexOf('1');
   if (pos < 1) return l10n.t('no human-readable prefix before "1"');
   if (pos + 7 > s.length) return l10n.t('too short');
-  const hrp = s.slice(0, pos);
-  const data: number[] = [];
-  for (const ch of s.slice(pos + 1)) {
-    const v = CHARSET.indexOf(ch);
-    if (v < 0) return l10n.t('character "{0}" is not allowed', ch);
-    data.push(v);
-  }
-  if (polymod([...hrpExpand(hrp), ...data]) !== 1) return l10n.t('checksum mismatch');
-  return { hrp, data: data.slice(0, -6) };
+  const bad = [...s.slice(pos + 1)].find((ch) => !BECH32_CHARSET.includes(ch));
+  if (bad !== undefined) return l10n.t('character "{0}" is not allowed', bad);
+  return l10n.t('checksum mismatch');
 }
 
 /** Encodes bytes as a bech32 address with the given prefix. */
 export function bech32Encode(hrp: string, bytes: Uint8Array): string {
-  const words: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      words.push((acc >> bits) & 31);
-    }
-  }
-  if (bits > 0) words.push((acc << (5 - bits)) & 31);
-  const mod = polymod([...hrpExpand(hrp), ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
-  const checksum = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
-  return hrp + '1' + [...words, ...checksum].map((w) => CHARSET[w]).join('');
+  return bech32.encode(hrp, bech32.toWords(bytes), false);
 }
+
+const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';

@@ -12,6 +12,7 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
+import { ParseErrorCode, visit } from 'jsonc-parser';
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { Message } from '../base/l10n';
@@ -240,7 +241,7 @@ function parseJson(text: string): unknown {
     return JSON.parse(body);
   } catch {
     // V8's message has no position for some errors (Node 20: `Unexpected token ']', ..."`), so
-    // the position comes from our own scan of the text.
+    // the position comes from jsonc-parser's scan of the text.
     const { position, problem } = findJsonError(body);
     const before = body.slice(0, position);
     const line = before.split('\n').length;
@@ -249,86 +250,92 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The first syntax error in text that JSON.parse refused: its offset and what was expected. */
+/** The first syntax error in text that JSON.parse refused (found by jsonc-parser in strict JSON mode): its offset and what was expected. */
 function findJsonError(text: string): { position: number; problem: string } {
-  let i = 0;
-  class Stop {
-    constructor(readonly position: number, readonly problem: string) {}
+  // What the parser expected next, followed through the visitor's events: it names the problem
+  // when the parser only says it met an unknown word (an unquoted name, "tru", a stray letter).
+  type Expect = 'name' | 'colon' | 'value' | 'comma' | 'end';
+  const closers: string[] = [];
+  let expect: Expect = 'value';
+  const afterValue = () => {
+    expect = closers.length === 0 ? 'end' : 'comma';
+  };
+  let first: { code: ParseErrorCode; offset: number; length: number; expect: Expect; closer?: string } | undefined;
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        closers.push('}');
+        expect = 'name';
+      },
+      onArrayBegin: () => {
+        closers.push(']');
+        expect = 'value';
+      },
+      onObjectEnd: () => {
+        closers.pop();
+        afterValue();
+      },
+      onArrayEnd: () => {
+        closers.pop();
+        afterValue();
+      },
+      onObjectProperty: () => {
+        expect = 'colon';
+      },
+      onLiteralValue: afterValue,
+      onSeparator: (c) => {
+        expect = c === ',' && closers[closers.length - 1] === '}' ? 'name' : 'value';
+      },
+      onError: (code, offset, length) => {
+        first ??= { code, offset, length, expect, closer: closers[closers.length - 1] };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  if (!first) return { position: 0, problem: 'not valid JSON' };
+  const { code, offset, length, closer } = first;
+  const commaOr = (c: string | undefined) => (c === ']' ? 'expected "," or "]"' : 'expected "," or "}"');
+  const expected: Record<Expect, string> = {
+    name: 'expected a property name in double quotes',
+    colon: 'expected ":"',
+    value: 'expected a value',
+    comma: commaOr(closer),
+    end: 'unexpected text after the end of the JSON value',
+  };
+  /** Inside the string token jsonc-parser reports whole: the offset of the character at fault. */
+  const inString = (pattern: RegExp, skip: number) => {
+    const at = text.slice(offset, offset + length).search(pattern);
+    return at < 0 ? offset : offset + at + skip;
+  };
+  let position = offset;
+  let problem: string;
+  switch (code) {
+    case ParseErrorCode.PropertyNameExpected: problem = expected.name; break;
+    case ParseErrorCode.ColonExpected: problem = expected.colon; break;
+    case ParseErrorCode.CommaExpected: problem = expected.comma; break;
+    case ParseErrorCode.CloseBraceExpected: problem = commaOr('}'); break;
+    case ParseErrorCode.CloseBracketExpected: problem = commaOr(']'); break;
+    case ParseErrorCode.EndOfFileExpected: problem = expected.end; break;
+    case ParseErrorCode.InvalidSymbol: problem = expected[first.expect]; break;
+    case ParseErrorCode.InvalidNumberFormat:
+    case ParseErrorCode.UnexpectedEndOfNumber: problem = first.expect === 'value' ? 'invalid number' : expected[first.expect]; break;
+    case ParseErrorCode.InvalidCommentToken:
+    case ParseErrorCode.UnexpectedEndOfComment: problem = 'comments are not allowed in JSON'; break;
+    case ParseErrorCode.UnexpectedEndOfString:
+      // The string runs to the end of the file, or to a line break (a raw control character).
+      position = offset + length;
+      problem = position < text.length ? 'unescaped control character in a string' : 'expected the closing quote of a string';
+      break;
+    case ParseErrorCode.InvalidCharacter: problem = 'unescaped control character in a string'; position = inString(/[\u0000-\u001f]/, 0); break;
+    case ParseErrorCode.InvalidEscapeCharacter: problem = 'invalid escape in a string'; position = inString(/\\[^"\\/bfnrtu]/, 1); break;
+    case ParseErrorCode.InvalidUnicode: problem = 'invalid escape in a string'; position = inString(/\\u(?![0-9a-fA-F]{4})/, 1); break;
+    default: problem = expected.value;
   }
-  const fail = (problem: string): never => {
-    throw new Stop(i, i >= text.length ? l10n.t('unexpected end of file ({0})', problem) : l10n.t('{0}, found {1}', problem, JSON.stringify(text[i])));
+  return {
+    position,
+    problem: position >= text.length ? l10n.t('unexpected end of file ({0})', problem) : l10n.t('{0}, found {1}', problem, JSON.stringify(text[position])),
   };
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail('expected a value');
-  };
-  const string = () => {
-    i++; // opening quote
-    while (i < text.length && text[i] !== '"') {
-      if (text.charCodeAt(i) < 0x20) fail('unescaped control character in a string');
-      if (text[i] === '\\') {
-        i++;
-        if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
-        else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail('invalid escape in a string');
-      }
-      i++;
-    }
-    if (i >= text.length) fail('expected the closing quote of a string');
-    i++;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') { i++; return; }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail('expected a property name in double quotes');
-        string();
-        ws();
-        if (text[i] !== ':') fail('expected ":"');
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
-        fail('expected "," or "}"');
-      }
-    }
-    if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') { i++; return; }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
-        fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return string();
-    if (c === 't') return literal('true');
-    if (c === 'f') return literal('false');
-    if (c === 'n') return literal('null');
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0] === '' || m[0] === '-') fail('expected a value');
-    i += m![0].length;
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail('unexpected text after the end of the JSON value');
-    return { position: 0, problem: 'not valid JSON' };
-  } catch (e) {
-    if (e instanceof Stop) return { position: e.position, problem: e.problem };
-    throw e;
-  }
 }
 
 function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): RawEndpoint {

@@ -13,8 +13,8 @@
 
 import * as assert from 'node:assert/strict';
 import { HeightSnapshot, HeightTracker } from '../../../src/core/chain/heightTracker';
-import { ChaosCometWs, FAULT_KINDS, FaultKind, InjectedFault, seededRandom } from '../helpers/chaosCometWs';
-import { waitFor } from '../helpers/fakeCometWs';
+import { FAULT_KINDS, FakeCometWs, FaultKind, InjectedFault, waitFor } from '../helpers/fakeCometWs';
+import { seededRandom } from '../helpers/seededRandom';
 import { StallMeter } from '../helpers/stallMeter';
 
 const FAULTS_PER_KIND = Number(process.env.HARDENING_WS_FAULTS_PER_KIND ?? 15); // 7 kinds: 105 breaks
@@ -44,7 +44,7 @@ describe('hardening 1: flaky consensus WebSocket (height tracker)', function () 
     const seed = Number(process.env.HARDENING_SEED ?? Date.now() % 2 ** 31);
     const random = seededRandom(seed);
     console.log(`      [ws] seed ${seed} (replay with HARDENING_SEED=${seed})`);
-    const server = await ChaosCometWs.start({ blockMs: BLOCK_MS, proxyIdleMs: 90, random });
+    const server = await FakeCometWs.start({ blockMs: BLOCK_MS, proxyIdleMs: 90, random });
     await new Promise((r) => setImmediate(r));
     const baseline = resources();
 

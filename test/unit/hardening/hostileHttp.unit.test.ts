@@ -17,7 +17,7 @@ import { Args, Operation, operationsFor } from '../../../src/core/chain/operatio
 import { InterfaceId, Provider } from '../../../src/core/config/providers';
 import { renderDocument } from '../../../src/core/documents/render';
 import { unclearDocument } from '../helpers/clearDocument';
-import { seededRandom } from '../helpers/chaosCometWs';
+import { seededRandom } from '../helpers/seededRandom';
 import { StallMeter } from '../helpers/stallMeter';
 import { HANG_KINDS, HostileCase, HostileServers, KINDS, makeCase } from '../helpers/hostileHttp';
 

@@ -1,10 +1,10 @@
-// The local devnet imitates the wire forms of PROTOCOLS.md; these tests pin the shapes and
+// The local devnet imitates the wire forms of docs/protocols.md; these tests pin the shapes and
 // errors that the extension's clients depend on, plus the test hooks (faults, lag, restart).
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { Devnet, startDevnet } from '../devnet/devnet';
-import { bech32Decode, bech32Encode, keccak256 } from '../devnet/encoding';
+import { Devnet, startDevnet } from './devnet';
+import { bech32Decode, bech32Encode, keccak256 } from './encoding';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
