@@ -1,5 +1,5 @@
 // Reading an answer: turns an HTTP response into a parsed result or one clear EndpointError,
-// covering every error shape of PROTOCOLS.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
+// covering every error shape of docs/protocols.md (JSON-RPC errors in 200s and 500s, REST gRPC-style
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
 import { EndpointError, bodyPreview } from '../base/errors';
