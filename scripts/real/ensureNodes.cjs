@@ -3,7 +3,9 @@
 //   - CometBFT (latest v0.38 release), `go install`ed into .cache/real-nodes/cometbft-<version>/;
 //   - anvil, the binary shipped in the npm package @foundry-rs/anvil-<platform>-<arch>, installed
 //     into .cache/real-nodes/anvil-<version>/ (not a devDependency: the registry here serves only
-//     the linux-amd64 build, so a lock file naming the other platforms could never `npm ci`).
+//     the linux-amd64 build, so a lock file naming the other platforms could never `npm ci`);
+//   - evmd (Cosmos EVM's example chain), built from source into .cache/real-nodes/evmd-<version>/
+//     (scripts/real/evmd.cjs: minutes when cold, a version check when warm).
 // A piece that cannot be installed is an error with the reason: the suite never passes by
 // skipping. CommonJS so that both `node scripts/real/ensureNodes.cjs` and the compiled tests
 // (out/test/real, CommonJS) can use it.
@@ -13,6 +15,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { retrySync } = require('../retrySync.cjs');
+const { ensureEvmd } = require('./evmd.cjs');
 
 const COMETBFT_MODULE = 'github.com/cometbft/cometbft';
 const COMETBFT_VERSION = 'v0.38.26';
@@ -144,12 +147,13 @@ function ensureAnvil(log) {
   return { name: 'anvil', path: bin, version, cached, ms: Date.now() - t0 };
 }
 
-/** Installs what is missing; returns { cometbft, anvil } with path, version, cached and ms. Throws with the reason. */
+/** Installs what is missing; returns { cometbft, anvil, evmd } with path, version, cached and ms. Throws with the reason. */
 function ensureNodes(options = {}) {
   const log = options.log ?? ((m) => console.log(`real-nodes: ${m}`));
   const cometbft = ensureCometbft(log);
   const anvil = ensureAnvil(log);
-  return { cometbft, anvil };
+  const evmd = ensureEvmd(cacheDir(), { run, runFetching, tail, log });
+  return { cometbft, anvil, evmd };
 }
 
 module.exports = { ensureNodes, COMETBFT_VERSION, cacheDir };

@@ -52,6 +52,34 @@ interface Route {
   fn: (a: Args, ctx: Ctx) => unknown;
 }
 
+/**
+ * CometBFT's `rpc.Cacheable` routes (rpc/core/routes.go): their answers carry `Cache-Control:
+ * public, max-age=86400`; 'height' ones only when a height is given. Over GET only successes get
+ * the header; over POST every answer of a batch of cacheable calls does, handler errors included
+ * (a block past the tip is cacheable for a day), but not parameter or method errors.
+ */
+const CACHEABLE: Record<string, 'always' | 'height'> = {
+  blockchain: 'always',
+  genesis: 'always',
+  genesis_chunked: 'always',
+  block: 'height',
+  block_by_hash: 'always',
+  block_results: 'height',
+  commit: 'height',
+  header: 'height',
+  header_by_hash: 'always',
+  tx: 'always',
+  validators: 'height',
+  consensus_params: 'height',
+  abci_info: 'always',
+};
+const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=86400' };
+
+function cacheable(name: string, args: Args): boolean {
+  const c = Object.prototype.hasOwnProperty.call(CACHEABLE, name) ? CACHEABLE[name] : undefined;
+  return c === 'always' || (c === 'height' && args.height !== undefined);
+}
+
 export interface ConsensusOptions {
   chain: Chain;
   providerName: string;
@@ -145,7 +173,7 @@ export class ConsensusService {
     }
     void this.run(route, args, { view: this.view() }).then((out) => {
       if (out instanceof RpcError) sendJson(res, 500, errorText(-1, out));
-      else sendJson(res, 200, okBody(-1, out));
+      else sendJson(res, 200, okBody(-1, out), cacheable(path.slice(1), args) ? CACHE_HEADERS : {});
     });
   }
 
@@ -174,19 +202,25 @@ export class ConsensusService {
       return sendJson(res, 200, errorText(undefined, err));
     }
     const view = this.view();
+    let cache = true;
     void Promise.all(
       (list as Array<Record<string, unknown>>).map(async (req): Promise<Buffer | string | undefined> => {
         const id = req.id as JsonId | null | undefined;
         if (id === undefined || id === null) return undefined; // notification: no reply at all
         const method = typeof req.method === 'string' ? req.method : '';
         const route = Object.prototype.hasOwnProperty.call(this.routes, method) ? this.routes[method] : undefined;
-        if (!route || route.ws) return errorText(id, new RpcError(-32601, 'Method not found'));
+        if (!route || route.ws) {
+          cache = false;
+          return errorText(id, new RpcError(-32601, 'Method not found'));
+        }
         let args: Args;
         try {
           args = jsonParamsToArgs(route, req.params);
         } catch (e) {
+          cache = false;
           return errorText(id, new RpcError(-32602, 'Invalid params', `error converting json params to arguments: ${msg(e)}`));
         }
+        if (!cacheable(method, args)) cache = false;
         const out = await this.run(route, args, { view, id });
         return out instanceof RpcError ? errorText(id, out) : okBody(id, out);
       }),
@@ -195,8 +229,11 @@ export class ConsensusService {
       if (replies.length === 0) {
         res.statusCode = 200;
         res.end();
-      } else if (replies.length === 1) sendJson(res, 200, replies[0]);
-      else sendJson(res, 200, Buffer.concat([Buffer.from('['), ...joinParts(replies), Buffer.from(']')]));
+        return;
+      }
+      const headers = cache ? CACHE_HEADERS : {};
+      if (replies.length === 1) sendJson(res, 200, replies[0], headers);
+      else sendJson(res, 200, Buffer.concat([Buffer.from('['), ...joinParts(replies), Buffer.from(']')]), headers);
     });
   }
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
-interface NodeInfo {
+export interface NodeInfo {
   name: string;
   path: string;
   version: string;
@@ -18,12 +18,17 @@ interface NodeInfo {
   ms: number;
 }
 interface EnsureModule {
-  ensureNodes(options?: { log?: (m: string) => void }): { cometbft: NodeInfo; anvil: NodeInfo };
+  ensureNodes(options?: { log?: (m: string) => void }): NodeBinaries;
+}
+export interface NodeBinaries {
+  cometbft: NodeInfo;
+  anvil: NodeInfo;
+  evmd: NodeInfo;
 }
 
-let ensured: { cometbft: NodeInfo; anvil: NodeInfo } | undefined;
+let ensured: NodeBinaries | undefined;
 /** The binaries (installed on first use, cached after); throws with the reason when one cannot be had. */
-export function nodeBinaries(): { cometbft: NodeInfo; anvil: NodeInfo } {
+export function nodeBinaries(): NodeBinaries {
   if (!ensured) {
     // eslint-disable-next-line @typescript-eslint/no-var-requires
     const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
@@ -48,7 +53,7 @@ function killAllNow(): void {
   live.clear();
 }
 
-function register(p: ChildProcess): void {
+export function register(p: ChildProcess): void {
   live.add(p);
   p.once('exit', () => live.delete(p));
   if (hooked) return;
@@ -89,7 +94,7 @@ export function freePort(): Promise<number> {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function lastLines(file: string, n = 25): string {
+export function lastLines(file: string, n = 25): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-n).join('\n');
   } catch {
