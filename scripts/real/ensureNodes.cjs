@@ -147,20 +147,27 @@ function ensureAnvil(log) {
   return { name: 'anvil', path: bin, version, cached, ms: Date.now() - t0 };
 }
 
-/** Installs what is missing; returns { cometbft, anvil, evmd } with path, version, cached and ms. Throws with the reason. */
+/**
+ * Installs what is missing (all, or `options.only`: names); returns { cometbft, anvil, evmd } with
+ * path, version, cached and ms. Throws with the reason.
+ */
 function ensureNodes(options = {}) {
   const log = options.log ?? ((m) => console.log(`real-nodes: ${m}`));
-  const cometbft = ensureCometbft(log);
-  const anvil = ensureAnvil(log);
-  const evmd = ensureEvmd(cacheDir(), { run, runFetching, tail, log });
-  return { cometbft, anvil, evmd };
+  const want = (name) => !options.only || options.only.includes(name);
+  const out = {};
+  if (want('cometbft')) out.cometbft = ensureCometbft(log);
+  if (want('anvil')) out.anvil = ensureAnvil(log);
+  if (want('evmd')) out.evmd = ensureEvmd(cacheDir(), { run, runFetching, tail, log });
+  return out;
 }
 
 module.exports = { ensureNodes, COMETBFT_VERSION, cacheDir };
 
 if (require.main === module) {
   try {
-    const nodes = ensureNodes();
+    // `node ensureNodes.cjs [name...]`: only those (npm run chain needs only evmd).
+    const only = process.argv.slice(2);
+    const nodes = ensureNodes(only.length ? { only } : {});
     for (const n of Object.values(nodes)) {
       console.log(`real-nodes: ${n.name} ${n.version} ${n.cached ? 'cached (warm)' : 'installed (cold)'} in ${(n.ms / 1000).toFixed(1)} s: ${path.relative(repoRoot, n.path)}`);
     }

@@ -7,7 +7,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort, lastLines, nodeBinaries, register, setToml, sleep, terminate } from './nodes';
+import { evmdBinary, freePort, lastLines, register, setToml, sleep, terminate } from './nodes';
 
 /** upstream local_node.sh's validator and first dev account (public test mnemonics). */
 export const VALIDATOR = {
@@ -86,7 +86,7 @@ export class EvmdNode {
 
   /** A new home with one validator and one funded dev account, listeners on free loopback ports. */
   static async create(options: EvmdOptions = {}): Promise<EvmdNode> {
-    const { evmd } = nodeBinaries();
+    const evmd = evmdBinary();
     const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'ce-real-evmd-'));
     const node = new EvmdNode(evmd.path, home, options.chainId ?? 'chain-endpoints-evmd-1');
     try {

@@ -18,7 +18,7 @@ export interface NodeInfo {
   ms: number;
 }
 interface EnsureModule {
-  ensureNodes(options?: { log?: (m: string) => void }): NodeBinaries;
+  ensureNodes(options?: { log?: (m: string) => void; only?: string[] }): NodeBinaries;
 }
 export interface NodeBinaries {
   cometbft: NodeInfo;
@@ -35,6 +35,17 @@ export function nodeBinaries(): NodeBinaries {
     ensured = mod.ensureNodes({ log: (m) => console.log(`      real-nodes: ${m}`) });
   }
   return ensured;
+}
+
+let ensuredEvmd: NodeInfo | undefined;
+/** Only evmd (npm run chain and record:evmd need nothing else). */
+export function evmdBinary(): NodeInfo {
+  if (!ensuredEvmd) {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
+    ensuredEvmd = ensured?.evmd ?? mod.ensureNodes({ only: ['evmd'], log: (m) => console.log(`      real-nodes: ${m}`) }).evmd;
+  }
+  return ensuredEvmd;
 }
 
 // ---- process registry ---------------------------------------------------------------------
