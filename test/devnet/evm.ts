@@ -147,7 +147,9 @@ export class EvmService {
         args(1, 1);
         const hash = hex0x(fixedHexArg(p[0], 0, 32, 'common.Hash'));
         const t = this.chain.txByEvmHash(hash);
-        return t && t.height <= view ? this.receiptJson(t) : null;
+        // Cosmos EVM answers an unknown or pending tx with an error, not null (go-ethereum's way).
+        if (!t || t.height > view) throw new EvmError(-32000, `GetTxByEthHash ${hash}: ethereum tx not found`);
+        return this.receiptJson(t);
       }
       case 'eth_getBalance': {
         args(2, 2);
