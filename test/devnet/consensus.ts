@@ -201,6 +201,14 @@ export class ConsensusService {
       const err = new RpcError(-32600, 'Invalid Request', `batch request exceeds maximum (${MAX_BATCH}) allowed number of requests`);
       return sendJson(res, 200, errorText(undefined, err));
     }
+    // CometBFT v0.38 calls a handler without its arguments when `params` is absent, and the
+    // reflect panic becomes one HTTP 500 error for the whole request (batch included).
+    const panics = (list as Array<Record<string, unknown>>).some((req) => {
+      if (req.id === undefined || req.id === null || req.params !== undefined) return false;
+      const route = typeof req.method === 'string' && Object.prototype.hasOwnProperty.call(this.routes, req.method) ? this.routes[req.method] : undefined;
+      return route !== undefined && !route.ws && route.params.length > 0;
+    });
+    if (panics) return sendJson(res, 500, errorText(-1, new RpcError(-32603, 'Internal error', 'reflect: Call with too few input arguments')));
     const view = this.view();
     let cache = true;
     void Promise.all(

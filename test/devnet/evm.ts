@@ -235,7 +235,7 @@ export class EvmService {
       v: '0x0',
       r: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('r')]))))),
       s: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('s')]))))),
-      yParity: '0x0',
+      // No yParity: Cosmos EVM v0.3's RPCTransaction does not serve it (go-ethereum and anvil do).
     };
   }
 

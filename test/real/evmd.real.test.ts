@@ -178,9 +178,14 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
     assert.ok(txs.length >= 1);
     const results = await runner.ok('consensusHttp.custom', { path: `/block_results?height=${e.height}` });
     const events = ((results.result as Json).txs_results as Json[]).flatMap((r) => r.events as Json[]);
-    const ethTx = events.find((ev) => ev.type === 'ethereum_tx' && ev.attributes.some((a: Json) => a.key === 'ethereumTxHash' && a.value === e.hash));
-    assert.ok(ethTx, `an ethereum_tx event with ethereumTxHash ${e.hash}`);
-    for (const k of ['txIndex', 'txGasUsed']) assert.ok(ethTx.attributes.some((a: Json) => a.key === k), `ethereum_tx has ${k}`);
+    // Two ethereum_tx events per EVM tx: the ante handler's (ethereumTxHash, txIndex) and the
+    // message's (amount, ethereumTxHash, txIndex, txGasUsed, txHash, recipient, msg_index).
+    const ethTx = events.filter((ev) => ev.type === 'ethereum_tx' && ev.attributes.some((a: Json) => a.key === 'ethereumTxHash' && a.value === e.hash));
+    assert.equal(ethTx.length, 2, `two ethereum_tx events with ethereumTxHash ${e.hash}`);
+    assert.deepEqual(ethTx[0].attributes.map((a: Json) => a.key), ['ethereumTxHash', 'txIndex']);
+    const full = ethTx[1].attributes.map((a: Json) => a.key) as string[];
+    for (const k of ['txIndex', 'txGasUsed', 'txHash', 'recipient']) assert.ok(full.includes(k), `ethereum_tx has ${k}: ${full.join(',')}`);
+    assert.equal(ethTx[1].attributes.find((a: Json) => a.key === 'txGasUsed').value, '21000');
     const cosmosHash = createHash('sha256').update(Buffer.from(txs[0], 'base64')).digest('hex').toUpperCase();
     const decoded = await runner.ok('rest.tx', { hash: cosmosHash });
     assert.equal((decoded.result as Json).tx.body.messages[0]['@type'], '/cosmos.evm.vm.v1.MsgEthereumTx');

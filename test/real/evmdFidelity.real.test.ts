@@ -46,6 +46,17 @@ const APP_CONTENT: ShapeOptions = {
   ],
 };
 
+/** Headers of the REST gateway: these present or absent alike, the content type's value equal. */
+const REST_PRESENT = ['x-cosmos-block-height', 'grpc-metadata-x-cosmos-block-height'];
+function restHeaders(route: string, d: Raw, r: Raw): void {
+  for (const h of REST_PRESENT) {
+    if ((d.headers.get(h) === null) !== (r.headers.get(h) === null)) note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+  }
+  for (const h of ['grpc-metadata-content-type', 'content-type']) {
+    if (d.headers.get(h) !== r.headers.get(h)) note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+  }
+}
+
 const diffs: string[] = [];
 function note(route: string, lines: string[]): void {
   for (const l of lines) diffs.push(`${route}: ${l}`);
@@ -145,7 +156,7 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     for (const [name, path, options] of routes) {
       const [d, r] = await get(path);
       compare(`REST ${name}`, d, r, options);
-      if (!d.headers.get('x-cosmos-block-height') !== !r.headers.get('x-cosmos-block-height')) note(`REST ${name}`, ['x-cosmos-block-height present on one side only']);
+      restHeaders(`REST ${name}`, d, r);
     }
     // A fresh broadcast each side (a kvstore tx on the devnet, a bank send on evmd) and the same tx again.
     const bankSend = node.signBankSend(node.addresses[VALIDATOR.name].bech32, bech32Encode('cosmos', randomBytes(20)), 1001n);
@@ -156,6 +167,7 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
         rawPost(`${sides.evmd.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: bankSend, mode: 'BROADCAST_MODE_SYNC' }),
       ]);
       compare(`REST ${name}`, d, r);
+      restHeaders(`REST ${name}`, d, r);
       if (d.json?.tx_response?.code !== r.json?.tx_response?.code) note(`REST ${name}`, [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
     }
   });
@@ -171,15 +183,20 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       ['POST on a GET route', () => `${B}/syncing`, { method: 'POST', body: '{}' }],
       ['tx not found', () => `/cosmos/tx/v1beta1/txs/${'AB'.repeat(32)}`],
       ['tx bad hash', () => '/cosmos/tx/v1beta1/txs/xyz'],
+      ['tx odd-length hash', () => '/cosmos/tx/v1beta1/txs/abc'],
+      ['tx short hash', () => '/cosmos/tx/v1beta1/txs/abcd'],
       ['balances bad address', () => '/cosmos/bank/v1beta1/balances/cosmos1abc'],
       ['validatorsets past the tip', () => `${B}/validatorsets/999999`],
     ];
     for (const [name, path, init] of cases) {
       const [d, r] = await get(path, init);
       compare(`REST error ${name}`, d, r, APP_CONTENT, ['location']);
+      restHeaders(`REST error ${name}`, d, r);
     }
     const [d, r] = await Promise.all([rawPost(`${sides.devnet.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' }), rawPost(`${sides.evmd.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' })]);
     compare('REST error broadcast of an empty tx', d, r);
+    restHeaders('REST error broadcast of an empty tx', d, r);
+    if (d.json?.tx_response?.code !== r.json?.tx_response?.code) note('REST error broadcast of an empty tx', [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
   });
 
   it('EVM JSON-RPC: answers and errors', async () => {
@@ -240,6 +257,10 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       ['GET block_results', (s) => raw(`${s.comet}/block_results?height=${s.tx.height}`)],
       ['GET tx', (s) => raw(`${s.comet}/tx?hash=0x${s.tx.hash}`)],
       ['GET status', (s) => raw(`${s.comet}/status`)],
+      ['GET //status', (s) => raw(`${s.comet}//status`, { redirect: 'manual' })],
+      ['POST //', (s) => raw(`${s.comet}//`, { method: 'POST', body: '{}', redirect: 'manual' })],
+      ['POST validators without params', post({ jsonrpc: '2.0', id: 1, method: 'validators' })],
+      ['POST batch health + block without params', post([{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'block' }])],
       ['POST block at a height', (s) => post({ jsonrpc: '2.0', id: 1, method: 'block', params: [s.tx.height] })(s)],
       ['POST block past the tip', post({ jsonrpc: '2.0', id: 1, method: 'block', params: ['999999'] })],
       ['POST block without params', post({ jsonrpc: '2.0', id: 1, method: 'block' })],
@@ -252,7 +273,11 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     for (const [name, f] of cases) {
       const [d, r] = await both(f);
       if (d.status !== r.status) note(`CometBFT ${name}`, [`HTTP status devnet ${d.status}, evmd ${r.status}`]);
-      if (d.headers.get('cache-control') !== r.headers.get('cache-control')) note(`CometBFT ${name}`, [`cache-control devnet ${JSON.stringify(d.headers.get('cache-control'))}, evmd ${JSON.stringify(r.headers.get('cache-control'))}`]);
+      for (const h of ['cache-control', 'location', 'content-type']) {
+        if (d.headers.get(h) !== r.headers.get(h)) note(`CometBFT ${name}`, [`${h} devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+      }
+      if (d.status >= 300 && d.status < 400 && d.text !== r.text) note(`CometBFT ${name}`, [`redirect body devnet ${JSON.stringify(d.text)}, evmd ${JSON.stringify(r.text)}`]);
+      if (d.status === 500 && r.status === 500) compare(`CometBFT ${name}`, d, r, { labelB: 'evmd' });
     }
   });
 

@@ -200,7 +200,7 @@ export class EvmdNode {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) throw new Error('evmd already running');
     const log = createWriteStream(this.logFile, { flags: 'a' });
     log.write(`\n===== start at ${new Date().toISOString()}\n`);
-    const p = spawn(this.bin, ['start', '--home', this.home, '--chain-id', this.chainId, `--minimum-gas-prices=0${DENOM}`, '--log_level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(this.bin, ['start', '--home', this.home, '--chain-id', this.chainId, `--minimum-gas-prices=0${DENOM}`, '--log_level', 'info', '--log_no_color'], { stdio: ['ignore', 'pipe', 'pipe'] });
     register(p);
     p.stdout?.pipe(log, { end: false });
     p.stderr?.pipe(log, { end: false });
