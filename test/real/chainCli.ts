@@ -14,11 +14,13 @@ async function main(): Promise<void> {
       return;
     } else throw new Error(`unknown argument ${argv[i]}\nusage: chain [--block-ms N]`);
   }
-  const node = await EvmdNode.create({ timeoutCommitMs: blockMs, moniker: 'chain-endpoints-chain' });
+  let node: EvmdNode | undefined;
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
+    // Before the home exists the set-up finishes first (it checks `stopping`, then cleans up).
+    if (!node) return;
     console.log(`\n${signal}: stopping evmd and removing ${node.home}`);
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
@@ -32,10 +34,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const created = await EvmdNode.create({ timeoutCommitMs: blockMs, moniker: 'chain-endpoints-chain' });
+  node = created;
+  await new Promise((r) => setImmediate(r)); // a signal that arrived during the set-up is handled now
   try {
+    if (stopping) throw new Error('stopped during set-up');
     await node.start();
   } catch (e) {
-    await node.dispose();
+    await created.dispose();
     throw e;
   }
   node.proc?.once('exit', (code, sig) => {
