@@ -7,7 +7,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { evmdBinary, freePort, lastLines, register, setToml, sleep, terminate } from './nodes';
+import { evmdBinary, freePort, lastLines, register, removeOnExit, setToml, sleep, terminate } from './nodes';
 
 /** upstream local_node.sh's validator and first dev account (public test mnemonics). */
 export const VALIDATOR = {
@@ -89,6 +89,7 @@ export class EvmdNode {
     const evmd = evmdBinary();
     const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'ce-real-evmd-'));
     const node = new EvmdNode(evmd.path, home, options.chainId ?? 'chain-endpoints-evmd-1');
+    if (!options.home) removeOnExit(home);
     try {
       node.init(options);
       await node.configure(options);
@@ -240,6 +241,7 @@ export class EvmdNode {
   async dispose(): Promise<void> {
     await this.stop();
     rmSync(this.home, { recursive: true, force: true });
+    removeOnExit(this.home, false);
   }
 
   log(n = 40): string {

@@ -51,6 +51,7 @@ export function evmdBinary(): NodeInfo {
 // ---- process registry ---------------------------------------------------------------------
 
 const live = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
 let hooked = false;
 
 function killAllNow(): void {
@@ -62,11 +63,33 @@ function killAllNow(): void {
     }
   }
   live.clear();
+  for (const d of tempDirs) {
+    try {
+      rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {
+      // best effort on the way out
+    }
+  }
+  tempDirs.clear();
+}
+
+/** A node's temporary home, removed on exit and on signals too (dispose() removes it normally). */
+export function removeOnExit(dir: string, add = true): void {
+  if (!add) {
+    tempDirs.delete(dir);
+    return;
+  }
+  tempDirs.add(dir);
+  installHooks();
 }
 
 export function register(p: ChildProcess): void {
   live.add(p);
   p.once('exit', () => live.delete(p));
+  installHooks();
+}
+
+function installHooks(): void {
   if (hooked) return;
   hooked = true;
   process.once('exit', killAllNow);
