@@ -20,6 +20,7 @@ import {
 } from './cometJson';
 import { goTime, hexUpper, sha256 } from './encoding';
 import { equalityValue, matches, parseQuery, Query } from './query';
+import { CACHE_HEADERS, cacheable } from './cometJson';
 import { HttpCall, RequestLog, sendJson, sendText } from './server';
 
 export type JsonId = string | number;
@@ -52,33 +53,6 @@ interface Route {
   fn: (a: Args, ctx: Ctx) => unknown;
 }
 
-/**
- * CometBFT's `rpc.Cacheable` routes (rpc/core/routes.go): their answers carry `Cache-Control:
- * public, max-age=86400`; 'height' ones only when a height is given. Over GET only successes get
- * the header; over POST every answer of a batch of cacheable calls does, handler errors included
- * (a block past the tip is cacheable for a day), but not parameter or method errors.
- */
-const CACHEABLE: Record<string, 'always' | 'height'> = {
-  blockchain: 'always',
-  genesis: 'always',
-  genesis_chunked: 'always',
-  block: 'height',
-  block_by_hash: 'always',
-  block_results: 'height',
-  commit: 'height',
-  header: 'height',
-  header_by_hash: 'always',
-  tx: 'always',
-  validators: 'height',
-  consensus_params: 'height',
-  abci_info: 'always',
-};
-const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=86400' };
-
-function cacheable(name: string, args: Args): boolean {
-  const c = Object.prototype.hasOwnProperty.call(CACHEABLE, name) ? CACHEABLE[name] : undefined;
-  return c === 'always' || (c === 'height' && args.height !== undefined);
-}
 
 export interface ConsensusOptions {
   chain: Chain;
