@@ -281,6 +281,20 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     }
   });
 
+  it('CometBFT block_results of an EVM transfer: the ethereum_tx, tx_log and evm message events', async () => {
+    const evmEvents = async (s: Side) => {
+      const r = await raw(`${s.comet}/block_results?height=${s.evmTx.height}`);
+      const tx = (r.json.result.txs_results as Array<{ events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>).find((t) =>
+        t.events.some((e) => e.type === 'ethereum_tx' && e.attributes.some((a) => a.value === s.evmTx.hash)),
+      );
+      if (!tx) throw new Error(`${s.name}: no txs_results entry with ethereum_tx ${s.evmTx.hash}`);
+      const kept = tx.events.filter((e) => e.type === 'ethereum_tx' || e.type === 'tx_log' || (e.type === 'message' && e.attributes.some((a) => a.key === 'action' || a.key === 'module')));
+      return kept.map((e) => `${e.type}(${e.attributes.map((a) => a.key).join(',')})`);
+    };
+    const [d, r] = await Promise.all([evmEvents(sides.devnet), evmEvents(sides.evmd)]);
+    if (JSON.stringify(d) !== JSON.stringify(r)) note('CometBFT block_results EVM events', [`devnet ${d.join(' ')}`, `evmd ${r.join(' ')}`]);
+  });
+
   it('no differences', () => {
     assert.deepEqual(diffs, [], `devnet differs from evmd:\n  ${diffs.join('\n  ')}`);
   });

@@ -99,7 +99,7 @@ describe('devnet: the answers of a real evmd chain', () => {
     assert.equal(empty.headers.get('x-cosmos-block-height'), null, 'broadcasts carry no height header');
   });
 
-  it('EVM: the receipt of an unknown tx is -32000, transactions have no yParity', async () => {
+  it('EVM: the receipt of an unknown tx is -32000, transactions have no yParity, a transfer has the events of Cosmos EVM', async () => {
     const hash = '0x' + 'ab'.repeat(32);
     const r = await post(P.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] });
     assert.deepEqual(r.json.error, { code: -32000, message: `GetTxByEthHash ${hash}: ethereum tx not found` });
@@ -109,5 +109,14 @@ describe('devnet: the answers of a real evmd chain', () => {
     const tx = await post(P.evmRpc, { jsonrpc: '2.0', id: 3, method: 'eth_getTransactionByHash', params: [sent.json.result] });
     assert.equal(tx.json.result.hash, sent.json.result);
     assert.equal('yParity' in tx.json.result, false);
+    const results = (await req(`${P.consensusHttp}/block_results?height=${net.height()}`)).json.result;
+    const kinds = (results.txs_results[0].events as Json[]).map((e) => `${e.type}(${(e.attributes as Json[]).map((a) => a.key).join(',')})`);
+    assert.deepEqual(kinds, [
+      'ethereum_tx(ethereumTxHash,txIndex)',
+      'message(action,sender,msg_index)',
+      'ethereum_tx(amount,ethereumTxHash,txIndex,txGasUsed,txHash,recipient,msg_index)',
+      'tx_log(msg_index)',
+      'message(module,sender,txType,msg_index)',
+    ]);
   });
 });
