@@ -4,7 +4,9 @@
 //   - CometBFT (latest v0.38 release), `go install`ed into .cache/real-nodes/cometbft-<version>/;
 //   - anvil, the binary shipped in the npm package @foundry-rs/anvil-<platform>-<arch>, installed
 //     into .cache/real-nodes/anvil-<version>/ (not a devDependency: the registry here serves only
-//     the linux-amd64 build, so a lock file naming the other platforms could never `npm ci`).
+//     the linux-amd64 build, so a lock file naming the other platforms could never `npm ci`);
+//   - evmd (Cosmos EVM's example chain), built from source into .cache/real-nodes/evmd-<version>/
+//     (scripts/real/evmd.cjs: minutes when cold, a version check when warm).
 // A piece that cannot be installed is an error with the reason: the suite never passes by
 // skipping. CommonJS so that both `node scripts/real/ensureNodes.cjs` and the compiled tests
 // (out/test/real, CommonJS) can use it.
@@ -14,6 +16,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { retrySync } = require('../retrySync.cjs');
+const { ensureEvmd } = require('./evmd.cjs');
 
 const COMETBFT_MODULE = 'github.com/cometbft/cometbft';
 const COMETBFT_VERSION = 'v0.38.26';
@@ -145,19 +148,27 @@ function ensureAnvil(log) {
   return { name: 'anvil', path: bin, version, cached, ms: Date.now() - t0 };
 }
 
-/** Installs what is missing; returns { cometbft, anvil } with path, version, cached and ms. Throws with the reason. */
+/**
+ * Installs what is missing (all, or `options.only`: names); returns { cometbft, anvil, evmd } with
+ * path, version, cached and ms. Throws with the reason.
+ */
 function ensureNodes(options = {}) {
   const log = options.log ?? ((m) => console.log(`real-nodes: ${m}`));
-  const cometbft = ensureCometbft(log);
-  const anvil = ensureAnvil(log);
-  return { cometbft, anvil };
+  const want = (name) => !options.only || options.only.includes(name);
+  const out = {};
+  if (want('cometbft')) out.cometbft = ensureCometbft(log);
+  if (want('anvil')) out.anvil = ensureAnvil(log);
+  if (want('evmd')) out.evmd = ensureEvmd(cacheDir(), { run, runFetching, tail, log });
+  return out;
 }
 
 module.exports = { ensureNodes, COMETBFT_VERSION, cacheDir };
 
 if (require.main === module) {
   try {
-    const nodes = ensureNodes();
+    // `node ensureNodes.cjs [name...]`: only those (npm run chain needs only evmd).
+    const only = process.argv.slice(2);
+    const nodes = ensureNodes(only.length ? { only } : {});
     for (const n of Object.values(nodes)) {
       console.log(`real-nodes: ${n.name} ${n.version} ${n.cached ? 'cached (warm)' : 'installed (cold)'} in ${(n.ms / 1000).toFixed(1)} s: ${path.relative(repoRoot, n.path)}`);
     }

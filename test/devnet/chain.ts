@@ -2,6 +2,7 @@
 // application, validators and the genesis bytes. Providers only differ in how far behind the
 // tip they look (lag). Hashes are deterministic fakes (SHA-256 of labels) of the right length.
 import { bech32Encode, keccak256, sha256, sha512 } from './encoding';
+import { evmTxEvents } from './evmEvents';
 
 export interface AbciEvent {
   type: string;
@@ -280,7 +281,7 @@ export class Chain {
       if (t.evmHash) {
         evmTxs.push({ hash: t.evmHash, index });
         res = result(0, '', '', 21000n, 21000n);
-        res.events = [{ type: 'ethereum_tx', attributes: [{ key: 'ethereumTxHash', value: t.evmHash, index: true }, { key: 'txIndex', value: String(evmTxs.length - 1), index: true }] }];
+        res.events = evmTxEvents(t.bytes, t.evmHash, t.hash, evmTxs.length - 1);
       } else {
         // kvstore: "key=value" stores value under key; anything else is stored under itself.
         const parts = splitOnce(t.bytes);

@@ -124,3 +124,31 @@ export function txEventsMap(t: TxRecord): Record<string, string[]> {
 export function txRecordsOf(chain: Chain, b: Block): TxRecord[] {
   return b.txHashes.map((h) => chain.tx(h)).filter((t): t is TxRecord => t !== undefined);
 }
+
+/**
+ * CometBFT's `rpc.Cacheable` routes (rpc/core/routes.go): their answers carry `Cache-Control:
+ * public, max-age=86400`; 'height' ones only when a height is given. Over GET only successes get
+ * the header; over POST every answer of a batch of cacheable calls does, handler errors included
+ * (a block past the tip is cacheable for a day), but not parameter or method errors.
+ */
+const CACHEABLE: Record<string, 'always' | 'height'> = {
+  blockchain: 'always',
+  genesis: 'always',
+  genesis_chunked: 'always',
+  block: 'height',
+  block_by_hash: 'always',
+  block_results: 'height',
+  commit: 'height',
+  header: 'height',
+  header_by_hash: 'always',
+  tx: 'always',
+  validators: 'height',
+  consensus_params: 'height',
+  abci_info: 'always',
+};
+export const CACHE_HEADERS = { 'Cache-Control': 'public, max-age=86400' };
+
+export function cacheable(name: string, args: Record<string, unknown>): boolean {
+  const c = Object.prototype.hasOwnProperty.call(CACHEABLE, name) ? CACHEABLE[name] : undefined;
+  return c === 'always' || (c === 'height' && args.height !== undefined);
+}

@@ -20,6 +20,7 @@ import {
 } from './cometJson';
 import { goTime, hexUpper, sha256 } from './encoding';
 import { equalityValue, matches, parseQuery, Query } from './query';
+import { CACHE_HEADERS, cacheable } from './cometJson';
 import { HttpCall, RequestLog, sendJson, sendText } from './server';
 
 export type JsonId = string | number;
@@ -51,6 +52,7 @@ interface Route {
   ws?: boolean;
   fn: (a: Args, ctx: Ctx) => unknown;
 }
+
 
 export interface ConsensusOptions {
   chain: Chain;
@@ -145,7 +147,7 @@ export class ConsensusService {
     }
     void this.run(route, args, { view: this.view() }).then((out) => {
       if (out instanceof RpcError) sendJson(res, 500, errorText(-1, out));
-      else sendJson(res, 200, okBody(-1, out));
+      else sendJson(res, 200, okBody(-1, out), cacheable(path.slice(1), args) ? CACHE_HEADERS : {});
     });
   }
 
@@ -173,20 +175,34 @@ export class ConsensusService {
       const err = new RpcError(-32600, 'Invalid Request', `batch request exceeds maximum (${MAX_BATCH}) allowed number of requests`);
       return sendJson(res, 200, errorText(undefined, err));
     }
+    // CometBFT v0.38 calls a handler without its arguments when `params` is absent, and the
+    // reflect panic becomes one HTTP 500 error for the whole request (batch included).
+    const panics = (list as Array<Record<string, unknown>>).some((req) => {
+      if (req.id === undefined || req.id === null || req.params !== undefined) return false;
+      const route = typeof req.method === 'string' && Object.prototype.hasOwnProperty.call(this.routes, req.method) ? this.routes[req.method] : undefined;
+      return route !== undefined && !route.ws && route.params.length > 0;
+    });
+    if (panics) return sendJson(res, 500, errorText(-1, new RpcError(-32603, 'Internal error', 'reflect: Call with too few input arguments')));
     const view = this.view();
+    let cache = true;
     void Promise.all(
       (list as Array<Record<string, unknown>>).map(async (req): Promise<Buffer | string | undefined> => {
         const id = req.id as JsonId | null | undefined;
         if (id === undefined || id === null) return undefined; // notification: no reply at all
         const method = typeof req.method === 'string' ? req.method : '';
         const route = Object.prototype.hasOwnProperty.call(this.routes, method) ? this.routes[method] : undefined;
-        if (!route || route.ws) return errorText(id, new RpcError(-32601, 'Method not found'));
+        if (!route || route.ws) {
+          cache = false;
+          return errorText(id, new RpcError(-32601, 'Method not found'));
+        }
         let args: Args;
         try {
           args = jsonParamsToArgs(route, req.params);
         } catch (e) {
+          cache = false;
           return errorText(id, new RpcError(-32602, 'Invalid params', `error converting json params to arguments: ${msg(e)}`));
         }
+        if (!cacheable(method, args)) cache = false;
         const out = await this.run(route, args, { view, id });
         return out instanceof RpcError ? errorText(id, out) : okBody(id, out);
       }),
@@ -195,8 +211,11 @@ export class ConsensusService {
       if (replies.length === 0) {
         res.statusCode = 200;
         res.end();
-      } else if (replies.length === 1) sendJson(res, 200, replies[0]);
-      else sendJson(res, 200, Buffer.concat([Buffer.from('['), ...joinParts(replies), Buffer.from(']')]));
+        return;
+      }
+      const headers = cache ? CACHE_HEADERS : {};
+      if (replies.length === 1) sendJson(res, 200, replies[0], headers);
+      else sendJson(res, 200, Buffer.concat([Buffer.from('['), ...joinParts(replies), Buffer.from(']')]), headers);
     });
   }
 

@@ -118,6 +118,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       iface: 'consensus',
       log,
       maxBody: 1_000_000,
+      redirect: 'servemux',
       handle: (c) => consensus.handleHttp(c),
       upgrade: (req, socket, head) => consensus.handleUpgrade(req, socket, head),
     });

@@ -169,7 +169,7 @@ describe('devnet', function () {
       assert.match(root.headers.get('content-type') ?? '', /text\/html/);
       assert.match(root.text, /genesis_chunked\?chunk=_/);
       const redirect = await get(`${A.consensusHttp}//status`, { redirect: 'manual' });
-      assert.equal(redirect.status, 301);
+      assert.equal(redirect.status, 307, 'Go ServeMux (CometBFT built with Go 1.22+)');
       assert.equal(redirect.headers.get('location'), '/status');
       const sub = await get(`${A.consensusHttp}/subscribe?query="tm.event='NewBlock'"`);
       assert.equal(sub.status, 404);
@@ -518,8 +518,9 @@ describe('devnet', function () {
       const raw = Buffer.from('02f86c8204008085e8d4a5100082520894' + '22'.repeat(20) + '8080c0', 'hex');
       const sent = (await post(A.evmRpc, { jsonrpc: '2.0', id: 3, method: 'eth_sendRawTransaction', params: ['0x' + raw.toString('hex')] })).json();
       assert.equal(sent.result, '0x' + keccak256(raw).toString('hex'));
+      // Pending: Cosmos EVM answers an error, not null (seen on evmd v0.3.2).
       const before = (await post(A.evmRpc, { jsonrpc: '2.0', id: 4, method: 'eth_getTransactionReceipt', params: [sent.result] })).json();
-      assert.equal(before.result, null);
+      assert.deepEqual(before.error, { code: -32000, message: `GetTxByEthHash ${sent.result}: ethereum tx not found` });
       net.produceBlock();
       const receipt = (await post(A.evmRpc, { jsonrpc: '2.0', id: 5, method: 'eth_getTransactionReceipt', params: [sent.result] })).json().result;
       assert.equal(receipt.status, '0x1');

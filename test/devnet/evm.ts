@@ -147,7 +147,9 @@ export class EvmService {
         args(1, 1);
         const hash = hex0x(fixedHexArg(p[0], 0, 32, 'common.Hash'));
         const t = this.chain.txByEvmHash(hash);
-        return t && t.height <= view ? this.receiptJson(t) : null;
+        // Cosmos EVM answers an unknown or pending tx with an error, not null (go-ethereum's way).
+        if (!t || t.height > view) throw new EvmError(-32000, `GetTxByEthHash ${hash}: ethereum tx not found`);
+        return this.receiptJson(t);
       }
       case 'eth_getBalance': {
         args(2, 2);
@@ -233,7 +235,7 @@ export class EvmService {
       v: '0x0',
       r: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('r')]))))),
       s: quantity(BigInt(hex0x(sha256(Buffer.concat([raw, Buffer.from('s')]))))),
-      yParity: '0x0',
+      // No yParity: Cosmos EVM v0.3's RPCTransaction does not serve it (go-ethereum and anvil do).
     };
   }
 

@@ -18,7 +18,8 @@ const HTTP_OF_GRPC: Record<number, number> = { 2: 500, 3: 400, 4: 504, 5: 404, 7
 const BASE = '/cosmos/base/tendermint/v1beta1';
 
 class GrpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  /** `reached`: the gRPC handler ran (false: the gateway refused the request by itself). */
+  constructor(readonly code: number, message: string, readonly reached = true) {
     super(message);
   }
 }
@@ -30,19 +31,25 @@ export class RestService {
     return this.o.chain;
   }
 
+  /**
+   * Headers as evmd's gateway sends them: a query that reached its gRPC handler carries
+   * grpc-metadata-* (and x-cosmos-block-height when it succeeded); the gateway's own refusals
+   * (unknown route, a height that is not a number) and broadcasts carry none of them.
+   */
   handle(call: HttpCall): void {
     const view = this.chain.viewHeight(this.o.lag);
-    const headers = { 'x-cosmos-block-height': view.toString(), 'Grpc-Metadata-Content-Type': 'application/grpc' };
+    const grpc = { 'Grpc-Metadata-Content-Type': 'application/grpc+cosmos-sdk-grpc-codec', 'Grpc-Metadata-X-Cosmos-Block-Height': view.toString() };
     if (call.tooLarge) {
       const body = '{"jsonrpc":"2.0","id":-1,"error":{"code":-32600,"message":"Invalid Request","data":"error reading request body: http: request body too large"}}';
-      return sendJson(call.res, 400, body, headers);
+      return sendJson(call.res, 400, body);
     }
+    const broadcast = call.req.method === 'POST' && call.path === '/cosmos/tx/v1beta1/txs';
     try {
       const result = this.route(call, view);
-      sendJson(call.res, 200, JSON.stringify(result), headers);
+      sendJson(call.res, 200, JSON.stringify(result), broadcast ? {} : { 'x-cosmos-block-height': view.toString(), ...grpc });
     } catch (e) {
       const err = e instanceof GrpcError ? e : new GrpcError(2, e instanceof Error ? e.message : String(e));
-      sendJson(call.res, HTTP_OF_GRPC[err.code] ?? 500, JSON.stringify({ code: err.code, message: err.message, details: [] }), headers);
+      sendJson(call.res, HTTP_OF_GRPC[err.code] ?? 500, JSON.stringify({ code: err.code, message: err.message, details: [] }), err.reached && !broadcast ? grpc : {});
     }
   }
 
@@ -61,7 +68,7 @@ export class RestService {
       if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([^/]+)$/.exec(p))) return this.tx(m[1], view);
     }
     if (method === 'POST' && p === '/cosmos/tx/v1beta1/txs') return this.broadcast(call.body);
-    throw new GrpcError(12, 'Not Implemented');
+    throw new GrpcError(12, 'Not Implemented', false);
   }
 
   private blockAt(height: bigint, view: bigint): Block {
@@ -169,8 +176,10 @@ export class RestService {
   }
 
   private tx(hash: string, view: bigint): unknown {
-    if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw new GrpcError(3, `invalid tx hash: ${hash}`);
-    const t = this.chain.tx(hash);
+    // The SDK hex-decodes the hash (Go's error as code 2, Unknown), then asks CometBFT for it.
+    const bad = goHexError(hash);
+    if (bad) throw new GrpcError(2, bad);
+    const t = hash.length === 64 ? this.chain.tx(hash) : undefined;
     if (!t || t.height > view) throw new GrpcError(5, `tx not found: ${hash}`);
     const b = this.chain.block(t.height);
     const tx = emptyTx();
@@ -212,7 +221,8 @@ export class RestService {
       throw new GrpcError(3, `proto: (line 1:14): invalid value for bytes field tx_bytes: ${JSON.stringify(req.tx_bytes)}`);
     }
     const bytes = Buffer.from((req.tx_bytes as string | undefined) ?? '', 'base64');
-    if (bytes.length === 0) throw new GrpcError(3, 'invalid empty tx');
+    // An empty tx goes to CheckTx, whose decoder refuses it (SDK 0.53; no "invalid empty tx" check).
+    if (bytes.length === 0) return { tx_response: txResponse(hexUpper(sha256(bytes)), 18, 'sdk', 'must contain at least one message: invalid request') };
     if (modeName !== 'BROADCAST_MODE_SYNC' && modeName !== 'BROADCAST_MODE_ASYNC') {
       // BROADCAST_MODE_BLOCK is gone since SDK 0.47: it normalises to "unspecified".
       throw new GrpcError(2, 'unsupported return type unspecified; supported types: sync, async');
@@ -254,7 +264,7 @@ function txResponse(hash: string, code: number, codespace: string, rawLog: strin
 
 function emptyTx(): Record<string, unknown> {
   return {
-    body: { messages: [], memo: '', timeout_height: '0', extension_options: [], non_critical_extension_options: [] },
+    body: { messages: [], memo: '', timeout_height: '0', unordered: false, timeout_timestamp: null, extension_options: [], non_critical_extension_options: [] },
     auth_info: { signer_infos: [], fee: { amount: [], gas_limit: '0', payer: '', granter: '' }, tip: null },
     signatures: [],
   };
@@ -264,15 +274,27 @@ function b64(b: Buffer): string {
   return b.toString('base64');
 }
 
+/** Empty (nil) hashes are null on the gateway, e.g. the first block's last_block_id. */
 function blockIdJson(id: BlockId): Record<string, unknown> {
-  return { hash: b64(id.hash), part_set_header: { total: id.partsTotal, hash: b64(id.partsHash) } };
+  const orNull = (b: Buffer) => (b.length ? b64(b) : null);
+  return { hash: orNull(id.hash), part_set_header: { total: id.partsTotal, hash: orNull(id.partsHash) } };
+}
+
+/** Go's hex.DecodeString error for `s`, or undefined when it decodes. */
+function goHexError(s: string): string | undefined {
+  const bad = [...s].find((c) => !/[0-9a-fA-F]/.test(c));
+  if (bad !== undefined) {
+    const cp = bad.codePointAt(0) as number;
+    return `encoding/hex: invalid byte: U+${cp.toString(16).toUpperCase().padStart(4, '0')} '${bad}'`;
+  }
+  return s.length % 2 === 1 ? 'encoding/hex: odd length hex string' : undefined;
 }
 
 function parseHeight(s: string): bigint {
-  if (!/^[+-]?\d+$/.test(s)) throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  if (!/^[+-]?\d+$/.test(s)) throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`, false);
   const n = BigInt(s);
   if (n > (1n << 63n) - 1n || n < -(1n << 63n)) {
-    throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
+    throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`, false);
   }
   return n;
 }

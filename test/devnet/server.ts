@@ -48,6 +48,12 @@ export interface ListenerOptions {
   maxBody: number;
   handle: (call: HttpCall) => void | Promise<void>;
   upgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /**
+   * How an unclean path (`//status`) is redirected: Go's ServeMux (CometBFT, Go 1.22+) answers 307
+   * with a small HTML page for GET; gorilla/mux (the REST gateway, the EVM JSON-RPC) answers 301
+   * without a body. Default 'gorilla'.
+   */
+  redirect?: 'servemux' | 'gorilla';
 }
 
 const STATUS_TEXT = http.STATUS_CODES;
@@ -135,12 +141,13 @@ export class Listener {
       const search = q >= 0 ? url.slice(q) : '';
       const clean = cleanPath(rawPath);
       if (clean !== rawPath) {
-        // Go's ServeMux (and gorilla/mux) redirect unclean paths; a POST body is lost on the way.
-        res.statusCode = 301;
+        // Go's ServeMux and gorilla/mux redirect unclean paths; a POST body is lost on the way.
+        const servemux = this.o.redirect === 'servemux';
+        res.statusCode = servemux ? 307 : 301;
         res.setHeader('Location', clean + search);
-        if (req.method === 'GET' || req.method === 'HEAD') {
+        if (servemux && (req.method === 'GET' || req.method === 'HEAD')) {
           res.setHeader('Content-Type', 'text/html; charset=utf-8');
-          res.end(`<a href="${clean + search}">Moved Permanently</a>.\n\n`);
+          res.end(`<a href="${clean + search}">Temporary Redirect</a>.\n\n`);
         } else res.end();
         return;
       }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
-interface NodeInfo {
+export interface NodeInfo {
   name: string;
   path: string;
   version: string;
@@ -18,12 +18,17 @@ interface NodeInfo {
   ms: number;
 }
 interface EnsureModule {
-  ensureNodes(options?: { log?: (m: string) => void }): { cometbft: NodeInfo; anvil: NodeInfo };
+  ensureNodes(options?: { log?: (m: string) => void; only?: string[] }): NodeBinaries;
+}
+export interface NodeBinaries {
+  cometbft: NodeInfo;
+  anvil: NodeInfo;
+  evmd: NodeInfo;
 }
 
-let ensured: { cometbft: NodeInfo; anvil: NodeInfo } | undefined;
+let ensured: NodeBinaries | undefined;
 /** The binaries (installed on first use, cached after); throws with the reason when one cannot be had. */
-export function nodeBinaries(): { cometbft: NodeInfo; anvil: NodeInfo } {
+export function nodeBinaries(): NodeBinaries {
   if (!ensured) {
     // eslint-disable-next-line @typescript-eslint/no-var-requires
     const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
@@ -32,9 +37,21 @@ export function nodeBinaries(): { cometbft: NodeInfo; anvil: NodeInfo } {
   return ensured;
 }
 
+let ensuredEvmd: NodeInfo | undefined;
+/** Only evmd (npm run chain and record:evmd need nothing else). */
+export function evmdBinary(): NodeInfo {
+  if (!ensuredEvmd) {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
+    ensuredEvmd = ensured?.evmd ?? mod.ensureNodes({ only: ['evmd'], log: (m) => console.log(`      real-nodes: ${m}`) }).evmd;
+  }
+  return ensuredEvmd;
+}
+
 // ---- process registry ---------------------------------------------------------------------
 
 const live = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
 let hooked = false;
 
 function killAllNow(): void {
@@ -46,11 +63,33 @@ function killAllNow(): void {
     }
   }
   live.clear();
+  for (const d of tempDirs) {
+    try {
+      rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {
+      // best effort on the way out
+    }
+  }
+  tempDirs.clear();
 }
 
-function register(p: ChildProcess): void {
+/** A node's temporary home, removed on exit and on signals too (dispose() removes it normally). */
+export function removeOnExit(dir: string, add = true): void {
+  if (!add) {
+    tempDirs.delete(dir);
+    return;
+  }
+  tempDirs.add(dir);
+  installHooks();
+}
+
+export function register(p: ChildProcess): void {
   live.add(p);
   p.once('exit', () => live.delete(p));
+  installHooks();
+}
+
+function installHooks(): void {
   if (hooked) return;
   hooked = true;
   process.once('exit', killAllNow);
@@ -89,7 +128,7 @@ export function freePort(): Promise<number> {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function lastLines(file: string, n = 25): string {
+export function lastLines(file: string, n = 25): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-n).join('\n');
   } catch {

@@ -1,0 +1,122 @@
+// What the devnet learned from a real evmd v0.3.2 chain (test/real/README.md lists each
+// difference; test/real/evmdFidelity.real.test.ts compares the two). Pinned here so that the
+// devnet keeps them on machines without Go.
+import * as assert from 'node:assert/strict';
+import { Devnet, startDevnet } from '../devnet/devnet';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function req(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; json: Json; headers: Headers }> {
+  const res = await fetch(url, { redirect: 'manual', ...init, signal: AbortSignal.timeout(5000) });
+  const text = await res.text();
+  let json: Json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json, headers: res.headers };
+}
+const post = (url: string, body: unknown) => req(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+describe('devnet: the answers of a real evmd chain', () => {
+  let net: Devnet;
+  let P: Devnet['providers'][number];
+  const B = '/cosmos/base/tendermint/v1beta1';
+
+  before(async () => {
+    net = await startDevnet({ blockIntervalMs: 0, providers: [{ name: 'A' }] });
+    for (let i = 0; i < 3; i++) net.produceBlock();
+    P = net.providers[0];
+  });
+  after(() => net.stop());
+
+  it('CometBFT: Cache-Control on cacheable routes with a height, POST errors of cacheable calls included', async () => {
+    const cached = 'public, max-age=86400';
+    assert.equal((await req(`${P.consensusHttp}/block?height=2`)).headers.get('cache-control'), cached);
+    assert.equal((await req(`${P.consensusHttp}/block`)).headers.get('cache-control'), null);
+    assert.equal((await req(`${P.consensusHttp}/block?height=999`)).headers.get('cache-control'), null, 'GET errors: no header');
+    assert.equal((await req(`${P.consensusHttp}/status`)).headers.get('cache-control'), null);
+    assert.equal((await req(`${P.consensusHttp}/genesis`)).headers.get('cache-control'), cached);
+    const past = await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'block', params: ['999'] });
+    assert.equal(past.status, 200);
+    assert.equal(past.json.error.code, -32603);
+    assert.equal(past.headers.get('cache-control'), cached, 'POST: a handler error is cacheable');
+    const bad = await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'block', params: [5] });
+    assert.equal(bad.headers.get('cache-control'), null, 'parameter errors are not');
+    const mixed = await post(P.consensusRpc, [{ jsonrpc: '2.0', id: 1, method: 'status' }, { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] }]);
+    assert.equal(mixed.headers.get('cache-control'), null, 'a batch is cacheable only when every call is');
+  });
+
+  it('CometBFT: POST without params for a method with arguments is HTTP 500 (the handler panics), // is a 307', async () => {
+    for (const body of [{ jsonrpc: '2.0', id: 1, method: 'block' }, [{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'validators' }]]) {
+      const r = await post(P.consensusRpc, body);
+      assert.equal(r.status, 500);
+      assert.deepEqual(r.json, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'reflect: Call with too few input arguments' } });
+    }
+    assert.equal((await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'status' })).status, 200);
+    assert.equal((await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'block', params: {} })).json.result.block.header.height, net.height().toString());
+    const r = await req(`${P.consensusHttp}//status`);
+    assert.equal(r.status, 307);
+    assert.equal(r.headers.get('location'), '/status');
+    assert.equal(r.text, '<a href="/status">Temporary Redirect</a>.\n\n');
+  });
+
+  it('REST: gRPC headers as the gateway sends them, nil hashes null, a 301 without a body for //', async () => {
+    const ok = await req(`${P.rest}${B}/blocks/1`);
+    const tip = net.height().toString();
+    assert.equal(ok.headers.get('x-cosmos-block-height'), tip);
+    assert.equal(ok.headers.get('grpc-metadata-x-cosmos-block-height'), tip);
+    assert.equal(ok.headers.get('grpc-metadata-content-type'), 'application/grpc+cosmos-sdk-grpc-codec');
+    assert.equal(ok.json.block.header.last_block_id.hash, null);
+    assert.equal(ok.json.block.header.last_block_id.part_set_header.hash, null);
+    const past = await req(`${P.rest}${B}/blocks/99`);
+    assert.equal(past.status, 400);
+    assert.equal(past.headers.get('x-cosmos-block-height'), null, 'errors: no x-cosmos-block-height');
+    assert.equal(past.headers.get('grpc-metadata-x-cosmos-block-height'), tip);
+    for (const path of [`${B}/blocks/abc`, `${B}/blocks/latest/`, '/cosmos/nothing']) {
+      const r = await req(`${P.rest}${path}`);
+      assert.equal(r.headers.get('grpc-metadata-content-type'), null, `${path}: the gateway's own refusal`);
+    }
+    const dbl = await req(`${P.rest}//cosmos/base/tendermint/v1beta1/syncing`);
+    assert.equal(dbl.status, 301);
+    assert.equal(dbl.headers.get('location'), '/cosmos/base/tendermint/v1beta1/syncing');
+    assert.equal(dbl.text, '');
+  });
+
+  it('REST: tx hashes decoded as hex (code 2), short ones not found (code 5); an empty broadcast is CheckTx code 18', async () => {
+    const x = await req(`${P.rest}/cosmos/tx/v1beta1/txs/xyz`);
+    assert.equal(x.status, 500);
+    assert.deepEqual(x.json, { code: 2, message: "encoding/hex: invalid byte: U+0078 'x'", details: [] });
+    assert.equal((await req(`${P.rest}/cosmos/tx/v1beta1/txs/abc`)).json.message, 'encoding/hex: odd length hex string');
+    const short = await req(`${P.rest}/cosmos/tx/v1beta1/txs/abcd`);
+    assert.equal(short.status, 404);
+    assert.deepEqual(short.json, { code: 5, message: 'tx not found: abcd', details: [] });
+    const empty = await post(`${P.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' });
+    assert.equal(empty.status, 200);
+    assert.equal(empty.json.tx_response.code, 18);
+    assert.equal(empty.json.tx_response.raw_log, 'must contain at least one message: invalid request');
+    assert.equal(empty.headers.get('x-cosmos-block-height'), null, 'broadcasts carry no height header');
+  });
+
+  it('EVM: the receipt of an unknown tx is -32000, transactions have no yParity, a transfer has the events of Cosmos EVM', async () => {
+    const hash = '0x' + 'ab'.repeat(32);
+    const r = await post(P.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] });
+    assert.deepEqual(r.json.error, { code: -32000, message: `GetTxByEthHash ${hash}: ethereum tx not found` });
+    const raw = '0x02f86c8204008085e8d4a5100082520894' + '22'.repeat(20) + '8080c0';
+    const sent = await post(P.evmRpc, { jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [raw] });
+    net.produceBlock();
+    const tx = await post(P.evmRpc, { jsonrpc: '2.0', id: 3, method: 'eth_getTransactionByHash', params: [sent.json.result] });
+    assert.equal(tx.json.result.hash, sent.json.result);
+    assert.equal('yParity' in tx.json.result, false);
+    const results = (await req(`${P.consensusHttp}/block_results?height=${net.height()}`)).json.result;
+    const kinds = (results.txs_results[0].events as Json[]).map((e) => `${e.type}(${(e.attributes as Json[]).map((a) => a.key).join(',')})`);
+    assert.deepEqual(kinds, [
+      'ethereum_tx(ethereumTxHash,txIndex)',
+      'message(action,sender,msg_index)',
+      'ethereum_tx(amount,ethereumTxHash,txIndex,txGasUsed,txHash,recipient,msg_index)',
+      'tx_log(msg_index)',
+      'message(module,sender,txType,msg_index)',
+    ]);
+  });
+});
