@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mnemonicToAccount } from 'viem/accounts';
-import { Operation, OPERATIONS } from '../../src/core/operations';
+import { Operation, OPERATIONS } from '../../src/core/chain/operations';
 import { bech32Decode, bech32Encode, keccak256 } from '../devnet/encoding';
 import { DENOM, DEV0, EVM_CHAIN_ID, EvmdNode, VALIDATOR } from './helpers/evmd';
 import { printRecorded, record, Runner } from './helpers/extension';

@@ -2,7 +2,7 @@
 // difference; test/real/evmdFidelity.real.test.ts compares the two). Pinned here so that the
 // devnet keeps them on machines without Go.
 import * as assert from 'node:assert/strict';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { Devnet, startDevnet } from './devnet';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
