@@ -32,6 +32,16 @@ describe('genesis_chunked streaming scanner', () => {
     assert.equal(envelope.result.chunk, '0');
   });
 
+  it('takes "\\/" split between two pieces at any boundary', async () => {
+    // Found by a random test: a backslash ending one network piece and its "/" starting the next.
+    const text = String.raw`{"result":{"data":"55bHHJRPxzfHtCNfMm+mczxbYSBRBe6QQJoDkW4SX0WR\/6FMvVZCOdDLlPq\/gYYs"}}`;
+    const expected = Buffer.from('55bHHJRPxzfHtCNfMm+mczxbYSBRBe6QQJoDkW4SX0WR/6FMvVZCOdDLlPq/gYYs', 'base64');
+    for (let size = 1; size <= text.length; size++) {
+      const { data } = await scan(text, size);
+      assert.ok(data.equals(expected), `piece size ${size}`);
+    }
+  });
+
   it('takes padding split from the closing quote, and "\\/" escapes', async () => {
     for (const length of [1, 2, 3, 4, 5, 6, 47, 48, 49]) {
       const bytes = randomBytes(length);

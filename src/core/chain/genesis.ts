@@ -121,6 +121,8 @@ export class ChunkAnswerScanner {
   /** The key of each open object ('[' for arrays), outermost first. */
   private readonly containers: string[] = [];
   private carry = '';
+  /** A backslash ended the last piece: its escaped character comes with the next one. */
+  private escapePending = false;
   decodedBytes = 0;
 
   constructor(private readonly write: (bytes: Buffer) => Promise<void>) {}
@@ -210,7 +212,10 @@ export class ChunkAnswerScanner {
    * standard alphabet only, padding only at the very end, and exactly the bytes its length promises.
    */
   private async decode(text: string, last: boolean): Promise<void> {
-    // JSON may escape "/" as "\/" (CometBFT does not).
+    // JSON may escape "/" as "\/" (CometBFT does not); the two characters may arrive in different pieces.
+    if (this.escapePending) text = '\\' + text;
+    this.escapePending = !last && text.endsWith('\\');
+    if (this.escapePending) text = text.slice(0, -1);
     if (text.includes('\\')) text = text.replace(/\\\//g, '/');
     const carry = this.carry;
     const length = carry.length + text.length;
