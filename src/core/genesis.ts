@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { EndpointError } from './errors';
 import * as l10n from './l10n';
 import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
-import { formatBytes } from './http';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadCapError, formatBytes } from './http';
 import { interpret, isObject } from './interpret';
 import { joinUrl, redactUrl } from './providers';
 
@@ -51,6 +51,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   out.on('error', (e) => (writeError ??= e));
   let written = 0;
   let total = 1;
+  const cap = options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   try {
     for (let chunk = 0; chunk < total; chunk++) {
       const url = joinUrl(base, '/genesis_chunked', { chunk: String(chunk) });
@@ -59,6 +60,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       // one network read, not the ~22 MB chunk answer.
       const scanner = new ChunkAnswerScanner(async (bytes) => {
         if (writeError) throw writeError;
+        // The whole genesis counts against the cap, not each chunk.
+        if (written + scanner.decodedBytes > cap) throw downloadCapError(redactUrl(base), cap);
         // Backpressure: wait while the disk is behind (once() also rejects on a write error).
         if (!out.write(bytes)) await once(out, 'drain');
       });
@@ -80,6 +83,20 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       total = announced;
       scanner.end();
       written += scanner.decodedBytes;
+      // Refused before downloading the rest when the announced size cannot fit: every chunk but the
+      // last is as large as the first (the node cuts 16 MiB pieces).
+      if (chunk === 0 && total > 1 && (total - 1) * Math.max(1, scanner.decodedBytes) > cap) {
+        throw new EndpointError(
+          'protocol',
+          l10n.t(
+            'The genesis from {0} announces {1} chunks of {2}, more than {3} (chainEndpoints.maxDownloadMegabytes): not downloaded, nothing was kept. Raise the setting in user settings to read it.',
+            redactUrl(base),
+            total,
+            formatBytes(scanner.decodedBytes),
+            formatBytes(cap),
+          ),
+        );
+      }
     }
     out.end();
     if (!out.closed) await once(out, 'close');

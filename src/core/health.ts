@@ -10,6 +10,7 @@ import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, is
 import { HttpClient } from './http';
 import { interpret, isObject, readCometStatus } from './interpret';
 import * as l10n from './l10n';
+import { parseDecimalHeight, parseHexHeight } from './limits';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from './providers';
 import { describeAddress } from './proxy';
 
@@ -82,6 +83,8 @@ export interface HealthOptions {
 export const LAG_BLOCKS = 2n;
 export const SLOW_MS = 600;
 const DEFAULT_RETRY_AFTER_MS = 60_000;
+/** A probe's answer is small (a status, a block header): anything past this is refused, not read. */
+export const MAX_PROBE_BYTES = 256 * 1024;
 
 /** Expected chain identities, optional per provider (`chainId`, `evmChainId` in settings). */
 export interface ExpectedChain {
@@ -176,7 +179,7 @@ export class HealthMonitor {
     const at = this.now();
     const http = this.options.http;
     const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
-      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
+      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: MAX_PROBE_BYTES, maxBytes: MAX_PROBE_BYTES });
       return { res, read: interpret(res, dialect, req.url) };
     };
     try {
@@ -189,10 +192,10 @@ export class HealthMonitor {
           ]);
           const failed = failure(bn, at) ?? failure(cid, at);
           if (failed) return failed;
-          const h = bn.read.result;
-          if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
+          const h = parseHexHeight(bn.read.result); // bounded before any BigInt work
+          if (h === undefined) return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
           const chain = cid.read.result;
-          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
         }
         case 'consensusHttp':
         case 'consensusRpc': {
@@ -214,9 +217,9 @@ export class HealthMonitor {
           const failed = failure(r, at);
           if (failed) return failed;
           const header = isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
-          const h = header?.height;
-          if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, l10n.t('blocks/latest has no block.header.height'));
-          return { at, ok: true, latencyMs: r.res.elapsedMs, height: BigInt(h), chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
+          const h = parseDecimalHeight(header?.height);
+          if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
+          return { at, ok: true, latencyMs: r.res.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
         }
         default:
           return down(at, l10n.t('no probe for {0}', iface));
@@ -286,7 +289,7 @@ function probeWebSocket(
     let subscribedMs: number | undefined;
     let status: ProbeResult | undefined;
     let done = false;
-    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024, headers: headers && { ...headers } });
+    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: MAX_PROBE_BYTES, headers: headers && { ...headers } });
     const finish = (r: ProbeResult) => {
       if (done) return;
       done = true;

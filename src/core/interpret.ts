@@ -3,6 +3,7 @@
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
 import { EndpointError, FailureDetail, bodyPreview } from './errors';
+import { parseDecimalHeight } from './limits';
 import { HttpResponse } from './http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from './l10n';
@@ -243,10 +244,10 @@ export function notJsonRpc(where: string): string {
 export function readCometStatus(result: unknown): { height: bigint; time?: string; chainId?: string } | undefined {
   const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
   const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
-  const h = sync?.latest_block_height;
-  if (typeof h !== 'string' || !/^\d+$/.test(h)) return undefined;
+  const height = parseDecimalHeight(sync?.latest_block_height); // int64 or not a height
+  if (height === undefined) return undefined;
   return {
-    height: BigInt(h),
+    height,
     time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined,
     chainId: typeof node?.network === 'string' ? node.network : undefined,
   };

@@ -113,6 +113,7 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
     http: deps.http,
     timeoutMs: settings.requestTimeoutMs,
     maxBufferBytes: settings.maxDocumentBytes,
+    maxDownloadBytes: settings.maxDownloadBytes,
     spillDir: deps.storageDir,
     signal,
     onProgress: progress,

@@ -1,6 +1,7 @@
 // One typed accessor for the extension's settings, and a change event scoped to them.
 
 import vscode = require('vscode');
+import { limitValue } from '../core/limits';
 import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/providers';
 
 export const SECTION = 'chainEndpoints';
@@ -11,6 +12,8 @@ export interface Settings {
   readonly untrustedWorkspaceProviders: boolean;
   readonly requestTimeoutMs: number;
   readonly maxDocumentBytes: number;
+  /** The most one answer may cost (chainEndpoints.maxDownloadMegabytes). */
+  readonly maxDownloadBytes: number;
   readonly statusBarEnabled: boolean;
   readonly statusBarProvider: string;
 }
@@ -22,11 +25,14 @@ function clampNumber(value: unknown, fallback: number, min: number, max: number)
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const { value, ignoredWorkspace } = effectiveProvidersSetting(c.inspect('providers'), vscode.workspace.isTrusted);
+  const limit = (key: string) => limitValue(c.inspect(key), vscode.workspace.isTrusted);
   return {
     providers: parseProviders(value),
     untrustedWorkspaceProviders: ignoredWorkspace,
-    requestTimeoutMs: clampNumber(c.get('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
-    maxDocumentBytes: clampNumber(c.get('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
+    // Limits: an untrusted workspace's own values are not read (see limitValue).
+    requestTimeoutMs: clampNumber(limit('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
+    maxDocumentBytes: clampNumber(limit('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
+    maxDownloadBytes: clampNumber(limit('maxDownloadMegabytes'), 1024, 1, 65536) * 1024 * 1024,
     statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
     statusBarProvider: (c.get<string>('statusBar.provider') ?? '').trim(),
   };
