@@ -64,8 +64,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const deps = { log, http, documents, secrets, history, storageDir };
   context.subscriptions.push(
     ...registerOperationCommands(deps),
-    registerCommand(log, 'chainEndpoints.setSecret', (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
-    registerCommand(log, 'chainEndpoints.deleteSecret', (arg?: { name?: string }) => secrets.promptDelete(arg)),
+    registerCommand(log, 'chainEndpoints.setSecret', (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
+    registerCommand(log, 'chainEndpoints.deleteSecret', (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, 'chainEndpoints.refresh', async () => {
       tree.refresh();
       await health.refresh();

@@ -13,6 +13,7 @@
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
 import * as l10n from './l10n';
+import { findSecretReference } from './secretScope';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
@@ -106,6 +107,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   if (!isRecord(doc)) {
     throw new ChainRegistryError('$', l10n.t('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
   }
+  const secretField = findSecretReference(doc); // a file must never make settings refer to the user's secrets
+  if (secretField) throw new ChainRegistryError(secretField, l10n.t('{0} contains a secret reference ("${secret:"): a chain.json cannot refer to your secrets, so the file was refused.', secretField));
   const chainId = optionalString(doc, 'chain_id');
   const chainName = optionalString(doc, 'chain_name');
   const prettyName = optionalString(doc, 'pretty_name');

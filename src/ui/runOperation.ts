@@ -9,7 +9,7 @@ import { isEndpointError } from '../core/errors';
 import { ExecuteOptions, Outcome, describeRequest, execute } from '../core/execute';
 import { formatBytes } from '../core/http';
 import type { RunOptions, RunResult } from '../api';
-import { masker } from '../core/mask';
+import { maskDeep, masker } from '../core/mask';
 import { Args, Operation, findOperation } from '../core/operations';
 import { INTERFACE_LABELS, Provider, redactUrl } from '../core/providers';
 import { toShellCommand } from '../core/curl';
@@ -182,14 +182,14 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
     logOutcome(deps.log, o);
     const mask = (t: string) => masker.mask(t);
     return {
-      result: o.result,
+      result: maskDeep(o.result),
       body: o.body ? mask(o.body.toString('utf8')) : undefined,
       file: o.file,
       status: o.status,
       elapsedMs: o.elapsedMs,
       bytes: o.bytes,
       request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
-      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data },
+      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data) },
     };
   } finally {
     sub?.dispose();

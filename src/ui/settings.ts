@@ -2,7 +2,8 @@
 
 import vscode = require('vscode');
 import { limitValue } from '../core/limits';
-import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/providers';
+import { providersOrigin } from '../core/secretScope';
+import { ParsedProviders, Provider, effectiveProvidersSetting, parseProviders } from '../core/providers';
 
 export const SECTION = 'chainEndpoints';
 
@@ -24,10 +25,13 @@ function clampNumber(value: unknown, fallback: number, min: number, max: number)
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
-  const { value, ignoredWorkspace } = effectiveProvidersSetting(c.inspect('providers'), vscode.workspace.isTrusted);
+  const inspected = c.inspect('providers');
+  const { value, ignoredWorkspace } = effectiveProvidersSetting(inspected, vscode.workspace.isTrusted);
+  const origin = providersOrigin(inspected, vscode.workspace.isTrusted);
+  const parsed = parseProviders(value);
   const limit = (key: string) => limitValue(c.inspect(key), vscode.workspace.isTrusted);
   return {
-    providers: parseProviders(value),
+    providers: { ...parsed, providers: parsed.providers.map((p) => ({ ...p, origin })) },
     untrustedWorkspaceProviders: ignoredWorkspace,
     // Limits: an untrusted workspace's own values are not read (see limitValue).
     requestTimeoutMs: clampNumber(limit('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
@@ -43,6 +47,11 @@ export function onSettingsChanged(keys: readonly string[], listener: () => void)
   return vscode.workspace.onDidChangeConfiguration((e) => {
     if (keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) listener();
   });
+}
+
+/** The providers of the user's own settings (the only ones a secret can be set for). */
+export function userProviders(): Provider[] {
+  return parseProviders(userProviderEntries()).providers.map((p) => ({ ...p, origin: 'user' as const }));
 }
 
 /** Raw provider entries as the user wrote them in user settings (to append to). */
