@@ -10,6 +10,7 @@ import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, is
 import { HttpClient } from './http';
 import { interpret, isObject, readCometStatus } from './interpret';
 import * as l10n from './l10n';
+import { suspectProviders } from './heightPlausibility';
 import { parseDecimalHeight, parseHexHeight } from './limits';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from './providers';
 import { describeAddress } from './proxy';
@@ -45,7 +46,8 @@ export interface ProbeFailure {
   status?: number;
 }
 
-export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited';
+/** `suspect`: a height implausibly far ahead of the other providers (heightPlausibility.ts). */
+export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited' | 'suspect';
 
 export interface InterfaceHealth {
   provider: string;
@@ -402,7 +404,15 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
         }
       }
     }
-    const sameChain = usable.filter((r) => r.state !== 'wrongChain');
+    // A height far ahead of the others is the suspect, never the best the others lag behind.
+    const suspects = suspectProviders(usable.filter((r) => r.state !== 'wrongChain' && r.last!.height !== undefined).map((r) => ({ provider: r.provider, height: r.last!.height! })));
+    for (const r of usable) {
+      const ahead = suspects.get(r.provider);
+      if (ahead === undefined || r.state === 'wrongChain' || r.state === 'rateLimited') continue;
+      r.state = 'suspect';
+      r.reason = l10n.t('suspect height: {0} blocks ahead of the other providers, more than their heights and block time allow', String(ahead));
+    }
+    const sameChain = usable.filter((r) => r.state !== 'wrongChain' && r.state !== 'suspect');
     const heights = sameChain.filter((r) => r.last!.height !== undefined).map((r) => r.last!.height!);
     const best = heights.reduce<bigint | undefined>((m, h) => (m === undefined || h > m ? h : m), undefined);
     const fastest = Math.min(...sameChain.map((r) => r.last!.latencyMs ?? Infinity));
@@ -425,7 +435,7 @@ function crossCheck(rows: InterfaceHealth[]): void {
   const byProvider = new Map<string, InterfaceHealth[]>();
   for (const r of rows) byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), r]);
   for (const list of byProvider.values()) {
-    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain');
+    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain' && r.state !== 'suspect');
     if (heights.length < 2) continue;
     const top = heights.reduce((m, r) => (r.last!.height! > m ? r.last!.height! : m), 0n);
     for (const r of heights) {

@@ -7,6 +7,7 @@
 import vscode = require('vscode');
 import { HeightSnapshot, HeightTracker } from '../core/heightTracker';
 import { HttpClient } from '../core/http';
+import { escapeMarkdown } from '../core/markdown';
 import { formatHeight } from '../core/numbers';
 import { Provider, joinUrl, redactUrl } from '../core/providers';
 import { HealthController } from './healthController';
@@ -193,6 +194,9 @@ export class HeightStatusBar implements vscode.Disposable {
       };
     }
     const h = this.health.healthOf(name, feed.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp');
+    if (h?.state === 'suspect') {
+      return { english: `${name} reports a suspect height (${h.reason})`, shown: vscode.l10n.t('{0} reports a suspect height ({1})', name, `${h.reason}`) };
+    }
     if (h?.state === 'wrongChain') {
       const chain = `${h.last?.chainId}`;
       return { english: `${name} serves another chain (${chain})`, shown: vscode.l10n.t('{0} serves another chain ({1})', name, chain) };
@@ -316,7 +320,7 @@ export class HeightStatusBar implements vscode.Disposable {
     const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
     if (this.fallback && this.primary) {
       rows.push(
-        vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, this.fallback.reason.shown, this.primary.provider.name),
+        vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(this.fallback.reason.shown), this.primary.provider.name),
         '',
       );
     }
@@ -330,7 +334,7 @@ export class HeightStatusBar implements vscode.Disposable {
       `| ${vscode.l10n.t('last block received')} | ${since} |`,
       `| ${vscode.l10n.t('block interval')} | ${s.blockIntervalMs ? vscode.l10n.t('{0} s', (s.blockIntervalMs / 1000).toFixed(1)) : '—'} |`,
     );
-    if (s.detail) rows.push(`| ${vscode.l10n.t('detail')} | ${s.detail.replace(/\|/g, '\\|')} |`);
+    if (s.detail) rows.push(`| ${vscode.l10n.t('detail')} | ${escapeMarkdown(s.detail)} |`);
     rows.push('', vscode.l10n.t('Click for: open the latest block, switch provider, reconnect.'));
     return new vscode.MarkdownString(rows.join('\n'));
   }

@@ -5,6 +5,8 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { existsSync } from 'node:fs';
+import { escapeMarkdown } from '../core/markdown';
 import type { Outcome } from '../core/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/history';
 import { formatBytes } from '../core/http';
@@ -133,7 +135,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
         `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
         args ? vscode.l10n.t('arguments: `{0}`', args) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
-        e.error ? vscode.l10n.t('error: {0}', e.error) : '',
+        e.error ? vscode.l10n.t('error: {0}', escapeMarkdown(e.error)) : '',
         e.stored || e.file ? vscode.l10n.t('Click to reopen the result.') : vscode.l10n.t('The result was too large to keep: re-run it.'),
       ]
         .filter(Boolean)
@@ -167,7 +169,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryEntry>, vscod
 
   /** Reopens the kept result; returns its Uri. */
   async open(e: HistoryEntry): Promise<vscode.Uri | undefined> {
-    if (e.file) {
+    if (e.file && existsSync(e.file)) {
       const uri = vscode.Uri.file(e.file);
       await vscode.window.showTextDocument(uri, { preview: false });
       return uri;

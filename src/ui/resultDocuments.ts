@@ -5,6 +5,9 @@
 
 import { createHash } from 'node:crypto';
 import vscode = require('vscode');
+import { promises as fs } from 'node:fs';
+import path = require('node:path');
+import { sweepSpillDir } from '../core/spillFiles';
 import type { Outcome } from '../core/execute';
 import { masker } from '../core/mask';
 import { loadOnDemand } from './loadOnDemand';
@@ -24,6 +27,8 @@ function gone(): Uint8Array {
 
 export class ResultDocuments implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly texts = new Map<string, { data: Uint8Array; mtime: number }>();
+  /** Answers in the extension's storage shown as their own file: deleted when the document closes. */
+  readonly spilled = new Set<string>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -33,6 +38,8 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
       vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
+        // An answer written to the extension's storage is deleted with its document (core/spillFiles.ts).
+        if (doc.uri.scheme === 'file' && this.spilled.delete(doc.uri.fsPath)) void fs.rm(doc.uri.fsPath, { force: true }).catch(() => undefined);
       }),
     );
   }
@@ -41,6 +48,8 @@ export class ResultDocuments implements vscode.FileSystemProvider, vscode.Dispos
   async show(outcome: Outcome): Promise<vscode.Uri> {
     if (outcome.file && !outcome.error) {
       const uri = vscode.Uri.file(outcome.file);
+      this.spilled.add(uri.fsPath);
+      void sweepSpillDir(path.dirname(outcome.file), { keep: this.spilled });
       await vscode.window.showTextDocument(uri, { preview: false });
       return uri;
     }
