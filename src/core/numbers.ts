@@ -8,9 +8,13 @@ export function formatHeight(h: bigint | number | string): string {
   const negative = digits.startsWith('-');
   const body = negative ? digits.slice(1) : digits;
   if (!/^\d+$/.test(body)) return digits;
-  const parts: string[] = [];
-  const first = body.length % 3 || 3;
-  parts.push(body.slice(0, first));
-  for (let i = first; i < body.length; i += 3) parts.push(body.slice(i, i + 3));
-  return (negative ? '-' : '') + parts.join(',');
+  // One pass over the bytes (digits are ASCII): no regular expression, no array of pieces.
+  const n = body.length;
+  const out = Buffer.allocUnsafe(n + Math.floor((n - 1) / 3));
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && (n - i) % 3 === 0) out[o++] = 0x2c;
+    out[o++] = body.charCodeAt(i);
+  }
+  return (negative ? '-' : '') + out.toString('latin1');
 }
