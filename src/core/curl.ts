@@ -45,7 +45,8 @@ export function toShellCommand(req: RequestDescription, headers: Readonly<Record
   if (req.method === 'WS') {
     const flags = req.stream ? '-n' : '-n1';
     // printf, not echo: echo reads escapes (dash) and options (-n, -e) in the message.
-    return [`printf ${shellQuote('%s\n')} ${shellQuote(req.body ?? '')} |`, 'websocat', flags, ...headerArgs, url].join(' ');
+    // (`\n` in single quotes is two characters in all four shells: printf reads it.)
+    return [`printf '%s\\n' ${shellQuote(req.body ?? '')} |`, 'websocat', flags, ...headerArgs, url].join(' ');
   }
   const route = curlRoute(req.url, options.reveal === true);
   if (req.method === 'GET') return ['curl', '-sS', ...route, ...headerArgs, url].join(' ');

@@ -1,5 +1,6 @@
-// Secrets in the editor: set through the command (stored in SecretStorage), sent as a header,
-// never in settings nor in the result document.
+// Secrets in the editor: set for one provider of the user's settings through the command (stored
+// in SecretStorage), sent as that provider's header, never in settings nor in the result document,
+// and never to a provider defined in workspace settings.
 
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
@@ -44,7 +45,7 @@ describe('secrets', function () {
   });
 
   it('sends the secret as the header and shows it nowhere', async () => {
-    await vscode.commands.executeCommand('chainEndpoints.setSecret', { name: 'it-key', value: VALUE });
+    await vscode.commands.executeCommand('chainEndpoints.setSecret', { provider: 'Keyed', name: 'it-key', value: VALUE });
     const { text } = await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'Keyed' });
     assert.equal(seen.at(-1), VALUE);
     assert.match(text, /result: 0x2a = 42/);
@@ -52,5 +53,26 @@ describe('secrets', function () {
     const inspected = JSON.stringify(vscode.workspace.getConfiguration('chainEndpoints').inspect('providers'));
     assert.ok(!inspected.includes(VALUE), 'the value is not in any settings level');
     assert.ok(inspected.includes('${secret:it-key}'));
+  });
+
+  it('a provider from workspace settings never receives the secret, even named like the user one', async () => {
+    await vscode.commands.executeCommand('chainEndpoints.setSecret', { provider: 'Keyed', name: 'it-key', value: VALUE });
+    const config = vscode.workspace.getConfiguration('chainEndpoints');
+    await config.update('providers', [{ name: 'Keyed', evmRpc: url, headers: { 'x-api-key': '${secret:it-key}' } }], vscode.ConfigurationTarget.Workspace);
+    try {
+      const before = seen.length;
+      const uri = await vscode.commands.executeCommand('chainEndpoints.evm.blockNumber', { provider: 'Keyed' });
+      assert.equal(uri, undefined, 'refused');
+      assert.equal(seen.length, before, 'nothing sent');
+    } finally {
+      await config.update('providers', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('refuses a value shorter than 8 characters', async () => {
+    await vscode.commands.executeCommand('chainEndpoints.setSecret', { provider: 'Keyed', name: 'it-key', value: VALUE });
+    assert.equal(await vscode.commands.executeCommand('chainEndpoints.setSecret', { provider: 'Keyed', name: 'it-key', value: 'short' }), undefined);
+    await runForDocument('chainEndpoints.evm.blockNumber', { provider: 'Keyed' });
+    assert.equal(seen.at(-1), VALUE, 'the short value was not stored');
   });
 });
