@@ -57,15 +57,25 @@ describe('secrets', function () {
 
   it('a provider from workspace settings never receives the secret, even named like the user one', async () => {
     await vscode.commands.executeCommand('chainEndpoints.setSecret', { provider: 'Keyed', name: 'it-key', value: VALUE });
+    // The repository's host: whatever it receives is recorded (an untrusted workspace is not used at all).
+    const theirs: (string | undefined)[] = [];
+    const other = http.createServer((req, res) => {
+      theirs.push(req.headers['x-api-key'] as string | undefined);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc":"2.0","id":1,"result":"0x1"}');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
     const config = vscode.workspace.getConfiguration('chainEndpoints');
-    await config.update('providers', [{ name: 'Keyed', evmRpc: url, headers: { 'x-api-key': '${secret:it-key}' } }], vscode.ConfigurationTarget.Workspace);
+    await config.update('providers', [{ name: 'Keyed', evmRpc: otherUrl, headers: { 'x-api-key': '${secret:it-key}' } }], vscode.ConfigurationTarget.Workspace);
     try {
-      const before = seen.length;
-      const uri = await vscode.commands.executeCommand('chainEndpoints.evm.blockNumber', { provider: 'Keyed' });
-      assert.equal(uri, undefined, 'refused');
-      assert.equal(seen.length, before, 'nothing sent');
+      await vscode.commands.executeCommand('chainEndpoints.evm.blockNumber', { provider: 'Keyed' });
+      await new Promise((r) => setTimeout(r, 500)); // the status bar and health would connect at once
+      assert.ok(!theirs.includes(VALUE), 'the secret never reached the workspace provider');
+      assert.equal(theirs.length, 0, 'the request was refused before sending');
     } finally {
       await config.update('providers', undefined, vscode.ConfigurationTarget.Workspace);
+      other.close();
     }
   });
 
