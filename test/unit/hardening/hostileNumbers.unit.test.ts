@@ -25,8 +25,17 @@ const HUGE_DEC = '9'.repeat(1024 * 1024);
 const HUGE_HEX = '0x' + 'f'.repeat(1024 * 1024);
 const MAX_STALL_MS = 100;
 
-/** The worst lateness of a 5 ms ticker while `work` runs. */
+/**
+ * The worst lateness of a 5 ms ticker while `work` runs, the least of up to three runs: a busy
+ * machine (2 shared cores) delays a ticker now and then, costly work delays it every time.
+ */
 async function worstStall(work: () => Promise<unknown>): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 3 && least >= MAX_STALL_MS; i++) least = Math.min(least, await stallOnce(work));
+  return least;
+}
+
+async function stallOnce(work: () => Promise<unknown>): Promise<number> {
   let worst = 0;
   let expected = performance.now() + 5;
   const ticker = setInterval(() => {
@@ -122,15 +131,16 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
     assert.equal(polled, 'not a block height');
     assert.ok(stallPoll < MAX_STALL_MS, `the status poll stalled ${stallPoll.toFixed(0)} ms`);
 
-    const tracker = new HeightTracker({ wsUrl: `${base.replace('http', 'ws')}/websocket`, connectTimeoutMs: 5000 });
+    let snap: ReturnType<HeightTracker['snapshot']> | undefined;
     const stallWs = await worstStall(async () => {
+      const tracker = new HeightTracker({ wsUrl: `${base.replace('http', 'ws')}/websocket`, connectTimeoutMs: 5000 });
       tracker.start();
       const until = Date.now() + 5000;
       while (tracker.snapshot().height === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      snap = tracker.snapshot();
+      tracker.dispose();
     });
-    const snap = tracker.snapshot();
-    tracker.dispose();
-    assert.equal(snap.height, 7n, 'the 1 MB height was not taken');
+    assert.equal(snap?.height, 7n, 'the 1 MB height was not taken');
     assert.ok(stallWs < MAX_STALL_MS, `the WebSocket event stalled ${stallWs.toFixed(0)} ms`);
   });
 
