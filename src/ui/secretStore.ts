@@ -147,6 +147,12 @@ export class SecretStore implements vscode.Disposable {
       const referencing = users.filter((p) => secretNames(p).includes(arg.name!.trim()));
       if (referencing.length === 1) provider = referencing[0];
     }
+    if (!provider && users.length === 0) {
+      throw new LocalizedError(
+        'No provider in your user settings: a secret is set for a provider of your user settings (providers from workspace settings never receive one).',
+        vscode.l10n.t('No provider in your user settings: a secret is set for a provider of your user settings (providers from workspace settings never receive one).'),
+      );
+    }
     if (!provider) {
       const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
       const picked = await vscode.window.showQuickPick(
