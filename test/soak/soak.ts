@@ -3,7 +3,7 @@
 // (in a child process, so its growing chain is not counted): the height tracker on a devnet with
 // 20 ms blocks whose socket is dropped every 30 s, health refreshes every 2 s over 10 providers,
 // and a request every second (rendered and masked as a document). Reports heap and RSS growth after
-// warm-up and the sockets, timers and handles left at the end; exits 1 past the targets.
+// warm-up (until RSS stops climbing, at most half the run) and the sockets, timers and handles left at the end; exits 1 past the targets.
 
 import { fork, ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,6 +64,7 @@ async function settle(): Promise<{ heap: number; rss: number }> {
 
 export interface SoakReport {
   minutes: number;
+  warmUpSeconds: number;
   heights: number;
   lastHeight: string;
   drops: number;
@@ -149,9 +150,20 @@ export async function soak(minutes: number, log: (s: string) => void = console.l
     child.send({ drop: followed.name } satisfies ToChild);
   }, DROP_EVERY_MS);
 
+  // Warm-up: until RSS stops climbing (under 2 MB over the last 20 s: pools, caches and the heap's
+  // spaces have their working size), at least 30 s and at most half the run.
   const totalMs = minutes * 60_000;
-  const warmMs = Math.min(60_000, totalMs / 4);
-  await new Promise((r) => setTimeout(r, warmMs));
+  const began = Date.now();
+  const samples: { at: number; rss: number }[] = [];
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 5_000));
+    const now = Date.now();
+    samples.push({ at: now, rss: process.memoryUsage().rss });
+    const past = samples.find((x) => x.at >= now - 20_000);
+    const flat = past !== undefined && now - past.at >= 15_000 && samples.at(-1)!.rss - past.rss < 2 * MiB;
+    if ((now - began >= 30_000 && flat) || now - began >= totalMs / 2) break;
+  }
+  const warmMs = Date.now() - began;
   const warm = await settle();
   log(`soak: warm-up done after ${(warmMs / 1000).toFixed(0)} s: heap ${(warm.heap / MiB).toFixed(1)} MB, rss ${(warm.rss / MiB).toFixed(1)} MB`);
   const started = Date.now();
@@ -182,6 +194,7 @@ export async function soak(minutes: number, log: (s: string) => void = console.l
   const flat = Object.entries(resourcesAfter).every(([k, n]) => n <= (resourcesBefore[k] ?? 0));
   const report: SoakReport = {
     minutes,
+    warmUpSeconds: Math.round(warmMs / 1000),
     heights,
     lastHeight,
     drops,
