@@ -5,7 +5,8 @@
 // CHAIN_ENDPOINTS_TEST_RUNNER=code-server), @vscode/test-electron when CHAIN_ENDPOINTS_TEST_RUNNER=electron
 // (or a display is present and VS Code can be downloaded). Ends with
 //   unit: N passed, N failed / integration: N passed, N failed / N passed, N failed
-// Options: --unit-only, --integration-only, --grep <text> (integration tests), --no-build.
+// Options: --unit-only, --integration-only, --grep <text> (integration tests), --no-build, --no-soak.
+// After the unit tests, the soak (test/soak/soak.ts) runs for SOAK_MINUTES (here 3 by default; `npm run soak`: 30).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -101,6 +102,15 @@ if (runUnit && testsEmitted) {
   }
 }
 
+// 2b. the soak, compressed: heap, RSS and handles over SOAK_MINUTES of status bar, health and requests
+if (runUnit && testsEmitted && !flag('--no-soak')) {
+  const ok = step('soak', process.execPath, ['--expose-gc', path.join(repoRoot, 'out', 'test', 'soak', 'soak.js')], {
+    env: { ...process.env, SOAK_MINUTES: process.env.SOAK_MINUTES || '3' },
+  });
+  counts.soak = { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+  if (!ok) problems.push({ title: 'soak', message: 'heap or RSS grew past 10 MB after warm-up, or handles were left (see the soak report above)' });
+}
+
 // 3. integration tests inside VS Code
 if (runIntegration && testsEmitted && fs.existsSync(path.join(repoRoot, 'out', 'test', 'integration', 'index.js'))) {
   if (!built && bundleBuilt) console.log('(the build failed: testing the previous dist/extension.js)');
@@ -149,7 +159,7 @@ if (problems.length) {
   for (const p of problems) console.log(`  - ${p.title}\n      ${String(p.message).split('\n').slice(0, 6).join('\n      ')}`);
 }
 let passed = 0; let failed = 0;
-for (const kind of ['unit', 'integration']) {
+for (const kind of ['unit', 'soak', 'integration']) {
   if (!counts[kind]) continue;
   console.log(`${kind}: ${counts[kind].passed} passed, ${counts[kind].failed} failed`);
   passed += counts[kind].passed; failed += counts[kind].failed;

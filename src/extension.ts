@@ -24,6 +24,7 @@ import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
+import { sweepSpillDir } from './core/transport/spillFiles';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {
@@ -64,10 +65,13 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const deps = { log, http, documents, secrets, history, storageDir };
+  // Answers left in storage by earlier sessions: stale and partial files go (core/spillFiles.ts).
+  const sweep = setTimeout(() => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)), 5000);
+  context.subscriptions.push({ dispose: () => clearTimeout(sweep) });
   context.subscriptions.push(
     ...registerOperationCommands(deps),
-    registerCommand(log, Commands.setSecret, (arg?: { name?: string; value?: string }) => secrets.promptSet(arg)),
-    registerCommand(log, Commands.deleteSecret, (arg?: { name?: string }) => secrets.promptDelete(arg)),
+    registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
+    registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, Commands.refresh, async () => {
       tree.refresh();
       await health.refresh();

@@ -4,6 +4,7 @@
 import vscode = require('vscode');
 import { formatHeight } from '../core/base/numbers';
 import { HealthState, InterfaceHealth } from '../core/health/health';
+import { escapeMarkdown } from '../core/documents/markdown';
 
 
 const COLORS: Record<HealthState, string | undefined> = {
@@ -13,6 +14,7 @@ const COLORS: Record<HealthState, string | undefined> = {
   down: 'charts.red',
   wrongChain: 'charts.purple',
   rateLimited: 'charts.orange',
+  suspect: 'charts.purple',
 };
 
 /** A state's name as shown (translated on each call: the bundle may load after this module). */
@@ -30,6 +32,8 @@ export function stateLabel(state: HealthState): string {
       return vscode.l10n.t('wrong chain');
     case 'rateLimited':
       return vscode.l10n.t('rate-limited');
+    case 'suspect':
+      return vscode.l10n.t('suspect height');
   }
 }
 
@@ -48,6 +52,8 @@ function stateCount(state: HealthState, n: number): string {
       return vscode.l10n.t('{0} wrong chain', n);
     case 'rateLimited':
       return vscode.l10n.t('{0} rate-limited', n);
+    case 'suspect':
+      return vscode.l10n.t('{0} suspect height', n);
   }
 }
 
@@ -73,14 +79,15 @@ export function describeHealth(r: InterfaceHealth): string {
   }
 }
 
+/** Markdown lines for a tooltip: server text (reasons, chain ids, errors) escaped and bounded. */
 export function healthTooltipLines(r: InterfaceHealth): string[] {
   const label = stateLabel(r.state);
-  const lines = [r.reason ? vscode.l10n.t('state: **{0}** ({1})', label, r.reason) : vscode.l10n.t('state: **{0}**', label)];
+  const lines = [r.reason ? vscode.l10n.t('state: **{0}** ({1})', label, escapeMarkdown(r.reason)) : vscode.l10n.t('state: **{0}**', label)];
   if (r.last?.height !== undefined) {
     const height = formatHeight(r.last.height);
     lines.push(r.behind ? vscode.l10n.t('height: {0} ({1} behind the best)', height, r.behind.toString()) : vscode.l10n.t('height: {0}', height));
   }
-  if (r.last?.chainId) lines.push(vscode.l10n.t('chain: {0}', r.last.chainId));
+  if (r.last?.chainId) lines.push(vscode.l10n.t('chain: {0}', escapeMarkdown(r.last.chainId, 100)));
   if (r.last?.latencyMs !== undefined) {
     const latency = Math.round(r.last.latencyMs);
     lines.push(
@@ -92,15 +99,15 @@ export function healthTooltipLines(r: InterfaceHealth): string[] {
   if (r.medianMs !== undefined) lines.push(vscode.l10n.t('median {0} ms · p90 {1} ms over {2} probe(s)', Math.round(r.medianMs), Math.round(r.p90Ms ?? r.medianMs), r.samples));
   if (r.successRate !== undefined) lines.push(vscode.l10n.t('success: {0}%', Math.round(r.successRate * 100)));
   if (r.rank !== undefined) lines.push(vscode.l10n.t('rank {0} (score {1})', r.rank, r.score!.toFixed(2)));
-  if (r.crossCheck) lines.push(`⚠ ${r.crossCheck}`);
-  if (r.lastError) lines.push(vscode.l10n.t('last error ({0}): {1}', new Date(r.lastError.at).toLocaleTimeString(), r.lastError.message));
+  if (r.crossCheck) lines.push(`⚠ ${escapeMarkdown(r.crossCheck)}`);
+  if (r.lastError) lines.push(vscode.l10n.t('last error ({0}): {1}', new Date(r.lastError.at).toLocaleTimeString(), escapeMarkdown(r.lastError.message)));
   if (r.last?.rateLimitedUntil && r.last.rateLimitedUntil > Date.now()) {
     lines.push(vscode.l10n.t('rate-limited: next probe after {0}', new Date(r.last.rateLimitedUntil).toLocaleTimeString()));
   }
   return lines;
 }
 
-const SEVERITY: HealthState[] = ['down', 'wrongChain', 'rateLimited', 'lagging', 'healthy', 'unknown'];
+const SEVERITY: HealthState[] = ['down', 'wrongChain', 'suspect', 'rateLimited', 'lagging', 'healthy', 'unknown'];
 
 /** A provider's rows summed up: the worst state and e.g. `2 down, 1 lagging` or `all healthy`. */
 export function summarizeProvider(rows: readonly InterfaceHealth[]): { state: HealthState; text: string } | undefined {

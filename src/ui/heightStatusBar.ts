@@ -10,6 +10,7 @@ import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
 import { Provider, joinUrl } from '../core/config/providers';
+import { escapeMarkdown } from '../core/documents/markdown';
 import { FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
 import { redactUrl } from '../core/secrets/redact';
 import { HttpClient } from '../core/transport/http';
@@ -192,7 +193,7 @@ export class HeightStatusBar extends Disposable {
     const source = s.source === 'websocket' ? vscode.l10n.t('websocket') : s.source === 'polling' ? vscode.l10n.t('polling') : undefined;
     const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
     if (reason) {
-      rows.push(vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, reason.shown, configured.name), '');
+      rows.push(vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(reason.shown), configured.name), '');
     }
     rows.push(
       `| | |`,
@@ -204,7 +205,7 @@ export class HeightStatusBar extends Disposable {
       `| ${vscode.l10n.t('last block received')} | ${since} |`,
       `| ${vscode.l10n.t('block interval')} | ${s.blockIntervalMs ? vscode.l10n.t('{0} s', (s.blockIntervalMs / 1000).toFixed(1)) : '—'} |`,
     );
-    if (s.detail) rows.push(`| ${vscode.l10n.t('detail')} | ${s.detail.replace(/\|/g, '\\|')} |`);
+    if (s.detail) rows.push(`| ${vscode.l10n.t('detail')} | ${escapeMarkdown(s.detail)} |`);
     rows.push('', vscode.l10n.t('Click for: open the latest block, switch provider, reconnect.'));
     return new vscode.MarkdownString(rows.join('\n'));
   }

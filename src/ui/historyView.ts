@@ -5,12 +5,14 @@
 
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { existsSync } from 'node:fs';
 import { Commands, operationCommand } from './commandIds';
 import { Disposable } from './lifecycle';
 import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
 import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
+import { escapeMarkdown } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
 import { INTERFACE_LABELS } from '../core/config/providers';
@@ -136,7 +138,7 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
         `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
         args ? vscode.l10n.t('arguments: `{0}`', args) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
-        e.error ? vscode.l10n.t('error: {0}', e.error) : '',
+        e.error ? vscode.l10n.t('error: {0}', escapeMarkdown(e.error)) : '',
         e.stored || e.file ? vscode.l10n.t('Click to reopen the result.') : vscode.l10n.t('The result was too large to keep: re-run it.'),
       ]
         .filter(Boolean)
@@ -170,7 +172,7 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
 
   /** Reopens the kept result; returns its Uri. */
   async open(e: HistoryEntry): Promise<vscode.Uri | undefined> {
-    if (e.file) {
+    if (e.file && existsSync(e.file)) {
       const uri = vscode.Uri.file(e.file);
       await vscode.window.showTextDocument(uri, { preview: false });
       return uri;

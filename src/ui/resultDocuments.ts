@@ -4,6 +4,9 @@
 // follows. Texts live here while their documents are open.
 
 import vscode = require('vscode');
+import { promises as fs } from 'node:fs';
+import path = require('node:path');
+import { sweepSpillDir } from '../core/transport/spillFiles';
 import { Disposable } from './lifecycle';
 
 export const RESULT_SCHEME = 'chain-endpoints';
@@ -21,6 +24,8 @@ function gone(): Uint8Array {
 
 export class ResultDocuments extends Disposable implements vscode.FileSystemProvider {
   private readonly texts = new Map<string, { data: Uint8Array; mtime: number }>();
+  /** Answers in the extension's storage shown as their own file: deleted when the document closes. */
+  readonly spilled = new Set<string>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
@@ -31,8 +36,16 @@ export class ResultDocuments extends Disposable implements vscode.FileSystemProv
       vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
+        // An answer written to the extension's storage is deleted with its document (core/spillFiles.ts).
+        if (doc.uri.scheme === 'file' && this.spilled.delete(doc.uri.fsPath)) void fs.rm(doc.uri.fsPath, { force: true }).catch(() => undefined);
       }),
     );
+  }
+
+  /** Keeps a body written to disk until its document closes (then deletes it), and sweeps its folder. */
+  trackSpilled(file: string): void {
+    this.spilled.add(file);
+    void sweepSpillDir(path.dirname(file), { keep: this.spilled });
   }
 
   /** Shows `text` read-only at `uri` (a chain-endpoints: URI), replacing what it showed before. */

@@ -1,6 +1,9 @@
 // Secrets referenced by providers (`${secret:NAME}` in headers or addresses), kept in VS Code's
-// SecretStorage, never in settings. Holds the values in memory for resolving requests, keeps
-// the masker up to date, and offers the Set Secret / Delete Secret commands.
+// SecretStorage, never in settings. A secret is set for one provider of the user's settings and
+// substituted only into that provider's requests (core/secretScope.ts); a provider defined in
+// workspace settings never receives one. Holds the values in memory for resolving requests, keeps
+// the masker up to date, offers the Set Secret / Delete Secret commands, and binds secrets set
+// before this rule to the user providers that referenced them (once, telling the user).
 
 import vscode = require('vscode');
 import { Disposable } from './lifecycle';
@@ -8,14 +11,25 @@ import { LocalizedError } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
 import { Provider } from '../core/config/providers';
-import { SECRET_NAME, resolveProvider, secretNames } from '../core/config/secrets';
+import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
+import { SECRET_NAME, secretNames } from '../core/config/secrets';
 import { Log } from './log';
-import { readSettings } from './settings';
+import { userProviders } from './settings';
 
-const KEY_PREFIX = 'chainEndpoints.secret.';
-const NAMES_KEY = 'chainEndpoints.secretNames';
+/** Before secrets were bound to a provider: one key per name, and the list of names. */
+const LEGACY_PREFIX = 'chainEndpoints.secret.';
+const LEGACY_NAMES_KEY = 'chainEndpoints.secretNames';
+/** Now: one key per provider and name (bindingKey), and the list of bindings. */
+const KEY_PREFIX = 'chainEndpoints.providerSecret.';
+const BINDINGS_KEY = 'chainEndpoints.secretBindings';
+
+export interface SecretBinding {
+  provider: string;
+  name: string;
+}
 
 export class SecretStore extends Disposable {
+  /** By bindingKey(provider, name). */
   private readonly values = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a secret is set or deleted (the status bar and health re-resolve). */
@@ -38,61 +52,127 @@ export class SecretStore extends Disposable {
     );
   }
 
-  private names(): string[] {
-    return this.context.globalState.get<string[]>(NAMES_KEY, []);
+  private bindings(): SecretBinding[] {
+    return this.context.globalState.get<SecretBinding[]>(BINDINGS_KEY, []);
   }
 
   private async load(): Promise<void> {
-    await Promise.all(this.names().map((n) => this.loadOne(n)));
+    await this.migrate();
+    await Promise.all(this.bindings().map((b) => this.loadOne(bindingKey(b.provider, b.name))));
   }
 
-  private async loadOne(name: string): Promise<void> {
-    const value = await this.context.secrets.get(KEY_PREFIX + name);
-    if (value === undefined) this.values.delete(name);
-    else this.values.set(name, value);
+  /** Secrets set before they were bound to a provider: bound to the user providers that reference them. */
+  private async migrate(): Promise<void> {
+    const legacy = this.context.globalState.get<string[]>(LEGACY_NAMES_KEY, []);
+    if (legacy.length === 0) return;
+    const plan = migrationPlan(legacy, userProviders());
+    for (const { provider, name } of plan.bind) {
+      const value = await this.context.secrets.get(LEGACY_PREFIX + name);
+      if (value !== undefined) await this.store(provider, name, value);
+    }
+    for (const name of legacy) await this.context.secrets.delete(LEGACY_PREFIX + name);
+    await this.context.globalState.update(LEGACY_NAMES_KEY, undefined);
+    const bound = plan.bind.map((b) => `"${b.name}" → ${b.provider}`).join(', ');
+    this.log.info(`[secrets] bound to their providers: ${bound || 'none'}; removed (no user-settings provider references them): ${plan.unbound.join(', ') || 'none'}`);
+    const parts = [vscode.l10n.t('Secrets now belong to one provider of your user settings and are sent only to its addresses.')];
+    if (bound) parts.push(vscode.l10n.t('Bound: {0}.', bound));
+    if (plan.unbound.length) parts.push(vscode.l10n.t('Removed, as no provider of your user settings references them: {0} (set them again for a provider if needed).', plan.unbound.join(', ')));
+    void vscode.window.showInformationMessage(parts.join(' '));
+  }
+
+  private async loadOne(key: string): Promise<void> {
+    const value = await this.context.secrets.get(KEY_PREFIX + key);
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
     masker.set(this.values.values());
   }
 
-  /** The provider with its secrets substituted; throws a clear error naming a missing secret. */
+  /**
+   * The provider with its own secrets substituted; throws a clear error naming a missing secret,
+   * or refusing a workspace provider that references one (nothing is sent).
+   */
   resolve(p: Provider): Provider {
-    return secretNames(p).length === 0 ? p : resolveProvider(p, this.values);
+    return secretNames(p).length === 0 ? p : resolveScoped(p, p.origin, (name) => this.values.get(bindingKey(p.name, name)));
   }
 
-  async set(name: string, value: string): Promise<void> {
-    await this.context.secrets.store(KEY_PREFIX + name, value);
-    const names = new Set(this.names());
-    names.add(name);
-    await this.context.globalState.update(NAMES_KEY, [...names].sort());
-    this.values.set(name, value);
+  private async store(provider: string, name: string, value: string): Promise<void> {
+    const key = bindingKey(provider, name);
+    await this.context.secrets.store(KEY_PREFIX + key, value);
+    const others = this.bindings().filter((b) => bindingKey(b.provider, b.name) !== key);
+    await this.context.globalState.update(BINDINGS_KEY, [...others, { provider, name }]);
+    this.values.set(key, value);
     masker.set(this.values.values());
-    this.log.info(`[secrets] secret "${name}" stored in SecretStorage`);
+  }
+
+  async set(provider: string, name: string, value: string): Promise<void> {
+    const problem = secretValueProblem(value);
+    if (problem) throw new Error(problem);
+    await this.store(provider, name, value);
+    this.log.info(`[secrets] secret "${name}" of ${provider} stored in SecretStorage`);
     this.changed.fire();
   }
 
-  async delete(name: string): Promise<void> {
-    await this.context.secrets.delete(KEY_PREFIX + name);
-    await this.context.globalState.update(NAMES_KEY, this.names().filter((n) => n !== name));
-    this.values.delete(name);
+  async delete(provider: string, name: string): Promise<void> {
+    const key = bindingKey(provider, name);
+    await this.context.secrets.delete(KEY_PREFIX + key);
+    await this.context.globalState.update(
+      BINDINGS_KEY,
+      this.bindings().filter((b) => bindingKey(b.provider, b.name) !== key),
+    );
+    this.values.delete(key);
     masker.set(this.values.values());
-    this.log.info(`[secrets] secret "${name}" deleted`);
+    this.log.info(`[secrets] secret "${name}" of ${provider} deleted`);
     this.changed.fire();
   }
 
-  /** "Set Secret": asks for the name (suggesting referenced, unset ones) and the value (hidden). */
-  async promptSet(arg?: { name?: string; value?: string }): Promise<string | undefined> {
+  /** The user provider named `name` (case-insensitive), or a clear error. */
+  private userProvider(name: string): Provider {
+    const p = userProviders().find((x) => x.name.toLowerCase() === name.trim().toLowerCase());
+    if (!p) {
+      throw new LocalizedError(l10n.both('No provider named "{0}" in your user settings: a secret can only be set for a provider of your user settings.', name),
+      );
+    }
+    return p;
+  }
+
+  /**
+   * "Set Secret": `{ provider, name, value }`, asking only for what is missing: the provider (of the
+   * user's settings), the name (those it references), the value (hidden, at least 8 characters).
+   */
+  async promptSet(arg?: { provider?: string; name?: string; value?: string }): Promise<string | undefined> {
     await this.ready;
-    const referenced = [...new Set(readSettings().providers.providers.flatMap(secretNames))];
+    const users = userProviders();
+    let provider: Provider | undefined;
+    if (arg?.provider) provider = this.userProvider(arg.provider);
+    else if (arg?.name) {
+      const referencing = users.filter((p) => secretNames(p).includes(arg.name!.trim()));
+      if (referencing.length === 1) provider = referencing[0];
+    }
+    if (!provider && users.length === 0) {
+      throw new LocalizedError(l10n.both('No provider in your user settings: a secret is set for a provider of your user settings (providers from workspace settings never receive one).'),
+      );
+    }
+    if (!provider) {
+      const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
+      const picked = await vscode.window.showQuickPick(
+        candidates.map((p) => ({ label: p.name, description: secretNames(p).map((n) => `\${secret:${n}}`).join(' '), p })),
+        { title: vscode.l10n.t('Set Secret: for which provider of your user settings?') },
+      );
+      if (!picked) return undefined;
+      provider = picked.p;
+    }
     let name = arg?.name;
     if (!name) {
-      const unset = referenced.filter((n) => !this.values.has(n));
+      const referenced = secretNames(provider);
+      const has = (n: string) => this.values.has(bindingKey(provider!.name, n));
       // Items are told apart by `other`, not by their (translated) label.
       const picked = await vscode.window.showQuickPick(
         [
-          ...unset.map((n) => ({ label: n, description: vscode.l10n.t('referenced by a provider, not set'), other: false })),
-          ...referenced.filter((n) => this.values.has(n)).map((n) => ({ label: n, description: vscode.l10n.t('set: replace its value'), other: false })),
+          ...referenced.filter((n) => !has(n)).map((n) => ({ label: n, description: vscode.l10n.t('referenced by {0}, not set', provider!.name), other: false })),
+          ...referenced.filter(has).map((n) => ({ label: n, description: vscode.l10n.t('set: replace its value'), other: false })),
           { label: `$(add) ${vscode.l10n.t('Another name…')}`, description: '', other: true },
         ],
-        { title: vscode.l10n.t('Set Secret'), placeHolder: vscode.l10n.t('The secret to set (referenced as {0} in a provider)', '${secret:NAME}') },
+        { title: vscode.l10n.t('Set Secret for {0}', provider.name), placeHolder: vscode.l10n.t('The secret to set (referenced as {0} in a provider)', '${secret:NAME}') },
       );
       if (!picked) return undefined;
       name = picked.other
@@ -112,25 +192,38 @@ export class SecretStore extends Disposable {
     const value =
       arg?.value ??
       (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Set Secret: {0}', name),
+        title: vscode.l10n.t('Set Secret: {0} for {1}', name, provider.name),
         prompt: vscode.l10n.t("The value (stored in VS Code's secret storage, never in settings)"),
         password: true,
         ignoreFocusOut: true,
-        validateInput: (v) => (v === '' ? vscode.l10n.t('Type the value.') : undefined),
+        validateInput: (v) => secretValueProblem(v),
       }));
     if (value === undefined) return undefined;
-    await this.set(name, value);
+    const problem = secretValueProblem(value);
+    if (problem) throw new LocalizedError(problem);
+    await this.set(provider.name, name, value);
     void vscode.window.showInformationMessage(
-      vscode.l10n.t("Secret \"{0}\" saved. Reference it as {1} in a provider's headers or address.", name, `\${secret:${name}}`),
+      vscode.l10n.t('Secret "{0}" saved for {1}: it is sent only to {1}\'s own addresses, where referenced as {2}.', name, provider.name, `\${secret:${name}}`),
     );
     return name;
   }
 
-  async promptDelete(arg?: { name?: string }): Promise<string | undefined> {
+  /** "Delete Secret": `{ provider, name }`; without a provider, every provider's secret of that name. */
+  async promptDelete(arg?: { provider?: string; name?: string }): Promise<string | undefined> {
     await this.ready;
-    const name = arg?.name ?? (await vscode.window.showQuickPick(this.names(), { title: vscode.l10n.t('Delete Secret') }));
-    if (!name) return undefined;
-    await this.delete(name);
-    return name;
+    let targets = this.bindings();
+    if (arg?.provider) targets = targets.filter((b) => b.provider.toLowerCase() === arg.provider!.trim().toLowerCase());
+    if (arg?.name) targets = targets.filter((b) => b.name === arg.name);
+    else {
+      const picked = await vscode.window.showQuickPick(
+        targets.map((b) => ({ label: b.name, description: b.provider, b })),
+        { title: vscode.l10n.t('Delete Secret') },
+      );
+      if (!picked) return undefined;
+      targets = [picked.b];
+    }
+    for (const b of targets) await this.delete(b.provider, b.name);
+    return arg?.name ?? targets[0]?.name;
   }
+
 }

@@ -1,7 +1,9 @@
 // One typed accessor for the extension's settings, and a change event scoped to them.
 
 import vscode = require('vscode');
-import { ParsedProviders, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
+import { limitValue } from '../core/base/limits';
+import { providersOrigin } from '../core/config/secretScope';
+import { ParsedProviders, Provider, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
 
 export const SECTION = 'chainEndpoints';
 
@@ -11,6 +13,8 @@ export interface Settings {
   readonly untrustedWorkspaceProviders: boolean;
   readonly requestTimeoutMs: number;
   readonly maxDocumentBytes: number;
+  /** The most one answer may cost (chainEndpoints.maxDownloadMegabytes). */
+  readonly maxDownloadBytes: number;
   readonly statusBarEnabled: boolean;
   readonly statusBarProvider: string;
 }
@@ -21,12 +25,18 @@ function clampNumber(value: unknown, fallback: number, min: number, max: number)
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
-  const { value, ignoredWorkspace } = effectiveProvidersSetting(c.inspect('providers'), vscode.workspace.isTrusted);
+  const inspected = c.inspect('providers');
+  const { value, ignoredWorkspace } = effectiveProvidersSetting(inspected, vscode.workspace.isTrusted);
+  const origin = providersOrigin(inspected, vscode.workspace.isTrusted);
+  const parsed = parseProviders(value);
+  const limit = (key: string) => limitValue(c.inspect(key), vscode.workspace.isTrusted);
   return {
-    providers: parseProviders(value),
+    providers: { ...parsed, providers: parsed.providers.map((p) => ({ ...p, origin })) },
     untrustedWorkspaceProviders: ignoredWorkspace,
-    requestTimeoutMs: clampNumber(c.get('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
-    maxDocumentBytes: clampNumber(c.get('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
+    // Limits: an untrusted workspace's own values are not read (see limitValue).
+    requestTimeoutMs: clampNumber(limit('requestTimeoutSeconds'), 30, 1, 3600) * 1000,
+    maxDocumentBytes: clampNumber(limit('maxDocumentMegabytes'), 20, 1, 4096) * 1024 * 1024,
+    maxDownloadBytes: clampNumber(limit('maxDownloadMegabytes'), 1024, 1, 65536) * 1024 * 1024,
     statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
     statusBarProvider: (c.get<string>('statusBar.provider') ?? '').trim(),
   };
@@ -37,6 +47,11 @@ export function onSettingsChanged(keys: readonly string[], listener: () => void)
   return vscode.workspace.onDidChangeConfiguration((e) => {
     if (keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) listener();
   });
+}
+
+/** The providers of the user's own settings (the only ones a secret can be set for). */
+export function userProviders(): Provider[] {
+  return parseProviders(userProviderEntries()).providers.map((p) => ({ ...p, origin: 'user' as const }));
 }
 
 /** Raw provider entries as the user wrote them in user settings (to append to). */

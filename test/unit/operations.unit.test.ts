@@ -117,7 +117,7 @@ describe('copy as curl', () => {
   it('quotes the body for the shell and masks credentials', () => {
     const p: Provider = { name: 'K', endpoints: { consensusRpc: "https://u:pw@rpc.example.org/" } };
     const line = toShellCommand(describeRequest(p, op('consensusRpc.custom'), { method: 'abci_query', params: `{"path":"it's"}` }));
-    assert.equal(line, `curl -sS -X POST 'https://***:***@rpc.example.org/' -H 'Content-Type: application/json' --data-raw '{"jsonrpc":"2.0","method":"abci_query","params":{"path":"it'\\''s"},"id":1}'`);
+    assert.equal(line, `curl -sS -X POST 'https://***:***@rpc.example.org/' -H 'Content-Type: application/json' --data-raw '{"jsonrpc":"2.0","method":"abci_query","params":{"path":"it'"'"'s"},"id":1}'`);
     assert.ok(!line.includes('pw'));
   });
   it('goes through the proxy the extension uses, or says no proxy where the extension goes directly', () => {
@@ -139,6 +139,6 @@ describe('copy as curl', () => {
   });
   it('websocat for the socket', () => {
     const line = toShellCommand(describeRequest(provider, op('consensusWs.subscribeNewBlocks'), {}));
-    assert.match(line, /^echo '.*subscribe.*' \| websocat -n 'wss:\/\/rpc\.example\.org\/websocket'$/);
+    assert.match(line, /^printf '%s\\n' '.*subscribe.*' \| websocat -n 'wss:\/\/rpc\.example\.org\/websocket'$/);
   });
 });

@@ -14,6 +14,7 @@ import { interpret } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import { joinUrl } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadCapError } from '../transport/http';
 
 /**
  * The file's write buffer: the default 16 KB paused the socket after every network read (0.56x
@@ -53,6 +54,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
   out.on('error', (e) => (writeError ??= e));
   let written = 0;
   let total = 1;
+  const cap = options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   try {
     for (let chunk = 0; chunk < total; chunk++) {
       const url = joinUrl(base, '/genesis_chunked', { chunk: String(chunk) });
@@ -61,6 +63,8 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       // one network read, not the ~22 MB chunk answer.
       const scanner = new ChunkAnswerScanner(async (bytes) => {
         if (writeError) throw writeError;
+        // The whole genesis counts against the cap, not each chunk.
+        if (written + scanner.decodedBytes > cap) throw downloadCapError(redactUrl(base), cap);
         // Backpressure: wait while the disk is behind (once() also rejects on a write error).
         if (!out.write(bytes)) await once(out, 'drain');
       });
@@ -82,6 +86,20 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       total = announced;
       scanner.end();
       written += scanner.decodedBytes;
+      // Refused before downloading the rest when the announced size cannot fit: every chunk but the
+      // last is as large as the first (the node cuts 16 MiB pieces).
+      if (chunk === 0 && total > 1 && (total - 1) * Math.max(1, scanner.decodedBytes) > cap) {
+        throw new EndpointError(
+          'protocol',
+          l10n.t(
+            'The genesis from {0} announces {1} chunks of {2}, more than {3} (chainEndpoints.maxDownloadMegabytes): not downloaded, nothing was kept. Raise the setting in user settings to read it.',
+            redactUrl(base),
+            total,
+            formatBytes(scanner.decodedBytes),
+            formatBytes(cap),
+          ),
+        );
+      }
     }
     out.end();
     if (!out.closed) await once(out, 'close');

@@ -11,6 +11,7 @@
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import * as l10n from '../base/l10n';
+import { parseDecimalHeight } from '../base/limits';
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
 
@@ -330,8 +331,9 @@ export class HeightTracker {
       this.onSubscribed(conn);
       return;
     }
-    if (!isRecord(header) || typeof header.height !== 'string' || !/^\d{1,30}$/.test(header.height)) {
-      this.log('debug', `ignored an event without a usable header height: ${text.slice(0, 200)}`);
+    const height = isRecord(header) ? parseDecimalHeight(header.height) : undefined; // int64, checked before BigInt
+    if (!isRecord(header) || height === undefined) {
+      this.log('debug', `ignored an event without a usable header height (an int64): ${text.slice(0, 200)}`);
       return;
     }
     // An event proves the subscription even if its answer was lost or reordered.
@@ -339,7 +341,7 @@ export class HeightTracker {
     conn.stalled = false;
     this.armStall(conn);
     const time = typeof header.time === 'string' ? header.time : undefined;
-    const changed = this.acceptHeight(BigInt(header.height), time, 'websocket');
+    const changed = this.acceptHeight(height, time, 'websocket');
     if (this.state === 'stalled') this.setState('live');
     else if (changed) this.emit();
   }

@@ -13,6 +13,8 @@ export interface ExecuteOptions {
   http: HttpClient;
   timeoutMs: number;
   maxBufferBytes: number;
+  /** The most one answer (a genesis: all its chunks) may cost; default 1 GiB (chainEndpoints.maxDownloadMegabytes). */
+  maxDownloadBytes?: number;
   /** Where bodies too large for memory, and reassembled genesis files, are written. */
   spillDir: string;
   signal?: AbortSignal;
@@ -76,6 +78,7 @@ export function requestWith(options: ExecuteOptions, req: RequestCore): HttpRequ
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     maxBufferBytes: options.maxBufferBytes,
+    maxBytes: options.maxDownloadBytes,
     spillDir: options.spillDir,
     ...req,
   };

@@ -3,6 +3,7 @@
 // helpers the catalogue's builders and summaries use.
 
 import * as l10n from '../base/l10n';
+import { parseDecimalHeight, parseHexQuantity, shownNumber } from '../base/limits';
 import type { Args, ParamSpec } from './operation';
 import * as v from './validate';
 
@@ -164,13 +165,15 @@ export const eventCount: ParamSpec = {
 // Helpers for builders and summaries.
 
 export function hexToDecimal(result: unknown): string | undefined {
-  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
-  return l10n.t('{0} = {1} (decimal)', result, BigInt(result).toString());
+  const n = parseHexQuantity(result); // a uint256 at most: a longer answer is not a quantity
+  if (n === undefined) return typeof result === 'string' ? l10n.t('not a quantity: {0}', shownNumber(result)) : undefined;
+  return l10n.t('{0} = {1} (decimal)', String(result), n.toString());
 }
 
 export function hexToWei(result: unknown): string | undefined {
-  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
-  return l10n.t('{0} = {1} wei', result, BigInt(result).toString());
+  const n = parseHexQuantity(result);
+  if (n === undefined) return typeof result === 'string' ? l10n.t('not a quantity: {0}', shownNumber(result)) : undefined;
+  return l10n.t('{0} = {1} wei', String(result), n.toString());
 }
 
 export function jsonParams(args: Args): unknown {
@@ -192,7 +195,9 @@ export function heightOf(args: Args): string | undefined {
 export function cometStatusSummary(result: unknown): string | undefined {
   const r = result as { sync_info?: { latest_block_height?: string }; node_info?: { network?: string } } | undefined;
   const h = r?.sync_info?.latest_block_height;
-  return h ? l10n.t('height {0} · chain {1}', h, r?.node_info?.network ?? '?') : undefined;
+  if (!h) return undefined;
+  const height = parseDecimalHeight(h) !== undefined ? String(h) : l10n.t('not a block height ({0})', shownNumber(String(h)));
+  return l10n.t('height {0} · chain {1}', height, shownNumber(String(r?.node_info?.network ?? '?')));
 }
 
 export const NEW_BLOCK_HEADER = "tm.event='NewBlockHeader'";

@@ -16,6 +16,7 @@ import { ParseErrorCode, visit } from 'jsonc-parser';
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { Message } from '../base/l10n';
+import { findSecretReference } from './secretScope';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
@@ -109,6 +110,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   if (!isRecord(doc)) {
     throw new ChainRegistryError('$', l10n.both('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
   }
+  const secretField = findSecretReference(doc); // a file must never make settings refer to the user's secrets
+  if (secretField) throw new ChainRegistryError(secretField, l10n.both('{0} contains a secret reference ("${secret:"): a chain.json cannot refer to your secrets, so the file was refused.', secretField));
   const chainId = optionalString(doc, 'chain_id');
   const chainName = optionalString(doc, 'chain_name');
   const prettyName = optionalString(doc, 'pretty_name');

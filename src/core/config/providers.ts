@@ -39,6 +39,8 @@ export interface Provider {
   readonly evmChainId?: string;
   /** Extra request headers; values may reference `${secret:NAME}` (kept in SecretStorage). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Where the definition comes from (set by the settings reader): only a user provider gets secrets. */
+  readonly origin?: 'user' | 'workspace';
 }
 
 export interface ProviderProblem {

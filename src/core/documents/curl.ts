@@ -7,9 +7,32 @@ import { masker } from '../secrets/mask';
 import { proxyFor, proxySettings } from '../transport/proxy';
 import { redactUrl } from '../secrets/redact';
 
-/** Single-quotes a word for POSIX shells. */
+/**
+ * Quotes a word so that bash, zsh, dash and fish all read exactly it. Single quotes hold
+ * everything literally in the POSIX shells, but fish reads `\\` and `\'` inside them as escapes;
+ * so a quote and a backslash never sit inside single quotes: `'` is written `"'"` and `\` is
+ * written `"\\"` (a backslash before a backslash inside double quotes is one backslash in all
+ * four). Newlines, `$`, backticks, `!` and `%` stay inside single quotes, literal in all four.
+ */
 export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
+  if (word === '') return "''";
+  let out = '';
+  let run = '';
+  const flush = () => {
+    if (run) out += `'${run}'`;
+    run = '';
+  };
+  for (const c of word) {
+    if (c === "'") {
+      flush();
+      out += `"'"`;
+    } else if (c === '\\') {
+      flush();
+      out += '"\\\\"';
+    } else run += c;
+  }
+  flush();
+  return out;
 }
 
 /**
@@ -21,7 +44,9 @@ export function toShellCommand(req: RequestDescription, headers: Readonly<Record
   const headerArgs = Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${options.reveal ? v : masker.mask(v)}`)}`);
   if (req.method === 'WS') {
     const flags = req.stream ? '-n' : '-n1';
-    return [`echo ${shellQuote(req.body ?? '')} |`, 'websocat', flags, ...headerArgs, url].join(' ');
+    // printf, not echo: echo reads escapes (dash) and options (-n, -e) in the message.
+    // (`\n` in single quotes is two characters in all four shells: printf reads it.)
+    return [`printf '%s\\n' ${shellQuote(req.body ?? '')} |`, 'websocat', flags, ...headerArgs, url].join(' ');
   }
   const route = curlRoute(req.url, options.reveal === true);
   if (req.method === 'GET') return ['curl', '-sS', ...route, ...headerArgs, url].join(' ');

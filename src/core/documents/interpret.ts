@@ -3,6 +3,7 @@
 // bodies, HTML error pages, 429 with Retry-After, empty or garbage bodies).
 
 import { EndpointError, bodyPreview } from '../base/errors';
+import { parseDecimalHeight } from '../base/limits';
 import { HttpResponse } from '../transport/http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from '../base/l10n';
@@ -191,10 +192,10 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
 export function readCometStatus(result: unknown): { height: bigint; time?: string; chainId?: string } | undefined {
   const sync = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
   const node = isObject(result) && isObject(result.node_info) ? result.node_info : undefined;
-  const h = sync?.latest_block_height;
-  if (typeof h !== 'string' || !/^\d+$/.test(h)) return undefined;
+  const height = parseDecimalHeight(sync?.latest_block_height); // int64 or not a height
+  if (height === undefined) return undefined;
   return {
-    height: BigInt(h),
+    height,
     time: typeof sync?.latest_block_time === 'string' ? sync.latest_block_time : undefined,
     chainId: typeof node?.network === 'string' ? node.network : undefined,
   };

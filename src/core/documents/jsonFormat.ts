@@ -29,10 +29,17 @@ const WS = new Set([0x20, 0x0a, 0x0d, 0x09]);
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
- * Indentation stops growing past this depth: a hostile answer nested 10,000 deep would otherwise
- * become a document of 10,000² spaces (a 20 KB body, 200 million characters).
+ * Past this depth the text is compact (no line breaks, no indentation): a hostile answer nested
+ * 10,000 deep would otherwise become a document of 10,000² spaces (a 20 KB body, 200 million
+ * characters), and one of 20 MB of brackets a 1.3 GB document even with the indentation capped.
  */
-export const MAX_INDENT_DEPTH = 64;
+export const MAX_INDENT_DEPTH = 16;
+/**
+ * The whitespace the document may add, as a multiple of the answer's size (plus OUTPUT_SLACK):
+ * past it the rest is written compact. Typical answers grow 1.3 to 2.2 times.
+ */
+export const MAX_GROWTH = 4;
+const OUTPUT_SLACK = 1024 * 1024;
 
 /**
  * Re-indents `text` with `indent` spaces. Throws JsonSyntaxError (with the byte offset) when the
@@ -158,6 +165,9 @@ export class JsonFormatter {
   private carry: Buffer[] = [];
   private carryBytes = 0;
   private retryAt = 0;
+  /** Input bytes taken so far, and whether the output passed its budget (then compact: see MAX_GROWTH). */
+  private fed = 0;
+  private flat = false;
 
   constructor(options: FormatterOptions = {}) {
     this.indent = options.indent ?? 2;
@@ -265,6 +275,9 @@ export class JsonFormatter {
     let i = 0;
     let failed = false;
     let cutAt = -1;
+    this.fed += n;
+    const budget = MAX_GROWTH * this.fed + OUTPUT_SLACK;
+    let flat = this.flat;
 
     for (;;) {
       while (i < n) {
@@ -281,6 +294,7 @@ export class JsonFormatter {
         out = this.out;
         cap = out.length;
       }
+      if (!flat && o - this.start > budget) flat = true;
 
       if (want === Want.After) {
         if (depth === 0) {
@@ -290,16 +304,18 @@ export class JsonFormatter {
         i++;
         const inObject = stack[depth - 1] === 1;
         if (c === B.Comma) {
-          const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
           out[o++] = B.Comma;
-          out[o++] = B.Lf;
-          for (let k = spaces; k > 0; k--) out[o++] = B.Space;
+          if (!flat && depth <= MAX_INDENT_DEPTH) {
+            out[o++] = B.Lf;
+            for (let k = depth * indent; k > 0; k--) out[o++] = B.Space;
+          }
           want = inObject ? Want.Key : Want.Value;
         } else if (c === (inObject ? B.RBrace : B.RBracket)) {
           depth--;
-          const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-          out[o++] = B.Lf;
-          for (let k = spaces; k > 0; k--) out[o++] = B.Space;
+          if (!flat && depth < MAX_INDENT_DEPTH) {
+            out[o++] = B.Lf;
+            for (let k = depth * indent; k > 0; k--) out[o++] = B.Space;
+          }
           out[o++] = c;
           if (depth === 1 && stack[0] === 1) this.endMember(o);
         } else {
@@ -326,9 +342,10 @@ export class JsonFormatter {
           stack = deeper;
         }
         stack[depth++] = open === B.LBrace ? 1 : 2;
-        const spaces = Math.min(depth, MAX_INDENT_DEPTH) * indent;
-        out[o++] = B.Lf;
-        for (let k = spaces; k > 0; k--) out[o++] = B.Space;
+        if (!flat && depth <= MAX_INDENT_DEPTH) {
+          out[o++] = B.Lf;
+          for (let k = depth * indent; k > 0; k--) out[o++] = B.Space;
+        }
         want = open === B.LBrace ? Want.Key : Want.Value;
         continue; // c is the first member: read it in its state
       }
@@ -400,6 +417,7 @@ export class JsonFormatter {
 
     this.out = out;
     this.o = o;
+    this.flat = flat;
     this.stack = stack;
     this.depth = depth;
     this.want = want;
@@ -494,7 +512,14 @@ function formatText(text: string, indent: number): string {
   let emptyContainer = false;
   let i = 0;
   const n = text.length;
-  const pad = (depth: number) => '\n' + ' '.repeat(Math.min(depth, MAX_INDENT_DEPTH) * indent);
+  // Compact past MAX_INDENT_DEPTH, and once the whitespace passes its budget (see MAX_GROWTH).
+  let added = 0;
+  const budget = MAX_GROWTH * text.length + OUTPUT_SLACK;
+  const pad = (depth: number, inner = depth) => {
+    if (inner > MAX_INDENT_DEPTH || added > budget) return '';
+    added += depth * indent + 1;
+    return '\n' + ' '.repeat(depth * indent);
+  };
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`Invalid JSON at offset ${i}: ${what}.`, i);
   };
@@ -535,7 +560,7 @@ function formatText(text: string, indent: number): string {
         // Allowed right after the opener, or after a complete value (not after ',' or ':').
         if (!emptyContainer && (expectValue || expectKey || afterKey)) fail(`unexpected '${text[i]}'`);
         stack.pop();
-        if (!emptyContainer) out.push(pad(stack.length - 1));
+        if (!emptyContainer) out.push(pad(stack.length - 1, stack.length));
         emptyContainer = false;
         expectKey = false;
         out.push(text[i]);

@@ -11,6 +11,8 @@ import { HttpClient } from '../transport/http';
 import { interpret, readCometStatus } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
+import { suspectProviders } from './heightPlausibility';
+import { parseDecimalHeight, parseHexHeight } from '../base/limits';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
 
@@ -45,7 +47,8 @@ export interface ProbeFailure {
   status?: number;
 }
 
-export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited';
+/** `suspect`: a height implausibly far ahead of the other providers (heightPlausibility.ts). */
+export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited' | 'suspect';
 
 export interface InterfaceHealth {
   provider: string;
@@ -83,6 +86,8 @@ export interface HealthOptions {
 export const LAG_BLOCKS = 2n;
 export const SLOW_MS = 600;
 const DEFAULT_RETRY_AFTER_MS = 60_000;
+/** A probe's answer is small (a status, a block header): anything past this is refused, not read. */
+export const MAX_PROBE_BYTES = 256 * 1024;
 
 /** Expected chain identities, optional per provider (`chainId`, `evmChainId` in settings). */
 export interface ExpectedChain {
@@ -177,7 +182,7 @@ export class HealthMonitor {
     const at = this.now();
     const http = this.options.http;
     const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
-      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: 8 * 1024 * 1024 });
+      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: MAX_PROBE_BYTES, maxBytes: MAX_PROBE_BYTES });
       return { res, read: interpret(res, dialect, req.url) };
     };
     try {
@@ -190,10 +195,10 @@ export class HealthMonitor {
           ]);
           const failed = failure(bn, at) ?? failure(cid, at);
           if (failed) return failed;
-          const h = bn.read.result;
-          if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
+          const h = parseHexHeight(bn.read.result); // bounded before any BigInt work
+          if (h === undefined) return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
           const chain = cid.read.result;
-          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
         }
         case 'consensusHttp':
         case 'consensusRpc': {
@@ -215,9 +220,9 @@ export class HealthMonitor {
           const failed = failure(r, at);
           if (failed) return failed;
           const header = isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
-          const h = header?.height;
-          if (typeof h !== 'string' || !/^\d+$/.test(h)) return down(at, l10n.t('blocks/latest has no block.header.height'));
-          return { at, ok: true, latencyMs: r.res.elapsedMs, height: BigInt(h), chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
+          const h = parseDecimalHeight(header?.height);
+          if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
+          return { at, ok: true, latencyMs: r.res.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
         }
         default:
           return down(at, l10n.t('no probe for {0}', iface));
@@ -287,7 +292,7 @@ function probeWebSocket(
     let subscribedMs: number | undefined;
     let status: ProbeResult | undefined;
     let done = false;
-    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024, headers: headers && { ...headers } });
+    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: MAX_PROBE_BYTES, headers: headers && { ...headers } });
     const finish = (r: ProbeResult) => {
       if (done) return;
       done = true;
@@ -400,7 +405,15 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
         }
       }
     }
-    const sameChain = usable.filter((r) => r.state !== 'wrongChain');
+    // A height far ahead of the others is the suspect, never the best the others lag behind.
+    const suspects = suspectProviders(usable.filter((r) => r.state !== 'wrongChain' && r.last!.height !== undefined).map((r) => ({ provider: r.provider, height: r.last!.height! })));
+    for (const r of usable) {
+      const ahead = suspects.get(r.provider);
+      if (ahead === undefined || r.state === 'wrongChain' || r.state === 'rateLimited') continue;
+      r.state = 'suspect';
+      r.reason = l10n.t('suspect height: {0} blocks ahead of the other providers, more than their heights and block time allow', String(ahead));
+    }
+    const sameChain = usable.filter((r) => r.state !== 'wrongChain' && r.state !== 'suspect');
     const heights = sameChain.filter((r) => r.last!.height !== undefined).map((r) => r.last!.height!);
     const best = heights.reduce<bigint | undefined>((m, h) => (m === undefined || h > m ? h : m), undefined);
     const fastest = Math.min(...sameChain.map((r) => r.last!.latencyMs ?? Infinity));
@@ -423,7 +436,7 @@ function crossCheck(rows: InterfaceHealth[]): void {
   const byProvider = new Map<string, InterfaceHealth[]>();
   for (const r of rows) byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), r]);
   for (const list of byProvider.values()) {
-    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain');
+    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain' && r.state !== 'suspect');
     if (heights.length < 2) continue;
     const top = heights.reduce((m, r) => (r.last!.height! > m ? r.last!.height! : m), 0n);
     for (const r of heights) {

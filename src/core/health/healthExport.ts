@@ -47,8 +47,10 @@ export function toRecords(rows: readonly InterfaceHealth[]): HealthRecord[] {
   }));
 }
 
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : String(v);
+export function csvCell(v: unknown): string {
+  let s = v === null || v === undefined ? '' : String(v);
+  // A text cell a spreadsheet would read as a formula (server text: errors, chain ids) starts with ' instead.
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

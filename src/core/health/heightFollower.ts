@@ -107,6 +107,7 @@ export class HeightFollower {
     if (s.state === 'stalled') return s.detail ? l10n.both('no new block from {0} ({1})', name, s.detail) : l10n.both('no new block from {0}', name);
     if (s.state === 'polling' && s.pollFailed) return s.detail ? l10n.both('{0} does not answer ({1})', name, s.detail) : l10n.both('{0} does not answer', name);
     const h = this.deps.healthOf(name, feed.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp');
+    if (h?.state === 'suspect') return l10n.both('{0} reports a suspect height ({1})', name, `${h.reason}`);
     if (h?.state === 'wrongChain') return l10n.both('{0} serves another chain ({1})', name, `${h.last?.chainId}`);
     if (h?.state === 'lagging' && (h.behind ?? 0n) > 2n) return l10n.both('{0} is {1} blocks behind the best provider', name, `${h.behind}`);
     return undefined;

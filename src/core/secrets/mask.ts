@@ -9,13 +9,12 @@ export class SecretMasker {
   /** Changes whenever the values do (what caches masked text compares). */
   generation = 0;
 
-  /** Sets the values to mask (raw and URL-encoded forms). */
+  /** Sets the values to mask, in every encoding the extension itself produces (maskedForms). */
   set(values: Iterable<string>): void {
     const all = new Set<string>();
     for (const v of values) {
       if (v.length < 3) continue; // masking one or two characters would shred ordinary text
-      all.add(v);
-      all.add(encodeURIComponent(v));
+      for (const form of maskedForms(v)) if (form.length >= 3) all.add(form);
     }
     this.values = [...all].sort((a, b) => b.length - a.length);
     this.generation++;
@@ -51,3 +50,56 @@ export class SecretMasker {
 }
 
 export const masker = new SecretMasker();
+
+/**
+ * Every form a value takes in what the extension sends or shows: raw; in a URL (encodeURIComponent,
+ * encodeURI, everything percent-encoded, as the URL parser re-encodes it in a path or a query, as a
+ * form, each with upper- and lower-case hex); JSON-escaped; and base64 (standard and URL-safe,
+ * padded or not, and the part that stays the same at any offset, as in `Authorization: Basic
+ * base64(user:secret)`).
+ */
+export function maskedForms(v: string): string[] {
+  const forms = new Set<string>([v]);
+  const strict = encodeURIComponent(v).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  const urlForms = [encodeURIComponent(v), encodeURI(v), strict, new URLSearchParams({ q: v }).toString().slice(2)];
+  try {
+    urlForms.push(new URL('http://h/?q=' + encodeURIComponent(v)).search.slice(3), new URL('http://h/' + encodeURIComponent(v)).pathname.slice(1));
+    urlForms.push(new URL('http://h/?q=' + v).search.slice(3), new URL('http://h/' + v).pathname.slice(1));
+  } catch {
+    // not usable in a URL: the other forms stand
+  }
+  for (const f of urlForms) {
+    forms.add(f);
+    forms.add(f.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
+  }
+  for (const f of [...forms]) {
+    const json = JSON.stringify(f).slice(1, -1);
+    forms.add(json);
+    forms.add(json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+  }
+  const bytes = Buffer.from(v, 'utf8');
+  for (let k = 0; k < 3; k++) {
+    const b64 = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    // The characters that encode only the value's bytes: past the group the prefix shares, before a partial last group.
+    const core = b64.slice(k === 0 ? 0 : 4, Math.floor((k + bytes.length) / 3) * 4);
+    if (core.length >= 8) {
+      forms.add(core);
+      forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  const b64 = bytes.toString('base64');
+  forms.add(b64);
+  forms.add(b64.replace(/=+$/, ''));
+  forms.add(bytes.toString('base64url'));
+  return [...forms];
+}
+
+/** A parsed value with every string (and key) masked; the same value when nothing is secret in it. */
+export function maskDeep(value: unknown, m: SecretMasker = masker, depth = 0): unknown {
+  if (typeof value === 'string') return m.mask(value);
+  if (typeof value !== 'object' || value === null || depth > 512) return value;
+  if (Array.isArray(value)) return value.map((x) => maskDeep(x, m, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[m.mask(k)] = maskDeep(v, m, depth + 1);
+  return out;
+}

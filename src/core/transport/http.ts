@@ -27,6 +27,12 @@ export interface HttpRequest {
   /** Bodies larger than this are written to a file in `spillDir` (when set) instead of memory. */
   maxBufferBytes?: number;
   spillDir?: string;
+  /**
+   * The most bytes one answer may cost, counted after decompression, whether held, written to a
+   * file or handed to a sink (chainEndpoints.maxDownloadMegabytes). Past it the transfer stops,
+   * nothing is kept, and the error names the setting.
+   */
+  maxBytes?: number;
   /** When set, every piece of the body goes here as it arrives (awaited: backpressure) and none is kept. */
   sink?: (piece: Buffer) => Promise<void> | void;
   /** When set, reads the body as it arrives; then a large body is not also kept whole (see `collect`). */
@@ -182,9 +188,11 @@ export class HttpClient {
       }
       let collected: { body?: Buffer; file?: string; bytes: number };
       try {
+        const cap = capOf(req.maxBytes, target);
         collected = req.sink
-          ? await drain(body.rest(), req.sink)
+          ? await drain(body.rest(), req.sink, cap)
           : await collect(body, {
+              cap,
               maxBuffer: req.maxBufferBytes ?? DEFAULT_MAX_BUFFER,
               spillDir: req.spillDir,
               digest: req.digest,
@@ -257,6 +265,8 @@ interface Collected {
 }
 
 interface CollectLimits {
+  /** Throws once more than the cap has come (chainEndpoints.maxDownloadMegabytes). */
+  cap: Cap;
   maxBuffer: number;
   spillDir?: string;
   digest?: BodyDigest;
@@ -308,17 +318,24 @@ async function collect(body: BodyReader, limits: CollectLimits): Promise<Collect
   try {
     // Most answers are small: read with plain listeners while they fit, without a promise per piece.
     const limit = digest ? Math.min(maxBuffer, KEEP_RAW_BYTES) : maxBuffer;
+    let over = false;
     const ended = await body.readWhile((piece) => {
       bytes += piece.length;
+      if (bytes > limits.cap.max) {
+        over = true;
+        return false;
+      }
       chunks.push(piece);
       digest?.push(piece);
       return bytes <= limit;
     });
+    if (over) limits.cap(bytes);
     if (ended) return { body: Buffer.concat(chunks, bytes), bytes, digested: digest !== undefined };
     if (bytes > maxBuffer) await toFile();
     else await dropRaw();
     for await (const piece of body.rest()) {
       bytes += piece.length;
+      limits.cap(bytes);
       if (bytes > maxBuffer && mode !== 'file') await toFile();
       if (mode === 'file') {
         await spill!.write(piece);
@@ -401,11 +418,38 @@ class Spill {
 }
 
 /** Hands every piece of the body to `sink`, keeping none. */
-async function drain(stream: AsyncIterable<Buffer>, sink: (piece: Buffer) => Promise<void> | void): Promise<{ bytes: number }> {
+async function drain(stream: AsyncIterable<Buffer>, sink: (piece: Buffer) => Promise<void> | void, cap: Cap): Promise<{ bytes: number }> {
   let bytes = 0;
   for await (const piece of stream) {
     bytes += piece.length;
+    cap(bytes);
     await sink(piece);
   }
   return { bytes };
+}
+
+/** Default of chainEndpoints.maxDownloadMegabytes. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
+
+type Cap = ((bytes: number) => void) & { max: number };
+
+/** The check of an answer's size against its cap; the sentence says what stopped and which setting. */
+function capOf(maxBytes: number | undefined, target: () => string): Cap {
+  const max = maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const check = (bytes: number) => {
+    if (bytes > max) throw downloadCapError(target(), max);
+  };
+  return Object.assign(check, { max });
+}
+
+/** The error of an answer stopped at chainEndpoints.maxDownloadMegabytes. */
+export function downloadCapError(target: string, max: number): EndpointError {
+  return new EndpointError(
+    'protocol',
+    l10n.t(
+      'The answer from {0} is larger than {1} (chainEndpoints.maxDownloadMegabytes, counted after decompression): the transfer was stopped and nothing was kept. Raise the setting in user settings to read it.',
+      target,
+      formatBytes(max),
+    ),
+  );
 }

@@ -31,7 +31,9 @@ export interface WsExchange {
   error?: EndpointError;
 }
 
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** What one call or subscription keeps in all (every message is kept for the document): not every 16 MiB message. */
+export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
 /** How long a closing handshake may take before the connection is dropped. */
 const CLOSE_GRACE_MS = 1000;
 /**
@@ -92,8 +94,14 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     socket.on('open', () => socket.send(options.message));
     let otherBytes = 0;
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-      const text = data.toString();
       const size = Array.isArray(data) ? data.reduce((n, piece) => n + piece.length, 0) : data.byteLength;
+      if (bytes + size > MAX_TOTAL_BYTES) {
+        return finish(
+          undefined,
+          new EndpointError('protocol', l10n.t('{0} sent more than {1} in all over this WebSocket exchange; stopped after {2} message(s).', target, formatBytes(MAX_TOTAL_BYTES), messages.length)),
+        );
+      }
+      const text = data.toString();
       bytes += size;
       messages.push(text);
       let msg: unknown;

@@ -12,7 +12,7 @@ import { ExecuteOptions, Outcome, describeRequest, execute } from '../../core/ch
 import { Args, Operation, findOperation } from '../../core/chain/operations';
 import type { Provider } from '../../core/config/providers';
 import { toShellCommand } from '../../core/documents/curl';
-import { masker } from '../../core/secrets/mask';
+import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import type { Log } from '../log';
@@ -29,6 +29,7 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
     http: deps.http,
     timeoutMs: settings.requestTimeoutMs,
     maxBufferBytes: settings.maxDocumentBytes,
+    maxDownloadBytes: settings.maxDownloadBytes,
     spillDir: deps.storageDir,
     signal,
     onProgress: progress,
@@ -90,14 +91,14 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
     logOutcome(deps.log, o);
     const mask = (t: string) => masker.mask(t);
     return {
-      result: o.result,
+      result: maskDeep(o.result),
       body: o.body ? mask(o.body.toString('utf8')) : undefined,
       file: o.file,
       status: o.status,
       elapsedMs: o.elapsedMs,
       bytes: o.bytes,
       request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
-      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data },
+      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data) },
     };
   } finally {
     sub?.dispose();

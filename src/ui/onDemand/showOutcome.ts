@@ -12,6 +12,7 @@ import { RESULT_SCHEME, ResultDocuments } from '../resultDocuments';
 export async function showOutcome(documents: ResultDocuments, outcome: Outcome): Promise<vscode.Uri> {
   if (outcome.file && !outcome.error) {
     const uri = vscode.Uri.file(outcome.file);
+    documents.trackSpilled(uri.fsPath);
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
   }

@@ -141,7 +141,7 @@ const KINDS: Record<string, Kind> = {
   },
   tooLarge: {
     expect: { call: 'error', subscribe: 'error' },
-    // A frame header announcing 65 MiB (past the 64 MiB limit); the payload never comes.
+    // A frame header announcing 65 MiB (past the 16 MiB limit); the payload never comes.
     raw: (s, key) => {
       accept(s, key);
       const header = Buffer.alloc(10);
@@ -150,7 +150,7 @@ const KINDS: Record<string, Kind> = {
       header.writeBigUInt64BE(65n * 1024n * 1024n, 2);
       s.write(header);
     },
-    says: /larger than 64\.0 MB/,
+    says: /larger than 16\.0 MB/,
   },
   // Takes the connection, then ignores everything: the client's close frame is never answered.
   acceptsThenDeaf: { expect: { call: 'error', subscribe: 'error' }, raw: (s, key) => accept(s, key), says: /No answer .* within/ },
