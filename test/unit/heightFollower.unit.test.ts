@@ -165,6 +165,19 @@ describe('HeightFollower (status bar policy)', () => {
     h.follower.stop();
   });
 
+  it('fails over from a provider whose height is suspect (implausibly far ahead), never to it', async () => {
+    const h = harness([ws('a'), ws('b'), ws('c')], [row('a', 'consensusWs', 'suspect', undefined, { reason: 'far ahead' }), row('b', 'consensusWs', 'healthy', 1), row('c', 'consensusWs', 'suspect')]);
+    h.follower.follow(ws('a'));
+    h.feeds[0].set({ state: 'live', height: 10n ** 30n });
+    await settle();
+    assert.equal(h.follower.view!.following.name, 'b', 'the suspect c is never chosen');
+    assert.equal(h.follower.view!.reason!.english, 'a reports a suspect height (far ahead)');
+    // The suspect's height is forgotten: the bar shows the fallback's own.
+    h.feeds[1].set({ state: 'live', height: 12n });
+    assert.equal(h.views.at(-1)!.height, 12n);
+    h.follower.stop();
+  });
+
   it('forgets the shown height and every feed when following another provider', () => {
     const h = harness([ws('a'), ws('b')]);
     h.follower.follow(ws('a'));

@@ -3,7 +3,8 @@
 // polls, on another chain or lagging, and the bar is not pinned, a fallback feed follows the
 // best-ranked healthy provider (a WebSocket one first) until the configured one is live again; the
 // primary keeps running in the background to notice. The height shown never goes down while the
-// configured provider stays the same. Feeds are HeightTrackers in the editor and fakes in tests.
+// configured provider stays the same, except when it is dropped for a suspect height (then the
+// fallback's own height is shown). Feeds are HeightTrackers in the editor and fakes in tests.
 
 import type { Message } from '../base/l10n';
 import * as l10n from '../base/l10n';
@@ -149,6 +150,8 @@ export class HeightFollower {
       return;
     }
     const provider = providers.find((p) => p.name === choice.provider)!;
+    // A suspect height (implausibly far ahead) is not to be trusted: show the fallback's own, even if lower.
+    if (this.deps.healthOf(primary.provider.name, primary.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp')?.state === 'suspect') this.shownHeight = undefined;
     this.fallback?.feed.dispose();
     const fallback = { provider, reason: problem } as Feed & { reason: Message };
     fallback.feed = this.deps.startFeed(provider, !ws, () => {
