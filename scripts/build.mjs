@@ -53,7 +53,7 @@ export const ACTIVATION_FORBIDS = [
   /^src\/ui\/onDemand\//, // the on-demand ui itself
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
   /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
-  /^src\/core\/health\/(health|healthExport)\.ts$/, // health probes
+  /^src\/core\/health\/(health|healthExport|classify)\.ts$/, // health probes and their classification
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
   /^src\/core\/config\/chainRegistry\.ts$/, // chain.json import
   /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches

@@ -3,7 +3,7 @@
 
 import vscode = require('vscode');
 import { Commands } from './ui/commandIds';
-import { InterfaceHealth } from './core/health/health';
+import { InterfaceHealth } from './core/health/model';
 import { HistoryEntry } from './core/documents/history';
 import { HttpClient } from './core/transport/http';
 import { formatBytes } from './core/base/numbers';

@@ -4,7 +4,7 @@
 
 import type * as vscode from 'vscode';
 import type { Outcome } from '../core/chain/execute';
-import type { InterfaceHealth } from '../core/health/health';
+import type { InterfaceHealth } from '../core/health/model';
 import type { HttpClient } from '../core/transport/http';
 import type { Log } from './log';
 import type { ResultDocuments } from './resultDocuments';

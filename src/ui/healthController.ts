@@ -5,7 +5,8 @@
 import vscode = require('vscode');
 import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
-import type { HealthMonitor, InterfaceHealth } from '../core/health/health';
+import type { HealthMonitor } from '../core/health/health';
+import type { InterfaceHealth } from '../core/health/model';
 import { HttpClient } from '../core/transport/http';
 import { InterfaceId, Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';

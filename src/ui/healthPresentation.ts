@@ -3,7 +3,7 @@
 
 import vscode = require('vscode');
 import { formatHeight } from '../core/base/numbers';
-import { HealthState, InterfaceHealth } from '../core/health/health';
+import { HealthState, InterfaceHealth } from '../core/health/model';
 import { escapeMarkdown } from '../core/documents/markdown';
 
 

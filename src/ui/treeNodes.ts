@@ -7,7 +7,7 @@ import vscode = require('vscode');
 import { Commands, operationCommand } from './commandIds';
 import type { Operation } from '../core/chain/operations';
 import { INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem } from '../core/config/providers';
-import type { InterfaceHealth } from '../core/health/health';
+import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 

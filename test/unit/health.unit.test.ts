@@ -2,7 +2,9 @@
 // rate-limited), the cross-check, ranking and recovery, and one pool per origin.
 
 import * as assert from 'node:assert/strict';
-import { HealthMonitor, InterfaceHealth, classify } from '../../src/core/health/health';
+import { HealthMonitor } from '../../src/core/health/health';
+import { classify } from '../../src/core/health/classify';
+import { InterfaceHealth } from '../../src/core/health/model';
 import { ranked } from '../../src/core/health/rank';
 import { HttpClient } from '../../src/core/transport/http';
 import { Provider } from '../../src/core/config/providers';

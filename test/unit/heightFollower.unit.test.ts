@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import type { HeightSnapshot } from '../../src/core/chain/heightTracker';
 import type { Provider } from '../../src/core/config/providers';
-import type { InterfaceHealth } from '../../src/core/health/health';
+import type { InterfaceHealth } from '../../src/core/health/model';
 import { FollowView, HeightFeed, HeightFollower, chooseStatusProvider } from '../../src/core/health/heightFollower';
 
 class FakeFeed implements HeightFeed {

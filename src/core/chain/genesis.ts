@@ -14,7 +14,7 @@ import { interpret } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import { joinUrl } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
-import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadCapError } from '../transport/http';
+import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadCapError } from '../transport/body';
 
 /**
  * The file's write buffer: the default 16 KB paused the socket after every network read (0.56x

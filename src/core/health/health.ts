@@ -1,77 +1,24 @@
 // Provider health: a light probe per interface (height, chain identity, latency, errors,
-// rate limits), a sliding window of results per interface, and the classification of every
-// interface against the best of its family (consensus heights together, EVM heights together):
-// healthy, lagging, down or wrong chain. Also the ranking the status bar fails over with.
-// Never imports vscode.
+// rate limits) and a sliding window of results per interface, classified by classify.ts (the rows'
+// shape: model.ts). Never imports vscode.
 
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
-import { DNS_CODES, EndpointError, FailureKind, REFUSED_CODES, TIMEOUT_CODES, isTlsCode, networkError } from '../base/errors';
+import { EndpointError, networkError } from '../base/errors';
 import { HttpClient } from '../transport/http';
 import { interpret, readCometStatus } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
-import { suspectProviders } from './heightPlausibility';
+import { type ExpectedChain, classify, summarize } from './classify';
+import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';
 import { parseDecimalHeight, parseHexHeight } from '../base/limits';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
 
-export type Family = 'consensus' | 'evm';
-export const FAMILY: Record<InterfaceId, Family> = {
-  evmRpc: 'evm',
-  consensusHttp: 'consensus',
-  consensusRpc: 'consensus',
-  consensusWs: 'consensus',
-  rest: 'consensus',
-};
-
-export interface ProbeResult {
-  at: number;
-  ok: boolean;
-  /** Request latency on a warm connection. */
-  latencyMs?: number;
-  /** Connection set-up (DNS, TCP, TLS, WebSocket handshake) when this probe opened one. */
-  setupMs?: number;
-  height?: bigint;
-  chainId?: string;
-  error?: string;
-  /** Set when the provider answered 429: no probe before this time. */
-  rateLimitedUntil?: number;
-  /** What failed, for classification that must not read the (translated) `error`. */
-  failure?: ProbeFailure;
-}
-
-export interface ProbeFailure {
-  kind: FailureKind;
-  code?: number | string;
-  status?: number;
-}
-
-/** `suspect`: a height implausibly far ahead of the other providers (heightPlausibility.ts). */
-export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited' | 'suspect';
-
-export interface InterfaceHealth {
-  provider: string;
-  iface: InterfaceId;
-  state: HealthState;
-  last?: ProbeResult;
-  lastError?: { message: string; at: number };
-  /** Blocks behind the best of the family. */
-  behind?: bigint;
-  /** Milliseconds slower than the fastest of the family. */
-  slowerMs?: number;
-  medianMs?: number;
-  p90Ms?: number;
-  successRate?: number;
-  samples: number;
-  /** Why the state: one short phrase for the tree's description. */
-  reason?: string;
-  /** This interface lags the provider's other interfaces (cross-check). */
-  crossCheck?: string;
-  /** Rank among providers for this interface (1 = best); undefined when not ranked. */
-  rank?: number;
-  score?: number;
-}
+export type { ExpectedChain } from './classify';
+export { LAG_BLOCKS, SLOW_MS, classify } from './classify';
+export type { Family, HealthState, InterfaceHealth, ProbeFailure, ProbeResult } from './model';
+export { FAMILY } from './model';
 
 export interface HealthOptions {
   http: HttpClient;
@@ -82,18 +29,9 @@ export interface HealthOptions {
   keepAliveMs?: number;
   now?: () => number;
 }
-
-export const LAG_BLOCKS = 2n;
-export const SLOW_MS = 600;
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** A probe's answer is small (a status, a block header): anything past this is refused, not read. */
 export const MAX_PROBE_BYTES = 256 * 1024;
-
-/** Expected chain identities, optional per provider (`chainId`, `evmChainId` in settings). */
-export interface ExpectedChain {
-  chainId?: string;
-  evmChainId?: string;
-}
 
 export class HealthMonitor {
   private readonly results = new Map<string, ProbeResult[]>();
@@ -343,137 +281,4 @@ function probeWebSocket(
     socket.on('error', (err) => finish(down(at, networkError(err, target))));
     socket.on('close', () => finish(down(at, l10n.t('{0} closed the socket', target), undefined, { kind: 'network' })));
   });
-}
-
-function percentile(sorted: number[], p: number): number | undefined {
-  if (sorted.length === 0) return undefined;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
-  return sorted[i];
-}
-
-function summarize(provider: string, iface: InterfaceId, history: readonly ProbeResult[], now: number): InterfaceHealth {
-  const last = history.at(-1);
-  const latencies = history.filter((r) => r.ok && r.latencyMs !== undefined).map((r) => r.latencyMs!).sort((a, b) => a - b);
-  const failed = [...history].reverse().find((r) => !r.ok);
-  return {
-    provider,
-    iface,
-    state: 'unknown',
-    last,
-    lastError: failed?.error ? { message: failed.error, at: failed.at } : undefined,
-    medianMs: percentile(latencies, 0.5),
-    p90Ms: percentile(latencies, 0.9),
-    successRate: history.length ? history.filter((r) => r.ok).length / history.length : undefined,
-    samples: history.length,
-    ...(last?.rateLimitedUntil && last.rateLimitedUntil > now ? { state: 'rateLimited' as const, reason: l10n.t('429 rate-limited') } : {}),
-  };
-}
-
-function majority(values: (string | undefined)[]): string | undefined {
-  const counts = new Map<string, number>();
-  for (const v of values) if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: string | undefined;
-  let n = 0;
-  for (const [v, c] of counts) if (c > n) [best, n] = [v, c];
-  return best;
-}
-
-/** Sets state, behind, slowerMs, crossCheck, rank and score on every row. */
-export function classify(rows: InterfaceHealth[], providers: readonly Provider[], expected: (p: Provider) => ExpectedChain, now: number): void {
-  const byName = new Map(providers.map((p) => [p.name, p]));
-  for (const family of ['consensus', 'evm'] as Family[]) {
-    const members = rows.filter((r) => FAMILY[r.iface] === family);
-    const usable = members.filter((r) => r.last?.ok);
-    const expectedOf = (r: InterfaceHealth) => {
-      const e = expected(byName.get(r.provider)!);
-      return family === 'evm' ? e.evmChainId?.toLowerCase() : e.chainId;
-    };
-    const chainMajority = majority(usable.map((r) => r.last!.chainId));
-    for (const r of members) {
-      if (r.state === 'rateLimited') continue;
-      if (!r.last) {
-        r.state = 'unknown';
-        r.reason = l10n.t('not probed yet');
-      } else if (!r.last.ok) {
-        r.state = 'down';
-        r.reason = shortReason(r.last.error ?? l10n.t('error'), r.last.failure);
-      } else {
-        const want = expectedOf(r) ?? chainMajority;
-        if (want !== undefined && r.last.chainId !== undefined && r.last.chainId !== want) {
-          r.state = 'wrongChain';
-          r.reason = l10n.t('wrong chain: {0} (expected {1})', r.last.chainId, want);
-        }
-      }
-    }
-    // A height far ahead of the others is the suspect, never the best the others lag behind.
-    const suspects = suspectProviders(usable.filter((r) => r.state !== 'wrongChain' && r.last!.height !== undefined).map((r) => ({ provider: r.provider, height: r.last!.height! })));
-    for (const r of usable) {
-      const ahead = suspects.get(r.provider);
-      if (ahead === undefined || r.state === 'wrongChain' || r.state === 'rateLimited') continue;
-      r.state = 'suspect';
-      r.reason = l10n.t('suspect height: {0} blocks ahead of the other providers, more than their heights and block time allow', String(ahead));
-    }
-    const sameChain = usable.filter((r) => r.state !== 'wrongChain' && r.state !== 'suspect');
-    const heights = sameChain.filter((r) => r.last!.height !== undefined).map((r) => r.last!.height!);
-    const best = heights.reduce<bigint | undefined>((m, h) => (m === undefined || h > m ? h : m), undefined);
-    const fastest = Math.min(...sameChain.map((r) => r.last!.latencyMs ?? Infinity));
-    for (const r of sameChain) {
-      if (r.state === 'rateLimited') continue;
-      const h = r.last!.height;
-      r.behind = best !== undefined && h !== undefined ? best - h : undefined;
-      r.slowerMs = Number.isFinite(fastest) && r.last!.latencyMs !== undefined ? Math.round(r.last!.latencyMs - fastest) : undefined;
-      const lagging = (r.behind ?? 0n) > LAG_BLOCKS || (r.slowerMs ?? 0) > SLOW_MS;
-      r.state = lagging ? 'lagging' : 'healthy';
-      r.reason = lagging ? ((r.behind ?? 0n) > LAG_BLOCKS ? l10n.t('{0} behind', String(r.behind)) : l10n.t('{0} ms slower', String(r.slowerMs))) : undefined;
-    }
-  }
-  crossCheck(rows);
-  rank(rows, now);
-}
-
-/** Flags an interface more than LAG_BLOCKS behind the provider's other interfaces. */
-function crossCheck(rows: InterfaceHealth[]): void {
-  const byProvider = new Map<string, InterfaceHealth[]>();
-  for (const r of rows) byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), r]);
-  for (const list of byProvider.values()) {
-    const heights = list.filter((r) => r.last?.ok && r.last.height !== undefined && r.state !== 'wrongChain' && r.state !== 'suspect');
-    if (heights.length < 2) continue;
-    const top = heights.reduce((m, r) => (r.last!.height! > m ? r.last!.height! : m), 0n);
-    for (const r of heights) {
-      const gap = top - r.last!.height!;
-      if (gap > LAG_BLOCKS) r.crossCheck = l10n.t("{0} blocks behind this provider's other interfaces", String(gap));
-    }
-  }
-}
-
-/** Score = 0.7 x success rate + 0.3 x (fastest median / own median), among interfaces within LAG_BLOCKS of the best. */
-function rank(rows: InterfaceHealth[], _now: number): void {
-  for (const iface of INTERFACES) {
-    const same = rows.filter((r) => r.iface === iface);
-    const eligible = same.filter((r) => (r.state === 'healthy' || (r.state === 'lagging' && (r.behind ?? 0n) <= LAG_BLOCKS)) && r.medianMs !== undefined);
-    const fastest = Math.min(...eligible.map((r) => r.medianMs!));
-    for (const r of eligible) {
-      r.score = 0.7 * (r.successRate ?? 0) + 0.3 * (r.medianMs! > 0 ? Math.min(1, fastest / r.medianMs!) : 1);
-    }
-    eligible.sort((a, b) => b.score! - a.score!).forEach((r, i) => (r.rank = i + 1));
-  }
-}
-
-/**
- * The short phrase for a failed probe. Classified by what failed (kind, code, status), never by
- * reading our own sentence, which may be translated; the server's or the library's own words
- * (never translated) are read only when those say nothing.
- */
-function shortReason(error: string, failure: ProbeFailure | undefined): string {
-  const code = typeof failure?.code === 'string' ? failure.code : undefined;
-  const status = failure?.status;
-  if (status === 429) return l10n.t('429 rate-limited');
-  if (code && REFUSED_CODES.has(code)) return l10n.t('refused');
-  if (failure?.kind === 'timeout' || (code && TIMEOUT_CODES.has(code))) return l10n.t('timeout');
-  if (code && DNS_CODES.has(code)) return l10n.t('DNS failure');
-  if (code && isTlsCode(code)) return l10n.t('TLS error');
-  if (/\b429\b/.test(error)) return l10n.t('429 rate-limited');
-  if (/timed out/.test(error)) return l10n.t('timeout');
-  if (status !== undefined && (status < 200 || status >= 300)) return `HTTP ${status}`;
-  return error.length > 40 ? `${error.slice(0, 40)}…` : error;
 }

@@ -10,7 +10,7 @@ import type { Message } from '../base/l10n';
 import * as l10n from '../base/l10n';
 import type { HeightSnapshot } from '../chain/heightTracker';
 import type { InterfaceId, Provider } from '../config/providers';
-import type { InterfaceHealth } from './health';
+import type { InterfaceHealth } from './model';
 import { ranked } from './rank';
 
 /** A running height feed (a HeightTracker): started by `startFeed`, disposed by the follower. */

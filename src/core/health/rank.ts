@@ -2,7 +2,7 @@
 // the status bar's failover (heightFollower.ts) uses it at activation without the probes.
 
 import type { InterfaceId } from '../config/providers';
-import type { InterfaceHealth } from './health';
+import type { InterfaceHealth } from './model';
 
 /** The ranked providers for an interface, best first (for failover). */
 export function ranked(rows: readonly InterfaceHealth[], iface: InterfaceId): InterfaceHealth[] {
