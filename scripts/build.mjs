@@ -55,7 +55,7 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
   /^src\/core\/health\/(health|healthExport|classify)\.ts$/, // health probes and their classification
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
-  /^src\/core\/config\/chainRegistry\.ts$/, // chain.json import
+  /^src\/core\/config\/(chainRegistry|jsonText|registryDuplicates)\.ts$/, // chain.json import (with jsonc-parser)
   /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches
 ];
 

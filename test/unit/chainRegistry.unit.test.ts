@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ChainRegistryError, ImportCandidate, normalizeAddress, parseChainJson } from '../../src/core/config/chainRegistry';
+import { ChainRegistryError, ImportCandidate, parseChainJson } from '../../src/core/config/chainRegistry';
+import { normalizeAddress } from '../../src/core/config/registryDuplicates';
 import { DEFAULT_PROVIDERS, parseProviders } from '../../src/core/config/providers';
 
 // Compiled to out/test/unit: the fixtures stay in the source tree.

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { formatJson, isJson } from '../../src/core/documents/jsonFormat';
+import { formatJson } from '../../src/core/documents/jsonFormat';
+import { isJson } from '../../src/core/documents/jsonReference';
 
 describe('jsonFormat', () => {
   it('matches JSON.stringify(JSON.parse(x), null, 2) on ordinary JSON', () => {

@@ -12,11 +12,14 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
-import { ParseErrorCode, visit } from 'jsonc-parser';
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { Message } from '../base/l10n';
 import { findSecretReference } from './secretScope';
+import { parseJsonText } from './jsonText';
+import { SLOT_LABEL, type Slot, findDuplicate, isRecord, normalizeAddress } from './registryDuplicates';
+
+export { normalizeAddress } from './registryDuplicates';
 import { InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
@@ -73,15 +76,6 @@ const KIND_TO_IFACE: Record<Exclude<UsedKind, 'rpc'>, InterfaceId> = {
   'evm-http-jsonrpc': 'evmRpc',
 };
 
-/** The addresses a candidate takes from the file (derived ones are not compared for duplicates). */
-type Slot = 'rpc' | 'consensusWs' | 'rest' | 'evmRpc';
-const SLOT_LABEL: Record<Slot, string> = {
-  rpc: 'CometBFT RPC',
-  consensusWs: 'Consensus WebSocket',
-  rest: 'REST',
-  evmRpc: 'EVM RPC',
-};
-
 interface RawEndpoint {
   kind: (typeof USED_KINDS)[number] | (typeof IGNORED_KINDS)[number];
   field: string;
@@ -105,6 +99,12 @@ interface Group {
  * not JSON or a field the import reads has the wrong shape; an address that is not a usable URL is
  * skipped with a note instead.
  */
+function parseJson(text: string): unknown {
+  const parsed = parseJsonText(text);
+  if ('error' in parsed) throw new ChainRegistryError('$', parsed.error);
+  return parsed.value;
+}
+
 export function parseChainJson(text: string, existing: readonly { name: string; [k: string]: unknown }[] = []): ChainRegistryImport {
   const doc = parseJson(text);
   if (!isRecord(doc)) {
@@ -236,111 +236,6 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   return { chain, candidates, notes: fileNotes };
 }
 
-// ---------------------------------------------------------------------------------------------
-
-function parseJson(text: string): unknown {
-  const body = text.replace(/^\uFEFF/, '');
-  try {
-    return JSON.parse(body);
-  } catch {
-    // V8's message has no position for some errors (Node 20: `Unexpected token ']', ..."`), so
-    // the position comes from jsonc-parser's scan of the text.
-    const { position, problem } = findJsonError(body);
-    const before = body.slice(0, position);
-    const line = before.split('\n').length;
-    const column = position - before.lastIndexOf('\n');
-    throw new ChainRegistryError('$', l10n.both('The file is not valid JSON: {0} at line {1}, column {2}.', problem, line, column));
-  }
-}
-
-/** The first syntax error in text that JSON.parse refused (found by jsonc-parser in strict JSON mode): its offset and what was expected. */
-function findJsonError(text: string): { position: number; problem: string } {
-  // What the parser expected next, followed through the visitor's events: it names the problem
-  // when the parser only says it met an unknown word (an unquoted name, "tru", a stray letter).
-  type Expect = 'name' | 'colon' | 'value' | 'comma' | 'end';
-  const closers: string[] = [];
-  let expect: Expect = 'value';
-  const afterValue = () => {
-    expect = closers.length === 0 ? 'end' : 'comma';
-  };
-  let first: { code: ParseErrorCode; offset: number; length: number; expect: Expect; closer?: string } | undefined;
-  visit(
-    text,
-    {
-      onObjectBegin: () => {
-        closers.push('}');
-        expect = 'name';
-      },
-      onArrayBegin: () => {
-        closers.push(']');
-        expect = 'value';
-      },
-      onObjectEnd: () => {
-        closers.pop();
-        afterValue();
-      },
-      onArrayEnd: () => {
-        closers.pop();
-        afterValue();
-      },
-      onObjectProperty: () => {
-        expect = 'colon';
-      },
-      onLiteralValue: afterValue,
-      onSeparator: (c) => {
-        expect = c === ',' && closers[closers.length - 1] === '}' ? 'name' : 'value';
-      },
-      onError: (code, offset, length) => {
-        first ??= { code, offset, length, expect, closer: closers[closers.length - 1] };
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-  );
-  if (!first) return { position: 0, problem: 'not valid JSON' };
-  const { code, offset, length, closer } = first;
-  const commaOr = (c: string | undefined) => (c === ']' ? 'expected "," or "]"' : 'expected "," or "}"');
-  const expected: Record<Expect, string> = {
-    name: 'expected a property name in double quotes',
-    colon: 'expected ":"',
-    value: 'expected a value',
-    comma: commaOr(closer),
-    end: 'unexpected text after the end of the JSON value',
-  };
-  /** Inside the string token jsonc-parser reports whole: the offset of the character at fault. */
-  const inString = (pattern: RegExp, skip: number) => {
-    const at = text.slice(offset, offset + length).search(pattern);
-    return at < 0 ? offset : offset + at + skip;
-  };
-  let position = offset;
-  let problem: string;
-  switch (code) {
-    case ParseErrorCode.PropertyNameExpected: problem = expected.name; break;
-    case ParseErrorCode.ColonExpected: problem = expected.colon; break;
-    case ParseErrorCode.CommaExpected: problem = expected.comma; break;
-    case ParseErrorCode.CloseBraceExpected: problem = commaOr('}'); break;
-    case ParseErrorCode.CloseBracketExpected: problem = commaOr(']'); break;
-    case ParseErrorCode.EndOfFileExpected: problem = expected.end; break;
-    case ParseErrorCode.InvalidSymbol: problem = expected[first.expect]; break;
-    case ParseErrorCode.InvalidNumberFormat:
-    case ParseErrorCode.UnexpectedEndOfNumber: problem = first.expect === 'value' ? 'invalid number' : expected[first.expect]; break;
-    case ParseErrorCode.InvalidCommentToken:
-    case ParseErrorCode.UnexpectedEndOfComment: problem = 'comments are not allowed in JSON'; break;
-    case ParseErrorCode.UnexpectedEndOfString:
-      // The string runs to the end of the file, or to a line break (a raw control character).
-      position = offset + length;
-      problem = position < text.length ? 'unescaped control character in a string' : 'expected the closing quote of a string';
-      break;
-    case ParseErrorCode.InvalidCharacter: problem = 'unescaped control character in a string'; position = inString(/[\u0000-\u001f]/, 0); break;
-    case ParseErrorCode.InvalidEscapeCharacter: problem = 'invalid escape in a string'; position = inString(/\\[^"\\/bfnrtu]/, 1); break;
-    case ParseErrorCode.InvalidUnicode: problem = 'invalid escape in a string'; position = inString(/\\u(?![0-9a-fA-F]{4})/, 1); break;
-    default: problem = expected.value;
-  }
-  return {
-    position,
-    problem: position >= text.length ? l10n.t('unexpected end of file ({0})', problem) : l10n.t('{0}, found {1}', problem, JSON.stringify(text[position])),
-  };
-}
-
 function readEndpoint(kind: RawEndpoint['kind'], field: string, item: unknown): RawEndpoint {
   if (!isRecord(item)) throw new ChainRegistryError(field, l10n.both('{0} must be an object with an "address", not {1}.', field, describe(item)));
   if (item.address === undefined) throw new ChainRegistryError(`${field}.address`, l10n.both('{0}.address is missing.', field));
@@ -425,16 +320,6 @@ function groupFor(groups: Map<string, Group>, label: string, named: boolean): Gr
   return g;
 }
 
-/** Lower-case scheme and host, default port dropped (URL does both), trailing slashes and fragment removed. */
-export function normalizeAddress(input: string | URL): string {
-  const url = typeof input === 'string' ? new URL(input.trim()) : new URL(input.href);
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  const s = url.toString();
-  // URL keeps a lone "/" path for http(s); drop it unless a query follows.
-  return url.search ? s : s.replace(/\/$/, '');
-}
-
 function wsFromRpc(rpc: string): string {
   const url = new URL(rpc);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -467,48 +352,6 @@ function uniqueName(base: string, taken: ReadonlySet<string>): string {
     const candidate = `${base} (${n})`;
     if (!taken.has(candidate.toLowerCase())) return candidate;
   }
-}
-
-/** The addresses of an existing settings entry, normalized, by slot (`rpc` from consensusHttp or consensusRpc). */
-function existingSlots(entry: Record<string, unknown>): Map<Slot, Set<string>> {
-  const out = new Map<Slot, Set<string>>();
-  const add = (slot: Slot, v: unknown) => {
-    if (typeof v !== 'string') return;
-    try {
-      const set = out.get(slot) ?? new Set<string>();
-      set.add(normalizeAddress(v));
-      out.set(slot, set);
-    } catch {
-      /* an invalid address in the settings matches nothing */
-    }
-  };
-  add('rpc', entry.consensusHttp);
-  add('rpc', entry.consensusRpc);
-  add('consensusWs', entry.consensusWs);
-  add('rest', entry.rest);
-  add('evmRpc', entry.evmRpc);
-  return out;
-}
-
-/**
- * duplicateOf: the first existing entry that has every address the candidate takes from the file.
- * Otherwise one note per address that some existing entry already uses.
- */
-function findDuplicate(slots: Partial<Record<Slot, string>>, existing: readonly Record<string, unknown>[]): { duplicateOf?: string; partial: string[] } {
-  const mine = Object.entries(slots) as [Slot, string][];
-  const partial: string[] = [];
-  for (const e of existing) {
-    if (!isRecord(e) || typeof e.name !== 'string') continue;
-    const theirs = existingSlots(e);
-    const shared = mine.filter(([slot, addr]) => theirs.get(slot)?.has(addr));
-    if (shared.length === mine.length) return { duplicateOf: e.name, partial: [] };
-    for (const [slot, addr] of shared) partial.push(l10n.t('{0} {1} is already configured in "{2}".', SLOT_LABEL[slot], addr, e.name));
-  }
-  return { partial };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function describe(v: unknown): string {

@@ -9,37 +9,10 @@
 // produces the result or the exact error.
 
 import * as bufferModule from 'node:buffer';
+import { MAX_GROWTH, MAX_INDENT_DEPTH, OUTPUT_SLACK, formatText } from './jsonReference';
+import { B, EMPTY, INCOMPLETE, scanLiteral, scanNumber, scanString } from './jsonScan';
 
-export class JsonSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
-    super(message);
-  }
-}
-
-const enum Ctx {
-  Top,
-  Object,
-  Array,
-}
-
-const WS = new Set([0x20, 0x0a, 0x0d, 0x09]);
-const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/**
- * Past this depth the text is compact (no line breaks, no indentation): a hostile answer nested
- * 10,000 deep would otherwise become a document of 10,000² spaces (a 20 KB body, 200 million
- * characters), and one of 20 MB of brackets a 1.3 GB document even with the indentation capped.
- */
-export const MAX_INDENT_DEPTH = 16;
-/**
- * The whitespace the document may add, as a multiple of the answer's size (plus OUTPUT_SLACK):
- * past it the rest is written compact. Typical answers grow 1.3 to 2.2 times.
- */
-export const MAX_GROWTH = 4;
-const OUTPUT_SLACK = 1024 * 1024;
+export { JsonSyntaxError, MAX_GROWTH, MAX_INDENT_DEPTH, isJson } from './jsonReference';
 
 /**
  * Re-indents `text` with `indent` spaces. Throws JsonSyntaxError (with the byte offset) when the
@@ -61,29 +34,6 @@ function isWellFormed(text: string): boolean {
   return native ? native.call(text) : !LONE_SURROGATE.test(text);
 }
 
-const enum B {
-  Tab = 0x09,
-  Lf = 0x0a,
-  Cr = 0x0d,
-  Space = 0x20,
-  Quote = 0x22,
-  Plus = 0x2b,
-  Comma = 0x2c,
-  Minus = 0x2d,
-  Dot = 0x2e,
-  Zero = 0x30,
-  One = 0x31,
-  Nine = 0x39,
-  Colon = 0x3a,
-  UpperE = 0x45,
-  LBracket = 0x5b,
-  Backslash = 0x5c,
-  RBracket = 0x5d,
-  LowerE = 0x65,
-  LBrace = 0x7b,
-  RBrace = 0x7d,
-}
-
 /** What the formatter expects next. */
 const enum Want {
   Value,
@@ -97,13 +47,6 @@ const enum Want {
   Opened,
 }
 
-/** A token cut by the end of a piece: it is completed by the next piece. */
-const INCOMPLETE = -2;
-
-/** 1 for the bytes allowed after a backslash (other than u), 2 for hex digits. */
-const BYTE_CLASS = new Uint8Array(256);
-for (const c of '"\\/bfnrt') BYTE_CLASS[c.charCodeAt(0)] = 1;
-for (const c of '0123456789abcdefABCDEF') BYTE_CLASS[c.charCodeAt(0)] |= 2;
 
 /** A member of the top-level object: its key (as sent, quotes included) and where its value is in the output. */
 export interface TopMember {
@@ -430,67 +373,6 @@ export class JsonFormatter {
   }
 }
 
-const EMPTY = Buffer.alloc(0);
-
-/** The index after the string literal that starts at i (a quote); -1 when it is not one, INCOMPLETE when cut. */
-function scanString(src: Buffer, i: number, n: number): number {
-  let j = i + 1;
-  for (;;) {
-    if (j >= n) return INCOMPLETE;
-    const d = src[j];
-    if (d === B.Quote) return j + 1;
-    if (d === B.Backslash) {
-      if (j + 1 >= n) return INCOMPLETE;
-      const e = src[j + 1];
-      if (e === 0x75 /* u */) {
-        if (j + 5 >= n) return INCOMPLETE;
-        if ((BYTE_CLASS[src[j + 2]] & BYTE_CLASS[src[j + 3]] & BYTE_CLASS[src[j + 4]] & BYTE_CLASS[src[j + 5]] & 2) === 0) return -1;
-        j += 6;
-      } else if ((BYTE_CLASS[e] & 1) !== 0) j += 2;
-      else return -1;
-    } else if (d < 0x20) return -1;
-    else j++;
-  }
-}
-
-/** The index after `true`, `false` or `null` at i; -1 when it is none of them, INCOMPLETE when cut. */
-function scanLiteral(src: Buffer, i: number, n: number): number {
-  const word = src[i] === 0x74 ? TRUE : src[i] === 0x66 ? FALSE : NULL;
-  for (let k = 1; k < word.length; k++) {
-    if (i + k >= n) return INCOMPLETE;
-    if (src[i + k] !== word[k]) return -1;
-  }
-  return i + word.length;
-}
-
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
-const NULL = Buffer.from('null');
-
-/** The end of the number at i, as /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y matches it; -1 when none. */
-function scanNumber(src: Buffer, i: number, n: number): number {
-  let j = i;
-  if (src[j] === B.Minus) j++;
-  if (src[j] === B.Zero) j++;
-  else if (src[j] >= B.One && src[j] <= B.Nine) {
-    j++;
-    while (j < n && src[j] >= B.Zero && src[j] <= B.Nine) j++;
-  } else return -1;
-  if (src[j] === B.Dot && src[j + 1] >= B.Zero && src[j + 1] <= B.Nine) {
-    j += 2;
-    while (j < n && src[j] >= B.Zero && src[j] <= B.Nine) j++;
-  }
-  if (src[j] === B.LowerE || src[j] === B.UpperE) {
-    let k = j + 1;
-    if (src[k] === B.Plus || src[k] === B.Minus) k++;
-    if (src[k] >= B.Zero && src[k] <= B.Nine) {
-      j = k + 1;
-      while (j < n && src[j] >= B.Zero && src[j] <= B.Nine) j++;
-    }
-  }
-  return j;
-}
-
 const nativeIsAscii = (bufferModule as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
 
 /** The text of formatted JSON (latin1 when it is ASCII: the same text, decoded faster). */
@@ -498,155 +380,4 @@ export function formattedText(f: FormattedJson): string {
   const view = f.buffer.subarray(f.start, f.end);
   const ascii = nativeIsAscii ? nativeIsAscii(view) : !view.some((b) => b >= 0x80);
   return view.toString(ascii ? 'latin1' : 'utf8');
-}
-
-/** The reference implementation (see the module comment). */
-function formatText(text: string, indent: number): string {
-  const out: string[] = [];
-  const stack: Ctx[] = [Ctx.Top];
-  // What the grammar allows next: a value, a key, ':' , ',' or a closer.
-  let expectValue = true;
-  let expectKey = false;
-  let afterKey = false;
-  let seenTop = false;
-  let emptyContainer = false;
-  let i = 0;
-  const n = text.length;
-  // Compact past MAX_INDENT_DEPTH, and once the whitespace passes its budget (see MAX_GROWTH).
-  let added = 0;
-  const budget = MAX_GROWTH * text.length + OUTPUT_SLACK;
-  const pad = (depth: number, inner = depth) => {
-    if (inner > MAX_INDENT_DEPTH || added > budget) return '';
-    added += depth * indent + 1;
-    return '\n' + ' '.repeat(depth * indent);
-  };
-  const fail = (what: string): never => {
-    throw new JsonSyntaxError(`Invalid JSON at offset ${i}: ${what}.`, i);
-  };
-  const beforeValue = () => {
-    if (emptyContainer) {
-      out.push(pad(stack.length - 1));
-      emptyContainer = false;
-    }
-  };
-
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (WS.has(c)) {
-      i++;
-      continue;
-    }
-    const top = stack[stack.length - 1];
-    if (top === Ctx.Top && seenTop) fail('unexpected text after the JSON value');
-    switch (c) {
-      case 0x7b: // {
-      case 0x5b: {
-        // [
-        if (!expectValue) fail(`unexpected '${text[i]}'`);
-        beforeValue();
-        out.push(text[i]);
-        stack.push(c === 0x7b ? Ctx.Object : Ctx.Array);
-        emptyContainer = true;
-        expectKey = c === 0x7b;
-        expectValue = c === 0x5b;
-        i++;
-        break;
-      }
-      case 0x7d: // }
-      case 0x5d: {
-        // ]
-        const want = c === 0x7d ? Ctx.Object : Ctx.Array;
-        if (top !== want) fail(`unexpected '${text[i]}'`);
-        // Allowed right after the opener, or after a complete value (not after ',' or ':').
-        if (!emptyContainer && (expectValue || expectKey || afterKey)) fail(`unexpected '${text[i]}'`);
-        stack.pop();
-        if (!emptyContainer) out.push(pad(stack.length - 1, stack.length));
-        emptyContainer = false;
-        expectKey = false;
-        out.push(text[i]);
-        i++;
-        endValue();
-        break;
-      }
-      case 0x3a: // :
-        if (!afterKey) fail("unexpected ':'");
-        out.push(': ');
-        afterKey = false;
-        expectValue = true;
-        i++;
-        break;
-      case 0x2c: // ,
-        if (top === Ctx.Top || expectValue || expectKey || afterKey || emptyContainer) fail("unexpected ','");
-        out.push(',', pad(stack.length - 1));
-        if (top === Ctx.Object) expectKey = true;
-        else expectValue = true;
-        i++;
-        break;
-      case 0x22: {
-        // "
-        const start = i;
-        i++;
-        for (;;) {
-          if (i >= n) fail('unterminated string');
-          const d = text.charCodeAt(i);
-          if (d === 0x22) break;
-          if (d === 0x5c) {
-            const e = text[i + 1];
-            if (e === 'u') {
-              if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('bad \\u escape');
-              i += 6;
-            } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-            else fail('bad escape in string');
-          } else if (d < 0x20) fail('control character in string');
-          else i++;
-        }
-        i++;
-        if (expectKey) {
-          beforeValue();
-          out.push(text.slice(start, i));
-          expectKey = false;
-          afterKey = true;
-        } else if (expectValue) {
-          beforeValue();
-          out.push(text.slice(start, i));
-          endValue();
-        } else fail('unexpected string');
-        break;
-      }
-      default: {
-        if (!expectValue) fail(`unexpected '${text[i]}'`);
-        let lit: string | undefined;
-        if (text.startsWith('true', i)) lit = 'true';
-        else if (text.startsWith('false', i)) lit = 'false';
-        else if (text.startsWith('null', i)) lit = 'null';
-        else {
-          NUMBER_RE.lastIndex = i;
-          const m = NUMBER_RE.exec(text);
-          if (m && m[0].length > 0) lit = m[0];
-        }
-        if (!lit) fail(`unexpected '${text[i]}'`);
-        beforeValue();
-        out.push(lit!);
-        i += lit!.length;
-        endValue();
-      }
-    }
-  }
-  if (!seenTop || stack.length !== 1) fail('unexpected end of text');
-  return out.join('');
-
-  function endValue() {
-    expectValue = false;
-    if (stack.length === 1) seenTop = true;
-  }
-}
-
-/** True when `text` is one JSON value (same grammar as formatJson). */
-export function isJson(text: string): boolean {
-  try {
-    formatText(text, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
