@@ -334,7 +334,16 @@ export interface Raw {
 
 /** A request with fetch (not the extension's client), for independent checks. */
 export async function raw(url: string, init: RequestInit = {}, timeoutMs = 15_000): Promise<Raw> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    // A kept-alive connection the server closed just as fetch reused it (ECONNRESET): a race of
+    // the test's HTTP client, not a finding. A GET is sent again once; a POST never is.
+    const method = (init.method ?? 'GET').toUpperCase();
+    if (method !== 'GET' || (err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  }
   const text = await res.text();
   let json: unknown;
   try {
