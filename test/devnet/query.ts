@@ -10,7 +10,7 @@ export interface Condition {
 
 export type Query = Condition[];
 
-const TOKEN = /\s*(?:(AND)\b|(EXISTS)\b|(CONTAINS)\b|(<=|>=|=|<|>)|'([^']*)'|(-?\d+(?:\.\d+)?)(?![\w.])|((?:TIME|DATE)\s+\S+)|([A-Za-z_][\w.\-]*))/y;
+const TOKEN = /\s*(?:(AND)\b|(EXISTS)\b|(CONTAINS)\b|(<=|>=|=|<|>)|'([^']*)'|(-?\d+(?:\.\d+)?)(?![\w.])|((?:TIME|DATE)\s+\S+)|([A-Za-z_][\w.-]*))/y;
 
 export function parseQuery(text: string): Query {
   const tokens: Array<{ kind: string; text: string; at?: number }> = [];

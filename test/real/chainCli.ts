@@ -14,6 +14,7 @@ async function main(): Promise<void> {
       return;
     } else throw new Error(`unknown argument ${argv[i]}\nusage: chain [--block-ms N]`);
   }
+  // eslint-disable-next-line prefer-const -- assigned once the chain has started, read by the signal handler
   let node: EvmdNode | undefined;
   let stopping = false;
   const shutdown = (signal: string): void => {

@@ -335,6 +335,7 @@ export class HostileServers {
   ) {}
 
   static async start(): Promise<HostileServers> {
+    // eslint-disable-next-line prefer-const -- assigned once the server that refers to it exists
     let self: HostileServers | undefined;
     const httpServer = http.createServer((req, res) => self!.onRequest(req, res));
     httpServer.keepAliveTimeout = 30_000;

@@ -95,6 +95,7 @@ export class LargeBodyServer {
   ) {}
 
   static async start(options: LargeServerOptions): Promise<LargeBodyServer> {
+    // eslint-disable-next-line prefer-const -- assigned once the server that refers to it exists
     let self: LargeBodyServer | undefined;
     const server = http.createServer((req, res) => void self!.handle(req, res));
     self = new LargeBodyServer(server, options);
