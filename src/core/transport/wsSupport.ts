@@ -12,10 +12,13 @@ export class Timers<K extends string = string> {
 
   set(key: K, ms: number, fn: () => void): void {
     this.clear(key);
-    const handle = setTimeout(() => {
-      this.handles.delete(key);
-      fn();
-    }, Math.max(0, ms));
+    const handle = setTimeout(
+      () => {
+        this.handles.delete(key);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     this.handles.set(key, { handle, repeat: false });
   }
 
