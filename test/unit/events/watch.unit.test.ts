@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { RingBuffer } from '../../../src/core/events/ring';
 import type { WatchEntry } from '../../../src/core/events/entry';
-import { Watch, WatchOptions } from '../../../src/core/events/watch';
-import { Devnet, startDevnet } from '../../devnet/devnet';
+import { Watch, type WatchOptions } from '../../../src/core/events/watch';
+import { type Devnet, startDevnet } from '../../devnet/devnet';
 import { FakeCometWs, waitFor } from '../helpers/fakeCometWs';
 
 const FAST: WatchOptions = { pingIntervalMs: 200, connectTimeoutMs: 1_000, maxBackoffMs: 100, batchMs: 20 };
