@@ -9,7 +9,7 @@ import type * as vscode from 'vscode';
 
 export const API_VERSION = 1 as const;
 
-export type InterfaceName = 'evmRpc' | 'consensusHttp' | 'consensusRpc' | 'consensusWs' | 'rest';
+export type InterfaceName = 'evmRpc' | 'consensusHttp' | 'consensusRpc' | 'consensusWs' | 'rest' | 'evmWs';
 
 export interface ApiProvider {
   readonly name: string;

@@ -13,6 +13,7 @@ import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
+import { wsExchange } from '../transport/wsCall';
 
 export type Family = 'consensus' | 'evm';
 export const FAMILY: Record<InterfaceId, Family> = {
@@ -21,6 +22,7 @@ export const FAMILY: Record<InterfaceId, Family> = {
   consensusRpc: 'consensus',
   consensusWs: 'consensus',
   rest: 'consensus',
+  evmWs: 'evm',
 };
 
 export interface ProbeResult {
@@ -156,6 +158,8 @@ export class HealthMonitor {
       let result: ProbeResult;
       if (iface === 'consensusWs') {
         result = await probeWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
+      } else if (iface === 'evmWs') {
+        result = await probeEvmWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
       } else {
         // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
         const first = await this.probeHttp(iface, address, headers, signal);
@@ -272,6 +276,29 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
 }
 
 /** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
+/** eth_blockNumber over the EVM WebSocket: alive, its latency (handshake included) and the height. */
+async function probeEvmWebSocket(
+  address: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  now: () => number,
+): Promise<ProbeResult> {
+  const at = now();
+  const r = await wsExchange(address, {
+    message: JSON.stringify({ jsonrpc: '2.0', method: 'eth_blockNumber', params: [], id: 1 }),
+    id: 1,
+    collect: 0,
+    timeoutMs,
+    signal,
+    headers: headers && { ...headers },
+  });
+  if (r.error) return down(at, r.error);
+  const h = r.result;
+  if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
+  return { at, ok: true, latencyMs: r.elapsedMs, height: BigInt(h) };
+}
+
 function probeWebSocket(
   address: string,
   headers: Readonly<Record<string, string>> | undefined,

@@ -12,6 +12,7 @@ const EXAMPLES: Record<InterfaceId, string> = {
   consensusRpc: 'https://rpc.example.org',
   consensusWs: 'wss://rpc.example.org/websocket',
   rest: 'https://rest.example.org',
+  evmWs: 'wss://evm.example.org:8546',
 };
 
 function suggest(iface: InterfaceId, entry: Record<string, string>): string {
