@@ -112,7 +112,8 @@ export class EventConsole extends Disposable {
       case 'detail': {
         const e = this.watch.entry(seq);
         let text = e?.data === undefined ? vscode.l10n.t('This event is no longer in the buffer.') : JSON.stringify(e.data, null, 2);
-        if (text.length > MAX_DETAIL_CHARS) text = text.slice(0, MAX_DETAIL_CHARS) + '\n' + vscode.l10n.t('… cut at {0} characters; Export has the whole event.', MAX_DETAIL_CHARS);
+        if (text.length > MAX_DETAIL_CHARS)
+          text = text.slice(0, MAX_DETAIL_CHARS) + '\n' + vscode.l10n.t('… cut at {0} characters; Export has the whole event.', MAX_DETAIL_CHARS);
         void this.panel.webview.postMessage({ type: 'detail', seq, text });
         return;
       }
