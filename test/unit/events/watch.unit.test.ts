@@ -195,3 +195,37 @@ describe('events: the core Watch', function () {
     });
   });
 });
+
+describe('events: EVM watches on the devnet', function () {
+  this.timeout(20_000);
+  let devnet: Devnet;
+  const watches: Watch[] = [];
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 100 });
+  });
+  after(async () => {
+    for (const w of watches.splice(0)) w.dispose();
+    await devnet.stop();
+  });
+
+  it('eth_subscribe newHeads: one line per block with its decimal height and hash', async () => {
+    const w = new Watch({ kind: 'evm', url: devnet.providers[0].evmWs, subscription: 'newHeads' }, FAST);
+    watches.push(w);
+    const got = collect(w);
+    w.start();
+    await waitFor(() => got.filter((e) => e.kind === 'event').length >= 2, 5000, 'two heads');
+    const [a, b] = got.filter((e) => e.kind === 'event');
+    assert.equal(a.type, 'newHeads');
+    assert.equal(BigInt(b.height!) - BigInt(a.height!), 1n);
+    assert.match(a.summary, /^hash=0x[0-9a-f]{64}/);
+    assert.equal(w.snapshot().state, 'live');
+  });
+
+  it('eth_subscribe logs with an address filter is accepted (the devnet has no logs: live, no events)', async () => {
+    const w = new Watch({ kind: 'evm', url: devnet.providers[0].evmWs, subscription: 'logs', address: '0x' + '11'.repeat(20), topics: [null] }, FAST);
+    watches.push(w);
+    w.start();
+    await waitFor(() => w.snapshot().state === 'live', 5000, 'live');
+    assert.equal(w.snapshot().received, 0);
+  });
+});
