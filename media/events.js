@@ -14,6 +14,8 @@
   const pause = /** @type {HTMLButtonElement} */ (document.getElementById('pause'));
   let paused = false;
   let trimmedNoted = false;
+  /** The newest line shown: the first batch after 'ready' may repeat lines already posted. */
+  let lastSeq = 0;
   /** @type {Map<number, HTMLLIElement>} */
   const bySeq = new Map();
 
@@ -100,7 +102,11 @@
     if (m.type === 'lines') {
       const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
       if (m.skipped > 0) note(format(texts.skipped, m.skipped));
-      for (const line of m.lines) addLine(line);
+      for (const line of m.lines) {
+        if (line.seq <= lastSeq) continue;
+        lastSeq = line.seq;
+        addLine(line);
+      }
       empty.hidden = list.childElementCount > 0;
       if (atBottom) window.scrollTo(0, document.body.scrollHeight);
     } else if (m.type === 'state') {

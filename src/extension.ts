@@ -93,7 +93,11 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
-    watch: async (spec, listener) => (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener),
+    watch: async (spec, listener) => {
+      const watch = (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener);
+      context.subscriptions.push(watch); // closed on deactivation if the caller did not
+      return watch;
+    },
     onDidChangeHeight: statusBar.onDidChangeHeight,
     currentHeight: () => {
       const { configured, following, snapshot, reason } = statusBar.current;
