@@ -46,6 +46,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const load = os.loadavg()[0];
+    const cpu0 = process.cpuUsage();
     watch.start();
     const heap = [];
     const t0 = Date.now();
@@ -61,6 +62,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
     const { sent } = await server.ask({ cmd: 'sent' });
     const s = watch.snapshot();
     loop.disable();
+    const cpu = process.cpuUsage(cpu0);
     const lat = [...watch.batchLatencies];
     watch.dispose();
     return {
@@ -79,6 +81,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
       maxMessageBytes: messageBytes,
       batchLatencyMs: { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: Math.max(...lat) },
       eventAgeMs: { p50: percentile(ages, 0.5), p99: percentile(ages, 0.99) },
+      cpuUsPerEvent: (cpu.user + cpu.system) / Math.max(1, s.received),
       eventLoopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
       loadAverage: [load, os.loadavg()[0]],
       heapAfterWarmup: { min: Math.min(...heap), max: Math.max(...heap), samples: heap.length },

@@ -155,7 +155,7 @@ if (want('events')) {
   const lost = r.sent - r.received + (r.received - r.delivered);
   row({
     case: 'event watch',
-    what: `${r.sent.toLocaleString('en-US')} events (${r.frameBytes} B frames) at ${r.rate.toLocaleString('en-US')}/s: received, delivered to the view in ${r.batches} batches`,
+    what: `${r.sent.toLocaleString('en-US')} events (${r.frameBytes} B frames) at ${r.rate.toLocaleString('en-US')}/s: received, delivered to the view in ${r.batches} batches (CPU ${r.cpuUsPerEvent.toFixed(1)} µs per event, GC included)`,
     ours: [r.received.toLocaleString('en-US'), r.delivered.toLocaleString('en-US')],
     target: 'none lost',
     met: lost === 0 && r.outOfOrder === 0,
