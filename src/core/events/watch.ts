@@ -302,9 +302,9 @@ export class Watch {
 
   private ignore(conn: Connection, sentence: string): void {
     this.ignored++;
-    this.log('debug', `event watch: ${sentence}`);
-    if (conn.ignoredNoted) return;
+    if (conn.ignoredNoted) return; // a flood costs a count, not a log line or a stream line each
     conn.ignoredNoted = true; // one line per connection; the count is in the snapshot
+    this.log('debug', `event watch: ${sentence}`);
     this.note(sentence);
   }
 
