@@ -31,6 +31,13 @@
     return String(template || '').replace(/\{(\d+)\}/g, (m, i) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
   }
 
+  /** HH:MM:SS.mmm in local time (as the gap lines). */
+  function clock(iso) {
+    const d = new Date(iso);
+    const p = (n, w = 2) => String(n).padStart(w, '0');
+    return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  }
+
   function span(cls, text) {
     const s = document.createElement('span');
     s.className = cls;
@@ -50,7 +57,7 @@
   function addLine(line) {
     const li = document.createElement('li');
     li.className = `kind-${line.kind}`;
-    li.appendChild(span('time', line.at.slice(11, 23)));
+    li.appendChild(span('time', clock(line.at)));
     if (line.height) li.appendChild(span('height', '#' + line.height));
     if (line.type) li.appendChild(span('type', line.type));
     if (line.txHash) {

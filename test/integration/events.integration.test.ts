@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChainEndpointsApi, WatchEvent } from '../../src/api';
 import { type Devnet, startDevnet } from '../devnet/devnet';
-import { EXTENSION_ID, closeAllEditors, providerSettings, setProviders, waitFor } from './helpers';
+import { EXTENSION_ID, closeAllEditors, providerSettings, setProviders, sleep, waitFor } from './helpers';
+import { ui } from './uiDriver';
 
 describe('Watch Events', function () {
   this.timeout(60_000);
@@ -48,11 +49,25 @@ describe('Watch Events', function () {
   });
 
   it('the command opens one console panel per watch', async () => {
-    await vscode.commands.executeCommand('chainEndpoints.watchEvents', { provider: 'Events node', query: "tm.event='NewBlockHeader'" });
+    await vscode.commands.executeCommand('chainEndpoints.watchEvents', { provider: 'Events node', query: "tm.event='Tx' AND app.creator='Cosmoshi'" });
     await vscode.commands.executeCommand('chainEndpoints.watchEvents', { provider: 'Events node', evm: { subscription: 'newHeads' } });
     const titles = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
     await waitFor('two console tabs', () => titles().filter((t) => t.startsWith('Events node:')).length === 2, 10_000);
-    assert.ok(titles().includes("Events node: tm.event='NewBlockHeader'"));
+    assert.ok(titles().includes("Events node: tm.event='Tx' AND app.creator='Cosmoshi'"));
+    for (let i = 0; i < 3; i++) {
+      const tx = Buffer.from(`console${i}=${Date.now()}`).toString('base64');
+      await fetch(devnet.providers[0].consensusRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'broadcast_tx_sync', params: { tx } }),
+      });
+      await sleep(400);
+    }
     assert.ok(titles().includes('Events node: eth_subscribe newHeads'));
+    if (ui.available) {
+      await vscode.commands.executeCommand('workbench.action.previousEditor'); // the CometBFT console
+      await sleep(2500);
+      await ui.screenshot('event-console.png');
+    }
   });
 });

@@ -22,6 +22,8 @@ export class EntryStream {
   private dueAt = 0;
   private isPaused = false;
   private disposed = false;
+  /** Date.now() of the first event: the rate's window is shorter until 10 s have passed. */
+  private firstAt?: number;
   /** Events (not gap or note lines) since start. */
   received = 0;
   /** Per batch: milliseconds from when it was due to the end of its listeners (last 1,000). */
@@ -49,10 +51,13 @@ export class EntryStream {
 
   /** Events per second over the last 10 s. */
   ratePerSecond(): number {
-    const now = Math.floor(Date.now() / 1000);
+    if (this.firstAt === undefined) return 0;
+    const now = Date.now();
+    const sec = Math.floor(now / 1000);
     let n = 0;
-    for (const [sec, count] of this.rate) if (sec > now - RATE_WINDOW_S) n += count;
-    return Math.round((n / RATE_WINDOW_S) * 10) / 10;
+    for (const [s, count] of this.rate) if (s > sec - RATE_WINDOW_S) n += count;
+    const window = Math.min(RATE_WINDOW_S, Math.max(1, (now - this.firstAt) / 1000));
+    return Math.round((n / window) * 10) / 10;
   }
 
   listen(listener: (entries: WatchEntry[]) => void): { dispose(): void } {
@@ -65,6 +70,7 @@ export class EntryStream {
     if (this.disposed) return;
     if (fields.kind === 'event') {
       this.received++;
+      this.firstAt ??= Date.now();
       const sec = Math.floor(Date.now() / 1000);
       this.rate.set(sec, (this.rate.get(sec) ?? 0) + 1);
       if (this.rate.size > RATE_WINDOW_S + 2) for (const k of this.rate.keys()) if (k <= sec - RATE_WINDOW_S) this.rate.delete(k);
