@@ -64,6 +64,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
     loop.disable();
     const cpu = process.cpuUsage(cpu0);
     const lat = [...watch.batchLatencies];
+    const dur = [...watch.batchDurations];
     watch.dispose();
     return {
       rate,
@@ -79,6 +80,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
       batches: ages.length,
       frameBytes: info.frameBytes,
       maxMessageBytes: messageBytes,
+      batchDurationMs: { p50: percentile(dur, 0.5), p99: percentile(dur, 0.99), max: Math.max(...dur) },
       batchLatencyMs: { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: Math.max(...lat) },
       eventAgeMs: { p50: percentile(ages, 0.5), p99: percentile(ages, 0.99) },
       cpuUsPerEvent: (cpu.user + cpu.system) / Math.max(1, s.received),

@@ -28,6 +28,8 @@ export class EntryStream {
   received = 0;
   /** Per batch: milliseconds from when it was due to the end of its listeners (last 1,000). */
   readonly batchLatencies: number[] = [];
+  /** Per batch: milliseconds from taking the batch out of the ring to the end of its listeners (last 1,000). */
+  readonly batchDurations: number[] = [];
 
   constructor(
     capacity: number,
@@ -123,6 +125,7 @@ export class EntryStream {
     if (this.isPaused || this.disposed) return;
     const first = this.ring.first();
     if (!first || this.delivered >= this.seq) return;
+    const started = performance.now();
     const out: WatchEntry[] = [];
     const missed = first.seq - this.delivered - 1;
     if (missed > 0) {
@@ -145,7 +148,9 @@ export class EntryStream {
     }
     this.lastFlush = performance.now();
     this.batchLatencies.push(this.lastFlush - this.dueAt);
+    this.batchDurations.push(this.lastFlush - started);
     if (this.batchLatencies.length > LATENCY_SAMPLES) this.batchLatencies.shift();
+    if (this.batchDurations.length > LATENCY_SAMPLES) this.batchDurations.shift();
     this.onFlushed();
   }
 }

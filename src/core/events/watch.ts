@@ -119,6 +119,11 @@ export class Watch {
     return this.stream.batchLatencies;
   }
 
+  /** Per batch: milliseconds from taking it out of the buffer to the end of its listeners. */
+  get batchDurations(): readonly number[] {
+    return this.stream.batchDurations;
+  }
+
   get paused(): boolean {
     return this.stream.paused;
   }
