@@ -1,9 +1,10 @@
-// The Watch Events argument and prompts, without the editor: what is read from `{ provider, query }`
+// The Watch Events argument and prompts, and the batched entry stream, without the editor: what is read from `{ provider, query }`
 // / `{ provider, evm }`, what is refused with which sentence, and what is asked for the rest.
 import * as assert from 'node:assert/strict';
 import type { Provider } from '../../../src/core/config/providers';
 import { parseProviders, validateAddress } from '../../../src/core/config/providers';
 import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTopics, watchTargetOf } from '../../../src/core/events/watchArgument';
+import { EntryStream } from '../../../src/core/events/stream';
 import { chooseWatch } from '../../../src/ui/onDemand/chooseWatch';
 import type { PickItem, Prompts } from '../../../src/ui/prompts';
 
@@ -100,5 +101,55 @@ describe('events: the Watch Events argument', () => {
 
   it('no provider with a WebSocket: one sentence saying what to add', async () => {
     await assert.rejects(chooseWatch(undefined, [http], scripted([], []).prompts), /add "consensusWs" \(CometBFT\) or "evmWs" \(EVM\)/);
+  });
+});
+
+describe('events: the batched entry stream', () => {
+  it('while paused the buffer keeps filling; resume says how many left it unseen, then delivers the rest in order', async () => {
+    const stream = new EntryStream(
+      100,
+      Number.POSITIVE_INFINITY,
+      10,
+      () => undefined,
+      () => undefined,
+    );
+    const got: Array<{ seq: number; kind: string; summary: string }> = [];
+    stream.listen((b) => got.push(...b));
+    stream.pause();
+    for (let i = 1; i <= 300; i++) stream.push({ kind: 'event', bytes: 1, summary: String(i) });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(got.length, 0);
+    stream.resume();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(got.length, 101);
+    assert.equal(got[0].kind, 'note');
+    assert.match(got[0].summary, /^200 entries left the buffer before they could be shown$/);
+    assert.deepEqual(
+      got.slice(1).map((e) => e.summary),
+      Array.from({ length: 100 }, (_, i) => String(201 + i)),
+    );
+    assert.equal(stream.received, 300);
+    assert.ok(stream.ratePerSecond() > 0);
+    stream.dispose();
+  });
+
+  it('batches come at most once per batchMs', async () => {
+    const stream = new EntryStream(
+      10_000,
+      Number.POSITIVE_INFINITY,
+      100,
+      () => undefined,
+      () => undefined,
+    );
+    const at: number[] = [];
+    stream.listen(() => at.push(performance.now()));
+    const t0 = performance.now();
+    while (performance.now() - t0 < 450) {
+      stream.push({ kind: 'event', bytes: 1, summary: '' });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    stream.dispose();
+    assert.ok(at.length >= 3 && at.length <= 5, `${at.length} batches in 450 ms`);
+    for (let i = 1; i < at.length; i++) assert.ok(at[i] - at[i - 1] >= 95, `batches ${Math.round(at[i] - at[i - 1])} ms apart`);
   });
 });
