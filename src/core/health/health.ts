@@ -276,7 +276,7 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
 }
 
 /** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
-/** eth_blockNumber over the EVM WebSocket: alive, its latency (handshake included) and the height. */
+/** eth_blockNumber and eth_chainId over the EVM WebSocket (one socket each, at once): alive, the latency (handshake included), the height and the chain. */
 async function probeEvmWebSocket(
   address: string,
   headers: Readonly<Record<string, string>> | undefined,
@@ -285,18 +285,14 @@ async function probeEvmWebSocket(
   now: () => number,
 ): Promise<ProbeResult> {
   const at = now();
-  const r = await wsExchange(address, {
-    message: JSON.stringify({ jsonrpc: '2.0', method: 'eth_blockNumber', params: [], id: 1 }),
-    id: 1,
-    collect: 0,
-    timeoutMs,
-    signal,
-    headers: headers && { ...headers },
-  });
+  const call = (method: string) =>
+    wsExchange(address, { message: JSON.stringify({ jsonrpc: '2.0', method, params: [], id: 1 }), id: 1, collect: 0, timeoutMs, signal, headers: headers && { ...headers } });
+  const [r, cid] = await Promise.all([call('eth_blockNumber'), call('eth_chainId')]);
   if (r.error) return down(at, r.error);
   const h = r.result;
   if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
-  return { at, ok: true, latencyMs: r.elapsedMs, height: BigInt(h) };
+  const chain = cid.result;
+  return { at, ok: true, latencyMs: r.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
 }
 
 function probeWebSocket(
