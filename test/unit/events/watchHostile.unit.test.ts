@@ -11,9 +11,9 @@ import { waitFor } from '../helpers/fakeCometWs';
 
 type Behaviour = (ws: WebSocket, subscribe: { id: number }) => void;
 
-async function hostile(behaviour: Behaviour): Promise<{ url: string; stop(): Promise<void>; connections: () => number }> {
+async function hostile(behaviour: Behaviour, autoPong = true): Promise<{ url: string; stop(): Promise<void>; connections: () => number }> {
   const server = http.createServer();
-  const wss = new WebSocketServer({ server });
+  const wss = new WebSocketServer({ server, autoPong });
   let connections = 0;
   wss.on('connection', (ws) => {
     connections++;
@@ -137,6 +137,52 @@ describe('events: a watch against hostile WebSocket servers', function () {
     await waitFor(() => w.snapshot().state === 'reconnecting', 5000, 'reconnecting');
     assert.match(w.snapshot().detail ?? '', /no answer to subscribe within 500 ms/);
     assert.equal(w.snapshot().received, 0);
+  });
+
+  it('a half-open socket (subscribed, then no message and no pong): the watchdog reconnects', async () => {
+    const server = await hostile((ws, m) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} })), false);
+    stop = server.stop;
+    watch = new Watch({ kind: 'comet', url: server.url, query: "tm.event='NewBlockHeader'" }, opts);
+    const details: string[] = [];
+    watch.onState((s) => s.detail && details.push(s.detail));
+    watch.start();
+    await waitFor(() => watch!.snapshot().state === 'live', 5000, 'live');
+    await waitFor(() => server.connections() >= 2, 5000, 'a new connection after the watchdog');
+    assert.ok(
+      details.some((d) => /no message or pong from the server for 500 ms/.test(d)),
+      details.join('; '),
+    );
+  });
+
+  it('EVM: an error answer to eth_subscribe is noted once; notifications for another subscription are ignored', async () => {
+    const server = await hostile((ws, m) => {
+      if (m.id === 1) {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'no "newHeads" subscription in eth namespace' } }));
+        return;
+      }
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: '0xabc' }));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xother', result: { number: '0x1' } } }));
+      ws.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'eth_subscription',
+          params: { subscription: '0xabc', result: { number: '0x2', hash: '0x' + '1'.repeat(64) } },
+        }),
+      );
+    });
+    stop = server.stop;
+    const got: WatchEntry[] = [];
+    watch = new Watch({ kind: 'evm', url: server.url, subscription: 'newHeads' }, opts);
+    watch.onBatch((b) => got.push(...b));
+    watch.start();
+    await waitFor(() => got.some((e) => e.kind === 'event'), 5000, 'the head after the retry');
+    assert.match(got[0].summary, /subscribe refused: subscription failed: no "newHeads" subscription in eth namespace \(-32602\)/);
+    const heads = got.filter((e) => e.kind === 'event');
+    assert.deepEqual(
+      heads.map((e) => e.height),
+      ['2'],
+    );
+    assert.equal(watch.snapshot().ignored, 1);
   });
 
   it('nothing listening: reconnecting with "connection refused"', async () => {
