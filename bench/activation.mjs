@@ -68,7 +68,11 @@ childMain(async ({ launches, observeMs, bundle, activateAfterMs = 0 }) => {
         extensionPath: extDir,
         testsPath: path.join(BENCH_DIR, 'activation', 'probe.js'),
         workspacePath: workspace,
-        env: { CE_BENCH_ACTIVATION_OUT: out, CE_BENCH_OBSERVE_MS: String(observeMs), CE_BENCH_ACTIVATE_AFTER_MS: activateAfterMs ? String(activateAfterMs) : '' },
+        env: {
+          CE_BENCH_ACTIVATION_OUT: out,
+          CE_BENCH_OBSERVE_MS: String(observeMs),
+          CE_BENCH_ACTIVATE_AFTER_MS: activateAfterMs ? String(activateAfterMs) : '',
+        },
         timeoutMs: 180_000,
         onLine: () => undefined,
       });

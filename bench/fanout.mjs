@@ -16,7 +16,10 @@ childMain(async ({ providers, delayMs, warmup, n }) => {
     const http = new HttpClient({ onResponse: () => requests++ });
     let connects = 0;
     const byOrigin = new Map();
-    http.dispatcher.on("connect", (origin) => { connects++; byOrigin.set(String(origin), (byOrigin.get(String(origin)) ?? 0) + 1); });
+    http.dispatcher.on('connect', (origin) => {
+      connects++;
+      byOrigin.set(String(origin), (byOrigin.get(String(origin)) ?? 0) + 1);
+    });
     const monitor = new HealthMonitor({ http, timeoutMs: 10_000 });
     const oneHttp = new HttpClient();
     const one = new HealthMonitor({ http: oneHttp, timeoutMs: 10_000 });
@@ -48,7 +51,13 @@ childMain(async ({ providers, delayMs, warmup, n }) => {
       connectsLaterRefreshes: perRefresh.slice(1).reduce((a, b) => a + b, 0),
       requestsLaterRefreshes: requestsPerRefresh.slice(1).reduce((a, b) => a + b, 0),
       refreshes: perRefresh.length,
-      origins: new Set(all.flatMap((p) => Object.values(p.endpoints).filter((u) => u.startsWith('http')).map((u) => new URL(u).origin))).size,
+      origins: new Set(
+        all.flatMap((p) =>
+          Object.values(p.endpoints)
+            .filter((u) => u.startsWith('http'))
+            .map((u) => new URL(u).origin),
+        ),
+      ).size,
       serverCounts: counts,
       unhealthy: unhealthy.slice(0, 5),
       perOrigin: [...byOrigin].slice(0, 4),

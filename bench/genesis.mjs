@@ -16,7 +16,9 @@ const { findOperation } = core('operations');
 
 childMain(async ({ mode, megabytes, chunkMegabytes, warmup, n, devnet }) => {
   const ownServer = !devnet;
-  const server = ownServer ? startChild('server.mjs', { kind: 'devnet', blocks: 1, genesisAppStateBytes: megabytes * 1024 * 1024, genesisChunkBytes: chunkMegabytes * 1024 * 1024 }) : undefined;
+  const server = ownServer
+    ? startChild('server.mjs', { kind: 'devnet', blocks: 1, genesisAppStateBytes: megabytes * 1024 * 1024, genesisChunkBytes: chunkMegabytes * 1024 * 1024 })
+    : undefined;
   const info = devnet ?? (await server.ready);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-genesis-'));
   try {

@@ -79,9 +79,24 @@ childMain(async ({ warmup, n, anchorWarmup, anchorN }) => {
       anchors.push({ id, lib, ours: summary(r.ours), baseline: summary(r.baseline) });
     };
     const before = (await server.ask({ cmd: 'requests' })).n;
-    await anchor('block', () => ours(findOperation('consensus.block'), { height: h }), () => comet.block(height), 'cosmjs Comet38Client.block');
-    await anchor('status', () => ours(findOperation('consensusRpc.status'), {}), () => comet.status(), 'cosmjs Comet38Client.status');
-    await anchor('eth_blockNumber', () => ours(findOperation('evm.blockNumber'), {}), () => viem.getBlockNumber({ cacheTime: 0 }), 'viem getBlockNumber (http)');
+    await anchor(
+      'block',
+      () => ours(findOperation('consensus.block'), { height: h }),
+      () => comet.block(height),
+      'cosmjs Comet38Client.block',
+    );
+    await anchor(
+      'status',
+      () => ours(findOperation('consensusRpc.status'), {}),
+      () => comet.status(),
+      'cosmjs Comet38Client.status',
+    );
+    await anchor(
+      'eth_blockNumber',
+      () => ours(findOperation('evm.blockNumber'), {}),
+      () => viem.getBlockNumber({ cacheTime: 0 }),
+      'viem getBlockNumber (http)',
+    );
     void before;
     comet.disconnect();
     await http.close();

@@ -3,7 +3,7 @@
 // plain node:http servers), then one table: per case the median and p90 of ours and of the
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
-//   --only a,b   run only these cases (activation, bundle, requests, fanout, websocket, genesis, bigdoc)
+//   --only a,b   run only these cases (activation, bundle, requests, fanout, websocket, events, genesis, bigdoc)
 //   --quick      fewer iterations (a smoke run, not for the record)
 // The results also go to .cache/bench/results.json (every sample summary, per case).
 import { spawnSync } from 'node:child_process';
@@ -67,11 +67,27 @@ if (want('requests')) {
   });
   for (const o of r.rows) {
     const rr = ratio(o.ours.median, o.baseline.median);
-    row({ case: '', what: `· ${o.id}`, ours: [fmtMs(o.ours.median), fmtMs(o.ours.p90)], base: [fmtMs(o.baseline.median), fmtMs(o.baseline.p90)], ratio: x(rr), target: '≤ 1.15x', met: rr <= 1.15 });
+    row({
+      case: '',
+      what: `· ${o.id}`,
+      ours: [fmtMs(o.ours.median), fmtMs(o.ours.p90)],
+      base: [fmtMs(o.baseline.median), fmtMs(o.baseline.p90)],
+      ratio: x(rr),
+      target: '≤ 1.15x',
+      met: rr <= 1.15,
+    });
   }
   for (const a of r.anchors) {
     const rr = ratio(a.ours.median, a.baseline.median);
-    row({ case: 'anchors', what: `${a.id} vs ${a.lib}`, ours: [fmtMs(a.ours.median), fmtMs(a.ours.p90)], base: [fmtMs(a.baseline.median), fmtMs(a.baseline.p90)], ratio: x(rr), target: '≤ 1.0x', met: rr <= 1.0 });
+    row({
+      case: 'anchors',
+      what: `${a.id} vs ${a.lib}`,
+      ours: [fmtMs(a.ours.median), fmtMs(a.ours.p90)],
+      base: [fmtMs(a.baseline.median), fmtMs(a.baseline.p90)],
+      ratio: x(rr),
+      target: '≤ 1.0x',
+      met: rr <= 1.0,
+    });
   }
 }
 
@@ -107,7 +123,13 @@ if (want('websocket')) {
     target: 'report',
     met: true,
   });
-  row({ case: 'WebSocket', what: 'CPU per event (ws parse + tracker + status text)', ours: [`${r.cpuUsPerEvent.median.toFixed(1)} µs`, `${r.cpuUsPerEvent.p90.toFixed(1)} µs`], target: 'report', met: true });
+  row({
+    case: 'WebSocket',
+    what: 'CPU per event (ws parse + tracker + status text)',
+    ours: [`${r.cpuUsPerEvent.median.toFixed(1)} µs`, `${r.cpuUsPerEvent.p90.toFixed(1)} µs`],
+    target: 'report',
+    met: true,
+  });
   row({
     case: 'WebSocket',
     what: `frame to status text, p50 / p99 (max ${fmtMs(r.latencyMs.max)})`,
@@ -125,6 +147,49 @@ if (want('websocket')) {
   });
 }
 
+if (want('events')) {
+  const seconds = q(60, 10);
+  log(`event watch (5,000 Tx events/s for ${seconds} s into one core Watch)`);
+  const r = await runChild('events.mjs', { rate: 5_000, seconds, bufferSize: 10_000, warmupSeconds: Math.min(10, seconds / 2) });
+  results.events = r;
+  const lost = r.sent - r.received + (r.received - r.delivered);
+  row({
+    case: 'event watch',
+    what: `${r.sent.toLocaleString('en-US')} events (${r.frameBytes} B frames) at ${r.rate.toLocaleString('en-US')}/s: received, delivered to the view in ${r.batches} batches (CPU ${r.cpuUsPerEvent.toFixed(1)} µs per event, GC included)`,
+    ours: [r.received.toLocaleString('en-US'), r.delivered.toLocaleString('en-US')],
+    target: 'none lost',
+    met: lost === 0 && r.outOfOrder === 0,
+  });
+  row({
+    case: 'event watch',
+    what: `buffer: kept / evicted (capacity ${r.bufferSize.toLocaleString('en-US')})`,
+    ours: [r.stored.toLocaleString('en-US'), r.evicted.toLocaleString('en-US')],
+    target: 'bounded',
+    met: r.stored === Math.min(r.bufferSize, r.received) && r.evicted === Math.max(0, r.received - r.bufferSize),
+  });
+  row({
+    case: 'event watch',
+    what: `batch callback: taken from the buffer -> end of its listener (the console's work: lines + serialising), p50 / p99 (max ${fmtMs(r.batchDurationMs.max)})`,
+    ours: [fmtMs(r.batchDurationMs.p50), fmtMs(r.batchDurationMs.p99)],
+    target: 'p99 < 50 ms',
+    met: r.batchDurationMs.p99 < 50,
+  });
+  row({
+    case: 'event watch',
+    what: `batch due -> end of its listener, p50 / p99 (max ${fmtMs(r.batchLatencyMs.max)}); newest event's age at the view p50 ${fmtMs(r.eventAgeMs.p50)}, p99 ${fmtMs(r.eventAgeMs.p99)}; event-loop delay p99 ${fmtMs(r.eventLoopDelayMs.p99)}, load average ${r.loadAverage.map((l) => l.toFixed(1)).join(' -> ')}`,
+    ours: [fmtMs(r.batchLatencyMs.p50), fmtMs(r.batchLatencyMs.p99)],
+    target: 'report (event-loop delay)',
+    met: true,
+  });
+  row({
+    case: 'event watch',
+    what: `heap after GC past the warm-up, min / max of ${r.heapAfterWarmup.samples} samples`,
+    ours: [fmtBytes(r.heapAfterWarmup.min), fmtBytes(r.heapAfterWarmup.max)],
+    target: 'flat',
+    met: r.heapAfterWarmup.max - r.heapAfterWarmup.min < 16 * 1024 * 1024,
+  });
+}
+
 if (want('bigdoc')) {
   log('big document (50 MB JSON)');
   const server = startChild('server.mjs', { kind: 'fixed', megabytes: 50 });
@@ -135,9 +200,25 @@ if (want('bigdoc')) {
     const mb = await runChild('bigDocument.mjs', { mode: 'memory-baseline', url: info.url });
     results.bigdoc = { time: t, memoryOurs: mo, memoryBaseline: mb };
     const rt = ratio(t.ours.median, t.baseline.median);
-    row({ case: 'big document', what: `${fmtBytes(t.bytes)} answer: time (ours includes the fetch)`, ours: [fmtMs(t.ours.median), fmtMs(t.ours.p90)], base: [fmtMs(t.baseline.median), fmtMs(t.baseline.p90)], ratio: x(rt), target: '≤ 1.0x', met: rt <= 1.0 });
+    row({
+      case: 'big document',
+      what: `${fmtBytes(t.bytes)} answer: time (ours includes the fetch)`,
+      ours: [fmtMs(t.ours.median), fmtMs(t.ours.p90)],
+      base: [fmtMs(t.baseline.median), fmtMs(t.baseline.p90)],
+      ratio: x(rt),
+      target: '≤ 1.0x',
+      met: rt <= 1.0,
+    });
     const rm = ratio(mo.rssGrowth, mb.rssGrowth);
-    row({ case: 'big document', what: 'peak RSS growth (one run in a fresh process)', ours: [fmtBytes(mo.rssGrowth)], base: [fmtBytes(mb.rssGrowth)], ratio: x(rm), target: '≤ 0.5x', met: rm <= 0.5 });
+    row({
+      case: 'big document',
+      what: 'peak RSS growth (one run in a fresh process)',
+      ours: [fmtBytes(mo.rssGrowth)],
+      base: [fmtBytes(mb.rssGrowth)],
+      ratio: x(rm),
+      target: '≤ 0.5x',
+      met: rm <= 0.5,
+    });
   } finally {
     await server.stop();
   }
@@ -168,8 +249,22 @@ if (want('genesis')) {
       target: 'time ≤ 1.25x',
       met: thr >= 0.8,
     });
-    row({ case: 'genesis', what: 'throughput (genesis bytes / s); ratio = ours / curl', ours: [mbps(t.ours.median)], base: [mbps(t.baseline.median)], ratio: x(thr), target: '≥ 0.8x', met: thr >= 0.8 });
-    row({ case: 'genesis', what: 'peak RSS growth (one run in a fresh process)', ours: [fmtBytes(m.growth)], target: '< 100 MB', met: m.growth < 100 * 1024 * 1024 });
+    row({
+      case: 'genesis',
+      what: 'throughput (genesis bytes / s); ratio = ours / curl',
+      ours: [mbps(t.ours.median)],
+      base: [mbps(t.baseline.median)],
+      ratio: x(thr),
+      target: '≥ 0.8x',
+      met: thr >= 0.8,
+    });
+    row({
+      case: 'genesis',
+      what: 'peak RSS growth (one run in a fresh process)',
+      ours: [fmtBytes(m.growth)],
+      target: '< 100 MB',
+      met: m.growth < 100 * 1024 * 1024,
+    });
   } finally {
     await server.stop();
   }
@@ -243,7 +338,10 @@ const lines = [
   '',
   `| ${header.join(' | ')} |`,
   `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${[r.case, r.what, r.ours?.[0] ?? '-', r.ours?.[1] ?? '-', r.base?.[0] ?? '-', r.base?.[1] ?? '-', r.ratio ?? '-', r.target, r.met ? 'yes' : '**no**'].join(' | ')} |`),
+  ...rows.map(
+    (r) =>
+      `| ${[r.case, r.what, r.ours?.[0] ?? '-', r.ours?.[1] ?? '-', r.base?.[0] ?? '-', r.base?.[1] ?? '-', r.ratio ?? '-', r.target, r.met ? 'yes' : '**no**'].join(' | ')} |`,
+  ),
   '',
   `total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 ];

@@ -13,8 +13,7 @@ import path from 'node:path';
 
 const { startDevnet } = require(path.join(OUT, 'test', 'devnet', 'devnet.js'));
 
-const listen = (server) =>
-  new Promise((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, () => resolve(server.address().port)));
+const listen = (server) => new Promise((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, () => resolve(server.address().port)));
 
 const kinds = {
   async devnet(opts) {
@@ -122,6 +121,52 @@ const kinds = {
     return { info: { url: `ws://127.0.0.1:${port}/websocket`, frameBytes: frames[0].length }, commands: {} };
   },
 
+  // wsrate: answers subscribe, then sends `rate` Tx events per second (each its own seq in tx.height)
+  // for `seconds`, on a schedule kept against the clock (catching up after a late tick).
+  async wsrate({ rate, seconds }) {
+    const frame = (id, n) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          query: "tm.event='Tx'",
+          data: {
+            type: 'tendermint/event/Tx',
+            value: {
+              TxResult: { height: String(n), index: 0, tx: 'CpIBCo8BChwvY29zbW9zLmJhbmsudjFiZXRhMS5Nc2dTZW5k', result: { code: 0, gas_used: '81234' } },
+            },
+          },
+          events: {
+            'tm.event': ['Tx'],
+            'tx.hash': [n.toString(16).toUpperCase().padStart(64, '0')],
+            'tx.height': [String(n)],
+            'message.sender': [`cosmos1${n.toString(36).padStart(38, 'p')}`],
+            'transfer.recipient': [`cosmos1${(n * 7919).toString(36).padStart(38, 'q')}`],
+            'transfer.amount': [`${n % 100000}uatom`],
+          },
+        },
+      });
+    const counts = { sent: 0 };
+    const server = http.createServer();
+    const wss = new WebSocketServer({ server });
+    wss.on('connection', (ws) => {
+      ws.on('message', (data) => {
+        const m = JSON.parse(data.toString());
+        if (m.method !== 'subscribe') return;
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }));
+        const total = rate * seconds;
+        const t0 = performance.now();
+        const timer = setInterval(() => {
+          const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000));
+          while (counts.sent < due && ws.readyState === WebSocket.OPEN) ws.send(frame(m.id, ++counts.sent));
+          if (counts.sent >= total) clearInterval(timer);
+        }, 10);
+      });
+    });
+    const port = await listen(server);
+    return { info: { url: `ws://127.0.0.1:${port}/websocket`, frameBytes: frame(1, 1).length }, commands: { sent: () => ({ sent: counts.sent }) } };
+  },
+
   async fixed({ megabytes }) {
     const body = generateBlockResults(megabytes * 1024 * 1024);
     const server = http.createServer({ keepAliveTimeout: 600_000 }, (req, res) => {
@@ -140,7 +185,11 @@ async function captureFromDevnet() {
     for (let i = 0; i < 5; i++) devnet.produceBlock();
     const p = devnet.providers[0];
     const result = async (url, init) => JSON.stringify((await (await fetch(url, init)).json()).result);
-    const post = (method) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) });
+    const post = (method) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+    });
     const status = await result(`${p.consensusHttp}/status`);
     const blockNumber = await result(p.evmRpc, post('eth_blockNumber'));
     const chainId = await result(p.evmRpc, post('eth_chainId'));
@@ -183,7 +232,13 @@ function generateBlockResults(size) {
             { key: 'amount', value: `${(i * 31) % 100000}uatom`, index: true },
           ],
         },
-        { type: 'tx', attributes: [{ key: 'fee', value: `${5000 + (i % 13)}uatom`, index: true }, { key: 'acc_seq', value: `cosmos1abc/${i}`, index: true }] },
+        {
+          type: 'tx',
+          attributes: [
+            { key: 'fee', value: `${5000 + (i % 13)}uatom`, index: true },
+            { key: 'acc_seq', value: `cosmos1abc/${i}`, index: true },
+          ],
+        },
       ],
       codespace: '',
     };
@@ -191,7 +246,9 @@ function generateBlockResults(size) {
     parts.push(text);
     bytes += text.length + 1;
   }
-  return Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"height":"1234567","txs_results":[${parts.join(',')}],"finalize_block_events":[],"validator_updates":[],"consensus_param_updates":null,"app_hash":"AAAA"}}`);
+  return Buffer.from(
+    `{"jsonrpc":"2.0","id":1,"result":{"height":"1234567","txs_results":[${parts.join(',')}],"finalize_block_events":[],"validator_updates":[],"consensus_param_updates":null,"app_hash":"AAAA"}}`,
+  );
 }
 
 process.once('message', async (/** @type {any} */ config) => {

@@ -9,7 +9,7 @@ import type * as vscode from 'vscode';
 
 export const API_VERSION = 1 as const;
 
-export type InterfaceName = 'evmRpc' | 'consensusHttp' | 'consensusRpc' | 'consensusWs' | 'rest';
+export type InterfaceName = 'evmRpc' | 'consensusHttp' | 'consensusRpc' | 'consensusWs' | 'rest' | 'evmWs';
 
 export interface ApiProvider {
   readonly name: string;
@@ -53,6 +53,36 @@ export interface HeightEvent {
   readonly height: string;
 }
 
+/** What `watch()` follows: a CometBFT query, or an EVM subscription (needs the provider's `evmWs`). */
+export type WatchSpec =
+  | { readonly provider: string; readonly query: string }
+  | {
+      readonly provider: string;
+      readonly evm: {
+        readonly subscription: 'newHeads' | 'logs' | 'newPendingTransactions';
+        /** logs only: one contract address or several. */
+        readonly address?: string | readonly string[];
+        /** logs only: by position; a topic, alternatives, or null for any. */
+        readonly topics?: ReadonlyArray<string | readonly string[] | null>;
+      };
+    };
+
+export interface WatchEvent {
+  /** `event`; `gap` when the socket was down (events may be missing); `note` for what the watch wants said (a refusal, an oversize frame). */
+  readonly kind: 'event' | 'gap' | 'note';
+  /** ISO time of arrival. */
+  readonly at: string;
+  /** `Tx`, `NewBlock`, `newHeads`, `log`, `pendingTx`, … */
+  readonly type?: string;
+  /** Decimal string. */
+  readonly height?: string;
+  readonly txHash?: string;
+  /** The console's line: key attributes, or the gap/note sentence. */
+  readonly summary: string;
+  /** The event as received (CometBFT `{query, data, events}`, or the EVM notification's `result`). */
+  readonly data?: unknown;
+}
+
 export interface ChainEndpointsApi {
   readonly apiVersion: typeof API_VERSION;
   /** The valid providers as configured. */
@@ -65,4 +95,10 @@ export interface ChainEndpointsApi {
   currentHeight(): { provider: string; configured: string; height?: string; state: string; reason?: string } | undefined;
   /** Fires on every new height shown in the status bar. */
   readonly onDidChangeHeight: vscode.Event<HeightEvent>;
+  /**
+   * Watches events (reconnecting and resubscribing on its own; a `gap` event marks a lost socket)
+   * and calls `listener` with each, in batches at most ten times a second, until disposed. Rejects
+   * for a spec it cannot follow (unknown provider, no WebSocket address, an invalid query).
+   */
+  watch(spec: WatchSpec, listener: (event: WatchEvent) => void): Promise<vscode.Disposable>;
 }

@@ -85,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     registerCommand(log, Commands.statusBarMenu, () => statusBar.showMenu()),
     registerCommand(log, Commands.statusBarReconnect, () => statusBar.reconnect()),
     registerCommand(log, Commands.statusBarSwitchProvider, () => statusBar.switchProvider()),
+    registerCommand(log, Commands.watchEvents, async (arg?: unknown) =>
+      (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, keep: (d) => context.subscriptions.push(d) }, arg),
+    ),
   );
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 
@@ -94,6 +97,11 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
+    watch: async (spec, listener) => {
+      const watch = (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener);
+      context.subscriptions.push(watch); // closed on deactivation if the caller did not
+      return watch;
+    },
     onDidChangeHeight: statusBar.onDidChangeHeight,
     currentHeight: () => {
       const { configured, following, snapshot, reason } = statusBar.current;

@@ -23,6 +23,7 @@ export const Commands = {
   historyCopyAsCurl: 'chainEndpoints.history.copyAsCurl',
   historyCompare: 'chainEndpoints.history.compare',
   historyClear: 'chainEndpoints.history.clear',
+  watchEvents: 'chainEndpoints.watchEvents',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

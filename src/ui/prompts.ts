@@ -12,7 +12,15 @@ export interface Prompts {
   /** A quick pick; undefined when dismissed. */
   pick<T extends PickItem>(items: readonly T[], options: { title?: string; placeHolder?: string }): Promise<T | undefined>;
   /** An input box validated as typed (`validate` returns the sentence to show, or undefined); undefined when dismissed. */
-  input(options: { title?: string; prompt?: string; placeHolder?: string; validate?: (text: string) => string | undefined }): Promise<string | undefined>;
+  input(options: {
+    title?: string;
+    prompt?: string;
+    placeHolder?: string;
+    /** Pre-filled text, and the part of it selected (a template's placeholder). */
+    value?: string;
+    valueSelection?: [number, number];
+    validate?: (text: string) => string | undefined;
+  }): Promise<string | undefined>;
   /** A modal warning with one action button; true when that button was chosen. */
   confirm(message: string, detail: string, action: string): Promise<boolean>;
 }

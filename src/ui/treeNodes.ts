@@ -17,6 +17,7 @@ const INTERFACE_ICONS: Record<InterfaceId, string> = {
   consensusRpc: 'symbol-method',
   consensusWs: 'plug',
   rest: 'symbol-interface',
+  evmWs: 'radio-tower',
 };
 
 export class ProviderNode {
@@ -50,7 +51,9 @@ export class InterfaceNode {
     return this.provider.endpoints[this.iface]!;
   }
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(INTERFACE_LABELS[this.iface], vscode.TreeItemCollapsibleState.Collapsed);
+    // The EVM WebSocket has no catalogue operations (it is for Watch Events…): nothing to expand.
+    const collapsible = this.iface === 'evmWs' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(INTERFACE_LABELS[this.iface], collapsible);
     item.id = `provider:${this.provider.name}/${this.iface}`;
     const h = this.health && this.health.state !== 'unknown' ? this.health : undefined;
     const status = h ? describeHealth(h) : '';

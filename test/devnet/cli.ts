@@ -83,14 +83,16 @@ async function main(): Promise<void> {
     console.log(`  Consensus RPC   ${p.consensusRpc}`);
     console.log(`  Consensus WS    ${p.consensusWs}`);
     console.log(`  REST            ${p.rest}`);
+    console.log(`  EVM WS          ${p.evmWs}`);
   }
-  const snippet = devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({
+  const snippet = devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest, evmWs }) => ({
     name,
     evmRpc,
     consensusHttp,
     consensusRpc,
     consensusWs,
     rest,
+    evmWs,
   }));
   console.log('\nSettings snippet (settings.json):\n');
   console.log(`"chainEndpoints.providers": ${JSON.stringify(snippet, null, 2)}`);

@@ -5,6 +5,7 @@
 import { Chain } from './chain';
 import { ConsensusService } from './consensus';
 import { EvmService } from './evm';
+import { EvmWsService } from './evmWs';
 import { RestService } from './rest';
 import { Fault, Listener, RequestEntry, RequestLog } from './server';
 
@@ -45,6 +46,8 @@ export interface DevnetProviderUrls {
   consensusRpc: string;
   consensusWs: string;
   rest: string;
+  /** The EVM JSON-RPC WebSocket (eth_subscribe), on the EVM RPC port. */
+  evmWs: string;
 }
 
 export type DevnetIface = 'evmRpc' | 'consensus' | 'rest';
@@ -73,6 +76,7 @@ interface Provider {
   opts: DevnetProviderOptions;
   log: RequestLog;
   consensus: ConsensusService;
+  evmWs: EvmWsService;
   listeners: Record<DevnetIface, Listener>;
   urls: DevnetProviderUrls;
 }
@@ -111,7 +115,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     });
     const rest = new RestService({ chain, providerName: opts.name, lag, host: urlHost, consensusPort: () => listeners.consensus.port });
     const evm = new EvmService({ chain, lag });
-    listeners.evmRpc = new Listener({ host, port: opts.ports?.evmRpc ?? 0, iface: 'evmRpc', log, maxBody: 5 * 1024 * 1024, handle: (c) => evm.handle(c) });
+    const evmWs = new EvmWsService({ chain, lag, evm });
+    listeners.evmRpc = new Listener({
+      host,
+      port: opts.ports?.evmRpc ?? 0,
+      iface: 'evmRpc',
+      log,
+      maxBody: 5 * 1024 * 1024,
+      handle: (c) => evm.handle(c),
+      upgrade: (req, socket, head) => evmWs.handleUpgrade(req, socket, head),
+    });
     listeners.consensus = new Listener({
       host,
       port: opts.ports?.consensus ?? 0,
@@ -123,8 +136,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       upgrade: (req, socket, head) => consensus.handleUpgrade(req, socket, head),
     });
     listeners.rest = new Listener({ host, port: opts.ports?.rest ?? 0, iface: 'rest', log, maxBody: 1_000_000, handle: (c) => rest.handle(c) });
-    const urls: DevnetProviderUrls = { name: opts.name, evmRpc: '', consensusHttp: '', consensusRpc: '', consensusWs: '', rest: '' };
-    return { opts, log, consensus, listeners, urls };
+    const urls: DevnetProviderUrls = { name: opts.name, evmRpc: '', consensusHttp: '', consensusRpc: '', consensusWs: '', rest: '', evmWs: '' };
+    return { opts, log, consensus, evmWs, listeners, urls };
   });
 
   const all = (): Listener[] => providers.flatMap((p) => Object.values(p.listeners));
@@ -141,10 +154,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     p.urls.consensusRpc = base(p.listeners.consensus.port);
     p.urls.consensusWs = `ws://${hostPart}:${p.listeners.consensus.port}/websocket`;
     p.urls.rest = base(p.listeners.rest.port) + (p.opts.restTrailingSlash ? '/' : '');
+    p.urls.evmWs = `ws://${hostPart}:${p.listeners.evmRpc.port}`;
   }
 
   const offBlock = chain.onBlock(() => {
-    for (const p of providers) p.consensus.onChainBlock();
+    for (const p of providers) {
+      p.consensus.onChainBlock();
+      p.evmWs.onChainBlock();
+    }
   });
   const interval = options.blockIntervalMs ?? 1000;
   let timer: NodeJS.Timeout | undefined;
@@ -174,6 +191,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     async stopProvider(name) {
       const p = find(name);
       p.consensus.terminateAll();
+      p.evmWs.terminateAll();
       for (const l of Object.values(p.listeners)) await l.stop();
     },
     async startProvider(name) {
@@ -187,7 +205,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       if (timer) clearInterval(timer);
       offBlock();
       chain.abortWaiters();
-      for (const p of providers) p.consensus.terminateAll();
+      for (const p of providers) {
+        p.consensus.terminateAll();
+        p.evmWs.terminateAll();
+      }
       for (const l of all()) await l.stop();
     },
     genesisBytes: () => chain.genesis,

@@ -68,7 +68,8 @@ export class EvmService {
     sendJson(res, 200, answer);
   }
 
-  private handleMessage(m: unknown, view: bigint): string | undefined {
+  /** One JSON-RPC message answered (undefined for a notification); the WebSocket (evmWs.ts) shares it. */
+  handleMessage(m: unknown, view: bigint): string | undefined {
     if (m === null || typeof m !== 'object' || Array.isArray(m)) return errorBody(null, new EvmError(-32600, 'invalid request'));
     const msg = m as Record<string, unknown>;
     const rawId = msg.id;
@@ -180,7 +181,7 @@ export class EvmService {
     }
   }
 
-  private blockJson(b: Block, full: boolean): Record<string, unknown> {
+  blockJson(b: Block, full: boolean): Record<string, unknown> {
     const txs = b.evmTxs.map((e) => (full ? this.txJson(this.chain.txByEvmHash(e.hash) as TxRecord) : e.hash));
     return {
       baseFeePerGas: quantity(GAS_PRICE),

@@ -18,7 +18,7 @@ export async function setProviders(providers: unknown[]): Promise<void> {
 }
 
 /** A devnet's providers as chainEndpoints.providers entries (name and the five addresses). */
-export function providerSettings(providers: readonly DevnetProviderUrls[]): DevnetProviderUrls[] {
+export function providerSettings(providers: readonly DevnetProviderUrls[]): Array<Omit<DevnetProviderUrls, 'evmWs'>> {
   return providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }));
 }
 

@@ -43,14 +43,14 @@ describe('provider health', function () {
     const monitor = new HealthMonitor({ http, timeoutMs: 3000 });
     await monitor.refresh(providers);
     const rows = monitor.assess(providers);
-    for (const iface of ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest']) {
+    for (const iface of ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmWs']) {
       const good = find(rows, 'good', iface);
       assert.equal(good.state, 'healthy', `good ${iface}: ${good.reason} ${good.last?.error}`);
       assert.ok(good.last!.latencyMs! >= 0);
       assert.equal(find(rows, 'stopped', iface).state, 'down', iface);
       assert.equal(find(rows, 'other chain', iface).state, 'wrongChain', iface);
     }
-    for (const iface of ['consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmRpc']) {
+    for (const iface of ['consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmRpc', 'evmWs']) {
       const lag = find(rows, 'lagging', iface);
       assert.equal(lag.state, 'lagging', `lagging ${iface}: ${lag.reason}`);
       assert.ok(lag.behind! >= 3n, `${iface} behind ${lag.behind}`);

@@ -14,6 +14,7 @@ import * as l10n from '../base/l10n';
 import { parseDecimalHeight } from '../base/limits';
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
+import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, isRecord, rawToString } from '../transport/wsSupport';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
 
@@ -64,7 +65,6 @@ export interface HeightTrackerOptions {
 }
 
 const SUBSCRIBE_QUERY = "tm.event='NewBlockHeader'";
-const INITIAL_BACKOFF_MS = 500;
 const MIN_POLL_MS = 1_000;
 /** Consecutive socket failures after which the tracker falls back to polling. */
 const FAILURES_BEFORE_POLLING = 2;
@@ -85,43 +85,12 @@ interface Connection {
 
 type TimerKey = 'reconnect' | 'connect' | 'ping' | 'watchdog' | 'stall' | 'poll' | 'pollTimeout';
 
-/** Named timers; setting a key replaces its previous timer. */
-class Timers {
-  private readonly handles = new Map<TimerKey, { handle: NodeJS.Timeout; repeat: boolean }>();
-
-  set(key: TimerKey, ms: number, fn: () => void): void {
-    this.clear(key);
-    const handle = setTimeout(() => {
-      this.handles.delete(key);
-      fn();
-    }, Math.max(0, ms));
-    this.handles.set(key, { handle, repeat: false });
-  }
-
-  every(key: TimerKey, ms: number, fn: () => void): void {
-    this.clear(key);
-    this.handles.set(key, { handle: setInterval(fn, Math.max(1, ms)), repeat: true });
-  }
-
-  clear(key: TimerKey): void {
-    const t = this.handles.get(key);
-    if (!t) return;
-    if (t.repeat) clearInterval(t.handle);
-    else clearTimeout(t.handle);
-    this.handles.delete(key);
-  }
-
-  clearAll(): void {
-    for (const key of [...this.handles.keys()]) this.clear(key);
-  }
-}
-
 type FailureKind = 'connection' | 'subscription';
 
 export class HeightTracker {
   private readonly opts: Required<Omit<HeightTrackerOptions, 'wsUrl' | 'fetchStatus' | 'headers' | 'log'>>;
   private readonly log: NonNullable<HeightTrackerOptions['log']>;
-  private readonly timers = new Timers();
+  private readonly timers = new Timers<TimerKey>();
   private readonly listeners = new Set<(s: HeightSnapshot) => void>();
 
   private state: TrackerState = 'stopped';
@@ -428,9 +397,7 @@ export class HeightTracker {
   }
 
   private backoffMs(failures: number): number {
-    const base = Math.min(this.opts.maxBackoffMs, INITIAL_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
-    const jittered = base * (0.75 + Math.random() * 0.5);
-    return Math.round(Math.min(this.opts.maxBackoffMs, jittered));
+    return backoffMs(failures, this.opts.maxBackoffMs);
   }
 
   // ---- polling --------------------------------------------------------------------------
@@ -565,60 +532,4 @@ export class HeightTracker {
       }
     }
   }
-}
-
-// ---- helpers ------------------------------------------------------------------------------
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function rawToString(data: WebSocket.RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
-  return data.toString('utf8');
-}
-
-/** One sentence for a JSON-RPC error on the subscription (limits, cancellation). */
-function describeRpcError(error: unknown): string {
-  if (!isRecord(error)) return l10n.t('subscription failed: {0}', JSON.stringify(error));
-  const data = typeof error.data === 'string' ? error.data : '';
-  const message = typeof error.message === 'string' ? error.message : '';
-  const cancelled = /subscription was cancell?ed \(reason: (.*)\)/i.exec(data);
-  if (cancelled) return l10n.t('subscription cancelled: {0}', cancelled[1]);
-  if (data) return data; // e.g. "max_subscription_clients 100 reached"
-  return l10n.t('subscription failed: {0} ({1})', message || l10n.t('error'), String(error.code));
-}
-
-function describeSocketError(err: Error): string {
-  const code = (err as NodeJS.ErrnoException).code ?? '';
-  switch (code) {
-    case 'ECONNREFUSED':
-      return l10n.t('connection refused');
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return l10n.t('DNS lookup failed ({0})', code);
-    case 'ECONNRESET':
-      return l10n.t('connection reset');
-    case 'ETIMEDOUT':
-      return l10n.t('connection timed out');
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return l10n.t('host unreachable');
-  }
-  // Matched on the library's own (English, never translated) words.
-  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return l10n.t('TLS error: {0}', err.message);
-  if (/handshake has timed out/i.test(err.message)) return l10n.t('WebSocket handshake timed out');
-  const status = /Unexpected server response: (\d+)/.exec(err.message);
-  if (status) return l10n.t('server answered HTTP {0} instead of a WebSocket', status[1]);
-  return err.message || code || l10n.t('socket error');
-}
-
-function describeClose(code: number, reason: string): string {
-  if (code === 1006) return l10n.t('connection lost (no close frame)');
-  return reason ? l10n.t('closed by the server ({0}: {1})', code, reason) : l10n.t('closed by the server ({0})', code);
-}
-
-function formatMs(ms: number): string {
-  return ms < 10_000 ? l10n.t('{0} ms', Math.round(ms)) : l10n.t('{0} s', Math.round(ms / 1000));
 }

@@ -3,7 +3,7 @@
 
 import * as l10n from '../base/l10n';
 
-export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest'] as const;
+export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmWs'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
 
 /** Translated when read (getters: the bundle loads after this module). */
@@ -23,11 +23,14 @@ export const INTERFACE_LABELS: Readonly<Record<InterfaceId, string>> = {
   get rest() {
     return l10n.t('REST');
   },
+  get evmWs() {
+    return l10n.t('EVM WebSocket');
+  },
 };
 
 /** Which URL schemes each interface accepts. */
 export function schemesFor(iface: InterfaceId): readonly string[] {
-  return iface === 'consensusWs' ? ['ws:', 'wss:'] : ['http:', 'https:'];
+  return iface === 'consensusWs' || iface === 'evmWs' ? ['ws:', 'wss:'] : ['http:', 'https:'];
 }
 
 export interface Provider {
@@ -93,7 +96,7 @@ export function effectiveProvidersSetting(inspected: InspectedSetting | undefine
 export function validateAddress(iface: InterfaceId, value: string): string | undefined {
   const label = INTERFACE_LABELS[iface];
   const schemes = schemesFor(iface);
-  const example = iface === 'consensusWs' ? 'wss://host/websocket' : 'https://host:port/path';
+  const example = iface === 'consensusWs' ? 'wss://host/websocket' : iface === 'evmWs' ? 'wss://host:8546' : 'https://host:port/path';
   const text = value.trim();
   if (text === '') return l10n.t('{0} address is empty: type an absolute URL such as {1}.', label, example);
   if (/\s/.test(text)) return l10n.t('{0} address contains spaces: type an absolute URL such as {1}.', label, example);

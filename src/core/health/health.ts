@@ -14,6 +14,7 @@ import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';
 import { parseDecimalHeight, parseHexHeight } from '../base/limits';
 import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
+import { wsExchange } from '../transport/wsCall';
 
 export type { ExpectedChain } from './classify';
 export { LAG_BLOCKS, SLOW_MS, classify } from './classify';
@@ -99,6 +100,8 @@ export class HealthMonitor {
       let result: ProbeResult;
       if (iface === 'consensusWs') {
         result = await probeWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
+      } else if (iface === 'evmWs') {
+        result = await probeEvmWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
       } else {
         // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
         const first = await this.probeHttp(iface, address, headers, signal);
@@ -215,6 +218,25 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
 }
 
 /** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
+/** eth_blockNumber and eth_chainId over the EVM WebSocket (one socket each, at once): alive, the latency (handshake included), the height and the chain. */
+async function probeEvmWebSocket(
+  address: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  now: () => number,
+): Promise<ProbeResult> {
+  const at = now();
+  const call = (method: string) =>
+    wsExchange(address, { message: JSON.stringify({ jsonrpc: '2.0', method, params: [], id: 1 }), id: 1, collect: 0, timeoutMs, signal, headers: headers && { ...headers } });
+  const [r, cid] = await Promise.all([call('eth_blockNumber'), call('eth_chainId')]);
+  if (r.error) return down(at, r.error);
+  const h = r.result;
+  if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
+  const chain = cid.result;
+  return { at, ok: true, latencyMs: r.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+}
+
 function probeWebSocket(
   address: string,
   headers: Readonly<Record<string, string>> | undefined,

@@ -13,6 +13,7 @@ export const FAMILY: Record<InterfaceId, Family> = {
   consensusRpc: 'consensus',
   consensusWs: 'consensus',
   rest: 'consensus',
+  evmWs: 'evm',
 };
 
 export interface ProbeResult {

@@ -1,4 +1,4 @@
-// "Add Provider": a guided input for a name and the five addresses, each validated as typed,
+// "Add Provider": a guided input for a name and the six addresses, each validated as typed,
 // appended to chainEndpoints.providers in user settings. The consensus addresses are suggested
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
@@ -12,6 +12,7 @@ const EXAMPLES: Record<InterfaceId, string> = {
   consensusRpc: 'https://rpc.example.org',
   consensusWs: 'wss://rpc.example.org/websocket',
   rest: 'https://rest.example.org',
+  evmWs: 'wss://evm.example.org:8546',
 };
 
 function suggest(iface: InterfaceId, entry: Record<string, string>): string {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { execute } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
 import { OPERATIONS, Operation, validateArgs } from '../../../src/core/chain/operations';
-import { INTERFACES, InterfaceId, parseProviders, Provider, validateAddress } from '../../../src/core/config/providers';
+import { INTERFACES, InterfaceId, parseProviders, Provider, schemesFor, validateAddress } from '../../../src/core/config/providers';
 
 /**
  * "Says what to type": an instruction (type/put/remove/use/encode), an example, or the
@@ -71,7 +71,7 @@ function goodArgs(op: Operation): Record<string, string> {
 }
 
 const BAD_ADDRESSES = (iface: InterfaceId): string[] => {
-  const http = iface !== 'consensusWs';
+  const http = schemesFor(iface)[0] === 'http:';
   return [
     '',
     '   ',
@@ -197,7 +197,7 @@ describe('hardening 3: bad input from the user is refused with a message, nothin
 
   it('refuses credentials in an address and says where the key goes, without repeating it', () => {
     for (const iface of INTERFACES) {
-      const scheme = iface === 'consensusWs' ? 'wss' : 'https';
+      const scheme = schemesFor(iface)[0] === 'ws:' ? 'wss' : 'https';
       const message = validateAddress(iface, `${scheme}://user:s3cr3t@rpc.example.org/websocket`);
       assert.ok(message, iface);
       assert.match(message!, /headers/);

@@ -1,0 +1,70 @@
+// What a watch is asked to follow and how it reports: the target (a CometBFT query or an EVM
+// subscription, already resolved to a WebSocket address), its options and its snapshot.
+
+import type WebSocket from 'ws';
+
+export type EvmSubscription = 'newHeads' | 'logs' | 'newPendingTransactions';
+
+export type WatchTarget =
+  | { readonly kind: 'comet'; readonly url: string; readonly query: string }
+  | {
+      readonly kind: 'evm';
+      readonly url: string;
+      readonly subscription: EvmSubscription;
+      readonly address?: string | readonly string[];
+      readonly topics?: ReadonlyArray<string | readonly string[] | null>;
+    };
+
+export type WatchState = 'connecting' | 'live' | 'reconnecting' | 'stopped';
+
+export interface WatchSnapshot {
+  readonly state: WatchState;
+  /** Why (the last failure), translated. */
+  readonly detail?: string;
+  readonly paused: boolean;
+  /** Events received since start (gap and note lines not counted). */
+  readonly received: number;
+  /** Entries in the buffer now. */
+  readonly stored: number;
+  /** Entries pushed out of the buffer by newer ones. */
+  readonly evicted: number;
+  /** Events larger than the per-event cap (kept as a preview) plus frames refused as too large. */
+  readonly oversize: number;
+  /** Messages that were not JSON or not for this subscription. */
+  readonly ignored: number;
+  readonly gaps: number;
+  /** Events per second over the last 10 s. */
+  readonly ratePerSecond: number;
+}
+
+export type SocketOpener = (url: string, options: WebSocket.ClientOptions) => WebSocket;
+
+export interface WatchOptions {
+  headers?: Record<string, string>;
+  /** Injected for tests; default core/transport/lazy.ts openWebSocket (proxies included). */
+  open?: SocketOpener;
+  /** Default 10,000 entries (setting chainEndpoints.events.bufferSize). */
+  bufferSize?: number;
+  /** Default 64 MiB of frames in the buffer. */
+  maxBufferBytes?: number;
+  /** Default 256 KiB: a larger event is kept as a preview. */
+  maxEventBytes?: number;
+  /** Default 16 MiB: a larger frame is refused and the socket dropped. */
+  maxFrameBytes?: number;
+  /** Default 100 ms: at most 10 batches per second. */
+  batchMs?: number;
+  pingIntervalMs?: number;
+  connectTimeoutMs?: number;
+  maxBackoffMs?: number;
+  log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/** The subscribe request of a target: CometBFT `subscribe` or EVM `eth_subscribe`. */
+export function subscribeRequest(t: WatchTarget, id: number): unknown {
+  if (t.kind === 'comet') return { jsonrpc: '2.0', method: 'subscribe', id, params: { query: t.query } };
+  const params: unknown[] = [t.subscription];
+  if (t.subscription === 'logs' && (t.address !== undefined || t.topics !== undefined)) {
+    params.push({ ...(t.address !== undefined ? { address: t.address } : {}), ...(t.topics !== undefined ? { topics: t.topics } : {}) });
+  }
+  return { jsonrpc: '2.0', method: 'eth_subscribe', id, params };
+}

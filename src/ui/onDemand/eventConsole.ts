@@ -1,0 +1,197 @@
+// "Watch Events…" console: one webview panel per watch. A webview rather than a live document:
+// a document provider re-sends the whole text on every change, and a console at thousands of
+// events per second would copy the whole buffer ten times a second. The panel gets only the new
+// lines of each batch (at most 10 batches a second, at most MAX_LINES_PER_BATCH lines each); an
+// event's JSON goes over only when a line is expanded. Strict CSP as the Compare view: no remote
+// content, one nonce'd script, and the script inserts server text with textContent only.
+
+import { randomBytes } from 'node:crypto';
+import vscode = require('vscode');
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import type { WatchEntry } from '../../core/events/entry';
+import type { Watch, WatchSnapshot } from '../../core/events/watch';
+import { operationCommand } from '../commandIds';
+
+/** A batch larger than this is cut to its newest lines, with a line saying how many were skipped. */
+const MAX_LINES_PER_BATCH = 500;
+const MAX_SUMMARY = 400;
+/** The event JSON shown when a line is expanded, at most. */
+const MAX_DETAIL_CHARS = 256 * 1024;
+
+export interface ConsoleLine {
+  seq: number;
+  at: string;
+  kind: WatchEntry['kind'];
+  type?: string;
+  height?: string;
+  txHash?: string;
+  summary: string;
+  hasDetail: boolean;
+}
+
+export function toLine(e: WatchEntry): ConsoleLine {
+  return {
+    seq: e.seq,
+    at: new Date(e.at).toISOString(),
+    kind: e.kind,
+    ...(e.type ? { type: e.type } : {}),
+    ...(e.height ? { height: e.height } : {}),
+    ...(e.txHash ? { txHash: e.txHash } : {}),
+    summary: e.summary.length > MAX_SUMMARY ? e.summary.slice(0, MAX_SUMMARY - 1) + '…' : e.summary,
+    hasDetail: e.data !== undefined,
+  };
+}
+
+/** One JSON Lines record per entry (what Export writes). */
+export function toJsonLine(e: WatchEntry): string {
+  const { seq, kind, type, height, txHash, summary, data, truncated, gap } = e;
+  return JSON.stringify({ seq, at: new Date(e.at).toISOString(), kind, type, height, txHash, summary, data, truncated, gap });
+}
+
+export class EventConsole extends Disposable {
+  private readonly panel: vscode.WebviewPanel;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly watch: Watch,
+    private readonly provider: string,
+    title: string,
+    private readonly log: Log,
+  ) {
+    super();
+    const media = vscode.Uri.joinPath(extensionUri, 'media');
+    this.panel = vscode.window.createWebviewPanel('chainEndpoints.events', title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [media],
+      // The panel keeps its lines while hidden (they are bounded by events.js).
+      retainContextWhenHidden: true,
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(media, 'chain-endpoints.svg');
+    this.panel.webview.html = this.html(this.panel.webview, media, title);
+    this._register(this.panel.onDidDispose(() => this.dispose()));
+    this._register(this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)));
+    this._register(watch.onBatch((entries) => this.postBatch(entries)));
+    this._register(watch.onState((s) => this.postState(s)));
+    this._register({ dispose: () => watch.dispose() });
+  }
+
+  start(): void {
+    this.watch.start();
+  }
+
+  private postBatch(entries: WatchEntry[]): void {
+    const skipped = Math.max(0, entries.length - MAX_LINES_PER_BATCH);
+    const lines = entries.slice(skipped).map(toLine);
+    void this.panel.webview.postMessage({ type: 'lines', lines, skipped });
+  }
+
+  private postState(s: WatchSnapshot): void {
+    void this.panel.webview.postMessage({ type: 'state', state: s });
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    if (typeof raw !== 'object' || raw === null) return;
+    const m = raw as { type?: unknown; seq?: unknown };
+    const seq = typeof m.seq === 'number' ? m.seq : -1;
+    switch (m.type) {
+      case 'ready':
+        this.postState(this.watch.snapshot());
+        this.postBatch(this.watch.entries());
+        return;
+      case 'pause':
+        return this.watch.pause();
+      case 'resume':
+        return this.watch.resume();
+      case 'clear':
+        return this.watch.clear();
+      case 'reconnect':
+        return this.watch.reconnect();
+      case 'export':
+        return this.export();
+      case 'detail': {
+        const e = this.watch.entry(seq);
+        let text = e?.data === undefined ? vscode.l10n.t('This event is no longer in the buffer.') : JSON.stringify(e.data, null, 2);
+        if (text.length > MAX_DETAIL_CHARS)
+          text = text.slice(0, MAX_DETAIL_CHARS) + '\n' + vscode.l10n.t('… cut at {0} characters; Export has the whole event.', MAX_DETAIL_CHARS);
+        void this.panel.webview.postMessage({ type: 'detail', seq, text });
+        return;
+      }
+      case 'openTx': {
+        // The hash comes from our own buffer, never from the webview.
+        const e = this.watch.entry(seq);
+        if (!e?.txHash) return;
+        const id = e.hashKind === 'evm' ? operationCommand('evm.getTransactionByHash') : operationCommand('consensusHttp.tx');
+        await vscode.commands.executeCommand(id, { provider: this.provider, hash: e.txHash });
+        return;
+      }
+    }
+  }
+
+  private async export(): Promise<void> {
+    const entries = this.watch.entries();
+    const uri = await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Export events as JSON Lines'),
+      defaultUri: vscode.Uri.file(`events-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`),
+      filters: { 'JSON Lines': ['jsonl'] },
+    });
+    if (!uri) return;
+    const text = entries.map(toJsonLine).join('\n') + (entries.length ? '\n' : '');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    this.log.info(`[events] exported ${entries.length} entries`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} events to {1}', entries.length, uri.fsPath));
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri, title: string): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'events.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'events.css'));
+    const t = (message: string) => escapeHtml(message);
+    const texts = escapeHtml(JSON.stringify(webviewTexts()));
+    return `<!DOCTYPE html>
+<html lang="${escapeHtml(vscode.env.language)}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>${t(title)}</title>
+</head>
+<body data-l10n="${texts}">
+<header>
+  <h1>${t(title)}</h1>
+  <span id="state" aria-live="polite"></span>
+  <input id="filter" type="search" placeholder="${t(vscode.l10n.t('Filter'))}" aria-label="${t(vscode.l10n.t('Filter the lines'))}">
+  <button id="pause" type="button">${t(vscode.l10n.t('Pause'))}</button>
+  <button id="clear" type="button">${t(vscode.l10n.t('Clear'))}</button>
+  <button id="export" type="button">${t(vscode.l10n.t('Export JSON Lines'))}</button>
+</header>
+<div id="counts" aria-live="off"></div>
+<ol id="lines" aria-label="${t(vscode.l10n.t('Events'))}"></ol>
+<p id="empty">${t(vscode.l10n.t('Waiting for events…'))}</p>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}
+
+/** The texts events.js shows ({0}…: values). */
+function webviewTexts(): Record<string, string> {
+  return {
+    pause: vscode.l10n.t('Pause'),
+    resume: vscode.l10n.t('Resume'),
+    paused: vscode.l10n.t('paused'),
+    counts: vscode.l10n.t({ message: '{0} received · {1} kept · {2} dropped from the buffer · {3}/s · {4} gap(s)', comment: ['Event console counters'] }),
+    skipped: vscode.l10n.t('{0} lines not shown (too many at once); Export has them'),
+    trimmed: vscode.l10n.t('older lines removed from the view; Export has what the buffer keeps'),
+    openTx: vscode.l10n.t('Look up this transaction'),
+    connecting: vscode.l10n.t('connecting'),
+    live: vscode.l10n.t('live'),
+    reconnecting: vscode.l10n.t('reconnecting'),
+    stopped: vscode.l10n.t('stopped'),
+  };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}

@@ -1,0 +1,87 @@
+// "Watch Events…": reads `{ provider, query }` or `{ provider, evm: { subscription, address?,
+// topics? } }`, asks for what is missing (the provider, CometBFT or EVM, a query from the
+// templates validated as typed, or the EVM subscription and its filters), then opens one console
+// per watch. Also the API's watch(): the same argument, events to a listener as plain data.
+
+import type * as vscode from 'vscode';
+import { LocalizedError } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
+import type { Provider } from '../../core/config/providers';
+import type { WatchEntry } from '../../core/events/entry';
+import { Watch } from '../../core/events/watch';
+import { readWatchArgument, watchTargetOf, watchTitle } from '../../core/events/watchArgument';
+import type { Log } from '../log';
+import { type Prompts, windowPrompts } from '../prompts';
+import { readSettings } from '../settings';
+import { EventConsole } from './eventConsole';
+import { type Chosen, chooseWatch } from './chooseWatch';
+
+export interface WatchDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly log: Log;
+  readonly secrets: { resolve(p: Provider): Provider };
+  /** Keeps a console until it closes or the extension deactivates. */
+  readonly keep: (d: vscode.Disposable) => void;
+  readonly prompts?: Prompts;
+}
+
+function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Watch {
+  const wire = deps.secrets.resolve(chosen.provider); // secrets substituted; the log and views redact addresses
+  return new Watch(watchTargetOf(wire, chosen), {
+    headers: wire.headers && { ...wire.headers },
+    bufferSize: readSettings().eventsBufferSize,
+    log: (level, message) => deps.log[level](`[events] ${message}`),
+  });
+}
+
+export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<void> {
+  const chosen = await chooseWatch(arg, readSettings().providers.providers, deps.prompts ?? windowPrompts);
+  if (!chosen) return;
+  const watch = newWatch(deps, chosen);
+  const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);
+  deps.keep(view);
+  view.start();
+}
+
+/** One event as the API hands it out: plain data (heights as decimal strings). */
+export interface ApiWatchEvent {
+  readonly kind: 'event' | 'gap' | 'note';
+  readonly at: string;
+  readonly type?: string;
+  readonly height?: string;
+  readonly txHash?: string;
+  readonly summary: string;
+  readonly data?: unknown;
+}
+
+function toApiEvent(e: WatchEntry): ApiWatchEvent {
+  return {
+    kind: e.kind,
+    at: new Date(e.at).toISOString(),
+    ...(e.type ? { type: e.type } : {}),
+    ...(e.height ? { height: e.height } : {}),
+    ...(e.txHash ? { txHash: e.txHash } : {}),
+    summary: e.summary,
+    ...(e.data !== undefined ? { data: e.data } : {}),
+  };
+}
+
+/** The API's watch(): no prompts; the argument must name the provider and what to watch. */
+export function watchForApi(deps: Pick<WatchDeps, 'log' | 'secrets'>, spec: unknown, listener: (event: ApiWatchEvent) => void): vscode.Disposable {
+  const chosen = readWatchArgument(spec, readSettings().providers.providers);
+  if (!chosen.provider) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider.'));
+  if (chosen.query === undefined && chosen.evm === undefined)
+    throw new LocalizedError(l10n.both('watch() needs "query" (CometBFT) or "evm" (an EVM subscription).'));
+  const watch = newWatch(deps, { provider: chosen.provider, query: chosen.query, evm: chosen.evm });
+  watch.onBatch((entries) => {
+    for (const e of entries) {
+      try {
+        listener(toApiEvent(e));
+      } catch (err) {
+        deps.log.warn(`[events] a watch() listener threw: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  });
+  watch.start();
+  return { dispose: () => watch.dispose() };
+}

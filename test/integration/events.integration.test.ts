@@ -1,0 +1,73 @@
+// Watch Events… in the editor: the API's watch() and the command's console panel against the devnet.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChainEndpointsApi, WatchEvent } from '../../src/api';
+import { type Devnet, startDevnet } from '../devnet/devnet';
+import { EXTENSION_ID, closeAllEditors, providerSettings, setProviders, sleep, waitFor } from './helpers';
+import { ui } from './uiDriver';
+
+describe('Watch Events', function () {
+  this.timeout(60_000);
+  let devnet: Devnet;
+  let api: ChainEndpointsApi;
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 300, providers: [{ name: 'Events node' }] });
+    const [p] = providerSettings(devnet.providers);
+    await setProviders([{ ...p, evmWs: devnet.providers[0].evmWs }]);
+    api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
+  });
+  after(async () => {
+    await closeAllEditors();
+    await devnet.stop();
+  });
+
+  it('api.watch() streams CometBFT NewBlock events and EVM newHeads as plain data until disposed', async () => {
+    const comet: WatchEvent[] = [];
+    const evm: WatchEvent[] = [];
+    const a = await api.watch({ provider: 'Events node', query: "tm.event='NewBlock'" }, (e) => comet.push(e));
+    const b = await api.watch({ provider: 'Events node', evm: { subscription: 'newHeads' } }, (e) => evm.push(e));
+    try {
+      await waitFor('three NewBlock events', () => comet.filter((e) => e.kind === 'event').length >= 3, 20_000);
+      await waitFor('two newHeads', () => evm.filter((e) => e.kind === 'event').length >= 2, 20_000);
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+    const blocks = comet.filter((e) => e.kind === 'event');
+    assert.ok(blocks.every((e) => e.type === 'NewBlock' && /^\d+$/.test(e.height ?? '')));
+    assert.equal(BigInt(blocks[1].height!) - BigInt(blocks[0].height!), 1n);
+    assert.ok(evm.every((e) => e.kind !== 'event' || e.type === 'newHeads'));
+    const count = comet.length;
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(comet.length, count, 'no event after dispose');
+    await assert.rejects(
+      api.watch({ provider: 'Events node', query: "tm.event='Tx" }, () => undefined),
+      /never closed/,
+    );
+  });
+
+  it('the command opens one console panel per watch', async () => {
+    await vscode.commands.executeCommand('chainEndpoints.watchEvents', { provider: 'Events node', query: "tm.event='Tx' AND app.creator='Cosmoshi'" });
+    await vscode.commands.executeCommand('chainEndpoints.watchEvents', { provider: 'Events node', evm: { subscription: 'newHeads' } });
+    const titles = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    await waitFor('two console tabs', () => titles().filter((t) => t.startsWith('Events node:')).length === 2, 10_000);
+    assert.ok(titles().includes("Events node: tm.event='Tx' AND app.creator='Cosmoshi'"));
+    for (let i = 0; i < 3; i++) {
+      const tx = Buffer.from(`console${i}=${Date.now()}`).toString('base64');
+      await fetch(devnet.providers[0].consensusRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'broadcast_tx_sync', params: { tx } }),
+      });
+      await sleep(400);
+    }
+    assert.ok(titles().includes('Events node: eth_subscribe newHeads'));
+    if (ui.available) {
+      await vscode.commands.executeCommand('workbench.action.previousEditor'); // the CometBFT console
+      await sleep(2500);
+      await ui.screenshot('event-console.png');
+    }
+  });
+});

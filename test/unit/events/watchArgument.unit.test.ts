@@ -1,0 +1,155 @@
+// The Watch Events argument and prompts, and the batched entry stream, without the editor: what is read from `{ provider, query }`
+// / `{ provider, evm }`, what is refused with which sentence, and what is asked for the rest.
+import * as assert from 'node:assert/strict';
+import type { Provider } from '../../../src/core/config/providers';
+import { parseProviders, validateAddress } from '../../../src/core/config/providers';
+import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTopics, watchTargetOf } from '../../../src/core/events/watchArgument';
+import { EntryStream } from '../../../src/core/events/stream';
+import { chooseWatch } from '../../../src/ui/onDemand/chooseWatch';
+import type { PickItem, Prompts } from '../../../src/ui/prompts';
+
+const both: Provider = { name: 'Local node', endpoints: { consensusWs: 'ws://127.0.0.1:26657/websocket', evmWs: 'ws://127.0.0.1:8546' } };
+const comet: Provider = { name: 'Comet', endpoints: { consensusWs: 'ws://127.0.0.1:36657/websocket' } };
+const http: Provider = { name: 'HTTP only', endpoints: { evmRpc: 'http://127.0.0.1:8545' } };
+const ADDR = '0x' + 'ab'.repeat(20);
+const TOPIC = '0x' + 'cd'.repeat(32);
+
+function scripted(picks: Array<(items: readonly PickItem[]) => PickItem | undefined>, inputs: Array<string | undefined>) {
+  const asked: string[] = [];
+  const prompts: Prompts = {
+    pick: async (items, o) => {
+      asked.push(`pick ${o.placeHolder ?? o.title}`);
+      return picks.shift()?.(items) as never;
+    },
+    input: async (o) => {
+      asked.push(`input ${o.title} [${o.value ?? ''}]`);
+      const answer = inputs.shift();
+      if (answer !== undefined && o.validate?.(answer)) throw new Error(`invalid scripted answer: ${o.validate(answer)}`);
+      return answer;
+    },
+    confirm: async () => true,
+  };
+  return { prompts, asked };
+}
+
+describe('events: the Watch Events argument', () => {
+  it('evmWs is a provider address: ws/wss only, kept by parseProviders', () => {
+    assert.equal(validateAddress('evmWs', 'ws://127.0.0.1:8546'), undefined);
+    assert.match(validateAddress('evmWs', 'http://127.0.0.1:8546') ?? '', /EVM WebSocket address must start with ws:\/\/ or wss:\/\//);
+    const parsed = parseProviders([{ name: 'A', evmWs: 'wss://evm.example.org:8546' }]);
+    assert.equal(parsed.providers[0].endpoints.evmWs, 'wss://evm.example.org:8546');
+  });
+
+  it('reads a CometBFT and an EVM argument, and builds their targets', () => {
+    const a = readWatchArgument({ provider: 'local node', query: "tm.event='Tx'" }, [both]);
+    assert.equal(a.provider, both);
+    assert.deepEqual(watchTargetOf(both, a), { kind: 'comet', url: both.endpoints.consensusWs, query: "tm.event='Tx'" });
+    const e = readWatchArgument({ provider: 'Local node', evm: { subscription: 'logs', address: ADDR, topics: [TOPIC, null, [TOPIC, TOPIC]] } }, [both]);
+    assert.deepEqual(watchTargetOf(both, e), {
+      kind: 'evm',
+      url: both.endpoints.evmWs,
+      subscription: 'logs',
+      address: ADDR,
+      topics: [TOPIC, null, [TOPIC, TOPIC]],
+    });
+  });
+
+  const refused: Array<[unknown, RegExp]> = [
+    ['text', /must be an object/],
+    [{ provider: 'Nope', query: "tm.event='Tx'" }, /No provider named "Nope"/],
+    [{ provider: 'Local node', query: "tm.event='Tx" }, /never closed/],
+    [{ provider: 'Local node', query: "tm.event='Tx'", evm: { subscription: 'newHeads' } }, /either "query"/],
+    [{ provider: 'Local node', evm: { subscription: 'syncing' } }, /must be one of newHeads, logs, newPendingTransactions/],
+    [{ provider: 'Local node', evm: { subscription: 'logs', address: '0x12' } }, /contract address/],
+    [{ provider: 'Local node', evm: { subscription: 'logs', topics: ['0x12'] } }, /"evm.topics"/],
+    [{ provider: 'Local node', evm: { subscription: 'newHeads', address: ADDR } }, /filter only the "logs"/],
+    [{ provider: 'Comet', evm: { subscription: 'newHeads' } }, /Comet has no EVM WebSocket address/],
+    [{ provider: 'HTTP only', query: "tm.event='Tx'" }, /HTTP only has no Consensus WebSocket address/],
+  ];
+  for (const [arg, sentence] of refused) {
+    it(`refuses ${JSON.stringify(arg).slice(0, 80)}`, () => assert.throws(() => readWatchArgument(arg, [both, comet, http]), sentence));
+  }
+
+  it('EVM filters: addresses and topics validated, topics parsed by position', () => {
+    assert.equal(validateEvmAddresses(`${ADDR}, ${ADDR}`), undefined);
+    assert.match(validateEvmAddresses('0xnope') ?? '', /not a contract address/);
+    assert.equal(validateEvmTopics(`${TOPIC},*,${TOPIC}|${TOPIC}`), undefined);
+    assert.match(validateEvmTopics('0x1') ?? '', /not a topic/);
+    assert.deepEqual(parseEvmTopics(`${TOPIC},*,${TOPIC}|${TOPIC},*`), [TOPIC, null, [TOPIC, TOPIC]]);
+  });
+
+  it('asks for the provider, the family, a template and the query (pre-filled with the template)', async () => {
+    const { prompts, asked } = scripted(
+      [(items) => items.find((i) => i.label === 'Local node'), (items) => items[0], (items) => items.find((i) => /sent by an account/.test(i.label))],
+      ["tm.event='Tx' AND message.sender='cosmos1abc'"],
+    );
+    const c = await chooseWatch(undefined, [both, comet, http], prompts);
+    assert.equal(c?.provider, both);
+    assert.equal(c?.query, "tm.event='Tx' AND message.sender='cosmos1abc'");
+    assert.equal(asked.length, 4);
+    assert.match(asked[3], /^input CometBFT query \[tm\.event='Tx' AND message\.sender='…'\]$/);
+  });
+
+  it('EVM logs: asks for the address and topics; an empty answer means no filter', async () => {
+    const { prompts } = scripted([(items) => items.find((i) => i.label === 'logs')], [ADDR, '']);
+    const c = await chooseWatch({ provider: 'Local node', evm: undefined }, [both], prompts);
+    assert.equal(c, undefined, 'both families: the family pick was dismissed');
+    const again = scripted([(items) => items[1], (items) => items.find((i) => i.label === 'logs')], [ADDR, '']);
+    const d = await chooseWatch({ provider: 'Local node' }, [both], again.prompts);
+    assert.deepEqual(d?.evm, { subscription: 'logs', address: ADDR });
+  });
+
+  it('no provider with a WebSocket: one sentence saying what to add', async () => {
+    await assert.rejects(chooseWatch(undefined, [http], scripted([], []).prompts), /add "consensusWs" \(CometBFT\) or "evmWs" \(EVM\)/);
+  });
+});
+
+describe('events: the batched entry stream', () => {
+  it('while paused the buffer keeps filling; resume says how many left it unseen, then delivers the rest in order', async () => {
+    const stream = new EntryStream(
+      100,
+      Number.POSITIVE_INFINITY,
+      10,
+      () => undefined,
+      () => undefined,
+    );
+    const got: Array<{ seq: number; kind: string; summary: string }> = [];
+    stream.listen((b) => got.push(...b));
+    stream.pause();
+    for (let i = 1; i <= 300; i++) stream.push({ kind: 'event', bytes: 1, summary: String(i) });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(got.length, 0);
+    stream.resume();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(got.length, 101);
+    assert.equal(got[0].kind, 'note');
+    assert.match(got[0].summary, /^200 entries left the buffer before they could be shown$/);
+    assert.deepEqual(
+      got.slice(1).map((e) => e.summary),
+      Array.from({ length: 100 }, (_, i) => String(201 + i)),
+    );
+    assert.equal(stream.received, 300);
+    assert.ok(stream.ratePerSecond() > 0);
+    stream.dispose();
+  });
+
+  it('batches come at most once per batchMs', async () => {
+    const stream = new EntryStream(
+      10_000,
+      Number.POSITIVE_INFINITY,
+      100,
+      () => undefined,
+      () => undefined,
+    );
+    const at: number[] = [];
+    stream.listen(() => at.push(performance.now()));
+    const t0 = performance.now();
+    while (performance.now() - t0 < 450) {
+      stream.push({ kind: 'event', bytes: 1, summary: '' });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    stream.dispose();
+    assert.ok(at.length >= 3 && at.length <= 5, `${at.length} batches in 450 ms`);
+    for (let i = 1; i < at.length; i++) assert.ok(at[i] - at[i - 1] >= 95, `batches ${Math.round(at[i] - at[i - 1])} ms apart`);
+  });
+});
