@@ -11,64 +11,17 @@
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import * as l10n from '../base/l10n';
-import { parseDecimalHeight } from '../base/limits';
+import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type TrackerState, readSubscriptionMessage } from './heightRecord';
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
-import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, isRecord, rawToString } from '../transport/wsSupport';
+import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, rawToString } from '../transport/wsSupport';
 
-export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
-
-export interface HeightSnapshot {
-  state: TrackerState;
-  /** Highest height seen; never decreases. */
-  height?: bigint;
-  /** RFC 3339 time of that block's header. */
-  blockTime?: string;
-  /** Date.now() when that height arrived. */
-  receivedAt?: number;
-  /** Observed time per block (median of recent arrivals). */
-  blockIntervalMs?: number;
-  source?: 'websocket' | 'polling';
-  /** Why: the last error or the reason for the current state (translated: never match on it). */
-  detail?: string;
-  /** Set while polling when the last status poll failed (`detail` then says why). */
-  pollFailed?: boolean;
-  /** When the next socket attempt is due, while reconnecting/polling. */
-  reconnectAt?: number;
-  /**
-   * The last jump of more than one block (typically the first height after a reconnect):
-   * heights `from`..`to` never arrived one by one. The shown height is a maximum, so it covers
-   * them; nothing is fetched. `count` = to - from + 1.
-   */
-  lastGap?: { from: bigint; to: bigint; count: bigint; at: number };
-  /** How many such gaps have been covered since start (0 when none). */
-  gapsCovered?: number;
-}
-
-export interface HeightTrackerOptions {
-  /** ws(s)://host/websocket; undefined -> poll only. */
-  wsUrl?: string;
-  /** Polls {consensusHttp}/status; undefined -> no polling fallback. */
-  fetchStatus?: (signal: AbortSignal) => Promise<{ height: bigint; time?: string }>;
-  headers?: Record<string, string>;
-  /** Client pings, default 20_000. */
-  pingIntervalMs?: number;
-  /** Default 10_000; covers the handshake and the answer to subscribe (and each poll). */
-  connectTimeoutMs?: number;
-  /** Default 30_000; stalled = no block for max(3 x interval, minStallMs). */
-  minStallMs?: number;
-  /** Default 30_000; exponential backoff with jitter, starting ~500 ms. */
-  maxBackoffMs?: number;
-  /** Before any interval is observed, default 5_000 (used for the polling period too). */
-  defaultBlockIntervalMs?: number;
-  log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
-}
+export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
 
 const SUBSCRIBE_QUERY = "tm.event='NewBlockHeader'";
 const MIN_POLL_MS = 1_000;
 /** Consecutive socket failures after which the tracker falls back to polling. */
 const FAILURES_BEFORE_POLLING = 2;
-const INTERVAL_SAMPLES = 9;
 /** NewBlockHeader events are a few KiB; refuse anything absurd instead of buffering it. */
 const MAX_PAYLOAD = 4 * 1024 * 1024;
 
@@ -94,16 +47,11 @@ export class HeightTracker {
   private readonly listeners = new Set<(s: HeightSnapshot) => void>();
 
   private state: TrackerState = 'stopped';
-  private height?: bigint;
-  private blockTime?: string;
-  private receivedAt?: number;
-  private source?: 'websocket' | 'polling';
+  /** The heights seen: the highest, when, the gaps it covered, the observed block interval. */
+  private readonly record: HeightRecord;
   private socketDetail?: string;
   private pollError?: string;
   private reconnectAt?: number;
-  private lastGap?: { from: bigint; to: bigint; count: bigint; at: number };
-  private gapsCovered = 0;
-  private readonly intervalSamples: number[] = [];
 
   private started = false;
   private disposed = false;
@@ -124,6 +72,7 @@ export class HeightTracker {
       defaultBlockIntervalMs: options.defaultBlockIntervalMs ?? 5_000,
     };
     this.log = options.log ?? (() => undefined);
+    this.record = new HeightRecord((message) => this.log('debug', message));
   }
 
   start(): void {
@@ -140,19 +89,11 @@ export class HeightTracker {
   }
 
   snapshot(): HeightSnapshot {
-    const s: HeightSnapshot = { state: this.state };
-    if (this.height !== undefined) s.height = this.height;
-    if (this.blockTime !== undefined) s.blockTime = this.blockTime;
-    if (this.receivedAt !== undefined) s.receivedAt = this.receivedAt;
-    const interval = this.observedIntervalMs();
-    if (interval !== undefined) s.blockIntervalMs = interval;
-    if (this.source !== undefined) s.source = this.source;
+    const s = this.record.snapshot(this.state);
     const detail = this.detail();
     if (detail !== undefined) s.detail = detail;
     if (this.state === 'polling' && this.pollError) s.pollFailed = true;
     if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
-    if (this.lastGap !== undefined) s.lastGap = { ...this.lastGap };
-    if (this.gapsCovered > 0) s.gapsCovered = this.gapsCovered;
     return s;
   }
 
@@ -274,43 +215,22 @@ export class HeightTracker {
   }
 
   private onMessage(conn: Connection, data: WebSocket.RawData): void {
-    let msg: unknown;
     const text = rawToString(data);
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      this.log('debug', `ignored a non-JSON message: ${text.slice(0, 200)}`);
+    const msg = readSubscriptionMessage(text, conn.subscribeId);
+    if (msg.kind === 'ignored') {
+      this.log('debug', `ignored ${msg.what}: ${text.slice(0, 200)}`);
       return;
     }
-    if (!isRecord(msg) || msg.id !== conn.subscribeId) {
-      this.log('debug', `ignored a message: ${text.slice(0, 200)}`);
-      return;
-    }
-    if (msg.error !== undefined) {
-      this.fail(conn, 'subscription', describeRpcError(msg.error));
-      return;
-    }
-    const result = msg.result;
-    if (!isRecord(result)) {
-      this.log('debug', `ignored a message without result: ${text.slice(0, 200)}`);
-      return;
-    }
-    const header = isRecord(result.data) && isRecord(result.data.value) ? result.data.value.header : undefined;
-    if (result.data === undefined && !conn.subscribed) {
-      this.onSubscribed(conn);
-      return;
-    }
-    const height = isRecord(header) ? parseDecimalHeight(header.height) : undefined; // int64, checked before BigInt
-    if (!isRecord(header) || height === undefined) {
-      this.log('debug', `ignored an event without a usable header height (an int64): ${text.slice(0, 200)}`);
+    if (msg.kind === 'error') return this.fail(conn, 'subscription', describeRpcError(msg.error));
+    if (msg.kind === 'ack') {
+      if (!conn.subscribed) this.onSubscribed(conn);
       return;
     }
     // An event proves the subscription even if its answer was lost or reordered.
     if (!conn.subscribed) this.onSubscribed(conn);
     conn.stalled = false;
     this.armStall(conn);
-    const time = typeof header.time === 'string' ? header.time : undefined;
-    const changed = this.acceptHeight(height, time, 'websocket');
+    const changed = this.record.accept(msg.height, msg.time, 'websocket');
     if (this.state === 'stalled') this.setState('live');
     else if (changed) this.emit();
   }
@@ -321,7 +241,7 @@ export class HeightTracker {
     this.consecutiveFailures = 0;
     this.socketDetail = undefined;
     this.stopPolling();
-    this.source = 'websocket';
+    this.record.source = 'websocket';
     this.log('info', `subscribed to new blocks on ${redactUrl(this.options.wsUrl ?? '')}`);
     this.armStall(conn);
     this.setState('live');
@@ -405,7 +325,7 @@ export class HeightTracker {
   private startPolling(): void {
     if (this.polling || !this.options.fetchStatus || this.disposed) return;
     this.polling = true;
-    this.source = 'polling';
+    this.record.source = 'polling';
     this.pollError = undefined;
     this.log('info', `polling status (${this.socketDetail ?? 'no socket'})`);
     this.setState('polling');
@@ -445,7 +365,7 @@ export class HeightTracker {
       if (generation !== this.pollGeneration || this.disposed) return;
       changed = this.pollError !== undefined;
       this.pollError = undefined;
-      if (typeof status?.height === 'bigint' && this.acceptHeight(status.height, status.time, 'polling')) changed = true;
+      if (typeof status?.height === 'bigint' && this.record.accept(status.height, status.time, 'polling')) changed = true;
     } catch (err) {
       if (generation !== this.pollGeneration || this.disposed) return;
       const reason = abort.signal.aborted && abort.signal.reason instanceof Error ? abort.signal.reason.message : errorMessage(err);
@@ -455,51 +375,15 @@ export class HeightTracker {
     }
     this.timers.clear('pollTimeout');
     this.pollAbort = undefined;
-    const period = Math.max(MIN_POLL_MS, this.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs);
+    const period = Math.max(MIN_POLL_MS, this.record.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs);
     this.timers.set('poll', period - (Date.now() - startedAt), () => this.pollNow());
     if (changed) this.emit();
   }
 
   // ---- heights and state ----------------------------------------------------------------
 
-  /** Keeps the maximum; returns true when the height went up. */
-  private acceptHeight(height: bigint, time: string | undefined, source: 'websocket' | 'polling'): boolean {
-    if (this.height !== undefined && height <= this.height) {
-      if (height < this.height) this.log('debug', `ignored lower height ${height} (have ${this.height}) from ${source}`);
-      return false;
-    }
-    const now = Date.now();
-    if (this.height !== undefined && height > this.height + 1n) {
-      // Blocks missed while the socket was down (or between polls): the maximum covers them.
-      this.lastGap = { from: this.height + 1n, to: height - 1n, count: height - this.height - 1n, at: now };
-      this.gapsCovered++;
-      this.log('debug', `height jumped from ${this.height} to ${height}: ${this.lastGap.count} block(s) covered by the new height`);
-    }
-    if (this.height !== undefined && this.receivedAt !== undefined) {
-      const dt = now - this.receivedAt;
-      const dh = Number(height - this.height);
-      if (dt > 0 && dh > 0) {
-        this.intervalSamples.push(dt / dh);
-        if (this.intervalSamples.length > INTERVAL_SAMPLES) this.intervalSamples.shift();
-      }
-    }
-    this.height = height;
-    this.blockTime = time;
-    this.receivedAt = now;
-    this.source = source;
-    return true;
-  }
-
-  private observedIntervalMs(): number | undefined {
-    if (this.intervalSamples.length === 0) return undefined;
-    const sorted = [...this.intervalSamples].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    return Math.round(median);
-  }
-
   private stallThresholdMs(): number {
-    return Math.max(3 * (this.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs), this.opts.minStallMs);
+    return Math.max(3 * (this.record.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs), this.opts.minStallMs);
   }
 
   private detail(): string | undefined {
