@@ -3,7 +3,7 @@
 // references to requests above. Returns diagnostics located by line and column; never throws.
 
 import type { Provider } from '../config/providers';
-import { Diagnostic, Located, QueryFile, scanTemplate } from './syntax';
+import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
 
 export interface CheckContext {
   /** The providers configured; undefined: not known, provider names are not checked. */

@@ -6,15 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { errorMessage } from '../base/errors';
-import { Provider, parseProviders } from '../config/providers';
+import { type Provider, parseProviders } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
 import { masker } from '../secrets/mask';
 import { HttpClient } from '../transport/http';
 import { checkQueryFile } from './check';
 import { parseQueryFile } from './parse';
-import { FileReport, REPORTERS, ReporterName, countAssertions, report } from './report';
+import { type FileReport, REPORTERS, type ReporterName, countAssertions, report } from './report';
 import { runQueryFile } from './run';
 
 export const USAGE = `usage: chain-endpoints run <file.chainq>… [--provider NAME] [--providers FILE] [--reporter text|tap|junit|json]

@@ -10,9 +10,20 @@
 
 import { checkParam } from '../chain/commandArgs';
 import { findOperation } from '../chain/operations';
-import { INTERFACES, InterfaceId } from '../config/providers';
+import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
-import { Assertion, CompareOp, Diagnostic, Located, PathSegment, QueryFile, QueryRequest, isName, parsePath, scanTemplate } from './syntax';
+import {
+  type Assertion,
+  type CompareOp,
+  type Diagnostic,
+  type Located,
+  type PathSegment,
+  type QueryFile,
+  type QueryRequest,
+  isName,
+  parsePath,
+  scanTemplate,
+} from './syntax';
 
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;

@@ -39,7 +39,10 @@ export function countAssertions(reports: readonly FileReport[]): { passed: numbe
   for (const { run } of reports) {
     for (const r of run.requests) {
       if (r.error) failed++;
-      for (const { a } of allAssertions(r)) a.passed ? passed++ : failed++;
+      for (const { a } of allAssertions(r)) {
+        if (a.passed) passed++;
+        else failed++;
+      }
     }
   }
   return { passed, failed };

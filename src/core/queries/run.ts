@@ -6,11 +6,11 @@
 
 import { errorMessage } from '../base/errors';
 import { readCommandArgument } from '../chain/commandArgs';
-import { ExecuteOptions, Outcome, RequestDescription, describeRequest, execute } from '../chain/execute';
+import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
-import { AssertionResult, ResultRecord, evaluate, evaluateAcross, asInteger } from './assert';
-import { Assertion, Diagnostic, Located, QueryFile, QueryRequest, TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, asInteger } from './assert';
+import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
 
 export interface RunContext {
   readonly providers: readonly Provider[];

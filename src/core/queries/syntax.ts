@@ -24,7 +24,7 @@ export type PathSegment = string | number;
 
 export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
-interface AssertionBase extends Located {}
+type AssertionBase = Located;
 export type Assertion =
   | (AssertionBase & { kind: 'success' | 'failure' })
   | (AssertionBase & { kind: 'status'; op: CompareOp; value: Located })
