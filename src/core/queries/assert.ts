@@ -64,7 +64,8 @@ export function shorten(v: unknown, max = 200): string {
 export function compare(actual: unknown, op: CompareOp, expectedText: string): { passed: boolean; reason?: string } {
   const expected = expectedValue(expectedText);
   const ai = asInteger(actual);
-  const ei = asInteger(expected);
+  // An integer as written (JSON.parse would round one above 2^53).
+  const ei = asInteger(expectedText) ?? asInteger(expected);
   let order: number | undefined;
   if (ai !== undefined && ei !== undefined) order = ai < ei ? -1 : ai > ei ? 1 : 0;
   else {

@@ -63,5 +63,5 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
     }
     before.add(r.name);
   }
-  return out;
+  return out.sort((a, b) => a.line - b.line || a.col - b.col);
 }

@@ -175,7 +175,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         defaultProvider: options.provider,
         concurrency: options.concurrency,
         signal: io.signal,
-        resolveProvider: (p) => resolveProvider(p, secretsOf(p)),
+        resolveProvider: (p) => {
+          const values = secretsOf(p);
+          const unset = secretNames(p).find((n) => !values.has(n));
+          if (unset !== undefined) throw new Error(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
+          return resolveProvider(p, values);
+        },
         secretValue: (p, n) => io.env[secretEnvName(p.name, n)],
         secretHint: (p, n) => `set ${secretEnvName(p.name, n)}`,
       });
