@@ -11,7 +11,7 @@ import { checkQueryFile } from '../../src/core/queries/check';
 import { runCli, secretEnvName } from '../../src/core/queries/cli';
 import { parseQueryFile } from '../../src/core/queries/parse';
 import type { Provider } from '../../src/core/config/providers';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
