@@ -23,6 +23,8 @@ export const Commands = {
   historyCopyAsCurl: 'chainEndpoints.history.copyAsCurl',
   historyCompare: 'chainEndpoints.history.compare',
   historyClear: 'chainEndpoints.history.clear',
+  queriesRun: 'chainEndpoints.queries.run',
+  queriesRunAll: 'chainEndpoints.queries.runAll',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
