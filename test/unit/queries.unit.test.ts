@@ -3,7 +3,7 @@
 // failing assertion (exit 1), a malformed file (exit 2 with line:col), secrets from the environment.
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { compare, heightOf } from '../../src/core/queries/assert';
@@ -60,6 +60,15 @@ describe('query files: parser', () => {
     assert.equal(f.requests[2].fixedArgs.method, 'eth_blockNumber');
     assert.equal(f.requests[4].fixedArgs.path, '/cosmos/base/tendermint/v1beta1/syncing');
     assert.equal(f.variables.get('who')?.text, 'Local node');
+  });
+
+  it("parses the README's example without a diagnostic", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const at = readme.indexOf('### Query files');
+    const start = readme.indexOf('```\n', at) + 4;
+    const f = parseQueryFile(readme.slice(start, readme.indexOf('```', start)));
+    assert.deepEqual(f.diagnostics, []);
+    assert.equal(f.requests.length, 7);
   });
 
   it('locates every error by line and column', () => {
