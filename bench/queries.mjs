@@ -33,7 +33,8 @@ childMain(async ({ requests = 1000, warmup, n }) => {
     const http = new HttpClient();
     const ctx = {
       providers: [provider],
-      execute: { http, timeoutMs: 10_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: '/tmp' },
+      // As the CLI runs a file: no document, so answers are parsed, not formatted as they arrive.
+      execute: { http, timeoutMs: 10_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: '/tmp', formatWhileReceiving: false },
       env: {},
       resolveProvider: (p) => p,
       secretValue: () => undefined,

@@ -170,7 +170,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     for (const { name, file } of parsed) {
       const run = await runQueryFile(file, {
         providers,
-        execute: { http, timeoutMs: options.timeoutMs, maxBufferBytes: 20 * 1024 * 1024, spillDir },
+        // No document is shown: answers are parsed, not formatted as they arrive.
+        execute: { http, timeoutMs: options.timeoutMs, maxBufferBytes: 20 * 1024 * 1024, spillDir, formatWhileReceiving: false },
         env: io.env,
         defaultProvider: options.provider,
         concurrency: options.concurrency,

@@ -4,7 +4,6 @@
 
 import { masker } from '../secrets/mask';
 import { redactUrl } from '../secrets/redact';
-import { shorten } from './assert';
 import type { AssertionResult } from './assert';
 import type { FileRun, ProviderRun, RequestRun } from './run';
 import { requestPassed } from './run';
@@ -22,10 +21,9 @@ function allAssertions(r: RequestRun): { provider?: string; a: AssertionResult }
 }
 
 function resultLine(p: ProviderRun): string {
-  const o = p.outcome;
+  const o = p.sent;
   if (!o) return p.record.error ?? '';
-  const what = p.record.error ?? o.summary ?? (p.record.result === undefined ? '' : shorten(p.record.result, 100));
-  return `${o.request.method} ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${what ? ` · ${what}` : ''}`;
+  return `${o.method} ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${p.shown ? ` · ${p.shown}` : ''}`;
 }
 
 export function report(name: ReporterName, reports: readonly FileReport[]): string {
@@ -136,7 +134,7 @@ function json(reports: readonly FileReport[]): string {
         error: r.error,
         providers: r.runs.map((p) => ({
           provider: p.provider,
-          request: p.outcome && { method: p.outcome.request.method, url: redactUrl(p.outcome.request.url) },
+          request: p.sent && { method: p.sent.method, url: redactUrl(p.sent.url) },
           status: p.record.status,
           latencyMs: Math.round(p.record.latencyMs),
           summary: p.record.summary,

@@ -9,7 +9,7 @@ import { readCommandArgument } from '../chain/commandArgs';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
-import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, asInteger } from './assert';
+import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, asInteger, shorten } from './assert';
 import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
 
 export interface RunContext {
@@ -32,15 +32,23 @@ export interface RunContext {
   readonly only?: readonly string[];
   /** Asked before each broadcast (the editor's modal); without it the file's `confirm: broadcast` suffices. */
   confirmBroadcast?(request: QueryRequest, provider: Provider, description: RequestDescription): Promise<boolean>;
-  /** Called as each provider's request finishes. */
+  /** Called as each provider's request finishes (with its whole outcome). */
   onResult?(run: ProviderRun): void;
+  /** Keep every outcome on its ProviderRun after onResult (default: dropped, only a summary stays). */
+  readonly keepOutcomes?: boolean;
 }
 
 export interface ProviderRun {
   readonly request: QueryRequest;
   readonly provider: string;
-  readonly outcome?: Outcome;
-  readonly record: ResultRecord;
+  /** The whole outcome: given to onResult, then dropped unless the context keeps outcomes (memory). */
+  outcome?: Outcome;
+  /** What was sent and how it went, kept for the reports. */
+  readonly sent?: { method: string; url: string; status?: number; elapsedMs: number; summary?: string };
+  /** The result, shortened, for the reports. */
+  readonly shown?: string;
+  /** Its `result` is dropped once no later request references this one (memory). */
+  record: ResultRecord;
   readonly assertions: AssertionResult[];
 }
 
@@ -96,6 +104,8 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const done = new Map<string, RequestRun>();
   const requests: RequestRun[] = [];
   const want = selected(file, ctx.only);
+  const referenced = new Set<string>();
+  for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
     let run: RequestRun;
@@ -107,6 +117,8 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
         run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
       }
     }
+    // A result no later request reads is not kept (a file of thousands of requests stays small).
+    if (!referenced.has(request.name)) for (const p of run.runs) p.record = { ...p.record, result: undefined };
     done.set(request.name, run);
     requests.push(run);
   }
@@ -226,8 +238,11 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
     }
   }
-  const run: ProviderRun = { request, provider: provider.name, outcome, record, assertions };
+  const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: outcome.summary };
+  const shown = record.error ?? outcome.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
+  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, record, assertions };
   ctx.onResult?.(run);
+  if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
 }
 
@@ -239,6 +254,7 @@ function headerAssertion(request: QueryRequest): Assertion {
 /** Resolves a value's variables, environment, secrets (only with a provider) and references. */
 export function interpolate(v: Located, scope: Scope, provider: Provider | undefined, depth = 0): string {
   if (depth > 8) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
+  if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
   const parts = scanTemplate(v, []);
   return parts.map((p) => resolvePart(p, v, scope, provider, depth)).join('');
 }
