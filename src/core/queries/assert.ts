@@ -50,7 +50,42 @@ function expectedValue(text: string): unknown {
   }
 }
 
+/**
+ * JSON text of `v`, cut at about `max` characters without serializing the rest (a preview of a
+ * large answer costs what the preview shows).
+ */
+export function preview(v: unknown, max = 200): string {
+  const out: string[] = [];
+  let length = 0;
+  const push = (s: string): boolean => {
+    out.push(s);
+    length += s.length;
+    return length <= max;
+  };
+  const walk = (x: unknown, depth: number): boolean => {
+    if (x === null || typeof x !== 'object') return push(typeof x === 'bigint' ? x.toString() : (JSON.stringify(x) ?? 'null'));
+    if (depth > 20) return push('…');
+    if (Array.isArray(x)) {
+      if (!push('[')) return false;
+      for (let i = 0; i < x.length; i++) if ((i > 0 && !push(',')) || !walk(x[i], depth + 1)) return false;
+      return push(']');
+    }
+    if (!push('{')) return false;
+    let first = true;
+    for (const k in x) {
+      if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
+      if ((!first && !push(',')) || !push(`${JSON.stringify(k)}:`) || !walk((x as Record<string, unknown>)[k], depth + 1)) return false;
+      first = false;
+    }
+    return push('}');
+  };
+  const whole = walk(v, 0);
+  const text = out.join('');
+  return whole && text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
 export function shorten(v: unknown, max = 200): string {
+  if (max !== Infinity) return preview(v, max);
   let s: string;
   try {
     s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString() : x)) ?? String(v));

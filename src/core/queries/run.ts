@@ -81,7 +81,10 @@ export function referencesOf(r: QueryRequest): Set<string> {
   const sink: Diagnostic[] = [];
   const values: Located[] = [...r.args.map((a) => a.value), ...(r.provider ? [r.provider] : [])];
   for (const a of r.assertions) if (a.kind === 'compare' || a.kind === 'status') values.push(a.value);
-  for (const v of values) for (const p of scanTemplate(v, sink)) if (p.kind === 'ref') out.add(p.request);
+  for (const v of values) {
+    if (!v.text.includes('{{')) continue;
+    for (const p of scanTemplate(v, sink)) if (p.kind === 'ref') out.add(p.request);
+  }
   return out;
 }
 
@@ -133,12 +136,17 @@ async function runRequest(file: QueryFile, request: QueryRequest, ctx: RunContex
   const scope = { file, ctx, done };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < providers.length; i = next++) runs[i] = await runOne(request, providers[i], scope);
-  };
-  const width = Math.max(1, Math.min(ctx.concurrency ?? 4, providers.length));
-  await Promise.all(Array.from({ length: width }, worker));
+  if (providers.length === 1) {
+    runs[0] = await runOne(request, providers[0], scope);
+  } else {
+    // A fan-out: at most `concurrency` requests in flight, results in provider order.
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < providers.length; i = next++) runs[i] = await runOne(request, providers[i], scope);
+    };
+    const width = Math.max(1, Math.min(ctx.concurrency ?? 4, providers.length));
+    await Promise.all(Array.from({ length: width }, worker));
+  }
   const records = runs.map((r) => r.record);
   const across = request.assertions
     .filter((a): a is Extract<Assertion, { kind: 'within' | 'same' }> => a.kind === 'within' || a.kind === 'same')
