@@ -3,7 +3,8 @@
 // failing assertion (exit 1), a malformed file (exit 2 with line:col), secrets from the environment.
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { compare, heightOf } from '../../src/core/queries/assert';
@@ -190,7 +191,28 @@ describe('query files: the CLI against the devnet', function () {
     assert.match(r.err, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:11: error: `));
     assert.equal(devnet.lastRequests('Local node').length, before);
     assert.equal((await cli(['--nope'])).code, 2);
+    assert.match((await cli([file, '--provider', 'Nobody'])).err, /--provider: no provider named "Nobody"/);
     assert.equal((await cli(['x.chainq', '--reporter', 'html'])).code, 2);
+  });
+
+  it('dist/cli.js, the package bin, runs files with the same exit codes (after npm run build)', async function () {
+    const cliJs = path.join(ROOT, 'dist', 'cli.js');
+    if (!existsSync(cliJs)) this.skip();
+    assert.match(readFileSync(cliJs, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env node/);
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        execFile(process.execPath, [cliJs, 'run', ...args, '--providers', providersFile], { cwd: ROOT }, (error, out, err) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, out, err }),
+        );
+      });
+    const ok = await run([path.join('examples', 'tx-lookup.chainq'), '--provider', 'Local node', '--reporter', 'tap']);
+    assert.equal(ok.code, 0, ok.out + ok.err);
+    assert.match(ok.out, /^TAP version 13/);
+    const broken = path.join(dir, 'broken-bin.chainq');
+    writeFileSync(broken, 'request x = evm.blockNumber\nassert result <\n');
+    const bad = await run([broken]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /broken-bin\.chainq:2:15: error: /);
   });
 
   it('fans out with * and resolves a provider secret from the environment, masked in the output', async () => {

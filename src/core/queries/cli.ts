@@ -121,6 +121,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (!options.providersFile && (err as NodeJS.ErrnoException).code === 'ENOENT') providers = [];
       else throw err;
     }
+    const wanted = options.provider?.trim().toLowerCase();
+    if (wanted !== undefined && wanted !== '*' && !providers.some((p) => p.name.toLowerCase() === wanted)) {
+      const known = providers.map((p) => `"${p.name}"`).join(', ') || 'none';
+      throw new UsageError(`--provider: no provider named "${options.provider}" (providers: ${known})`);
+    }
   } catch (err) {
     io.err(`chain-endpoints: ${errorMessage(err)}\n${err instanceof UsageError ? USAGE + '\n' : ''}`);
     return 2;
