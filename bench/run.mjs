@@ -3,7 +3,7 @@
 // plain node:http servers), then one table: per case the median and p90 of ours and of the
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
-//   --only a,b   run only these cases (activation, bundle, requests, fanout, websocket, events, genesis, bigdoc)
+//   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc)
 //   --quick      fewer iterations (a smoke run, not for the record)
 // The results also go to .cache/bench/results.json (every sample summary, per case).
 import { spawnSync } from 'node:child_process';
@@ -110,6 +110,22 @@ if (want('fanout')) {
       met: rr <= 1.5 && r.connectsLaterRefreshes < 0.01 * r.requestsLaterRefreshes,
     });
   }
+}
+
+if (want('queries')) {
+  log('query file: 1,000 requests from one file vs bare undici (devnet)');
+  const r = await runChild('queries.mjs', { requests: 1000, warmup: q(2, 1), n: q(9, 3) });
+  results.queries = r;
+  const rr = ratio(r.ours.median, r.baseline.median);
+  row({
+    case: 'query file',
+    what: `${r.requests} requests of one .chainq file (parse, references, one assertion each), one at a time, vs the same requests with bare undici.request + JSON.parse`,
+    ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
+    base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
+    ratio: x(rr),
+    target: '≤ 1.2x',
+    met: rr <= 1.2,
+  });
 }
 
 if (want('websocket')) {

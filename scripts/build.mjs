@@ -138,6 +138,9 @@ const builds = [
     plugins: [vendorAsExternal, toCommonJs],
     logLevel: 'warning',
   },
+  // The command-line runner of query files (package.json "bin", src/cli.ts): its own file, never
+  // loaded by the extension; undici and ws from dist/vendor/ as in the extension.
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', mainFields: ['module', 'main'], plugins: [vendorAsExternal], logLevel: 'warning' },
   // Each vendored package from its CommonJS entry (what require() resolves), so that
   // require('./vendor/ws.js') returns exactly what require('ws') would.
   { ...common, entryPoints: Object.fromEntries(VENDORED.map((m) => [m, createRequire(import.meta.url).resolve(m)])), outdir: 'dist/vendor' },

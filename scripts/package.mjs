@@ -28,6 +28,7 @@ const ALLOWED = [
   /^extension\/package\.nls(\.[\w-]+)?\.json$/,
   /^extension\/l10n\/[^/]+\.json$/,
   /^extension\/media\/.+/,
+  /^extension\/syntaxes\/[^/]+\.json$/, // the query files' grammar and language configuration
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,

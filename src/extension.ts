@@ -22,6 +22,7 @@ import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
 import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
+import { QueryFiles } from './ui/queryFiles';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   context.subscriptions.push({ dispose: () => clearTimeout(sweep) });
   context.subscriptions.push(
     ...registerOperationCommands(deps),
+    new QueryFiles(deps),
     registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
     registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, Commands.refresh, async () => {

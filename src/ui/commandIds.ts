@@ -24,6 +24,8 @@ export const Commands = {
   historyCompare: 'chainEndpoints.history.compare',
   historyClear: 'chainEndpoints.history.clear',
   watchEvents: 'chainEndpoints.watchEvents',
+  queriesRun: 'chainEndpoints.queries.run',
+  queriesRunAll: 'chainEndpoints.queries.runAll',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -102,7 +102,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
 async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, outcome: RecordedOutcome): Promise<void> {
   const { request } = outcome;
   // The document's text is formatted while the answer arrives, with room left for its header.
-  const formatter = new JsonFormatter({ reserve: HEADER_ROOM });
+  const formatter = options.formatWhileReceiving === false ? undefined : new JsonFormatter({ reserve: HEADER_ROOM });
   const res = await sendRecorded(options, outcome, {
     method: request.method === 'POST' ? 'POST' : 'GET',
     url: request.url,
@@ -121,7 +121,7 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
   }
   // The CometBFT URI form (GET on consensusHttp) answers JSON-RPC envelopes too.
   const isCometGet = dialect === 'rest' && outcome.operation.iface === 'consensusHttp';
-  const formatted = res.digested ? formatter.end() : undefined;
+  const formatted = formatter && res.digested ? formatter.end() : undefined;
   const read = interpret(res, isCometGet ? 'jsonrpc' : dialect, request.url, formatted);
   outcome.formatted = formatted;
   outcome.error = read.error;

@@ -20,6 +20,11 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   onProgress?: (message: string) => void;
+  /**
+   * false: the body is not formatted for a document while it arrives (the query files' CLI, which
+   * shows no document; renderDocument() still formats it on demand). Default true.
+   */
+  formatWhileReceiving?: boolean;
 }
 
 /** What one request produced, with the operation of the catalogue that made it. */

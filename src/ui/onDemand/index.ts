@@ -11,6 +11,9 @@ export { CompareView } from './compareView';
 export { addProvider } from './addProvider';
 export { importChainRegistry } from './importChainRegistry';
 export { watchEvents, watchForApi } from './watchEvents';
+// Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
+export { QueryEditor } from './queryEditor';
+export { runQueryDocument } from './queryRun';
 // Core code that activation-time parts use once something has been asked: the health probes
 // (first refresh), the status bar's polling fallback (when its WebSocket fails), and the catalogue
 // (when the tree expands an interface, or History copies a request).

@@ -1,0 +1,69 @@
+// @ts-check
+// Case "query file": 1,000 requests of one .chainq file (parsed, run in order with references
+// resolved and one assertion each: src/core/queries) against the devnet (in its own process), against
+// the same 1,000 requests (same method, URL and body) made with a bare undici.request +
+// JSON.parse at the same concurrency (one at a time, in file order).
+import { childMain, core, interleave, require, startChild, summary } from './lib.mjs';
+
+const { parseQueryFile } = core('queries/parse');
+const { runQueryFile } = core('queries/run');
+const { describeRequest } = core('chain/execute');
+const { HttpClient } = core('transport/http');
+const { request } = require('undici');
+
+const KINDS = [
+  ['evm.blockNumber', '', 'assert result matches /^0x/'],
+  ['consensusRpc.status', '', 'assert result.sync_info.latest_block_height > 0'],
+  ['rest.nodeInfo', '', 'assert result.default_node_info.network exists'],
+  ['consensusHttp.block', 'height: {{r1.result.sync_info.latest_block_height - 1}}', 'assert status == 200'],
+];
+
+childMain(async ({ requests = 1000, warmup, n }) => {
+  const server = startChild('server.mjs', { kind: 'devnet', blocks: 5 });
+  const info = await server.ready;
+  try {
+    const { name, ...endpoints } = info.providers[0];
+    const provider = { name, endpoints };
+    const lines = [];
+    for (let i = 0; i < requests; i++) {
+      const [op, arg, assertion] = KINDS[i % KINDS.length];
+      lines.push(`request r${i} = ${op}`, ...(arg ? [arg] : []), assertion, '');
+    }
+    const source = lines.join('\n');
+    const http = new HttpClient();
+    const ctx = {
+      providers: [provider],
+      // As the CLI runs a file: no document, so answers are parsed, not formatted as they arrive.
+      execute: { http, timeoutMs: 10_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: '/tmp', formatWhileReceiving: false },
+      env: {},
+      resolveProvider: (p) => p,
+      secretValue: () => undefined,
+    };
+    const ours = async () => {
+      const run = await runQueryFile(parseQueryFile(source), ctx);
+      if (!run.passed)
+        throw new Error(
+          `query file failed: ${JSON.stringify(run.requests.find((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)))?.runs[0]?.assertions)}`,
+        );
+    };
+    // The same wire requests, in the same order (the block height as the file resolves it).
+    const height = String(BigInt(info.height) - 1n);
+    const { findOperation } = core('chain/operations');
+    const wires = [];
+    for (let i = 0; i < requests; i++) {
+      const [op] = KINDS[i % KINDS.length];
+      wires.push(describeRequest(provider, findOperation(op), op === 'consensusHttp.block' ? { height } : {}));
+    }
+    const baseline = async () => {
+      for (const { method, url, body } of wires) {
+        const res = await request(url, { method, body, headers: body !== undefined ? { 'content-type': 'application/json' } : undefined });
+        JSON.parse(await res.body.text());
+      }
+    };
+    const r = await interleave({ ours, baseline, warmup, n });
+    await http.close();
+    return { requests, ours: summary(r.ours), baseline: summary(r.baseline) };
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,67 @@
+// What a query file means beyond its syntax, checked before it runs (the CLI) and as it is typed
+// (the editor): providers that exist and publish the interface, variables that are defined,
+// references to requests above. Returns diagnostics located by line and column; never throws.
+
+import type { Provider } from '../config/providers';
+import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
+
+export interface CheckContext {
+  /** The providers configured; undefined: not known, provider names are not checked. */
+  readonly providers?: readonly Provider[];
+  /** The environment; undefined: `${env:NAME}` is not checked. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** A provider given from outside (the CLI's --provider): `${provider}` is defined. */
+  readonly defaultProvider?: string;
+}
+
+export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (v: Located, col: number, length: number, message: string, severity: 'error' | 'warning' = 'error') =>
+    out.push({ line: v.line, col, endCol: col + Math.max(1, length), severity, message });
+
+  const checkValue = (v: Located, before: ReadonlySet<string>, allowRefs: boolean) => {
+    for (const p of scanTemplate(v, [])) {
+      if (p.kind === 'var' && !file.variables.has(p.name) && !(p.name === 'provider' && ctx.defaultProvider)) {
+        at(v, p.col, p.length, `Variable "${p.name}" is not defined: add "@${p.name} = …" at the top of the file.`);
+      } else if (p.kind === 'env' && p.fallback === undefined && ctx.env && ctx.env[p.name] === undefined) {
+        at(v, p.col, p.length, `Environment variable ${p.name} is not set.`, 'warning');
+      } else if (p.kind === 'ref') {
+        if (!allowRefs) at(v, p.col, p.length, 'A variable cannot reference a request: use the reference in the request itself.');
+        else if (!before.has(p.request)) {
+          const later = file.requests.some((r) => r.name === p.request);
+          at(
+            v,
+            p.col,
+            p.length,
+            later ? `Request "${p.request}" comes later in the file: a reference reads an earlier request.` : `No request named "${p.request}" above.`,
+          );
+        }
+      }
+    }
+  };
+
+  for (const v of file.variables.values()) checkValue(v, new Set(), false);
+  const before = new Set<string>();
+  for (const r of file.requests) {
+    for (const a of r.args) checkValue(a.value, before, true);
+    for (const a of r.assertions) if (a.kind === 'compare' || a.kind === 'status') checkValue(a.value, before, true);
+    const fanOut = r.provider?.text.trim() === '*';
+    if (r.provider && !fanOut) checkValue(r.provider, before, true);
+    if (!fanOut && r.assertions.some((a) => a.kind === 'within' || a.kind === 'same')) {
+      const a = r.assertions.find((x) => x.kind === 'within' || x.kind === 'same')!;
+      at(a, a.col, a.text.length, '"same" and "within" compare providers: they need "provider: *".', 'warning');
+    }
+    if (ctx.providers && r.op && r.provider && !fanOut && scanTemplate(r.provider, []).every((p) => p.kind === 'text')) {
+      const name = r.provider.text.trim().toLowerCase();
+      const p = ctx.providers.find((x) => x.name.toLowerCase() === name);
+      if (!p) {
+        const known = ctx.providers.map((x) => `"${x.name}"`).join(', ') || 'none';
+        at(r.provider, r.provider.col, r.provider.text.length, `No provider named "${r.provider.text}". Configured providers: ${known}.`);
+      } else if (!p.endpoints[r.op.iface]) {
+        at(r.provider, r.provider.col, r.provider.text.length, `Provider "${p.name}" has no ${r.op.iface} address.`);
+      }
+    }
+    before.add(r.name);
+  }
+  return out.sort((a, b) => a.line - b.line || a.col - b.col);
+}

@@ -1,0 +1,244 @@
+// The query file parser: a line-based, hand-written reader of the `.chainq` format (README, "Query
+// files"). Never throws: whatever the input, it returns the requests it could read and one
+// diagnostic, located by line and column, for each line it could not.
+//
+//   # a comment                        @name = value              (a file-level variable)
+//   request latest = consensusRpc.status                          (an operation of the catalogue)
+//   request logs = evmRpc eth_getLogs                             (a raw request on an interface)
+//   provider: *                        height: {{latest.result.sync_info.latest_block_height - 10}}
+//   assert result.block.header.height == {{latest.result.sync_info.latest_block_height - 10}}
+
+import { checkParam } from '../chain/commandArgs';
+import { findOperation } from '../chain/operations';
+import { INTERFACES, type InterfaceId } from '../config/providers';
+import { WS_SUBSCRIBE, findQueryOperation } from './raw';
+import {
+  type Assertion,
+  type CompareOp,
+  type Diagnostic,
+  type Located,
+  type PathSegment,
+  type QueryFile,
+  type QueryRequest,
+  isName,
+  parsePath,
+  scanTemplate,
+} from './syntax';
+
+/** The roots a path may start from: what one request produced on one provider. */
+export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
+/** Keys every request takes besides its operation's parameters. */
+export const RESERVED_KEYS = ['provider', 'confirm', 'timeout'] as const;
+/** At most this many lines are read (a larger file gets one diagnostic). */
+export const MAX_LINES = 20_000;
+
+export function parseQueryFile(source: string): QueryFile {
+  const file: QueryFile = { variables: new Map(), requests: [], diagnostics: [] };
+  const lines = String(source).split(/\r\n|\r|\n/);
+  if (lines.length > MAX_LINES) {
+    file.diagnostics.push({ line: MAX_LINES + 1, col: 1, endCol: 2, severity: 'error', message: `The file has more than ${MAX_LINES} lines: split it.` });
+    lines.length = MAX_LINES;
+  }
+  let current: QueryRequest | undefined;
+  const names = new Set<string>();
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const indent = raw.length - raw.trimStart().length;
+    const text = raw.trim();
+    const col = indent + 1;
+    const error = (c: number, len: number, message: string) =>
+      file.diagnostics.push({ line, col: c, endCol: c + Math.max(1, len), severity: 'error', message });
+    if (text === '' || text.startsWith('#')) return;
+    if (current) current.endLine = line;
+
+    let m: RegExpExecArray | null;
+    if ((m = /^@([^\s=]*)\s*=\s?(.*)$/.exec(text))) {
+      if (!isName(m[1])) return error(col, m[1].length + 1, `"@${m[1]}" is not a variable name: use letters, digits, "_" and "-".`);
+      const valueCol = col + text.length - m[2].length;
+      const value = { text: m[2].trim(), line, col: valueCol };
+      scanTemplate(value, file.diagnostics);
+      file.variables.set(m[1], value);
+      return;
+    }
+    if ((m = /^request(?:\s+|$)(.*)$/.exec(text))) {
+      current = readRequestHeader(m[1], line, col + text.length - m[1].length, names, error);
+      if (current) file.requests.push(current);
+      return;
+    }
+    if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
+    if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
+      const at = col + text.length - m[1].length;
+      const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics);
+      if (a) current.assertions.push(a);
+      return;
+    }
+    if ((m = /^([A-Za-z_][A-Za-z0-9_]*)\s*:\s?(.*)$/.exec(text))) {
+      const value: Located = { text: m[2].trim(), line, col: col + text.length - m[2].length };
+      readKey(current, m[1], col, value, file.diagnostics, error);
+      return;
+    }
+    error(col, text.length, 'Expected "key: value", "assert …", a new "request …" or a # comment.');
+  });
+  for (const r of file.requests) checkComplete(r, file.diagnostics);
+  return file;
+}
+
+type ErrorAt = (col: number, len: number, message: string) => void;
+
+function readRequestHeader(rest: string, line: number, col: number, names: Set<string>, error: ErrorAt): QueryRequest | undefined {
+  const m = /^([^\s=]*)\s*=\s*(.*)$/.exec(rest);
+  if (!m || !m[1]) {
+    error(col, Math.max(1, rest.length), 'Expected "request <name> = <operation or raw request>", e.g. "request latest = consensusRpc.status".');
+    return undefined;
+  }
+  if (!isName(m[1])) error(col, m[1].length, `"${m[1]}" is not a request name: use letters, digits, "_" and "-", starting with a letter.`);
+  else if (names.has(m[1])) error(col, m[1].length, `A request named "${m[1]}" is already in this file.`);
+  names.add(m[1]);
+  const targetCol = col + rest.length - m[2].length;
+  const target: Located = { text: m[2].trim(), line, col: targetCol };
+  const request: QueryRequest = { name: m[1], line, endLine: line, target, fixedArgs: {}, args: [], confirmed: false, assertions: [] };
+  const resolved = resolveTarget(target.text);
+  if (typeof resolved === 'string') {
+    error(targetCol, Math.max(1, target.text.length), resolved);
+    return request;
+  }
+  return { ...request, op: resolved.op, fixedArgs: resolved.fixed };
+}
+
+/** `evm.blockNumber`, or `<interface> <method|GET path|subscribe query>`. */
+export function resolveTarget(text: string): { op: NonNullable<QueryRequest['op']>; fixed: Record<string, string> } | string {
+  if (text === '') return 'Name an operation (e.g. consensusRpc.status) or a raw request (e.g. evmRpc eth_blockNumber).';
+  const [first, ...restWords] = text.split(/\s+/);
+  if (restWords.length === 0) {
+    const op = findQueryOperation(first);
+    if (op) return { op, fixed: {} };
+    return `Unknown operation "${first}": use an operation id such as consensusRpc.status, or "<interface> <method>".`;
+  }
+  if (!(INTERFACES as readonly string[]).includes(first)) return `Unknown interface "${first}": use one of ${INTERFACES.join(', ')}.`;
+  const iface = first as InterfaceId;
+  const rest = text.slice(first.length).trim();
+  switch (iface) {
+    case 'evmRpc':
+    case 'consensusRpc':
+      return { op: findOperation(iface === 'evmRpc' ? 'evm.custom' : 'consensusRpc.custom')!, fixed: { method: rest } };
+    case 'consensusHttp':
+    case 'rest': {
+      const path = rest.replace(/^GET\s+/, '');
+      return { op: findOperation(`${iface}.custom`)!, fixed: { path } };
+    }
+    case 'consensusWs': {
+      const sub = /^subscribe\s+(.+)$/.exec(rest);
+      if (sub) return { op: WS_SUBSCRIBE, fixed: { query: sub[1].trim() } };
+      return { op: findOperation('consensusWs.custom')!, fixed: { method: rest } };
+    }
+    case 'evmWs':
+      return 'evmWs has no requests to run: its subscriptions are watched with "Chain Endpoints: Watch Events…".';
+  }
+}
+
+function readKey(r: QueryRequest, key: string, col: number, value: Located, diagnostics: Diagnostic[], error: ErrorAt): void {
+  if (key === 'provider') {
+    r.provider = value;
+    if (value.text === '') error(value.col, 1, 'Name a provider, a ${variable}, or * for every provider.');
+    scanTemplate(value, diagnostics);
+    return;
+  }
+  if (key === 'confirm') {
+    if (value.text === 'broadcast') r.confirmed = true;
+    else error(value.col, Math.max(1, value.text.length), 'The only confirmation is "confirm: broadcast".');
+    return;
+  }
+  if (key === 'timeout') {
+    const ms = readDuration(value.text);
+    if (ms === undefined || ms < 1 || ms > 3_600_000) error(value.col, Math.max(1, value.text.length), 'Type a timeout such as 10s or 500ms (at most 3600s).');
+    else r.timeoutMs = ms;
+    return;
+  }
+  if (!r.op) return; // unknown operation: already reported
+  const param = r.op.params.find((p) => p.key === key);
+  if (!param) {
+    const keys = [...r.op.params.map((p) => p.key), ...RESERVED_KEYS].join(', ');
+    return error(col, key.length, `"${key}" is not a parameter of ${r.op.id}: use ${keys}.`);
+  }
+  if (r.fixedArgs[key] !== undefined) return error(col, key.length, `"${key}" is already given on the request line.`);
+  if (r.args.some((a) => a.key === key)) return error(col, key.length, `"${key}" is given twice.`);
+  r.args.push({ key, keyCol: col, value });
+  const parts = scanTemplate(value, diagnostics);
+  // A value with no reference is checked now, by the parameter's own validator.
+  if (parts.every((p) => p.kind === 'text')) {
+    const problem = checkParam(param, value.text);
+    if (problem) error(value.col, Math.max(1, value.text.length), problem);
+  }
+}
+
+function checkComplete(r: QueryRequest, diagnostics: Diagnostic[]): void {
+  if (!r.op) return;
+  const at = { line: r.line, col: r.target.col, endCol: r.target.col + Math.max(1, r.target.text.length), severity: 'error' as const };
+  for (const [key, text] of Object.entries(r.fixedArgs)) {
+    const param = r.op.params.find((p) => p.key === key);
+    const problem = param && (text.trim() === '' ? `${param.title} is required on the request line.` : checkParam(param, text));
+    if (problem) diagnostics.push({ ...at, message: problem });
+  }
+  for (const p of r.op.params) {
+    if (p.optional || r.fixedArgs[p.key] !== undefined || r.args.some((a) => a.key === p.key)) continue;
+    diagnostics.push({ ...at, message: `${r.op.id} needs "${p.key}: …" (${p.title}).` });
+  }
+  if (r.op.broadcast && !r.confirmed) {
+    diagnostics.push({ ...at, message: `${r.op.id} sends a transaction: add the line "confirm: broadcast" to the request.` });
+  }
+}
+
+export function readDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim());
+  if (!m) return undefined;
+  return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : 1000));
+}
+
+const COMPARE_OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
+
+function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undefined {
+  const error = (message: string, col = a.col, len = a.text.length) => {
+    diagnostics.push({ line: a.line, col, endCol: col + Math.max(1, len), severity: 'error', message });
+    return undefined;
+  };
+  const words = a.text.split(/\s+/);
+  const head = words[0] ?? '';
+  if (a.text === 'success' || a.text === 'failure') return { ...a, kind: a.text };
+  let m: RegExpExecArray | null;
+  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { ...a, kind: 'within', n: BigInt(m[1]) };
+  if ((m = /^latency\s*(<=|<)\s*(.+)$/.exec(a.text))) {
+    const ms = readDuration(m[2]);
+    return ms === undefined
+      ? error('Type a latency bound such as "latency < 500ms" or "latency < 2s".')
+      : { ...a, kind: 'latency', op: m[1] as '<' | '<=', ms };
+  }
+  if (a.text === '')
+    return error('Expected an assertion: success, status == 200, latency < 2s, <path> == value, <path> matches /re/, <path> exists, heights within N.');
+  const path = parsePath(head);
+  if (typeof path === 'string') return error(`Bad path: ${path}.`, a.col, head.length);
+  if (!(PATH_ROOTS as readonly string[]).includes(String(path[0]))) {
+    return error(`A path starts with one of ${PATH_ROOTS.join(', ')} (got "${String(path[0])}").`, a.col, head.length);
+  }
+  const rest = a.text.slice(head.length).trim();
+  const restCol = a.col + a.text.length - rest.length;
+  if (rest === 'exists') return { ...a, kind: 'exists', path, negate: false };
+  if (/^not\s+exists$/.test(rest)) return { ...a, kind: 'exists', path, negate: true };
+  if (rest === 'same') return { ...a, kind: 'same', path };
+  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { ...a, kind: 'within', path, n: BigInt(m[1]) };
+  if ((m = /^matches\s+\/(.*)\/([a-z]*)$/.exec(rest))) {
+    try {
+      return { ...a, kind: 'matches', path, regex: new RegExp(m[1], m[2]) };
+    } catch (e) {
+      return error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
+    }
+  }
+  const op = COMPARE_OPS.find((o) => rest.startsWith(o));
+  if (!op)
+    return error('After the path: ==, !=, <, <=, >, >= a value, "matches /re/", "exists", "not exists", "same" or "within N".', restCol, rest.length || 1);
+  const valueText = rest.slice(op.length).trim();
+  if (valueText === '') return error(`Give a value after "${op}".`, restCol, rest.length);
+  const value = { text: valueText, line: a.line, col: a.col + a.text.length - valueText.length };
+  scanTemplate(value, diagnostics);
+  if (path.length === 1 && path[0] === 'status') return { ...a, kind: 'status', op, value };
+  return { ...a, kind: 'compare', path: path as PathSegment[], op, value };
+}

@@ -1,0 +1,315 @@
+// Running a query file: its requests in order, each through execute() (core/chain/execute.ts) with
+// the extension's limits (timeout, size caps, cancellation), on the provider it names, a variable,
+// or every provider (`*`, a bounded number at a time). Values are resolved when their request runs
+// (variables, `${env:NAME}`, `${secret:NAME}` for that provider only, `{{request.path ± N}}`), then
+// the assertions are evaluated. Never throws for what a file says: every problem is a result.
+
+import { errorMessage } from '../base/errors';
+import { readCommandArgument } from '../chain/commandArgs';
+import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
+import type { Provider } from '../config/providers';
+import { masker } from '../secrets/mask';
+import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, asInteger, shorten } from './assert';
+import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+
+export interface RunContext {
+  readonly providers: readonly Provider[];
+  /** What every request runs with (its own `timeout:` replaces timeoutMs). */
+  readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The provider as the network sees it: its secrets substituted (throws a clear error when one is missing). */
+  resolveProvider(p: Provider): Provider;
+  /** The value of `${secret:NAME}` for this provider, or undefined when it has none. */
+  secretValue(p: Provider, name: string): string | undefined;
+  /** Where to set a missing secret (e.g. the environment variable the CLI reads). */
+  secretHint?(p: Provider, name: string): string;
+  /** Used by requests without a `provider:` line (replaces the file's `@provider`). */
+  readonly defaultProvider?: string;
+  /** Requests of one fan-out in flight at once (default 4). */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  /** Run only these requests (and the earlier ones they reference). */
+  readonly only?: readonly string[];
+  /** Asked before each broadcast (the editor's modal); without it the file's `confirm: broadcast` suffices. */
+  confirmBroadcast?(request: QueryRequest, provider: Provider, description: RequestDescription): Promise<boolean>;
+  /** Called as each provider's request finishes (with its whole outcome). */
+  onResult?(run: ProviderRun): void;
+  /** Keep every outcome on its ProviderRun after onResult (default: dropped, only a summary stays). */
+  readonly keepOutcomes?: boolean;
+}
+
+export interface ProviderRun {
+  readonly request: QueryRequest;
+  readonly provider: string;
+  /** The whole outcome: given to onResult, then dropped unless the context keeps outcomes (memory). */
+  outcome?: Outcome;
+  /** What was sent and how it went, kept for the reports. */
+  readonly sent?: { method: string; url: string; status?: number; elapsedMs: number; summary?: string };
+  /** The result, shortened, for the reports. */
+  readonly shown?: string;
+  /** Its `result` is dropped once no later request references this one (memory). */
+  record: ResultRecord;
+  readonly assertions: AssertionResult[];
+}
+
+export interface RequestRun {
+  readonly request: QueryRequest;
+  readonly runs: ProviderRun[];
+  /** `same` and `within N`, evaluated across the providers. */
+  readonly across: AssertionResult[];
+  /** Why the request did not run (or not on any provider). */
+  readonly error?: string;
+  readonly skipped?: boolean;
+}
+
+export interface FileRun {
+  readonly requests: RequestRun[];
+  readonly passed: boolean;
+  readonly elapsedMs: number;
+}
+
+class ValueError extends Error {}
+
+export function requestPassed(r: RequestRun): boolean {
+  if (r.skipped) return true;
+  return !r.error && r.runs.length > 0 && r.runs.every((p) => p.assertions.every((a) => a.passed)) && r.across.every((a) => a.passed);
+}
+
+/** The names of the requests a request references. */
+export function referencesOf(r: QueryRequest): Set<string> {
+  const out = new Set<string>();
+  const sink: Diagnostic[] = [];
+  const values: Located[] = [...r.args.map((a) => a.value), ...(r.provider ? [r.provider] : [])];
+  for (const a of r.assertions) if (a.kind === 'compare' || a.kind === 'status') values.push(a.value);
+  for (const v of values) {
+    if (!v.text.includes('{{')) continue;
+    for (const p of scanTemplate(v, sink)) if (p.kind === 'ref') out.add(p.request);
+  }
+  return out;
+}
+
+function selected(file: QueryFile, only: readonly string[] | undefined): Set<string> {
+  const all = new Set(file.requests.map((r) => r.name));
+  if (!only) return all;
+  const want = new Set<string>();
+  const byName = new Map(file.requests.map((r) => [r.name, r]));
+  const add = (name: string) => {
+    if (want.has(name) || !byName.has(name)) return;
+    want.add(name);
+    for (const dep of referencesOf(byName.get(name)!)) add(dep);
+  };
+  only.forEach(add);
+  return want;
+}
+
+export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<FileRun> {
+  const started = Date.now();
+  const done = new Map<string, RequestRun>();
+  const requests: RequestRun[] = [];
+  const want = selected(file, ctx.only);
+  const referenced = new Set<string>();
+  for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
+  for (const request of file.requests) {
+    if (!want.has(request.name)) continue;
+    let run: RequestRun;
+    if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
+    else {
+      try {
+        run = await runRequest(file, request, ctx, done);
+      } catch (err) {
+        run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
+      }
+    }
+    // A result no later request reads is not kept (a file of thousands of requests stays small).
+    if (!referenced.has(request.name)) for (const p of run.runs) p.record = { ...p.record, result: undefined };
+    done.set(request.name, run);
+    requests.push(run);
+  }
+  return { requests, passed: requests.every(requestPassed), elapsedMs: Date.now() - started };
+}
+
+async function runRequest(file: QueryFile, request: QueryRequest, ctx: RunContext, done: Map<string, RequestRun>): Promise<RequestRun> {
+  const op = request.op;
+  if (!op) return { request, runs: [], across: [], error: `unknown operation "${request.target.text}"` };
+  const problems = file.diagnostics.filter((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
+  if (problems.length > 0) return { request, runs: [], across: [], error: `line ${problems[0].line}:${problems[0].col}: ${problems[0].message}` };
+  const scope = { file, ctx, done };
+  const providers = chooseProviders(request, scope);
+  const runs: ProviderRun[] = new Array(providers.length);
+  if (providers.length === 1) {
+    runs[0] = await runOne(request, providers[0], scope);
+  } else {
+    // A fan-out: at most `concurrency` requests in flight, results in provider order.
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < providers.length; i = next++) runs[i] = await runOne(request, providers[i], scope);
+    };
+    const width = Math.max(1, Math.min(ctx.concurrency ?? 4, providers.length));
+    await Promise.all(Array.from({ length: width }, worker));
+  }
+  const records = runs.map((r) => r.record);
+  const across = request.assertions
+    .filter((a): a is Extract<Assertion, { kind: 'within' | 'same' }> => a.kind === 'within' || a.kind === 'same')
+    .map((a) => evaluateAcross(a, records));
+  return { request, runs, across };
+}
+
+interface Scope {
+  file: QueryFile;
+  ctx: RunContext;
+  done: Map<string, RequestRun>;
+}
+
+function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
+  const { ctx } = scope;
+  const op = request.op!;
+  let wanted: string | undefined;
+  if (request.provider) wanted = interpolate(request.provider, scope, undefined);
+  else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
+  else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
+  const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
+  if (wanted?.trim() === '*') {
+    if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
+    return candidates;
+  }
+  if (wanted === undefined) {
+    if (candidates.length === 1) return candidates;
+    throw new ValueError(
+      candidates.length === 0
+        ? `no provider has a ${op.iface} address`
+        : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
+    );
+  }
+  // The extension's own resolution: case-insensitive name, the interface present.
+  const read = readCommandArgument(op, ctx.providers, { provider: wanted });
+  return [read.provider!];
+}
+
+function recordOf(provider: string, o: Outcome): ResultRecord {
+  let result: unknown;
+  try {
+    result = o.error ? undefined : o.result;
+  } catch {
+    result = undefined;
+  }
+  return {
+    provider,
+    result,
+    status: o.status,
+    latencyMs: o.elapsedMs,
+    error: o.error ? masker.mask(o.error.message) : undefined,
+    summary: o.summary,
+  };
+}
+
+async function runOne(request: QueryRequest, provider: Provider, scope: Scope): Promise<ProviderRun> {
+  const { ctx } = scope;
+  const op = request.op!;
+  const failed = (message: string): ProviderRun => {
+    const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: masker.mask(message) };
+    const run = { request, provider: provider.name, record, assertions: [{ assertion: headerAssertion(request), passed: false, message: record.error! }] };
+    ctx.onResult?.(run);
+    return run;
+  };
+  let args: Record<string, string>;
+  let wire: Provider;
+  try {
+    args = { ...request.fixedArgs };
+    for (const a of request.args) args[a.key] = interpolate(a.value, scope, provider);
+    wire = ctx.resolveProvider(provider);
+  } catch (err) {
+    return failed(errorMessage(err));
+  }
+  if (op.broadcast) {
+    if (!request.confirmed) return failed('a broadcast needs "confirm: broadcast"');
+    if (ctx.confirmBroadcast) {
+      let ok = false;
+      try {
+        ok = await ctx.confirmBroadcast(request, provider, describeRequest(provider, op, args));
+      } catch (err) {
+        return failed(errorMessage(err));
+      }
+      if (!ok) return failed('not sent: the broadcast was not confirmed');
+    }
+  }
+  const options: ExecuteOptions = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs: request.timeoutMs ?? ctx.execute.timeoutMs };
+  const outcome = await execute(wire, op, args, options);
+  const record = recordOf(provider.name, outcome);
+  const assertions: AssertionResult[] = [];
+  const own = request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
+  if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
+  for (const a of own) {
+    try {
+      const expected = a.kind === 'compare' || a.kind === 'status' ? interpolate(a.value, scope, provider) : undefined;
+      assertions.push(evaluate(a, record, expected));
+    } catch (err) {
+      assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
+    }
+  }
+  const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: outcome.summary };
+  const shown = record.error ?? outcome.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
+  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, record, assertions };
+  ctx.onResult?.(run);
+  if (!ctx.keepOutcomes) run.outcome = undefined;
+  return run;
+}
+
+/** The implicit assertion of a request that has none: it succeeds. */
+function headerAssertion(request: QueryRequest): Assertion {
+  return { kind: 'success', text: 'success', line: request.line, col: 1 };
+}
+
+/** Resolves a value's variables, environment, secrets (only with a provider) and references. */
+export function interpolate(v: Located, scope: Scope, provider: Provider | undefined, depth = 0): string {
+  if (depth > 8) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
+  if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
+  const parts = scanTemplate(v, []);
+  return parts.map((p) => resolvePart(p, v, scope, provider, depth)).join('');
+}
+
+function resolvePart(p: TemplatePart, v: Located, scope: Scope, provider: Provider | undefined, depth: number): string {
+  const { ctx, file } = scope;
+  switch (p.kind) {
+    case 'text':
+      return p.text;
+    case 'var': {
+      if (p.name === 'provider' && ctx.defaultProvider) return ctx.defaultProvider;
+      const value = file.variables.get(p.name);
+      if (!value) throw new ValueError(`line ${v.line}:${p.col}: variable "${p.name}" is not defined (add "@${p.name} = …")`);
+      return interpolate(value, scope, provider, depth + 1);
+    }
+    case 'env': {
+      const value = ctx.env[p.name] ?? p.fallback;
+      if (value === undefined) throw new ValueError(`line ${v.line}:${p.col}: environment variable ${p.name} is not set`);
+      return value;
+    }
+    case 'secret': {
+      if (!provider) throw new ValueError(`line ${v.line}:${p.col}: a secret can be used only in a request's arguments`);
+      const value = ctx.secretValue(provider, p.name);
+      if (value === undefined) {
+        const hint = ctx.secretHint ? ` (${ctx.secretHint(provider, p.name)})` : '';
+        throw new ValueError(`secret "${p.name}" is not set for provider "${provider.name}"${hint}`);
+      }
+      return value;
+    }
+    case 'ref':
+      return resolveRef(p, v, scope, provider);
+  }
+}
+
+function resolveRef(p: Extract<TemplatePart, { kind: 'ref' }>, v: Located, scope: Scope, provider: Provider | undefined): string {
+  const where = `line ${v.line}:${p.col}: {{${p.request}${p.path.length ? '.' + pathText(p.path) : ''}}}`;
+  const earlier = scope.done.get(p.request);
+  if (!earlier) throw new ValueError(`${where}: no earlier request "${p.request}" has run`);
+  // A fan-out's result on the same provider when there is one, else its first successful one.
+  const run = earlier.runs.find((r) => r.provider === provider?.name && !r.record.error) ?? earlier.runs.find((r) => !r.record.error);
+  if (!run) throw new ValueError(`${where}: request "${p.request}" has no result${earlier.error ? ` (${earlier.error})` : ''}`);
+  const got = getPath(run.record, p.path);
+  if (!got.found || got.value === undefined) throw new ValueError(`${where}: not in the result of "${p.request}"`);
+  if (p.offset !== 0n) {
+    const n = asInteger(got.value);
+    if (n === undefined) throw new ValueError(`${where}: not an integer, so ${p.offset > 0n ? '+' : '-'} cannot apply`);
+    return (n + p.offset).toString();
+  }
+  return typeof got.value === 'string' ? got.value : JSON.stringify(got.value);
+}

@@ -1,0 +1,190 @@
+// The query file's syntax tree and its small sub-languages: templates (`${var}`, `${env:NAME}`,
+// `${secret:NAME}`, `{{request.path - 10}}`) and JSON paths (`result.txs[0].hash`). Every position is
+// 1-based (line, column), as editors and compilers show them. No I/O, no vscode.
+
+import type { Operation } from '../chain/operation';
+
+export interface Diagnostic {
+  readonly line: number;
+  readonly col: number;
+  /** Column after the last character marked (exclusive), >= col + 1. */
+  readonly endCol: number;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+/** A piece of text from the file with where it starts. */
+export interface Located {
+  readonly text: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export type PathSegment = string | number;
+
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+type AssertionBase = Located;
+export type Assertion =
+  | (AssertionBase & { kind: 'success' | 'failure' })
+  | (AssertionBase & { kind: 'status'; op: CompareOp; value: Located })
+  | (AssertionBase & { kind: 'latency'; op: '<' | '<='; ms: number })
+  | (AssertionBase & { kind: 'compare'; path: PathSegment[]; op: CompareOp; value: Located })
+  | (AssertionBase & { kind: 'matches'; path: PathSegment[]; regex: RegExp })
+  | (AssertionBase & { kind: 'exists'; path: PathSegment[]; negate: boolean })
+  /** Fan-out: the integers at `path` (or each provider's height) differ by at most `n`. */
+  | (AssertionBase & { kind: 'within'; path?: PathSegment[]; n: bigint })
+  /** Fan-out: the value at `path` is the same on every provider. */
+  | (AssertionBase & { kind: 'same'; path: PathSegment[] });
+
+export interface ArgLine {
+  readonly key: string;
+  readonly keyCol: number;
+  readonly value: Located;
+}
+
+export interface QueryRequest {
+  readonly name: string;
+  readonly line: number;
+  /** Last line that belongs to the request. */
+  endLine: number;
+  /** The operation (from the catalogue, or the query files' own raw subscribe); undefined when unknown. */
+  readonly op?: Operation;
+  /** The target as written (`consensusRpc.status`, `evmRpc eth_getLogs`). */
+  readonly target: Located;
+  /** Arguments fixed by a raw target (the method, the path, the query). */
+  readonly fixedArgs: Record<string, string>;
+  readonly args: ArgLine[];
+  provider?: Located;
+  confirmed: boolean;
+  timeoutMs?: number;
+  readonly assertions: Assertion[];
+}
+
+export interface QueryFile {
+  /** File-level variables (`@name = value`), in order. */
+  readonly variables: Map<string, Located>;
+  readonly requests: QueryRequest[];
+  readonly diagnostics: Diagnostic[];
+}
+
+// --- templates ---------------------------------------------------------------------------------
+
+export type TemplatePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'var'; name: string; col: number; length: number }
+  /** `${env:NAME}`, or `${env:NAME:-fallback}` (the fallback when NAME is not set). */
+  | { kind: 'env'; name: string; col: number; length: number; fallback?: string }
+  | { kind: 'secret'; name: string; col: number; length: number }
+  | { kind: 'ref'; request: string; path: PathSegment[]; offset: bigint; col: number; length: number };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function isName(s: string): boolean {
+  return NAME.test(s);
+}
+
+/** Splits a value into text and references; `col` is the column of the value's first character. */
+export function scanTemplate(v: Located, diagnostics: Diagnostic[]): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  const s = v.text;
+  let i = 0;
+  let text = '';
+  const error = (at: number, len: number, message: string) =>
+    diagnostics.push({ line: v.line, col: v.col + at, endCol: v.col + at + Math.max(1, len), severity: 'error', message });
+  while (i < s.length) {
+    const open = s.startsWith('${', i) ? '${' : s.startsWith('{{', i) ? '{{' : undefined;
+    if (!open) {
+      text += s[i++];
+      continue;
+    }
+    const close = open === '${' ? '}' : '}}';
+    const end = s.indexOf(close, i + 2);
+    if (end < 0) {
+      error(i, 2, `"${open}" is not closed: add "${close}".`);
+      text += s.slice(i);
+      break;
+    }
+    if (text) parts.push({ kind: 'text', text });
+    text = '';
+    const inner = s.slice(i + 2, end).trim();
+    const col = v.col + i;
+    const length = end + close.length - i;
+    if (open === '${') {
+      const m = /^(env|secret):([^:]*)(?::-(.*))?$/s.exec(inner);
+      if (m && (m[3] === undefined || m[1] === 'env')) {
+        const name = m[2].trim();
+        const ok = m[1] === 'env' ? ENV_NAME.test(name) : SECRET_NAME.test(name);
+        if (!ok) error(i, length, `"${name}" is not a valid ${m[1]} name.`);
+        else if (m[1] === 'env') parts.push({ kind: 'env', name, col, length, ...(m[3] !== undefined ? { fallback: m[3] } : {}) });
+        else parts.push({ kind: 'secret', name, col, length });
+      } else if (!NAME.test(inner)) {
+        error(i, length, `"\${${inner}}" is not a variable: use \${name}, \${env:NAME} or \${secret:NAME}.`);
+      } else {
+        parts.push({ kind: 'var', name: inner, col, length });
+      }
+    } else {
+      const m = /^([^\s+-]+)\s*(?:([+-])\s*(\d{1,30}))?$/.exec(inner);
+      const path = m ? parsePath(m[1]) : undefined;
+      if (!m || path === undefined || typeof path === 'string' || path.length === 0 || typeof path[0] !== 'string' || !NAME.test(path[0])) {
+        error(i, length, `"{{${inner}}}" is not a reference: use {{request.result.path}}, optionally followed by + N or - N.`);
+      } else {
+        const offset = m[2] ? (m[2] === '-' ? -BigInt(m[3]) : BigInt(m[3])) : 0n;
+        parts.push({ kind: 'ref', request: path[0] as string, path: path.slice(1), offset, col, length });
+      }
+    }
+    i = end + close.length;
+  }
+  if (text) parts.push({ kind: 'text', text });
+  return parts;
+}
+
+// --- paths -------------------------------------------------------------------------------------
+
+/** `a.b[0].c` (or `a.b.0.c`) into segments; an error sentence when malformed. */
+export function parsePath(text: string): PathSegment[] | string {
+  const out: PathSegment[] = [];
+  const re = /([A-Za-z0-9_@$:-]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/y;
+  let i = 0;
+  let expectName = true;
+  while (i < text.length) {
+    if (text[i] === '.' && !expectName) {
+      i++;
+      expectName = true;
+      continue;
+    }
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m || (m[1] !== undefined && !expectName)) return `unexpected "${text.slice(i, i + 10)}" in the path "${text}"`;
+    if (m[1] !== undefined) out.push(/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else out.push(JSON.parse(`"${m[3]}"`) as string);
+    i = re.lastIndex;
+    expectName = false;
+  }
+  if (expectName && out.length > 0) return `the path "${text}" ends with "."`;
+  return out;
+}
+
+export function pathText(path: readonly PathSegment[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+/** The value at `path` in `root`; `found` false when a segment is missing. */
+export function getPath(root: unknown, path: readonly PathSegment[]): { found: boolean; value?: unknown } {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return { found: false };
+    if (Array.isArray(cur) && typeof seg === 'number') {
+      if (seg >= cur.length) return { found: false };
+      cur = cur[seg];
+    } else if (!Array.isArray(cur) && Object.prototype.hasOwnProperty.call(cur, String(seg))) {
+      cur = (cur as Record<string, unknown>)[String(seg)];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value: cur };
+}

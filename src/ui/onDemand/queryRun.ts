@@ -1,0 +1,135 @@
+// Running a query file in the editor: the same core runner as the CLI (src/core/queries/run.ts),
+// with the editor's providers (settings, workspace trust), secrets (the SecretStore, scoped to the
+// provider as everywhere), limits (settings) and a modal before every broadcast. Each result becomes
+// the same read-only result document as any request and is recorded in History. Untrusted
+// workspaces do not run query files.
+
+import vscode = require('vscode');
+import type { Outcome } from '../../core/chain/execute';
+import type { Provider } from '../../core/config/providers';
+import { renderDocumentBytes } from '../../core/documents/render';
+import { parseQueryFile } from '../../core/queries/parse';
+import { report } from '../../core/queries/report';
+import type { FileRun, ProviderRun } from '../../core/queries/run';
+import { runQueryFile } from '../../core/queries/run';
+import type { QueryFile } from '../../core/queries/syntax';
+import { masker } from '../../core/secrets/mask';
+import { redactUrl } from '../../core/secrets/redact';
+import type { CommandDeps } from '../deps';
+import { windowPrompts } from '../prompts';
+import { readSettings } from '../settings';
+import { resultUri } from './showOutcome';
+
+export interface EditorRunOptions {
+  /** Only these requests (and those they reference). */
+  only?: readonly string[];
+  token?: vscode.CancellationToken;
+  /** Open the result document of the last request run (the CodeLens "Run"). */
+  open?: boolean;
+  onResult?(run: ProviderRun, document: vscode.Uri | undefined): void;
+}
+
+export interface EditorRun {
+  readonly file: QueryFile;
+  readonly run: FileRun;
+  /** The result document of each provider run. */
+  readonly documents: Map<ProviderRun, vscode.Uri>;
+}
+
+/** Says why query files do not run here, or undefined when they may. */
+export function refusal(): string | undefined {
+  return vscode.workspace.isTrusted
+    ? undefined
+    : vscode.l10n.t(
+        'Query files do not run in an untrusted workspace: a file from a repository must not make the editor contact addresses it chose. Trust the workspace to run it.',
+      );
+}
+
+/** The value of `${secret:NAME}` for `p`, under the rule every secret follows (scoped to its provider). */
+function secretFor(deps: CommandDeps, p: Provider, name: string): string | undefined {
+  try {
+    return deps.secrets.resolve({ ...p, headers: { value: `\${secret:${name}}` } }).headers?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores an outcome as its result document (opened when `open`), and records it in History. */
+async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise<vscode.Uri | undefined> {
+  if (outcome.error?.kind === 'cancelled') return undefined;
+  let uri: vscode.Uri;
+  if (outcome.file && !outcome.error) {
+    uri = vscode.Uri.file(outcome.file);
+    if (open) await vscode.window.showTextDocument(uri, { preview: false });
+  } else {
+    uri = await deps.documents.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)), { open });
+  }
+  void deps.history?.record(outcome, deps.documents.dataOf(uri));
+  return uri;
+}
+
+export async function runQueryDocument(deps: CommandDeps, document: vscode.TextDocument, options: EditorRunOptions = {}): Promise<EditorRun | undefined> {
+  const refused = refusal();
+  if (refused) {
+    void vscode.window.showWarningMessage(refused);
+    return undefined;
+  }
+  const file = parseQueryFile(document.getText());
+  const firstError = file.diagnostics.find((d) => d.severity === 'error');
+  if (firstError) {
+    void vscode.window.showErrorMessage(`${vscode.workspace.asRelativePath(document.uri)}:${firstError.line}:${firstError.col}: ${firstError.message}`);
+    return undefined;
+  }
+  await deps.secrets.ready;
+  const settings = readSettings();
+  const documents = new Map<ProviderRun, vscode.Uri>();
+  const pending: Promise<unknown>[] = [];
+  let last: ProviderRun | undefined;
+  const title = vscode.l10n.t('Query file {0}', vscode.workspace.asRelativePath(document.uri));
+  const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+    const abort = new AbortController();
+    const subs = [token.onCancellationRequested(() => abort.abort()), options.token?.onCancellationRequested(() => abort.abort())];
+    return runQueryFile(file, {
+      providers: settings.providers.providers,
+      execute: { http: deps.http, timeoutMs: settings.requestTimeoutMs, maxBufferBytes: settings.maxDocumentBytes, spillDir: deps.storageDir },
+      env: process.env,
+      signal: abort.signal,
+      only: options.only,
+      resolveProvider: (p) => deps.secrets.resolve(p),
+      secretValue: (p, name) => secretFor(deps, p, name),
+      secretHint: () => vscode.l10n.t('run "Chain Endpoints: Set Secret"'),
+      confirmBroadcast: (request, provider, description) => {
+        const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
+        const body = description.body ?? '';
+        const detail = `${request.name} (${vscode.workspace.asRelativePath(document.uri)}:${request.line})\n${description.method} ${redactUrl(description.url)}\n\n${masker.mask(body.length > 1500 ? body.slice(0, 1500) + '…' : body)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`;
+        return windowPrompts.confirm(vscode.l10n.t('Send this transaction to {0}?', provider.name), detail, send);
+      },
+      onResult: (r) => {
+        last = r;
+        progress.report({ message: `${r.request.name} · ${r.provider}` });
+        if (!r.outcome) {
+          options.onResult?.(r, undefined);
+          return;
+        }
+        pending.push(
+          keep(deps, r.outcome, false).then((uri) => {
+            if (uri) documents.set(r, uri);
+            options.onResult?.(r, uri);
+          }),
+        );
+      },
+    }).finally(() => subs.forEach((s) => s?.dispose()));
+  });
+  await Promise.allSettled(pending);
+  const text = report('text', [{ file: vscode.workspace.asRelativePath(document.uri), run }]);
+  for (const line of text.trimEnd().split('\n')) deps.log.info(`[queries] ${line}`);
+  const lastDoc = last && documents.get(last);
+  if (options.open && lastDoc) await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false });
+  const failed = run.requests.some((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)) || r.across.some((a) => !a.passed));
+  const summary = failed
+    ? vscode.l10n.t('Query file: {0} request(s) run, some assertions failed (see the Testing view or the log).', run.requests.length)
+    : vscode.l10n.t('Query file: {0} request(s) run, every assertion passed.', run.requests.length);
+  if (failed) void vscode.window.showWarningMessage(summary);
+  else void vscode.window.setStatusBarMessage(summary, 5000);
+  return { file, run, documents };
+}

@@ -1,0 +1,170 @@
+// Query files in the Testing view: one item per file, its requests as children and each request's
+// assertions under them. Running one (or all) runs those requests (and the earlier ones they
+// reference) through the editor's runner (queryRun.ts) and marks each assertion passed or failed,
+// with the value found and a link to the result document.
+
+import vscode = require('vscode');
+import { parseQueryFile } from '../../core/queries/parse';
+import type { ProviderRun, RequestRun } from '../../core/queries/run';
+import type { AssertionResult } from '../../core/queries/assert';
+import type { QueryFile } from '../../core/queries/syntax';
+import type { CommandDeps } from '../deps';
+import { Disposable } from '../lifecycle';
+import { refusal, runQueryDocument } from './queryRun';
+
+type Kind = { file: vscode.Uri } | { file: vscode.Uri; request: string } | { file: vscode.Uri; request: string; line: number };
+
+export class QueryTests extends Disposable {
+  private readonly controller: vscode.TestController;
+  private readonly kinds = new WeakMap<vscode.TestItem, Kind>();
+
+  constructor(private readonly deps: CommandDeps) {
+    super();
+    this.controller = this._register(vscode.tests.createTestController('chainEndpoints.queries', vscode.l10n.t('Chain Endpoints query files')));
+    this.controller.resolveHandler = async (item) => {
+      if (!item) await this.discover();
+    };
+    this.controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*.chainq'));
+    this._register(
+      watcher.onDidCreate((uri) => this.readFile(uri)),
+      watcher.onDidChange((uri) => {
+        if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) void this.readFile(uri);
+      }),
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+    );
+  }
+
+  private async discover(): Promise<void> {
+    const files = await vscode.workspace.findFiles('**/*.chainq', '**/node_modules/**', 1000);
+    await Promise.all(files.map((uri) => this.readFile(uri)));
+  }
+
+  private async readFile(uri: vscode.Uri): Promise<void> {
+    try {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const text = open ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+      this.updateFile(uri, parseQueryFile(text));
+    } catch {
+      this.controller.items.delete(uri.toString());
+    }
+  }
+
+  update(doc: vscode.TextDocument, file: QueryFile): void {
+    if (doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled' || doc.uri.scheme === 'vscode-remote') this.updateFile(doc.uri, file);
+  }
+
+  private updateFile(uri: vscode.Uri, file: QueryFile): void {
+    const id = uri.toString();
+    const fileItem = this.controller.items.get(id) ?? this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri), uri);
+    this.kinds.set(fileItem, { file: uri });
+    fileItem.children.replace(
+      file.requests.map((r) => {
+        const item = this.controller.createTestItem(`${id}#${r.name}`, `${r.name} · ${r.op?.id ?? r.target.text}`, uri);
+        item.range = new vscode.Range(r.line - 1, 0, r.endLine - 1, 0);
+        this.kinds.set(item, { file: uri, request: r.name });
+        item.children.replace(
+          r.assertions.map((a) => {
+            const child = this.controller.createTestItem(`${id}#${r.name}#${a.line}`, a.text, uri);
+            child.range = new vscode.Range(a.line - 1, 0, a.line - 1, a.col - 1 + a.text.length);
+            this.kinds.set(child, { file: uri, request: r.name, line: a.line });
+            return child;
+          }),
+        );
+        return item;
+      }),
+    );
+    if (!this.controller.items.get(id)) this.controller.items.add(fileItem);
+  }
+
+  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    try {
+      // What to run, per file: every request (undefined) or some of them.
+      const byFile = new Map<string, { uri: vscode.Uri; only?: Set<string> }>();
+      const roots = request.include ?? [...iterate(this.controller.items)];
+      for (const item of roots) {
+        const kind = this.kinds.get(item);
+        if (!kind) continue;
+        const key = kind.file.toString();
+        const entry = byFile.get(key) ?? { uri: kind.file, only: new Set<string>() };
+        if (!('request' in kind)) entry.only = undefined;
+        else entry.only?.add(kind.request);
+        byFile.set(key, entry);
+      }
+      for (const { uri, only } of byFile.values()) {
+        if (token.isCancellationRequested) break;
+        await this.runFile(run, uri, only, token);
+      }
+    } finally {
+      run.end();
+    }
+  }
+
+  private async runFile(run: vscode.TestRun, uri: vscode.Uri, only: Set<string> | undefined, token: vscode.CancellationToken): Promise<void> {
+    const fileItem = this.controller.items.get(uri.toString());
+    const refused = refusal();
+    if (refused) {
+      if (fileItem) run.errored(fileItem, new vscode.TestMessage(refused));
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const result = await runQueryDocument(this.deps, doc, { only: only ? [...only] : undefined, token });
+    if (!result) {
+      if (fileItem) run.errored(fileItem, new vscode.TestMessage(vscode.l10n.t('The file has errors: see the Problems view.')));
+      return;
+    }
+    this.updateFile(uri, result.file);
+    for (const r of result.run.requests) this.report(run, uri, r, result.documents);
+  }
+
+  private report(run: vscode.TestRun, uri: vscode.Uri, r: RequestRun, documents: Map<ProviderRun, vscode.Uri>): void {
+    const base = `${uri.toString()}#${r.request.name}`;
+    const requestItem = this.controller.items.get(uri.toString())?.children.get(base);
+    if (!requestItem) return;
+    const duration = r.runs.reduce((s, p) => Math.max(s, p.record.latencyMs), 0);
+    if (r.error) {
+      run.errored(requestItem, new vscode.TestMessage(r.error), duration);
+      return;
+    }
+    // Each assertion's results: per provider, and across providers.
+    const byLine = new Map<number, { provider?: ProviderRun; a: AssertionResult }[]>();
+    for (const p of r.runs) for (const a of p.assertions) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { provider: p, a }]);
+    for (const a of r.across) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { a }]);
+    let requestFailed = false;
+    const requestMessages: vscode.TestMessage[] = [];
+    for (const [line, results] of byLine) {
+      const item: vscode.TestItem | undefined = line === r.request.line ? requestItem : requestItem.children.get(`${base}#${line}`);
+      const failures = results.filter((x) => !x.a.passed);
+      const messages = failures.map((x) => message(uri, line, x.provider, x.a, x.provider && documents.get(x.provider)));
+      if (failures.length > 0) requestFailed = true;
+      if (!item || item === requestItem) {
+        requestMessages.push(...messages);
+        continue;
+      }
+      if (failures.length > 0) run.failed(item, messages, duration);
+      else run.passed(item, duration);
+    }
+    if (requestFailed)
+      run.failed(requestItem, requestMessages.length > 0 ? requestMessages : [new vscode.TestMessage(vscode.l10n.t('An assertion failed.'))], duration);
+    else run.passed(requestItem, duration);
+  }
+}
+
+function message(uri: vscode.Uri, line: number, provider: ProviderRun | undefined, a: AssertionResult, document: vscode.Uri | undefined): vscode.TestMessage {
+  const who = provider ? `${provider.provider}: ` : '';
+  const found = a.actual !== undefined && !a.message.includes(a.actual) ? ` (${vscode.l10n.t('found {0}', a.actual)})` : '';
+  const text = new vscode.MarkdownString();
+  text.appendText(`${who}${a.assertion.text} — ${a.message}${found}`);
+  if (document) text.appendMarkdown(` · [${vscode.l10n.t('result document')}](${document.toString()})`);
+  const m = new vscode.TestMessage(text);
+  m.location = new vscode.Location(uri, new vscode.Position(line - 1, 0));
+  if (a.actual !== undefined) m.actualOutput = a.actual;
+  return m;
+}
+
+function* iterate(items: vscode.TestItemCollection): Generator<vscode.TestItem> {
+  const all: vscode.TestItem[] = [];
+  items.forEach((i) => all.push(i));
+  yield* all;
+}
