@@ -11,6 +11,7 @@
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import * as l10n from '../base/l10n';
+import { StatusPoller } from './statusPoller';
 import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type TrackerState, readSubscriptionMessage } from './heightRecord';
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
@@ -19,7 +20,6 @@ import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError
 export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
 
 const SUBSCRIBE_QUERY = "tm.event='NewBlockHeader'";
-const MIN_POLL_MS = 1_000;
 /** Consecutive socket failures after which the tracker falls back to polling. */
 const FAILURES_BEFORE_POLLING = 2;
 /** NewBlockHeader events are a few KiB; refuse anything absurd instead of buffering it. */
@@ -36,7 +36,7 @@ interface Connection {
   stalled: boolean;
 }
 
-type TimerKey = 'reconnect' | 'connect' | 'ping' | 'watchdog' | 'stall' | 'poll' | 'pollTimeout';
+type TimerKey = 'reconnect' | 'connect' | 'ping' | 'watchdog' | 'stall';
 
 type FailureKind = 'connection' | 'subscription';
 
@@ -50,7 +50,6 @@ export class HeightTracker {
   /** The heights seen: the highest, when, the gaps it covered, the observed block interval. */
   private readonly record: HeightRecord;
   private socketDetail?: string;
-  private pollError?: string;
   private reconnectAt?: number;
 
   private started = false;
@@ -58,10 +57,7 @@ export class HeightTracker {
   private conn?: Connection;
   private nextRequestId = 0;
   private consecutiveFailures = 0;
-  private polling = false;
-  private pollAbort?: AbortController;
-  /** Bumped whenever polling stops, so a late poll result is dropped. */
-  private pollGeneration = 0;
+  private readonly poller: StatusPoller;
 
   constructor(private readonly options: HeightTrackerOptions) {
     this.opts = {
@@ -73,6 +69,15 @@ export class HeightTracker {
     };
     this.log = options.log ?? (() => undefined);
     this.record = new HeightRecord((message) => this.log('debug', message));
+    this.poller = new StatusPoller({
+      fetchStatus: (signal) => this.options.fetchStatus!(signal),
+      record: this.record,
+      timeoutMs: this.opts.connectTimeoutMs,
+      defaultIntervalMs: this.opts.defaultBlockIntervalMs,
+      isDisposed: () => this.disposed,
+      log: (level, message) => this.log(level, message),
+      changed: () => this.emit(),
+    });
   }
 
   start(): void {
@@ -92,7 +97,7 @@ export class HeightTracker {
     const s = this.record.snapshot(this.state);
     const detail = this.detail();
     if (detail !== undefined) s.detail = detail;
-    if (this.state === 'polling' && this.pollError) s.pollFailed = true;
+    if (this.state === 'polling' && this.poller.error) s.pollFailed = true;
     if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
     return s;
   }
@@ -107,12 +112,12 @@ export class HeightTracker {
     if (this.disposed) return;
     if (!this.started) return this.start();
     if (!this.options.wsUrl) {
-      if (this.polling) this.pollNow();
+      if (this.poller.active) this.poller.pollNow();
       return;
     }
     this.log('info', 'reconnect requested');
     this.dropConnection();
-    this.stopPolling();
+    this.poller.stop();
     this.consecutiveFailures = 0;
     this.socketDetail = undefined;
     this.connect('connecting');
@@ -124,7 +129,7 @@ export class HeightTracker {
     this.disposed = true;
     this.timers.clearAll();
     this.dropConnection();
-    this.stopPolling();
+    this.poller.stop();
     this.reconnectAt = undefined;
     this.state = 'stopped';
     this.listeners.clear();
@@ -163,7 +168,7 @@ export class HeightTracker {
     };
     this.conn = conn;
     this.log('debug', `connecting to ${redactUrl(url)}`);
-    if (!this.polling) {
+    if (!this.poller.active) {
       const first = this.state === 'stopped' || this.state === 'connecting';
       this.setState(stateWhileConnecting ?? (first ? 'connecting' : 'reconnecting'));
     } else {
@@ -240,7 +245,7 @@ export class HeightTracker {
     this.timers.clear('connect');
     this.consecutiveFailures = 0;
     this.socketDetail = undefined;
-    this.stopPolling();
+    this.poller.stop();
     this.record.source = 'websocket';
     this.log('info', `subscribed to new blocks on ${redactUrl(this.options.wsUrl ?? '')}`);
     this.armStall(conn);
@@ -286,9 +291,9 @@ export class HeightTracker {
     this.reconnectAt = Date.now() + delay;
     this.timers.set('reconnect', delay, () => this.connect());
     if (this.options.fetchStatus && (kind === 'subscription' || this.consecutiveFailures >= FAILURES_BEFORE_POLLING)) {
-      if (!this.polling) this.startPolling();
+      if (!this.poller.active) this.startPolling();
       else this.emit();
-    } else if (this.polling) {
+    } else if (this.poller.active) {
       this.emit();
     } else {
       this.setState('reconnecting');
@@ -323,61 +328,12 @@ export class HeightTracker {
   // ---- polling --------------------------------------------------------------------------
 
   private startPolling(): void {
-    if (this.polling || !this.options.fetchStatus || this.disposed) return;
-    this.polling = true;
+    if (this.poller.active || !this.options.fetchStatus || this.disposed) return;
     this.record.source = 'polling';
-    this.pollError = undefined;
     this.log('info', `polling status (${this.socketDetail ?? 'no socket'})`);
+    this.poller.start();
     this.setState('polling');
-    this.pollNow();
-  }
-
-  private stopPolling(): void {
-    if (!this.polling) return;
-    this.polling = false;
-    this.pollGeneration++;
-    this.pollError = undefined;
-    this.timers.clear('poll');
-    this.timers.clear('pollTimeout');
-    this.pollAbort?.abort();
-    this.pollAbort = undefined;
-  }
-
-  private pollNow(): void {
-    void this.runPoll();
-  }
-
-  /** One status poll, then the next one scheduled about one block interval later. */
-  private async runPoll(): Promise<void> {
-    const fetchStatus = this.options.fetchStatus;
-    if (!this.polling || !fetchStatus || this.disposed) return;
-    this.timers.clear('poll');
-    this.pollAbort?.abort();
-    const generation = ++this.pollGeneration;
-    const abort = new AbortController();
-    this.pollAbort = abort;
-    const startedAt = Date.now();
-    const timeoutMs = this.opts.connectTimeoutMs;
-    this.timers.set('pollTimeout', timeoutMs, () => abort.abort(new Error(l10n.t('status timed out after {0}', formatMs(timeoutMs)))));
-    let changed = false;
-    try {
-      const status = await fetchStatus(abort.signal);
-      if (generation !== this.pollGeneration || this.disposed) return;
-      changed = this.pollError !== undefined;
-      this.pollError = undefined;
-      if (typeof status?.height === 'bigint' && this.record.accept(status.height, status.time, 'polling')) changed = true;
-    } catch (err) {
-      if (generation !== this.pollGeneration || this.disposed) return;
-      const reason = abort.signal.aborted && abort.signal.reason instanceof Error ? abort.signal.reason.message : errorMessage(err);
-      this.log('warn', `status poll failed: ${reason}`);
-      changed = this.pollError !== reason;
-      this.pollError = reason;
-    }
-    this.timers.clear('pollTimeout');
-    this.pollAbort = undefined;
-    const period = Math.max(MIN_POLL_MS, this.record.observedIntervalMs() ?? this.opts.defaultBlockIntervalMs);
-    this.timers.set('poll', period - (Date.now() - startedAt), () => this.pollNow());
-    if (changed) this.emit();
+    this.poller.pollNow();
   }
 
   // ---- heights and state ----------------------------------------------------------------
@@ -387,10 +343,10 @@ export class HeightTracker {
   }
 
   private detail(): string | undefined {
-    if (this.state === 'polling' && this.pollError) {
+    if (this.state === 'polling' && this.poller.error) {
       return this.socketDetail
-        ? l10n.t('{0}; status poll failed: {1}', this.socketDetail, this.pollError)
-        : l10n.t('status poll failed: {0}', this.pollError);
+        ? l10n.t('{0}; status poll failed: {1}', this.socketDetail, this.poller.error)
+        : l10n.t('status poll failed: {0}', this.poller.error);
     }
     return this.socketDetail;
   }
