@@ -29,7 +29,11 @@ export function collect() {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const where = (node) => `${rel}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
     const visit = (node) => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (node.expression.name.text === 't' || node.expression.name.text === 'both')) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        (node.expression.name.text === 't' || node.expression.name.text === 'both')
+      ) {
         const callee = node.expression.expression.getText(source);
         const first = node.arguments[0];
         if ((callee === 'l10n' || callee === 'vscode.l10n') && first) {
@@ -40,7 +44,11 @@ export function collect() {
             const message = prop('message');
             const comment = prop('comment');
             if (!message || !ts.isStringLiteralLike(message)) throw new Error(`${where(first)}: l10n.t({ message }) needs a literal message`);
-            const comments = !comment ? [] : ts.isArrayLiteralExpression(comment) ? comment.elements.map((e) => /** @type {any} */ (e).text) : [/** @type {any} */ (comment).text];
+            const comments = !comment
+              ? []
+              : ts.isArrayLiteralExpression(comment)
+                ? comment.elements.map((e) => /** @type {any} */ (e).text)
+                : [/** @type {any} */ (comment).text];
             if (comments.some((c) => typeof c !== 'string')) throw new Error(`${where(first)}: l10n.t comments must be literals`);
             if (comments.length === 0) bundle[message.text] = message.text;
             else bundle[`${message.text}/${comments.join('')}`] = { message: message.text, comment: comments };
@@ -66,7 +74,16 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
       const had = JSON.parse(current);
       const missing = Object.keys(wanted).filter((k) => !(k in had));
       const unused = Object.keys(had).filter((k) => !(k in wanted));
-      console.error(`l10n/bundle.l10n.json is out of date (run npm run l10n): ${missing.length} missing, ${unused.length} unused${missing.length ? `; missing: ${missing.slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}` : ''}`);
+      console.error(
+        `l10n/bundle.l10n.json is out of date (run npm run l10n): ${missing.length} missing, ${unused.length} unused${
+          missing.length
+            ? `; missing: ${missing
+                .slice(0, 5)
+                .map((k) => JSON.stringify(k))
+                .join(', ')}`
+            : ''
+        }`,
+      );
       process.exit(1);
     }
     console.log(`l10n: bundle up to date (${Object.keys(wanted).length} strings)`);

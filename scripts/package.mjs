@@ -35,7 +35,14 @@ const ALLOWED = [
 ];
 /** vsce's own files at the top of the archive. */
 const VSCE_OWN = ['extension.vsixmanifest', '[Content_Types].xml'];
-const REQUIRED = ['extension/dist/extension.js', 'extension/dist/chunk.js', 'extension/dist/onDemand.js', 'extension/dist/vendor/undici.js', 'extension/dist/vendor/ws.js', 'extension/package.json'];
+const REQUIRED = [
+  'extension/dist/extension.js',
+  'extension/dist/chunk.js',
+  'extension/dist/onDemand.js',
+  'extension/dist/vendor/undici.js',
+  'extension/dist/vendor/ws.js',
+  'extension/package.json',
+];
 
 function run(cmd, args) {
   const t = Date.now();
@@ -51,7 +58,10 @@ export function listZip(file) {
   const buf = fs.readFileSync(file);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw new Error(`${file} is not a zip file (no end of central directory)`);
   const count = buf.readUInt16LE(eocd + 10);
@@ -85,10 +95,14 @@ export function checkContents(entries, pkg = readPackageJson()) {
   }
   const missing = required.filter((n) => !names.includes(n));
   if (unexpected.length || missing.length) {
-    throw new Error([
-      unexpected.length ? `unexpected files in the .vsix (fix .vscodeignore): ${unexpected.join(', ')}` : '',
-      missing.length ? `missing from the .vsix: ${missing.join(', ')}` : '',
-    ].filter(Boolean).join('\n'));
+    throw new Error(
+      [
+        unexpected.length ? `unexpected files in the .vsix (fix .vscodeignore): ${unexpected.join(', ')}` : '',
+        missing.length ? `missing from the .vsix: ${missing.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// npm test: build, compile the tests, run the unit tests (mocha), then the integration tests inside a
+// npm test: build, compile the tests, type-check the scripts, lint, run the unit tests (mocha), then the integration tests inside a
 // real VS Code: headless code-server + Chromium when there is no display (or
 // CHAIN_ENDPOINTS_TEST_RUNNER=code-server), @vscode/test-electron when CHAIN_ENDPOINTS_TEST_RUNNER=electron
 // (or a display is present and VS Code can be downloaded). Ends with
@@ -42,7 +42,13 @@ function tmpResultFile(kind) {
 }
 
 function readResult(file) {
-  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; } finally { fs.rmSync(file, { force: true }); }
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 function record(kind, result, fallbackMessage) {
@@ -83,6 +89,9 @@ if (!compiled) problems.push({ title: 'compile:tests', message: 'tsc -p tsconfig
 // the build, test-runner and benchmark scripts (JavaScript with // @ts-check)
 const scriptsChecked = step('typecheck:scripts', 'npm', ['run', 'typecheck:scripts', '--silent']);
 if (!scriptsChecked) problems.push({ title: 'typecheck:scripts', message: 'tsc -p tsconfig.scripts.json failed (see above)' });
+// ESLint, the architecture's import rules (dependency-cruiser) and Prettier: npm run lint
+const linted = step('lint', 'npm', ['run', 'lint', '--silent']);
+if (!linted) problems.push({ title: 'lint', message: 'npm run lint failed (see above; npm run format fixes formatting)' });
 
 // tsc still emits when it reports type errors: run what was emitted so the failures are visible too.
 const testsEmitted = fs.existsSync(path.join(repoRoot, 'out', 'test'));
@@ -91,9 +100,18 @@ const bundleBuilt = fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'));
 // 2. unit tests
 if (runUnit && testsEmitted) {
   const file = tmpResultFile('unit');
-  const unitOk = step('unit tests', process.execPath, [path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--config', '.mocharc.json', '--reporter', path.join(repoRoot, 'scripts', 'vscode', 'countingReporter.cjs')],
-  { env: { ...process.env, CHAIN_ENDPOINTS_RESULT_FILE: file } });
+  const unitOk = step(
+    'unit tests',
+    process.execPath,
+    [
+      path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+      '--config',
+      '.mocharc.json',
+      '--reporter',
+      path.join(repoRoot, 'scripts', 'vscode', 'countingReporter.cjs'),
+    ],
+    { env: { ...process.env, CHAIN_ENDPOINTS_RESULT_FILE: file } },
+  );
   const unitResult = readResult(file);
   record('unit', unitResult, 'mocha reported no result (no unit test files, or mocha crashed: see above)');
   if (unitResult && !unitOk && unitResult.failed === 0) {
@@ -132,14 +150,22 @@ if (runIntegration && testsEmitted && fs.existsSync(path.join(repoRoot, 'out', '
       env: { CHAIN_ENDPOINTS_RESULT_FILE: file, CHAIN_ENDPOINTS_TEST: '1' },
       onLine: (line) => {
         const m = /CHAIN_ENDPOINTS_RESULT (\{.*\})\s*$/.exec(line);
-        if (m) try { lineResult = JSON.parse(m[1]); } catch { /* ignore */ }
+        if (m)
+          try {
+            lineResult = JSON.parse(m[1]);
+          } catch {
+            /* ignore */
+          }
       },
     });
   } catch (e) {
     runnerError = e.message;
     console.error(`integration runner error: ${e.message}`);
   }
-  if (exitCode === 130) { console.error('interrupted'); process.exit(130); }
+  if (exitCode === 130) {
+    console.error('interrupted');
+    process.exit(130);
+  }
   const result = readResult(file) || lineResult;
   record('integration', result, runnerError || `the integration run reported no result (VS Code exit code ${exitCode}; see the output above)`);
   if (result && exitCode !== 0 && result.failed === 0) {
@@ -158,12 +184,14 @@ if (problems.length) {
   console.log('failures:');
   for (const p of problems) console.log(`  - ${p.title}\n      ${String(p.message).split('\n').slice(0, 6).join('\n      ')}`);
 }
-let passed = 0; let failed = 0;
+let passed = 0;
+let failed = 0;
 for (const kind of ['unit', 'soak', 'integration']) {
   if (!counts[kind]) continue;
   console.log(`${kind}: ${counts[kind].passed} passed, ${counts[kind].failed} failed`);
-  passed += counts[kind].passed; failed += counts[kind].failed;
+  passed += counts[kind].passed;
+  failed += counts[kind].failed;
 }
-const otherFailures = problems.filter((p) => ['build', 'compile:tests', 'typecheck:scripts'].includes(p.title)).length;
+const otherFailures = problems.filter((p) => ['build', 'compile:tests', 'typecheck:scripts', 'lint'].includes(p.title)).length;
 console.log(`${passed} passed, ${failed + otherFailures} failed`);
 process.exit(failed + otherFailures > 0 ? 1 : 0);

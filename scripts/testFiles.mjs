@@ -36,5 +36,8 @@ if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 const files = chosen.map((f) => path.join('out', f.replace(/\.ts$/, '.js')));
 console.log(`mocha on ${files.length} file(s):\n  ${files.join('\n  ')}`);
 const mocha = path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-const run = spawnSync(process.execPath, [mocha, '--no-config', '--timeout', '20000', '--reporter', 'spec', '--exit', ...files], { cwd: repoRoot, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [mocha, '--no-config', '--timeout', '20000', '--reporter', 'spec', '--exit', ...files], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

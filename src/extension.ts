@@ -3,13 +3,13 @@
 
 import vscode = require('vscode');
 import { Commands } from './ui/commandIds';
-import { InterfaceHealth } from './core/health/model';
-import { HistoryEntry } from './core/documents/history';
+import { type InterfaceHealth } from './core/health/model';
+import { type HistoryEntry } from './core/documents/history';
 import { HttpClient } from './core/transport/http';
 import { formatBytes } from './core/base/numbers';
 import { redactUrl } from './core/secrets/redact';
 import type { ImportArgs } from './ui/onDemand/importChainRegistry';
-import { API_VERSION, ChainEndpointsApi } from './api';
+import { API_VERSION, type ChainEndpointsApi } from './api';
 import { setTranslator } from './core/base/l10n';
 import { OPERATION_IDS } from './core/chain/operationIds';
 import { registerCommand, registerOperationCommands } from './ui/commands';
@@ -21,7 +21,7 @@ import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
 import { watchProxySettings } from './ui/proxySettings';
-import { ProvidersTree, TreeSnapshot } from './ui/providersTree';
+import { ProvidersTree, type TreeSnapshot } from './ui/providersTree';
 import { QueryFiles } from './ui/queryFiles';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
@@ -67,7 +67,10 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const deps = { log, http, documents, secrets, history, storageDir };
   // Answers left in storage by earlier sessions: stale and partial files go (core/spillFiles.ts).
-  const sweep = setTimeout(() => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)), 5000);
+  const sweep = setTimeout(
+    () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),
+    5000,
+  );
   context.subscriptions.push({ dispose: () => clearTimeout(sweep) });
   context.subscriptions.push(
     ...registerOperationCommands(deps),
@@ -81,9 +84,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     registerCommand(log, Commands.compareHealth, async () => (await compareView()).show()),
     registerCommand(log, Commands.addProvider, async () => (await loadOnDemand()).addProvider()),
     registerCommand(log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
-    registerCommand(log, Commands.openSettings, () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
-    ),
+    registerCommand(log, Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints')),
     registerCommand(log, Commands.statusBarMenu, () => statusBar.showMenu()),
     registerCommand(log, Commands.statusBarReconnect, () => statusBar.reconnect()),
     registerCommand(log, Commands.statusBarSwitchProvider, () => statusBar.switchProvider()),

@@ -77,15 +77,22 @@ function ensureCometbft(log) {
   }
   const go = run('go', ['version']);
   if (go.status !== 0) {
-    throw new Error(`cannot install CometBFT ${COMETBFT_VERSION}: the Go toolchain is not available (\`go version\`: ${go.error ? go.error.message : tail(go.out)})`);
+    throw new Error(
+      `cannot install CometBFT ${COMETBFT_VERSION}: the Go toolchain is not available (\`go version\`: ${go.error ? go.error.message : tail(go.out)})`,
+    );
   }
   log(`installing CometBFT ${COMETBFT_VERSION} with ${go.out} (go install ${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION} -> ${dir}) ...`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = runFetching('go', ['install', `${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION}`], {
-    cwd: dir,
-    env: { ...process.env, GOBIN: dir, GOFLAGS: process.env.GOFLAGS ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }, log);
+  const r = runFetching(
+    'go',
+    ['install', `${COMETBFT_MODULE}/cmd/cometbft@${COMETBFT_VERSION}`],
+    {
+      cwd: dir,
+      env: { ...process.env, GOBIN: dir, GOFLAGS: process.env.GOFLAGS ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+    log,
+  );
   if (r.status !== 0) {
     throw new Error(`cannot install CometBFT ${COMETBFT_VERSION}: go install exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
   }
@@ -119,7 +126,12 @@ function findAnvil(pkg) {
 
 function anvilVersion(bin) {
   const r = run(bin, ['--version']);
-  return r.status === 0 ? r.out.split('\n')[0].replace(/^anvil\s+(Version:\s*)?/i, '').trim() : undefined;
+  return r.status === 0
+    ? r.out
+        .split('\n')[0]
+        .replace(/^anvil\s+(Version:\s*)?/i, '')
+        .trim()
+    : undefined;
 }
 
 function ensureAnvil(log) {
@@ -132,7 +144,12 @@ function ensureAnvil(log) {
     fs.mkdirSync(dir, { recursive: true });
     if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
     log(`anvil: installing ${pkg}@${ANVIL_VERSION} from npm into ${dir} ...`);
-    const r = runFetching('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${ANVIL_VERSION}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }, log);
+    const r = runFetching(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-package-lock', `${pkg}@${ANVIL_VERSION}`],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+      log,
+    );
     if (r.status !== 0) throw new Error(`cannot install anvil: npm install ${pkg}@${ANVIL_VERSION} exited with ${r.status ?? r.signal}:\n${tail(r.out)}`);
     bin = findAnvil(pkg);
     if (!bin) throw new Error(`cannot install anvil: npm installed ${pkg}@${ANVIL_VERSION} but it ships no bin/anvil`);
@@ -170,7 +187,9 @@ if (require.main === module) {
     const only = process.argv.slice(2);
     const nodes = ensureNodes(only.length ? { only } : {});
     for (const n of Object.values(nodes)) {
-      console.log(`real-nodes: ${n.name} ${n.version} ${n.cached ? 'cached (warm)' : 'installed (cold)'} in ${(n.ms / 1000).toFixed(1)} s: ${path.relative(repoRoot, n.path)}`);
+      console.log(
+        `real-nodes: ${n.name} ${n.version} ${n.cached ? 'cached (warm)' : 'installed (cold)'} in ${(n.ms / 1000).toFixed(1)} s: ${path.relative(repoRoot, n.path)}`,
+      );
     }
   } catch (err) {
     console.error(`real-nodes: FAILED: ${err instanceof Error ? err.message : String(err)}`);

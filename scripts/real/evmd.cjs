@@ -86,7 +86,11 @@ function ensureEvmd(cacheDir, h) {
   const mem = memAvailableBytes();
   const lacks = [];
   if (mem < NEED_MEMORY_BYTES) lacks.push(`memory: ${gib(mem)} available, the build needs ${gib(NEED_MEMORY_BYTES)}`);
-  for (const [what, where] of [['module cache', modCache], ['build cache', buildCache], ['node cache', dir]]) {
+  for (const [what, where] of [
+    ['module cache', modCache],
+    ['build cache', buildCache],
+    ['node cache', dir],
+  ]) {
     if (!where) continue;
     const free = freeDiskBytes(where);
     if (free < NEED_DISK_BYTES) lacks.push(`disk: ${gib(free)} free for the ${what} (${where}), the build needs ${gib(NEED_DISK_BYTES)}`);
@@ -100,7 +104,8 @@ function ensureEvmd(cacheDir, h) {
   const opts = (timeout) => ({ cwd: src, env: goEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout, killSignal: 'SIGKILL' });
 
   const dl = h.runFetching('go', ['mod', 'download', '-json', `${EVM_MODULE}@${EVMD_VERSION}`], opts(20 * 60_000), h.log);
-  if (dl.status !== 0) throw new Error(`cannot build evmd: go mod download ${EVM_MODULE}@${EVMD_VERSION} exited with ${dl.status ?? dl.signal}:\n${h.tail(dl.out)}`);
+  if (dl.status !== 0)
+    throw new Error(`cannot build evmd: go mod download ${EVM_MODULE}@${EVMD_VERSION} exited with ${dl.status ?? dl.signal}:\n${h.tail(dl.out)}`);
   const goModFile = JSON.parse(dl.out.slice(dl.out.indexOf('{'))).GoMod;
   const upstream = fs.readFileSync(goModFile, 'utf8');
   const goLine = /^go\s+(\S+)/m.exec(upstream)?.[1] ?? '1.23';
@@ -127,7 +132,10 @@ function ensureEvmd(cacheDir, h) {
   if (b.status !== 0) throw new Error(`cannot build evmd: go build exited with ${b.status ?? b.signal}:\n${h.tail(b.out, 25)}`);
   const v = h.run(bin, ['version'], { timeout: 30_000 });
   if (v.status !== 0) throw new Error(`evmd was built at ${bin} but \`evmd version\` fails:\n${h.tail(v.out)}`);
-  fs.writeFileSync(stampFile, JSON.stringify({ ...want, go: go.out, builtAt: new Date().toISOString(), buildSeconds: Math.round((Date.now() - tBuild) / 1000) }, null, 2) + '\n');
+  fs.writeFileSync(
+    stampFile,
+    JSON.stringify({ ...want, go: go.out, builtAt: new Date().toISOString(), buildSeconds: Math.round((Date.now() - tBuild) / 1000) }, null, 2) + '\n',
+  );
   return { name: 'evmd', path: bin, version: EVMD_VERSION, cached: false, ms: Date.now() - t0 };
 }
 

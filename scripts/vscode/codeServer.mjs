@@ -34,7 +34,11 @@ const installLog = path.join(root, 'install.log');
  * tried again after a pause instead of failing the whole test run.
  */
 function run(cmd, args, opts, attempts = 1) {
-  return retrySync(attempts, () => runOnce(cmd, args, opts), (n, _err, seconds) => log(`  failed (attempt ${n} of ${attempts}); trying again in ${seconds} s`));
+  return retrySync(
+    attempts,
+    () => runOnce(cmd, args, opts),
+    (n, _err, seconds) => log(`  failed (attempt ${n} of ${attempts}); trying again in ${seconds} s`),
+  );
 }
 
 function runOnce(cmd, args, opts) {
@@ -67,8 +71,7 @@ function probe(i) {
   // --config in a temp dir: otherwise code-server writes ~/.config/code-server/config.yaml
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'code-server-probe-'));
   try {
-    const r = spawnSync(i.nodeBin, [i.entry, '--config', path.join(tmp, 'config.yaml'), '--version'],
-      { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(i.nodeBin, [i.entry, '--config', path.join(tmp, 'config.yaml'), '--version'], { encoding: 'utf8', timeout: 60_000 });
     if (r.status !== 0) throw new Error(`code-server --version failed (exit ${r.status}): ${r.stderr || r.stdout}`);
     return r.stdout.trim().split('\n').pop();
   } finally {
@@ -78,10 +81,7 @@ function probe(i) {
 
 /** Checks what code-server's postinstall is supposed to produce. */
 function postinstallDone(i) {
-  const need = [
-    path.join(i.dir, 'lib', 'vscode', 'node_modules'),
-    path.join(i.dir, 'lib', 'vscode', 'out', 'server-main.js'),
-  ];
+  const need = [path.join(i.dir, 'lib', 'vscode', 'node_modules'), path.join(i.dir, 'lib', 'vscode', 'out', 'server-main.js')];
   return need.filter((p) => !fs.existsSync(p));
 }
 
@@ -107,7 +107,10 @@ export async function ensureCodeServer({ force = false } = {}) {
       break;
     } catch {
       const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (age > 15 * 60_000) { fs.rmSync(lock, { recursive: true, force: true }); continue; }
+      if (age > 15 * 60_000) {
+        fs.rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
       log('another process is installing code-server; waiting');
       await new Promise((r) => setTimeout(r, 5000));
       if (!force && isCodeServerInstalled()) return i;
@@ -130,8 +133,12 @@ async function install(i) {
   // 1. Node 24 from npm (code-server 4.139 declares engines.node 24; the machine has Node 20).
   if (!fs.existsSync(i.nodeBin)) {
     writeJson(path.join(root, 'node24', 'package.json'), { name: 'node24-cache', private: true });
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', NODE_PACKAGE],
-      { cwd: path.join(root, 'node24'), env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' } }, 3);
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', NODE_PACKAGE],
+      { cwd: path.join(root, 'node24'), env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' } },
+      3,
+    );
   }
   const nodeVer = spawnSync(i.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
   if (!/^v24\./.test(nodeVer)) throw new Error(`${i.nodeBin} is not Node 24 (${nodeVer})`);
@@ -142,14 +149,21 @@ async function install(i) {
   // never skips the postinstall; --foreground-scripts shows its output.
   fs.rmSync(serverDir, { recursive: true, force: true });
   writeJson(path.join(serverDir, 'package.json'), {
-    name: 'code-server-cache', private: true,
-    allowScripts: { 'code-server': true, argon2: true, kerberos: true, '@vscode/spdlog': true,
-      'node-pty': true, '@parcel/watcher': true, 'native-watchdog': true },
+    name: 'code-server-cache',
+    private: true,
+    allowScripts: {
+      'code-server': true,
+      argon2: true,
+      kerberos: true,
+      '@vscode/spdlog': true,
+      'node-pty': true,
+      '@parcel/watcher': true,
+      'native-watchdog': true,
+    },
   });
   // Drop what an outer `npm test` / `npm run` exported (npm_config_user_agent says node/v20 and
   // code-server's postinstall refuses to run on that; npm_node_execpath / NODE point at Node 20).
-  const clean = Object.fromEntries(Object.entries(process.env)
-    .filter(([k]) => !/^npm_/i.test(k) && !['NODE', 'INIT_CWD', 'NODE_OPTIONS'].includes(k)));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && !['NODE', 'INIT_CWD', 'NODE_OPTIONS'].includes(k)));
   const env = {
     ...clean,
     PATH: `${path.dirname(i.nodeBin)}:${process.env.PATH}`,
@@ -162,8 +176,12 @@ async function install(i) {
     npm_config_fetch_retry_mintimeout: process.env.npm_config_fetch_retry_mintimeout ?? '5000',
     npm_config_fetch_retry_maxtimeout: process.env.npm_config_fetch_retry_maxtimeout ?? '60000',
   };
-  run('npm', ['install', '--foreground-scripts', '--no-audit', '--no-fund', '--loglevel=warn',
-    `code-server@${CODE_SERVER_VERSION}`], { cwd: serverDir, env }, 3);
+  run(
+    'npm',
+    ['install', '--foreground-scripts', '--no-audit', '--no-fund', '--loglevel=warn', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: serverDir, env },
+    3,
+  );
 
   let missing = postinstallDone(i);
   if (missing.length) {
@@ -175,8 +193,13 @@ async function install(i) {
   }
   const version = probe(i);
   log(`code-server ready: ${version} (installed in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  writeJson(markerFile, { version: CODE_SERVER_VERSION, node: nodeVer, reported: version,
-    installedAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000) });
+  writeJson(markerFile, {
+    version: CODE_SERVER_VERSION,
+    node: nodeVer,
+    reported: version,
+    installedAt: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+  });
   return i;
 }
 
@@ -184,5 +207,9 @@ async function install(i) {
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
   ensureCodeServer({ force: process.argv.includes('--force') }).then(
     (i) => log(`ok: ${i.entry}`),
-    (e) => { console.error(e.message); process.exit(1); });
+    (e) => {
+      console.error(e.message);
+      process.exit(1);
+    },
+  );
 }

@@ -10,8 +10,12 @@ class CountingSpec extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const result = { passed: 0, failed: 0, pending: 0, failures: [] };
-    runner.on(EVENT_TEST_PASS, () => { result.passed++; });
-    runner.on(EVENT_TEST_PENDING, () => { result.pending++; });
+    runner.on(EVENT_TEST_PASS, () => {
+      result.passed++;
+    });
+    runner.on(EVENT_TEST_PENDING, () => {
+      result.pending++;
+    });
     runner.on(EVENT_TEST_FAIL, (test, err) => {
       result.failed++;
       result.failures.push({ title: test.fullTitle(), message: String(err && err.message ? err.message : err) });

@@ -26,7 +26,10 @@ export const NOISE_PATTERNS = [
 const OURS = /^\s*(✔|✘|- .*\(skipped\)|FAILED:|CHAIN_ENDPOINTS_|\d+ passing)/;
 
 export function isNoise(text) {
-  const first = String(text).split('\n').find((l) => l.trim() !== '') ?? '';
+  const first =
+    String(text)
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
   if (first === '') return true;
   if (OURS.test(first)) return false;
   return NOISE_PATTERNS.some((re) => re.test(first));

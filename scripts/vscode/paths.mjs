@@ -52,10 +52,15 @@ export function ensureSystemPackages({ needKerberos = true } = {}) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
     let r = spawnSync(sudo[0] || 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env });
-    r = spawnSync(sudo[0] || 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+    r = spawnSync(sudo[0] || 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env,
+    });
     if (r.status !== 0) throw new Error(`'${cmd}' failed (exit ${r.status})`);
     return;
   }
-  throw new Error(`missing Debian packages for the headless VS Code runner: ${missing.join(', ')}.\n` +
-    `Install them with:  apt-get install -y ${missing.join(' ')}   (as root; run 'apt-get update' first)`);
+  throw new Error(
+    `missing Debian packages for the headless VS Code runner: ${missing.join(', ')}.\n` +
+      `Install them with:  apt-get install -y ${missing.join(' ')}   (as root; run 'apt-get update' first)`,
+  );
 }

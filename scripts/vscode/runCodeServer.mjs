@@ -28,9 +28,16 @@ import { startUiDriverServer } from './uiDriverServer.mjs';
  * @property {string} [vscodeExecutablePath] (runInElectron only)
  */
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** Settings that keep a throwaway profile quiet and offline. Callers' userSettings win. */
 export const DEFAULT_USER_SETTINGS = {
@@ -58,7 +65,15 @@ const verbose = () => process.env.CHAIN_ENDPOINTS_TEST_VERBOSE === '1';
 
 function killTree(child, signal = 'SIGTERM') {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 function remoteUri(port, p) {
@@ -81,14 +96,28 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
   const extDir = extensionsDir ? path.resolve(extensionsDir) : path.join(tmp, 'extensions');
   fs.mkdirSync(path.join(userDir, 'User'), { recursive: true });
   fs.mkdirSync(extDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
-  port = port || await freePort();
-  const args = [cs.entry, '--config', path.join(tmp, 'config.yaml'), '--auth', 'none', '--bind-addr', `${host}:${port}`, '--disable-telemetry',
-    '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened',
+  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
+  port = port || (await freePort());
+  const args = [
+    cs.entry,
+    '--config',
+    path.join(tmp, 'config.yaml'),
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${host}:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--ignore-last-opened',
     '--disable-getting-started-override',
-    '--user-data-dir', userDir, '--extensions-dir', extDir,
-    '--vscode-option', 'enable-smoke-test-driver'];
+    '--user-data-dir',
+    userDir,
+    '--extensions-dir',
+    extDir,
+    '--vscode-option',
+    'enable-smoke-test-driver',
+  ];
   // The extension host is a child of the server and inherits this environment (checked by the
   // smoke test: CHAIN_ENDPOINTS_UI_DRIVER reaches it), so test settings can travel as env vars.
   const child = spawn(cs.nodeBin, args, {
@@ -109,7 +138,10 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
         serverLog.push(line);
         if (serverLog.length > 400) serverLog.shift();
         if (echoServerLog && !isNoise(line)) console.log(`[code-server] ${line}`);
-        if (line.includes('HTTP server listening on')) { clearTimeout(timer); resolve(); }
+        if (line.includes('HTTP server listening on')) {
+          clearTimeout(timer);
+          resolve();
+        }
       }
     };
     child.stdout.on('data', onData);
@@ -118,7 +150,10 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
       clearTimeout(timer);
       reject(new Error(`code-server exited early (code ${code}, signal ${sig}):\n${serverLog.slice(-30).join('\n')}`));
     });
-    child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
   const lastResort = () => killTree(child, 'SIGKILL'); // if our process exits without stop()
   process.once('exit', lastResort);
@@ -130,8 +165,14 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
     killTree(child, 'SIGTERM');
     await new Promise((r) => {
       if (child.exitCode !== null || child.signalCode !== null) return r();
-      const t = setTimeout(() => { killTree(child, 'SIGKILL'); r(); }, 3000);
-      child.once('exit', () => { clearTimeout(t); r(); });
+      const t = setTimeout(() => {
+        killTree(child, 'SIGKILL');
+        r();
+      }, 3000);
+      child.once('exit', () => {
+        clearTimeout(t);
+        r();
+      });
     });
     killTree(child, 'SIGKILL'); // stragglers in the group (extension hosts, file watchers)
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -160,8 +201,7 @@ export async function launchChromium() {
   ensureSystemPackages({ needKerberos: false });
   const { chromium } = await import('playwright-core');
   // Signals are handled by the runner (it stops code-server too), not by Playwright.
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS,
-    handleSIGINT: false, handleSIGTERM: false });
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, handleSIGINT: false, handleSIGTERM: false });
 }
 
 /**
@@ -175,14 +215,27 @@ export async function launchChromium() {
  * @param {RunOptions} [options]
  */
 export async function runInCodeServer({
-  extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, timeoutMs = 15 * 60_000,
-  screenshotsDir, onLine, viewport = { width: 1400, height: 900 }, extensionsDir,
+  extensionPath,
+  testsPath,
+  workspacePath,
+  userSettings = {},
+  env = {},
+  timeoutMs = 15 * 60_000,
+  screenshotsDir,
+  onLine,
+  viewport = { width: 1400, height: 900 },
+  extensionsDir,
 } = {}) {
   const started = Date.now();
   screenshotsDir = path.resolve(screenshotsDir || path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test-artifacts'));
-  let server; let browser; let driver; let page;
+  let server;
+  let browser;
+  let driver;
+  let page;
   let finish;
-  const done = new Promise((r) => { finish = r; });
+  const done = new Promise((r) => {
+    finish = r;
+  });
   let finished = false;
   const settle = (code, why) => {
     if (finished) return;
@@ -190,7 +243,9 @@ export async function runInCodeServer({
     if (why) log(why);
     finish(code);
   };
-  const onSignal = (sig) => { settle(130, `${sig}: stopping code-server and Chromium`); };
+  const onSignal = (sig) => {
+    settle(130, `${sig}: stopping code-server and Chromium`);
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
@@ -206,7 +261,9 @@ export async function runInCodeServer({
     const runEnv = { ...env, CHAIN_ENDPOINTS_UI_DRIVER: String(driver.port), CHAIN_ENDPOINTS_SCREENSHOTS_DIR: screenshotsDir };
     server = await startCodeServer({ userSettings, env: runEnv, extensionsDir });
     log(`code-server ${server.version} listening on 127.0.0.1:${server.port} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    server.child.once('exit', (code, sig) => settle(1, `code-server exited unexpectedly (code ${code}, signal ${sig})\n${server.serverLog.slice(-30).join('\n')}`));
+    server.child.once('exit', (code, sig) =>
+      settle(1, `code-server exited unexpectedly (code ${code}, signal ${sig})\n${server.serverLog.slice(-30).join('\n')}`),
+    );
     browser = await launchChromium();
     const context = await browser.newContext({ viewport });
     page = await context.newPage();
@@ -217,11 +274,18 @@ export async function runInCodeServer({
     await page.exposeFunction('codeAutomationExit', (code) => {
       settle(Number(code) || 0, `test module finished with exit code ${code} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     });
-    page.on('pageerror', (err) => { if (verbose() || !isNoise(String(err))) log(`page error: ${String(err).split('\n')[0]}`); });
+    page.on('pageerror', (err) => {
+      if (verbose() || !isNoise(String(err))) log(`page error: ${String(err).split('\n')[0]}`);
+    });
     if (verbose()) page.on('console', (m) => console.log(`[workbench ${m.type()}] ${m.text()}`));
     const timer = setTimeout(async () => {
       if (finished) return;
-      try { fs.mkdirSync(screenshotsDir, { recursive: true }); await page.screenshot({ path: path.join(screenshotsDir, 'timeout.png') }); } catch { /* best effort */ }
+      try {
+        fs.mkdirSync(screenshotsDir, { recursive: true });
+        await page.screenshot({ path: path.join(screenshotsDir, 'timeout.png') });
+      } catch {
+        /* best effort */
+      }
       settle(1, `timed out after ${Math.round(timeoutMs / 1000)} s waiting for the tests (screenshot: test-artifacts/timeout.png)`);
     }, timeoutMs);
     timer.unref();
@@ -229,7 +293,10 @@ export async function runInCodeServer({
     if (!testsPath) settle(0); // nothing to wait for
     return await done;
   } catch (e) {
-    if (!finished) { finished = true; log(`runner error: ${e.message}`); }
+    if (!finished) {
+      finished = true;
+      log(`runner error: ${e.message}`);
+    }
     return 1;
   } finally {
     process.removeListener('SIGINT', onSignal);

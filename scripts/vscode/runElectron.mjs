@@ -20,16 +20,13 @@ export async function ensureDesktopVSCode(version = process.env.CHAIN_ENDPOINTS_
  * Resolves with VS Code's exit code (0 = tests passed). Same options as runInCodeServer.
  * @param {import('./runCodeServer.mjs').RunOptions} [options]
  */
-export async function runInElectron({
-  extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, screenshotsDir, vscodeExecutablePath,
-} = {}) {
+export async function runInElectron({ extensionPath, testsPath, workspacePath, userSettings = {}, env = {}, screenshotsDir, vscodeExecutablePath } = {}) {
   const { runTests } = await import('@vscode/test-electron');
-  vscodeExecutablePath = vscodeExecutablePath || await ensureDesktopVSCode();
+  vscodeExecutablePath = vscodeExecutablePath || (await ensureDesktopVSCode());
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-endpoints-electron-'));
   const userDir = path.join(tmp, 'user');
   fs.mkdirSync(path.join(userDir, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
+  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
   const cdpPort = await freePort();
   /** @type {import('playwright-core').Browser | undefined} */
   let browser;
@@ -38,10 +35,13 @@ export async function runInElectron({
   const getPage = async () => {
     if (page && !page.isClosed()) return page;
     const { chromium } = await import('playwright-core');
-    browser = browser || await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`);
+    browser = browser || (await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`));
     for (const ctx of browser.contexts()) {
       for (const p of ctx.pages()) {
-        if (/workbench/.test(p.url())) { page = p; return page; }
+        if (/workbench/.test(p.url())) {
+          page = p;
+          return page;
+        }
       }
     }
     throw new Error('no VS Code workbench window found over CDP');
@@ -55,10 +55,17 @@ export async function runInElectron({
       extensionTestsEnv: { ...env, CHAIN_ENDPOINTS_UI_DRIVER: String(driver.port), CHAIN_ENDPOINTS_SCREENSHOTS_DIR: screenshotsDir },
       launchArgs: [
         ...(workspacePath ? [path.resolve(workspacePath)] : []),
-        '--user-data-dir', userDir,
-        '--extensions-dir', path.join(tmp, 'extensions'),
-        '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', '--disable-gpu',
-        '--disable-telemetry', '--disable-updates', '--no-sandbox',
+        '--user-data-dir',
+        userDir,
+        '--extensions-dir',
+        path.join(tmp, 'extensions'),
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        '--disable-gpu',
+        '--disable-telemetry',
+        '--disable-updates',
+        '--no-sandbox',
         `--remote-debugging-port=${cdpPort}`,
       ],
     });

@@ -25,14 +25,32 @@ export async function installVsix(vsixPath, extensionsDir) {
   const cs = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-endpoints-install-'));
   try {
-    const args = [cs.entry, '--config', path.join(tmp, 'config.yaml'), '--user-data-dir', path.join(tmp, 'user'),
-      '--extensions-dir', extensionsDir, '--install-extension', path.resolve(vsixPath), '--force'];
-    const r = spawnSync(cs.nodeBin, args, { encoding: 'utf8', timeout: 120_000,
-      env: { ...process.env, VSCODE_CLI: undefined, ELECTRON_RUN_AS_NODE: undefined } });
+    const args = [
+      cs.entry,
+      '--config',
+      path.join(tmp, 'config.yaml'),
+      '--user-data-dir',
+      path.join(tmp, 'user'),
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      path.resolve(vsixPath),
+      '--force',
+    ];
+    const r = spawnSync(cs.nodeBin, args, {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, VSCODE_CLI: undefined, ELECTRON_RUN_AS_NODE: undefined },
+    });
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`code-server --install-extension exited with ${r.status}:\n${output}`);
-    log(output.split('\n').filter((l) => /install/i.test(l)).join('\n') || 'installed');
+    log(
+      output
+        .split('\n')
+        .filter((l) => /install/i.test(l))
+        .join('\n') || 'installed',
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -95,8 +113,11 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
-  main().then((code) => process.exit(code), (e) => {
-    console.error(`test:vsix: ${e.message}`);
-    process.exit(1);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(`test:vsix: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

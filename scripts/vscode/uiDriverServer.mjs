@@ -67,10 +67,15 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
   }
 
   const server = http.createServer((req, res) => {
-    if (req.method !== 'POST') { res.writeHead(405).end(); return; }
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', async () => {
       let out;
       try {
@@ -94,6 +99,10 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     port,
-    close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections?.();
+        server.close(() => r());
+      }),
   };
 }

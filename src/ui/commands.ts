@@ -4,13 +4,13 @@
 // first use (src/ui/onDemand.ts), so activation does not compile it.
 
 import vscode = require('vscode');
-import { CommandId, Commands, OperationCommandId, operationCommand } from './commandIds';
+import { type CommandId, Commands, type OperationCommandId, operationCommand } from './commandIds';
 import { errorMessage, shownMessage } from '../core/base/errors';
 import { OPERATION_IDS } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { redactUrl } from '../core/secrets/redact';
 
-import { Log } from './log';
+import { type Log } from './log';
 import { loadOnDemand } from './loadOnDemand';
 import type { CommandDeps } from './deps';
 import { isInterfaceNode } from './treeNodes';

@@ -7,11 +7,11 @@ import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import type { HealthMonitor } from '../core/health/health';
 import type { InterfaceHealth } from '../core/health/model';
-import { HttpClient } from '../core/transport/http';
-import { InterfaceId, Provider } from '../core/config/providers';
+import { type HttpClient } from '../core/transport/http';
+import { type InterfaceId, type Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';
-import { Log } from './log';
-import { SecretStore } from './secretStore';
+import { type Log } from './log';
+import { type SecretStore } from './secretStore';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController extends Disposable {
@@ -100,9 +100,12 @@ export class HealthController extends Disposable {
     this.timer = undefined;
     const seconds = vscode.workspace.getConfiguration('chainEndpoints').get<number>('health.intervalSeconds', 30);
     if (!seconds || seconds <= 0 || !vscode.window.state.focused) return;
-    this.timer = setInterval(() => {
-      if (this.shown.size > 0 && vscode.window.state.focused) void this.refresh([...this.shown]);
-    }, Math.max(5, seconds) * 1000);
+    this.timer = setInterval(
+      () => {
+        if (this.shown.size > 0 && vscode.window.state.focused) void this.refresh([...this.shown]);
+      },
+      Math.max(5, seconds) * 1000,
+    );
   }
 
   override dispose(): void {

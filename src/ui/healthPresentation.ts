@@ -3,9 +3,8 @@
 
 import vscode = require('vscode');
 import { formatHeight } from '../core/base/numbers';
-import { HealthState, InterfaceHealth } from '../core/health/model';
+import { type HealthState, type InterfaceHealth } from '../core/health/model';
 import { escapeMarkdown } from '../core/documents/markdown';
-
 
 const COLORS: Record<HealthState, string | undefined> = {
   unknown: undefined,
@@ -96,7 +95,8 @@ export function healthTooltipLines(r: InterfaceHealth): string[] {
         : vscode.l10n.t('latency: {0} ms', latency),
     );
   }
-  if (r.medianMs !== undefined) lines.push(vscode.l10n.t('median {0} ms · p90 {1} ms over {2} probe(s)', Math.round(r.medianMs), Math.round(r.p90Ms ?? r.medianMs), r.samples));
+  if (r.medianMs !== undefined)
+    lines.push(vscode.l10n.t('median {0} ms · p90 {1} ms over {2} probe(s)', Math.round(r.medianMs), Math.round(r.p90Ms ?? r.medianMs), r.samples));
   if (r.successRate !== undefined) lines.push(vscode.l10n.t('success: {0}%', Math.round(r.successRate * 100)));
   if (r.rank !== undefined) lines.push(vscode.l10n.t('rank {0} (score {1})', r.rank, r.score!.toFixed(2)));
   if (r.crossCheck) lines.push(`⚠ ${escapeMarkdown(r.crossCheck)}`);

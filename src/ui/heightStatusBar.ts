@@ -8,20 +8,19 @@ import { Commands, operationCommand } from './commandIds';
 import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
-import { HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
-import { Provider, joinUrl } from '../core/config/providers';
+import { type HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
+import { type Provider, joinUrl } from '../core/config/providers';
 import { escapeMarkdown } from '../core/documents/markdown';
-import { FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
+import { type FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
 import { redactUrl } from '../core/secrets/redact';
-import { HttpClient } from '../core/transport/http';
-import { HealthController } from './healthController';
+import { type HttpClient } from '../core/transport/http';
+import { type HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
-import { Log } from './log';
-import { SecretStore } from './secretStore';
+import { type Log } from './log';
+import { type SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
-
 
 /** A tracker state as shown (the status bar's text and its accessibility label). */
 function stateName(state: HeightSnapshot['state']): string {
@@ -142,7 +141,12 @@ export class HeightStatusBar extends Disposable {
     return tracker;
   }
 
-  private async fetchStatus(base: string, headers: Record<string, string> | undefined, timeoutMs: number, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
+  private async fetchStatus(
+    base: string,
+    headers: Record<string, string> | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<{ height: bigint; time?: string }> {
     const url = joinUrl(base, '/status');
     // Polling is the fallback when the WebSocket fails: its reader is loaded then.
     const { interpret, readCometStatus } = await loadOnDemand();
@@ -175,10 +179,17 @@ export class HeightStatusBar extends Disposable {
     else if (s.state === 'stalled') shown = vscode.l10n.t('{0} stalled', h);
     else if (s.state === 'polling') shown = vscode.l10n.t('{0} (polling)', h);
     else shown = h;
-    if (failedOver) shown = vscode.l10n.t({ message: '{0} via {1}', args: [shown, p.name], comment: ['Status bar: {0} is the height (and state), {1} the fallback provider followed'] });
+    if (failedOver)
+      shown = vscode.l10n.t({
+        message: '{0} via {1}',
+        args: [shown, p.name],
+        comment: ['Status bar: {0} is the height (and state), {1} the fallback provider followed'],
+      });
     this.item.text = `${icon} ${shown}`;
     this.item.backgroundColor =
-      s.state === 'stalled' || (s.state === 'reconnecting' && h === undefined) || failedOver ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      s.state === 'stalled' || (s.state === 'reconnecting' && h === undefined) || failedOver
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
     const heightText = h ?? vscode.l10n.t('unknown');
     this.item.accessibilityInformation = {
       label: failedOver
@@ -193,7 +204,10 @@ export class HeightStatusBar extends Disposable {
     const source = s.source === 'websocket' ? vscode.l10n.t('websocket') : s.source === 'polling' ? vscode.l10n.t('polling') : undefined;
     const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
     if (reason) {
-      rows.push(vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(reason.shown), configured.name), '');
+      rows.push(
+        vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(reason.shown), configured.name),
+        '',
+      );
     }
     rows.push(
       `| | |`,
@@ -215,7 +229,8 @@ export class HeightStatusBar extends Disposable {
   async showMenu(): Promise<void> {
     const p = this.follower.view?.following;
     const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest) items.push({ id: 'open', label: `$(file-code) ${vscode.l10n.t('Open the latest block')}`, description: p.name });
+    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest)
+      items.push({ id: 'open', label: `$(file-code) ${vscode.l10n.t('Open the latest block')}`, description: p.name });
     items.push({ id: 'switch', label: `$(arrow-swap) ${vscode.l10n.t('Switch provider…')}` });
     items.push({ id: 'reconnect', label: `$(debug-restart) ${vscode.l10n.t('Reconnect')}` });
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Chain Endpoints: block height') });

@@ -11,15 +11,15 @@ import { Disposable } from './lifecycle';
 import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
-import { HISTORY_LIMIT, HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
+import { HISTORY_LIMIT, type HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
 import { loadOnDemand } from './loadOnDemand';
-import { Log } from './log';
-import { RESULT_SCHEME, ResultDocuments } from './resultDocuments';
+import { type Log } from './log';
+import { RESULT_SCHEME, type ResultDocuments } from './resultDocuments';
 import { readSettings } from './settings';
 
 export const HISTORY_VIEW_ID = 'chainEndpoints.history';
@@ -132,7 +132,9 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
         ? vscode.l10n.t('{0} error', e.status)
         : vscode.l10n.t('error');
     item.description = `${status} · ${e.elapsedMs} ms · ${when.toLocaleTimeString()}`;
-    const args = Object.entries(e.args).map(([k, v]) => `${k}=${v}`).join(', ');
+    const args = Object.entries(e.args)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
     item.tooltip = new vscode.MarkdownString(
       [
         `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
@@ -158,7 +160,11 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
 
   private historyUri(e: HistoryEntry): vscode.Uri {
     const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}…]+/g, '_');
-    return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.json`, query: e.id });
+    return vscode.Uri.from({
+      scheme: RESULT_SCHEME,
+      path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.json`,
+      query: e.id,
+    });
   }
 
   private async textOf(e: HistoryEntry): Promise<string | undefined> {

@@ -6,8 +6,8 @@
 import vscode = require('vscode');
 import { Disposable } from './lifecycle';
 import { INTERFACES } from '../core/config/providers';
-import { HealthController } from './healthController';
-import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, TreeNode } from './treeNodes';
+import { type HealthController } from './healthController';
+import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, type TreeNode } from './treeNodes';
 import { readSettings, onSettingsChanged } from './settings';
 import { loadOnDemand } from './loadOnDemand';
 
@@ -63,7 +63,9 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
   /** Tells the health controller which providers a person can see now. */
   private reportShown(): void {
     const names = this.view.visible
-      ? readSettings().providers.providers.map((p) => p.name).filter((n) => !this.collapsed.has(n))
+      ? readSettings()
+          .providers.providers.map((p) => p.name)
+          .filter((n) => !this.collapsed.has(n))
       : [];
     this.health.setShown(new Set(names));
   }
@@ -82,7 +84,13 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
       const { providers, problems } = readSettings().providers;
       const rows = this.health.rows();
       return [
-        ...providers.map((p) => new ProviderNode(p, rows.filter((r) => r.provider === p.name))),
+        ...providers.map(
+          (p) =>
+            new ProviderNode(
+              p,
+              rows.filter((r) => r.provider === p.name),
+            ),
+        ),
         ...problems.map((p) => new ProblemNode(p)),
       ];
     }
@@ -128,7 +136,9 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     const messages: string[] = [];
     if (settings.untrustedWorkspaceProviders) {
       messages.push(
-        vscode.l10n.t('This workspace is not trusted: the providers in its settings are not contacted (your user settings still apply). Trust the workspace to use them.'),
+        vscode.l10n.t(
+          'This workspace is not trusted: the providers in its settings are not contacted (your user settings still apply). Trust the workspace to use them.',
+        ),
       );
     }
     if (state === 'broken') messages.push(vscode.l10n.t('No valid provider: fix the entries below in settings, or add a provider.'));

@@ -10,10 +10,10 @@ import { Disposable } from './lifecycle';
 import { LocalizedError } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
-import { Provider } from '../core/config/providers';
+import { type Provider } from '../core/config/providers';
 import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
 import { SECRET_NAME, secretNames } from '../core/config/secrets';
-import { Log } from './log';
+import { type Log } from './log';
 import { userProviders } from './settings';
 
 /** Before secrets were bound to a provider: one key per name, and the list of names. */
@@ -73,10 +73,15 @@ export class SecretStore extends Disposable {
     for (const name of legacy) await this.context.secrets.delete(LEGACY_PREFIX + name);
     await this.context.globalState.update(LEGACY_NAMES_KEY, undefined);
     const bound = plan.bind.map((b) => `"${b.name}" → ${b.provider}`).join(', ');
-    this.log.info(`[secrets] bound to their providers: ${bound || 'none'}; removed (no user-settings provider references them): ${plan.unbound.join(', ') || 'none'}`);
+    this.log.info(
+      `[secrets] bound to their providers: ${bound || 'none'}; removed (no user-settings provider references them): ${plan.unbound.join(', ') || 'none'}`,
+    );
     const parts = [vscode.l10n.t('Secrets now belong to one provider of your user settings and are sent only to its addresses.')];
     if (bound) parts.push(vscode.l10n.t('Bound: {0}.', bound));
-    if (plan.unbound.length) parts.push(vscode.l10n.t('Removed, as no provider of your user settings references them: {0} (set them again for a provider if needed).', plan.unbound.join(', ')));
+    if (plan.unbound.length)
+      parts.push(
+        vscode.l10n.t('Removed, as no provider of your user settings references them: {0} (set them again for a provider if needed).', plan.unbound.join(', ')),
+      );
     void vscode.window.showInformationMessage(parts.join(' '));
   }
 
@@ -129,7 +134,8 @@ export class SecretStore extends Disposable {
   private userProvider(name: string): Provider {
     const p = userProviders().find((x) => x.name.toLowerCase() === name.trim().toLowerCase());
     if (!p) {
-      throw new LocalizedError(l10n.both('No provider named "{0}" in your user settings: a secret can only be set for a provider of your user settings.', name),
+      throw new LocalizedError(
+        l10n.both('No provider named "{0}" in your user settings: a secret can only be set for a provider of your user settings.', name),
       );
     }
     return p;
@@ -149,13 +155,22 @@ export class SecretStore extends Disposable {
       if (referencing.length === 1) provider = referencing[0];
     }
     if (!provider && users.length === 0) {
-      throw new LocalizedError(l10n.both('No provider in your user settings: a secret is set for a provider of your user settings (providers from workspace settings never receive one).'),
+      throw new LocalizedError(
+        l10n.both(
+          'No provider in your user settings: a secret is set for a provider of your user settings (providers from workspace settings never receive one).',
+        ),
       );
     }
     if (!provider) {
       const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
       const picked = await vscode.window.showQuickPick(
-        candidates.map((p) => ({ label: p.name, description: secretNames(p).map((n) => `\${secret:${n}}`).join(' '), p })),
+        candidates.map((p) => ({
+          label: p.name,
+          description: secretNames(p)
+            .map((n) => `\${secret:${n}}`)
+            .join(' '),
+          p,
+        })),
         { title: vscode.l10n.t('Set Secret: for which provider of your user settings?') },
       );
       if (!picked) return undefined;
@@ -168,11 +183,16 @@ export class SecretStore extends Disposable {
       // Items are told apart by `other`, not by their (translated) label.
       const picked = await vscode.window.showQuickPick(
         [
-          ...referenced.filter((n) => !has(n)).map((n) => ({ label: n, description: vscode.l10n.t('referenced by {0}, not set', provider!.name), other: false })),
+          ...referenced
+            .filter((n) => !has(n))
+            .map((n) => ({ label: n, description: vscode.l10n.t('referenced by {0}, not set', provider!.name), other: false })),
           ...referenced.filter(has).map((n) => ({ label: n, description: vscode.l10n.t('set: replace its value'), other: false })),
           { label: `$(add) ${vscode.l10n.t('Another name…')}`, description: '', other: true },
         ],
-        { title: vscode.l10n.t('Set Secret for {0}', provider.name), placeHolder: vscode.l10n.t('The secret to set (referenced as {0} in a provider)', '${secret:NAME}') },
+        {
+          title: vscode.l10n.t('Set Secret for {0}', provider.name),
+          placeHolder: vscode.l10n.t('The secret to set (referenced as {0} in a provider)', '${secret:NAME}'),
+        },
       );
       if (!picked) return undefined;
       name = picked.other
@@ -186,8 +206,7 @@ export class SecretStore extends Disposable {
     }
     name = name.trim();
     if (!SECRET_NAME.test(name)) {
-      throw new LocalizedError(l10n.both('"{0}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".', name),
-      );
+      throw new LocalizedError(l10n.both('"{0}" is not a valid secret name: use 1 to 64 letters, digits, "-", "_" or ".".', name));
     }
     const value =
       arg?.value ??
@@ -225,5 +244,4 @@ export class SecretStore extends Disposable {
     for (const b of targets) await this.delete(b.provider, b.name);
     return arg?.name ?? targets[0]?.name;
   }
-
 }

@@ -3,7 +3,7 @@
 import vscode = require('vscode');
 import { limitValue } from '../core/base/limits';
 import { providersOrigin } from '../core/config/secretScope';
-import { ParsedProviders, Provider, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
+import { type ParsedProviders, type Provider, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
 
 export const SECTION = 'chainEndpoints';
 

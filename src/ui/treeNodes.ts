@@ -6,7 +6,7 @@
 import vscode = require('vscode');
 import { Commands, operationCommand } from './commandIds';
 import type { Operation } from '../core/chain/operations';
-import { INTERFACE_LABELS, InterfaceId, Provider, ProviderProblem } from '../core/config/providers';
+import { INTERFACE_LABELS, type InterfaceId, type Provider, type ProviderProblem } from '../core/config/providers';
 import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
@@ -58,10 +58,15 @@ export class InterfaceNode {
     const h = this.health && this.health.state !== 'unknown' ? this.health : undefined;
     const status = h ? describeHealth(h) : '';
     item.description = status ? `${status} · ${redactUrl(this.address)}` : redactUrl(this.address);
-    const tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``);
+    const tooltip = new vscode.MarkdownString(
+      `${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``,
+    );
     if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
     item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface], h ? healthColor(h.crossCheck && h.state === 'healthy' ? 'lagging' : h.state) : undefined);
+    item.iconPath = new vscode.ThemeIcon(
+      h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface],
+      h ? healthColor(h.crossCheck && h.state === 'healthy' ? 'lagging' : h.state) : undefined,
+    );
     item.contextValue = 'interface';
     return item;
   }

@@ -270,9 +270,7 @@ export class Chain {
     const label = `${this.opts.chainId}/${height}`;
     const id: BlockId = { hash: sha256(`block/${label}`), partsTotal: 1, partsHash: sha256(`parts/${label}`) };
     const lastBlockId = prev ? prev.id : NIL_BLOCK_ID;
-    const lastCommit: Commit = prev
-      ? this.commitFor(prev)
-      : { height: 0n, round: 0, blockId: NIL_BLOCK_ID, signatures: [] };
+    const lastCommit: Commit = prev ? this.commitFor(prev) : { height: 0n, round: 0, blockId: NIL_BLOCK_ID, signatures: [] };
 
     const results: AbciResult[] = [];
     const evmTxs: Array<{ hash: string; index: number }> = [];

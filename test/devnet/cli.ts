@@ -5,7 +5,7 @@
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
 //   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
 //   --host H         listen address (default 127.0.0.1)
-import { DevnetOptions, DevnetProviderOptions, startDevnet } from './devnet';
+import { type DevnetOptions, type DevnetProviderOptions, startDevnet } from './devnet';
 
 interface CliArgs {
   blockMs: number;
@@ -30,12 +30,24 @@ function parseArgs(argv: string[]): CliArgs {
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     switch (flag) {
-      case '--block-ms': out.blockMs = num(flag, value()); break;
-      case '--genesis-mb': out.genesisMb = num(flag, value()); break;
-      case '--extra': out.extra = true; break;
-      case '--base-port': out.basePort = num(flag, value()); break;
-      case '--ports-free': out.portsFree = true; break;
-      case '--host': out.host = value() ?? out.host; break;
+      case '--block-ms':
+        out.blockMs = num(flag, value());
+        break;
+      case '--genesis-mb':
+        out.genesisMb = num(flag, value());
+        break;
+      case '--extra':
+        out.extra = true;
+        break;
+      case '--base-port':
+        out.basePort = num(flag, value());
+        break;
+      case '--ports-free':
+        out.portsFree = true;
+        break;
+      case '--host':
+        out.host = value() ?? out.host;
+        break;
       case '-h':
       case '--help':
         console.log(USAGE);
@@ -56,9 +68,7 @@ async function main(): Promise<void> {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(2);
   }
-  const providers: DevnetProviderOptions[] = [
-    { name: 'Local node', ports: args.portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } },
-  ];
+  const providers: DevnetProviderOptions[] = [{ name: 'Local node', ports: args.portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } }];
   if (args.extra) {
     const b = args.portsFree ? undefined : args.basePort;
     providers.push(
@@ -99,13 +109,16 @@ async function main(): Promise<void> {
   console.log('\nCtrl+C to stop.');
 
   let lastLogged = devnet.height();
-  const blockLog = setInterval(() => {
-    const h = devnet.height();
-    if (h - lastLogged >= 10n) {
-      lastLogged = h - (h % 10n);
-      console.log(`${new Date().toISOString()} height ${h}`);
-    }
-  }, Math.max(100, args.blockMs || 1000));
+  const blockLog = setInterval(
+    () => {
+      const h = devnet.height();
+      if (h - lastLogged >= 10n) {
+        lastLogged = h - (h % 10n);
+        console.log(`${new Date().toISOString()} height ${h}`);
+      }
+    },
+    Math.max(100, args.blockMs || 1000),
+  );
   blockLog.unref();
 
   let stopping = false;

@@ -5,29 +5,22 @@
 import type * as http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { Block, Chain, consensusParamsJson, MempoolError, TxRecord } from './chain';
-import {
-  abciJson,
-  blockIdJson,
-  blockJson,
-  commitJson,
-  headerJson,
-  txResultEventJson,
-  txEventsMap,
-  txJson,
-  txRecordsOf,
-  validatorJson,
-} from './cometJson';
+import { type Block, type Chain, consensusParamsJson, MempoolError, type TxRecord } from './chain';
+import { abciJson, blockIdJson, blockJson, commitJson, headerJson, txResultEventJson, txEventsMap, txJson, txRecordsOf, validatorJson } from './cometJson';
 import { goTime, hexUpper, sha256 } from './encoding';
-import { equalityValue, matches, parseQuery, Query } from './query';
+import { equalityValue, matches, parseQuery, type Query } from './query';
 import { CACHE_HEADERS, cacheable } from './cometJson';
-import { HttpCall, RequestLog, sendJson, sendText } from './server';
+import { type HttpCall, type RequestLog, sendJson, sendText } from './server';
 
 export type JsonId = string | number;
 
 /** A JSON-RPC error; handler failures are plain Errors and become -32603 with their message. */
 export class RpcError extends Error {
-  constructor(readonly code: number, readonly rpcMessage: string, readonly data?: string) {
+  constructor(
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data?: string,
+  ) {
     super(data ?? rpcMessage);
   }
 }
@@ -53,7 +46,6 @@ interface Route {
   fn: (a: Args, ctx: Ctx) => unknown;
 }
 
-
 export interface ConsensusOptions {
   chain: Chain;
   providerName: string;
@@ -75,7 +67,11 @@ class WsClient {
   readonly subs = new Map<string, { id: JsonId; query: Query }>();
   private pingTimer: NodeJS.Timeout | undefined;
   private readTimer: NodeJS.Timeout | undefined;
-  constructor(readonly ws: WebSocket, readonly addr: string, private readonly svc: ConsensusService) {}
+  constructor(
+    readonly ws: WebSocket,
+    readonly addr: string,
+    private readonly svc: ConsensusService,
+  ) {}
 
   startTimers(): void {
     this.pingTimer = setInterval(() => {
@@ -549,7 +545,10 @@ export class ConsensusService {
       },
       net_info: { params: [], fn: () => ({ listening: true, listeners: ['Listener(@)'], n_peers: '0', peers: [] }) },
       blockchain: {
-        params: [['minHeight', 'int'], ['maxHeight', 'int']],
+        params: [
+          ['minHeight', 'int'],
+          ['maxHeight', 'int'],
+        ],
         fn: (a, ctx) => {
           let min = (a.minHeight as bigint | undefined) ?? 0n;
           let max = (a.maxHeight as bigint | undefined) ?? 0n;
@@ -634,7 +633,11 @@ export class ConsensusService {
         },
       },
       validators: {
-        params: [['height', 'int'], ['page', 'int'], ['per_page', 'int']],
+        params: [
+          ['height', 'int'],
+          ['page', 'int'],
+          ['per_page', 'int'],
+        ],
         fn: (a, ctx) => {
           const h = this.height(ctx, a.height);
           const all = chain.validators;
@@ -667,7 +670,10 @@ export class ConsensusService {
         },
       },
       tx: {
-        params: [['hash', 'bytes'], ['prove', 'bool']],
+        params: [
+          ['hash', 'bytes'],
+          ['prove', 'bool'],
+        ],
         fn: (a, ctx) => {
           const hash = hexUpper((a.hash as Buffer | undefined) ?? Buffer.alloc(0));
           const t = this.visibleTx(ctx, hash);
@@ -676,7 +682,13 @@ export class ConsensusService {
         },
       },
       tx_search: {
-        params: [['query', 'string'], ['prove', 'bool'], ['page', 'int'], ['per_page', 'int'], ['order_by', 'string']],
+        params: [
+          ['query', 'string'],
+          ['prove', 'bool'],
+          ['page', 'int'],
+          ['per_page', 'int'],
+          ['order_by', 'string'],
+        ],
         fn: (a, ctx) => {
           const q = searchQuery(a.query);
           const order = orderBy(a.order_by);
@@ -695,7 +707,12 @@ export class ConsensusService {
         },
       },
       block_search: {
-        params: [['query', 'string'], ['page', 'int'], ['per_page', 'int'], ['order_by', 'string']],
+        params: [
+          ['query', 'string'],
+          ['page', 'int'],
+          ['per_page', 'int'],
+          ['order_by', 'string'],
+        ],
         fn: (a, ctx) => {
           const q = searchQuery(a.query);
           const order = orderBy(a.order_by);
@@ -744,7 +761,12 @@ export class ConsensusService {
         },
       },
       abci_query: {
-        params: [['path', 'string'], ['data', 'hexbytes'], ['height', 'int'], ['prove', 'bool']],
+        params: [
+          ['path', 'string'],
+          ['data', 'hexbytes'],
+          ['height', 'int'],
+          ['prove', 'bool'],
+        ],
         fn: (a, ctx) => {
           const key = (a.data as Buffer | undefined) ?? Buffer.alloc(0);
           const value = chain.kvGet(key);
@@ -810,7 +832,10 @@ function totalPower(chain: Chain): string {
 }
 
 /** The consensus round in progress (height tip+1, round 0, propose step, no votes yet). */
-function roundState(chain: Chain, view: bigint): { height: string; startTime: string; votes: unknown[]; proposer: Chain['validators'][number]; proposerIndex: number } {
+function roundState(
+  chain: Chain,
+  view: bigint,
+): { height: string; startTime: string; votes: unknown[]; proposer: Chain['validators'][number]; proposerIndex: number } {
   const tip = chain.block(view) as Block;
   const n = chain.validators.length;
   const proposerIndex = Number((view + 1n) % BigInt(n));
@@ -818,7 +843,15 @@ function roundState(chain: Chain, view: bigint): { height: string; startTime: st
   return {
     height: (view + 1n).toString(),
     startTime: goTime(tip.timeNs + 1_000_000_000n),
-    votes: [{ round: 0, prevotes: chain.validators.map(() => 'nil-Vote'), prevotes_bit_array: empty, precommits: chain.validators.map(() => 'nil-Vote'), precommits_bit_array: empty }],
+    votes: [
+      {
+        round: 0,
+        prevotes: chain.validators.map(() => 'nil-Vote'),
+        prevotes_bit_array: empty,
+        precommits: chain.validators.map(() => 'nil-Vote'),
+        precommits_bit_array: empty,
+      },
+    ],
     proposer: chain.validators[proposerIndex],
     proposerIndex,
   };
@@ -878,7 +911,10 @@ function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o).sort().map((k) => `${k}:${goValue(o[k])}`).join(' ')}]`;
+    return `map[${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${goValue(o[k])}`)
+      .join(' ')}]`;
   }
   return String(v);
 }
@@ -903,8 +939,10 @@ function goType(v: unknown): string {
 function requestShapeError(r: unknown): string | undefined {
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return `json: cannot unmarshal ${goType(r)} into Go value of type types.RPCRequest`;
   const o = r as Record<string, unknown>;
-  if (o.method !== undefined && o.method !== null && typeof o.method !== 'string') return `json: cannot unmarshal ${goType(o.method)} into Go struct field .method of type string`;
-  if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number') return `json-rpc ID (${goValue(o.id)}) is of unknown type (${goDynamicType(o.id)})`;
+  if (o.method !== undefined && o.method !== null && typeof o.method !== 'string')
+    return `json: cannot unmarshal ${goType(o.method)} into Go struct field .method of type string`;
+  if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number')
+    return `json-rpc ID (${goValue(o.id)}) is of unknown type (${goDynamicType(o.id)})`;
   return undefined;
 }
 

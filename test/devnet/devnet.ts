@@ -7,7 +7,7 @@ import { ConsensusService } from './consensus';
 import { EvmService } from './evm';
 import { EvmWsService } from './evmWs';
 import { RestService } from './rest';
-import { Fault, Listener, RequestEntry, RequestLog } from './server';
+import { type Fault, Listener, type RequestEntry, RequestLog } from './server';
 
 export type { Fault } from './server';
 

@@ -3,10 +3,10 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { Devnet, startDevnet } from './devnet';
+import { type Devnet, startDevnet } from './devnet';
 import { bech32Decode, bech32Encode, keccak256 } from './encoding';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 async function get(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; json: () => Json; headers: Headers }> {
   const res = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(5000) });
@@ -132,7 +132,16 @@ describe('devnet', function () {
       assert.equal(block_id.parts.total, 1);
       assert.equal(block.header.height, '3');
       assert.equal(block.header.version.block, '11');
-      for (const k of ['last_commit_hash', 'data_hash', 'validators_hash', 'next_validators_hash', 'consensus_hash', 'app_hash', 'last_results_hash', 'evidence_hash']) {
+      for (const k of [
+        'last_commit_hash',
+        'data_hash',
+        'validators_hash',
+        'next_validators_hash',
+        'consensus_hash',
+        'app_hash',
+        'last_results_hash',
+        'evidence_hash',
+      ]) {
         assert.match(block.header[k], /^[0-9A-F]{64}$/, k);
       }
       assert.match(block.header.proposer_address, /^[0-9A-F]{40}$/);
@@ -230,13 +239,18 @@ describe('devnet', function () {
       const note = await post(A.consensusRpc, { jsonrpc: '2.0', method: 'status' });
       assert.equal(note.status, 200);
       assert.equal(note.text, '');
-      const two = (await post(A.consensusRpc, [
-        { jsonrpc: '2.0', id: 1, method: 'health' },
-        { jsonrpc: '2.0', id: 2, method: 'status' },
-        { jsonrpc: '2.0', method: 'status' },
-      ])).json();
+      const two = (
+        await post(A.consensusRpc, [
+          { jsonrpc: '2.0', id: 1, method: 'health' },
+          { jsonrpc: '2.0', id: 2, method: 'status' },
+          { jsonrpc: '2.0', method: 'status' },
+        ])
+      ).json();
       assert.ok(Array.isArray(two));
-      assert.deepEqual(two.map((x: Json) => x.id), [1, 2]);
+      assert.deepEqual(
+        two.map((x: Json) => x.id),
+        [1, 2],
+      );
       const one = (await post(A.consensusRpc, [{ jsonrpc: '2.0', id: 9, method: 'health' }])).json();
       assert.deepEqual(one, { jsonrpc: '2.0', id: 9, result: {} });
       const big = Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' }));
@@ -306,13 +320,17 @@ describe('devnet', function () {
       assert.equal(byGet.height, h.toString());
       assert.equal(byGet.index, 0);
       assert.equal(byGet.tx, tx.toString('base64'));
-      const byPost = (await post(A.consensusRpc, { jsonrpc: '2.0', id: 3, method: 'tx', params: { hash: Buffer.from(r.result.hash, 'hex').toString('base64') } })).json();
+      const byPost = (
+        await post(A.consensusRpc, { jsonrpc: '2.0', id: 3, method: 'tx', params: { hash: Buffer.from(r.result.hash, 'hex').toString('base64') } })
+      ).json();
       assert.equal(byPost.result.hash, r.result.hash);
       const missing = (await post(A.consensusRpc, { jsonrpc: '2.0', id: 4, method: 'tx', params: { hash: Buffer.alloc(32).toString('base64') } })).json();
       assert.equal(missing.error.data, `tx (${'00'.repeat(32)}) not found`);
       const q = (await get(`${A.consensusHttp}/abci_query?data=0x${Buffer.from('devkey').toString('hex')}`)).json().result.response;
       assert.equal(Buffer.from(q.value, 'base64').toString(), 'devvalue');
-      const qp = (await post(A.consensusRpc, { jsonrpc: '2.0', id: 5, method: 'abci_query', params: { path: '', data: Buffer.from('devkey').toString('hex') } })).json();
+      const qp = (
+        await post(A.consensusRpc, { jsonrpc: '2.0', id: 5, method: 'abci_query', params: { path: '', data: Buffer.from('devkey').toString('hex') } })
+      ).json();
       assert.equal(qp.result.response.log, 'exists');
       const search = (await get(`${A.consensusHttp}/tx_search?query="tx.height=${h}"`)).json().result;
       assert.equal(search.total_count, '1');
@@ -321,7 +339,9 @@ describe('devnet', function () {
     it('an empty tx reaches CheckTx (kvstore: code 2); CheckTx failure is a result with code != 0; broadcast_tx_commit waits for the block', async () => {
       const empty = (await post(A.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: '' } })).json();
       assert.equal(empty.result.code, 2);
-      const fail = (await post(A.consensusRpc, { jsonrpc: '2.0', id: 2, method: 'broadcast_tx_sync', params: { tx: Buffer.from('fail-me').toString('base64') } })).json();
+      const fail = (
+        await post(A.consensusRpc, { jsonrpc: '2.0', id: 2, method: 'broadcast_tx_sync', params: { tx: Buffer.from('fail-me').toString('base64') } })
+      ).json();
       assert.equal(fail.result.code, 1);
       const pending = post(A.consensusRpc, { jsonrpc: '2.0', id: 3, method: 'broadcast_tx_commit', params: { tx: Buffer.from('c=1').toString('base64') } });
       setTimeout(() => net.produceBlock(), 100);
@@ -487,12 +507,17 @@ describe('devnet', function () {
       assert.equal(noVersion.error.code, -32600);
       const unknown = (await post(A.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_nope' })).json();
       assert.equal(unknown.error.code, -32601);
-      const batch = (await post(A.evmRpc, [
-        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-        { jsonrpc: '2.0', id: 2, method: 'net_version' },
-        { jsonrpc: '2.0', id: 3, method: 'eth_blockNumber' },
-      ])).json();
-      assert.deepEqual(batch.map((x: Json) => x.result), ['0x40000', '262144', '0x' + net.height().toString(16)]);
+      const batch = (
+        await post(A.evmRpc, [
+          { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+          { jsonrpc: '2.0', id: 2, method: 'net_version' },
+          { jsonrpc: '2.0', id: 3, method: 'eth_blockNumber' },
+        ])
+      ).json();
+      assert.deepEqual(
+        batch.map((x: Json) => x.result),
+        ['0x40000', '262144', '0x' + net.height().toString(16)],
+      );
       const empty = (await post(A.evmRpc, [])).json();
       assert.equal(empty.error.code, -32600);
     });
@@ -504,7 +529,9 @@ describe('devnet', function () {
       assert.equal(b.number, '0x3');
       const byHash = (await post(A.evmRpc, { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByHash', params: [b.hash, true] })).json().result;
       assert.equal(byHash.number, '0x3');
-      const past = (await post(A.evmRpc, { jsonrpc: '2.0', id: 3, method: 'eth_getBlockByNumber', params: ['0x' + (net.height() + 1n).toString(16), false] })).json();
+      const past = (
+        await post(A.evmRpc, { jsonrpc: '2.0', id: 3, method: 'eth_getBlockByNumber', params: ['0x' + (net.height() + 1n).toString(16), false] })
+      ).json();
       assert.equal(past.result, null);
       const lead = (await post(A.evmRpc, { jsonrpc: '2.0', id: 4, method: 'eth_getBlockByNumber', params: ['0x03', false] })).json();
       assert.equal(lead.error.code, -32602);
@@ -579,7 +606,13 @@ describe('devnet', function () {
     });
 
     it('faults: status with headers, garbage, hang, refuse, then cleared', async () => {
-      await net.setFault('A', 'rest', { kind: 'status', status: 429, body: '{"error":"slow down"}', contentType: 'application/json', headers: { 'Retry-After': '2' } });
+      await net.setFault('A', 'rest', {
+        kind: 'status',
+        status: 429,
+        body: '{"error":"slow down"}',
+        contentType: 'application/json',
+        headers: { 'Retry-After': '2' },
+      });
       const limited = await get(`${A.rest}/cosmos/base/tendermint/v1beta1/syncing`);
       assert.equal(limited.status, 429);
       assert.equal(limited.headers.get('retry-after'), '2');

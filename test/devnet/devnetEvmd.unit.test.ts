@@ -2,9 +2,9 @@
 // difference; test/real/evmdFidelity.real.test.ts compares the two). Pinned here so that the
 // devnet keeps them on machines without Go.
 import * as assert from 'node:assert/strict';
-import { Devnet, startDevnet } from './devnet';
+import { type Devnet, startDevnet } from './devnet';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 async function req(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; json: Json; headers: Headers }> {
   const res = await fetch(url, { redirect: 'manual', ...init, signal: AbortSignal.timeout(5000) });
@@ -44,15 +44,28 @@ describe('devnet: the answers of a real evmd chain', () => {
     assert.equal(past.headers.get('cache-control'), cached, 'POST: a handler error is cacheable');
     const bad = await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'block', params: [5] });
     assert.equal(bad.headers.get('cache-control'), null, 'parameter errors are not');
-    const mixed = await post(P.consensusRpc, [{ jsonrpc: '2.0', id: 1, method: 'status' }, { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] }]);
+    const mixed = await post(P.consensusRpc, [
+      { jsonrpc: '2.0', id: 1, method: 'status' },
+      { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] },
+    ]);
     assert.equal(mixed.headers.get('cache-control'), null, 'a batch is cacheable only when every call is');
   });
 
   it('CometBFT: POST without params for a method with arguments is HTTP 500 (the handler panics), // is a 307', async () => {
-    for (const body of [{ jsonrpc: '2.0', id: 1, method: 'block' }, [{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'validators' }]]) {
+    for (const body of [
+      { jsonrpc: '2.0', id: 1, method: 'block' },
+      [
+        { jsonrpc: '2.0', id: 1, method: 'health' },
+        { jsonrpc: '2.0', id: 2, method: 'validators' },
+      ],
+    ]) {
       const r = await post(P.consensusRpc, body);
       assert.equal(r.status, 500);
-      assert.deepEqual(r.json, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'reflect: Call with too few input arguments' } });
+      assert.deepEqual(r.json, {
+        jsonrpc: '2.0',
+        id: -1,
+        error: { code: -32603, message: 'Internal error', data: 'reflect: Call with too few input arguments' },
+      });
     }
     assert.equal((await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'status' })).status, 200);
     assert.equal((await post(P.consensusRpc, { jsonrpc: '2.0', id: 1, method: 'block', params: {} })).json.result.block.header.height, net.height().toString());

@@ -5,7 +5,7 @@
 import type { Block, Chain, TxRecord } from './chain';
 import { MempoolError } from './chain';
 import { hex0x, keccak256, quantity, sha256 } from './encoding';
-import { HttpCall, sendJson, sendText } from './server';
+import { type HttpCall, sendJson, sendText } from './server';
 
 export interface EvmOptions {
   chain: Chain;
@@ -15,7 +15,10 @@ export interface EvmOptions {
 type Id = string | number | null;
 
 class EvmError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -307,7 +310,8 @@ function decodeQuantity(v: string, i: number): bigint {
 }
 
 function boolArg(v: unknown, i: number): boolean {
-  if (typeof v !== 'boolean') throw invalidArg(i, `json: cannot unmarshal ${typeof v === 'object' ? (v === null ? 'null' : 'object') : typeof v} into Go value of type bool`);
+  if (typeof v !== 'boolean')
+    throw invalidArg(i, `json: cannot unmarshal ${typeof v === 'object' ? (v === null ? 'null' : 'object') : typeof v} into Go value of type bool`);
   return v;
 }
 

@@ -13,8 +13,21 @@ export function evmTxEvents(raw: Buffer, evmHash: string, cosmosHash: string, tx
   const from = keccak256(raw).subarray(12);
   const to = sha256(raw).subarray(0, 20);
   return [
-    { type: 'ethereum_tx', attributes: attrs([['ethereumTxHash', evmHash], ['txIndex', String(txIndex)]]) },
-    { type: 'message', attributes: attrs([['action', '/cosmos.evm.vm.v1.MsgEthereumTx'], ['sender', bech32Encode('cosmos', from)], ['msg_index', '0']]) },
+    {
+      type: 'ethereum_tx',
+      attributes: attrs([
+        ['ethereumTxHash', evmHash],
+        ['txIndex', String(txIndex)],
+      ]),
+    },
+    {
+      type: 'message',
+      attributes: attrs([
+        ['action', '/cosmos.evm.vm.v1.MsgEthereumTx'],
+        ['sender', bech32Encode('cosmos', from)],
+        ['msg_index', '0'],
+      ]),
+    },
     {
       type: 'ethereum_tx',
       attributes: attrs([
@@ -28,6 +41,14 @@ export function evmTxEvents(raw: Buffer, evmHash: string, cosmosHash: string, tx
       ]),
     },
     { type: 'tx_log', attributes: attrs([['msg_index', '0']]) },
-    { type: 'message', attributes: attrs([['module', 'evm'], ['sender', '0x' + from.toString('hex')], ['txType', '2'], ['msg_index', '0']]) },
+    {
+      type: 'message',
+      attributes: attrs([
+        ['module', 'evm'],
+        ['sender', '0x' + from.toString('hex')],
+        ['txType', '2'],
+        ['msg_index', '0'],
+      ]),
+    },
   ];
 }

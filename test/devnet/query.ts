@@ -74,12 +74,18 @@ function test(c: Condition, v: string): boolean {
   const cmp = compareNumeric(v, String(c.value));
   if (cmp === undefined) return false;
   switch (c.op) {
-    case '=': return cmp === 0;
-    case '<': return cmp < 0;
-    case '<=': return cmp <= 0;
-    case '>': return cmp > 0;
-    case '>=': return cmp >= 0;
-    default: return false;
+    case '=':
+      return cmp === 0;
+    case '<':
+      return cmp < 0;
+    case '<=':
+      return cmp <= 0;
+    case '>':
+      return cmp > 0;
+    case '>=':
+      return cmp >= 0;
+    default:
+      return false;
   }
 }
 

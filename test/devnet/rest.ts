@@ -4,7 +4,7 @@
 import type { Block, BlockId, Chain } from './chain';
 import { MempoolError } from './chain';
 import { bech32Decode, bech32Encode, hexUpper, protoTime, sha256 } from './encoding';
-import { HttpCall, sendJson } from './server';
+import { type HttpCall, sendJson } from './server';
 
 export interface RestOptions {
   chain: Chain;
@@ -19,7 +19,11 @@ const BASE = '/cosmos/base/tendermint/v1beta1';
 
 class GrpcError extends Error {
   /** `reached`: the gRPC handler ran (false: the gateway refused the request by itself). */
-  constructor(readonly code: number, message: string, readonly reached = true) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly reached = true,
+  ) {
     super(message);
   }
 }
@@ -40,7 +44,8 @@ export class RestService {
     const view = this.chain.viewHeight(this.o.lag);
     const grpc = { 'Grpc-Metadata-Content-Type': 'application/grpc+cosmos-sdk-grpc-codec', 'Grpc-Metadata-X-Cosmos-Block-Height': view.toString() };
     if (call.tooLarge) {
-      const body = '{"jsonrpc":"2.0","id":-1,"error":{"code":-32600,"message":"Invalid Request","data":"error reading request body: http: request body too large"}}';
+      const body =
+        '{"jsonrpc":"2.0","id":-1,"error":{"code":-32600,"message":"Invalid Request","data":"error reading request body: http: request body too large"}}';
       return sendJson(call.res, 400, body);
     }
     const broadcast = call.req.method === 'POST' && call.path === '/cosmos/tx/v1beta1/txs';
@@ -49,7 +54,12 @@ export class RestService {
       sendJson(call.res, 200, JSON.stringify(result), broadcast ? {} : { 'x-cosmos-block-height': view.toString(), ...grpc });
     } catch (e) {
       const err = e instanceof GrpcError ? e : new GrpcError(2, e instanceof Error ? e.message : String(e));
-      sendJson(call.res, HTTP_OF_GRPC[err.code] ?? 500, JSON.stringify({ code: err.code, message: err.message, details: [] }), err.reached && !broadcast ? grpc : {});
+      sendJson(
+        call.res,
+        HTTP_OF_GRPC[err.code] ?? 500,
+        JSON.stringify({ code: err.code, message: err.message, details: [] }),
+        err.reached && !broadcast ? grpc : {},
+      );
     }
   }
 
@@ -291,7 +301,8 @@ function goHexError(s: string): string | undefined {
 }
 
 function parseHeight(s: string): bigint {
-  if (!/^[+-]?\d+$/.test(s)) throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`, false);
+  if (!/^[+-]?\d+$/.test(s))
+    throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`, false);
   const n = BigInt(s);
   if (n > (1n << 63n) - 1n || n < -(1n << 63n)) {
     throw new GrpcError(3, `type mismatch, parameter: height, error: strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`, false);

@@ -205,10 +205,17 @@ export class Listener {
         return;
       }
       const status = f.kind === 'status' ? f.status : 200;
-      const body = f.kind === 'status' ? f.body ?? nginxPage(f.status) : '<<< devnet garbage: this is not JSON >>>';
-      const ctype = f.kind === 'status' ? f.contentType ?? 'text/html' : 'application/json';
-      const extra = f.kind === 'status' ? Object.entries(f.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('') : '';
-      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}\r\nContent-Type: ${ctype}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const body = f.kind === 'status' ? (f.body ?? nginxPage(f.status)) : '<<< devnet garbage: this is not JSON >>>';
+      const ctype = f.kind === 'status' ? (f.contentType ?? 'text/html') : 'application/json';
+      const extra =
+        f.kind === 'status'
+          ? Object.entries(f.headers ?? {})
+              .map(([k, v]) => `${k}: ${v}\r\n`)
+              .join('')
+          : '';
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}\r\nContent-Type: ${ctype}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     if (this.o.upgrade) this.o.upgrade(req, socket, head);

@@ -17,8 +17,15 @@ class LineReporter {
     });
     runner.on(EVENT_TEST_FAIL, (t: Mocha.Runnable, err: Error) => {
       failed++;
-      console.log(`  ✘ ${t.fullTitle()}\nFAILED: ${t.fullTitle()}\n  ${String(err?.message ?? err).split('\n').join('\n  ')}`);
-      const frames = (err?.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 6);
+      console.log(
+        `  ✘ ${t.fullTitle()}\nFAILED: ${t.fullTitle()}\n  ${String(err?.message ?? err)
+          .split('\n')
+          .join('\n  ')}`,
+      );
+      const frames = (err?.stack ?? '')
+        .split('\n')
+        .filter((l) => /^\s+at /.test(l))
+        .slice(0, 6);
       if (frames.length) console.log(frames.join('\n'));
     });
     runner.once(EVENT_RUN_END, () => console.log(`${passed} passing, ${failed} failing`));
@@ -27,7 +34,10 @@ class LineReporter {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: LineReporter as unknown as string });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.vsix.test.js')).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.vsix.test.js'))
+    .sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.vsix.test.js in ${__dirname}`));
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 
 const EXTENSION_ID = 'chain-endpoints.chain-endpoints';
 
@@ -52,10 +52,24 @@ describe('Chain Endpoints installed from its .vsix', function () {
 
   it('holds only the bundle, the manifest, media and the documents', () => {
     const files = filesUnder(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
-    const allowed = [/^dist\/(extension|chunk|onDemand)\.js$/, /^dist\/vendor\/(undici|ws)\.js$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^l10n\/[^/]+\.json$/,
-      /^media\/.+/, /^readme\.md$/i, /^changelog\.md$/i, /^LICENSE(\.txt)?$/i, /^\.vsixmanifest$/];
-    assert.deepEqual(files.filter((f) => !allowed.some((re) => re.test(f))), []);
-    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js']) assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
+    const allowed = [
+      /^dist\/(extension|chunk|onDemand)\.js$/,
+      /^dist\/vendor\/(undici|ws)\.js$/,
+      /^package\.json$/,
+      /^package\.nls(\.[\w-]+)?\.json$/,
+      /^l10n\/[^/]+\.json$/,
+      /^media\/.+/,
+      /^readme\.md$/i,
+      /^changelog\.md$/i,
+      /^LICENSE(\.txt)?$/i,
+      /^\.vsixmanifest$/,
+    ];
+    assert.deepEqual(
+      files.filter((f) => !allowed.some((re) => re.test(f))),
+      [],
+    );
+    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js'])
+      assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
     const bundle = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js'), 'utf8');
     assert.ok(!/sourceMappingURL/.test(bundle.slice(-300)), 'a release bundle has no source map reference');
   });
@@ -63,7 +77,10 @@ describe('Chain Endpoints installed from its .vsix', function () {
   it('shows its localised manifest strings, not %keys%', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
     const titles: string[] = pkg.contributes.commands.map((c: { title: string }) => c.title);
-    assert.deepEqual(titles.filter((t) => /^%.*%$/.test(t)), []);
+    assert.deepEqual(
+      titles.filter((t) => /^%.*%$/.test(t)),
+      [],
+    );
     const block = pkg.contributes.commands.find((c: { command: string }) => c.command === 'chainEndpoints.evm.blockNumber');
     assert.match(block.title, /eth_blockNumber/);
   });
@@ -77,8 +94,9 @@ describe('Chain Endpoints installed from its .vsix', function () {
   it('runs chainEndpoints.evm.blockNumber against a devnet and shows the block number', async () => {
     devnet = await startDevnet({ blockIntervalMs: 300, providers: [{ name: 'Local node' }] });
     const { name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest } = devnet.providers[0];
-    await vscode.workspace.getConfiguration('chainEndpoints').update('providers',
-      [{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('chainEndpoints')
+      .update('providers', [{ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }], vscode.ConfigurationTarget.Global);
     while (devnet.height() < 3n) await sleep(100);
     // The extension applies the setting on its change event: ask until the request reaches this
     // devnet (and not whatever may listen on the default Local node ports).

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChainEndpointsApi } from '../../src/api';
 import type { ActivatedApi } from '../../src/extension';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { EXTENSION_ID, closeAllEditors, providerSettings, runForDocument, setProviders, setSetting, sleep, waitFor } from './helpers';
 
 describe('API for other extensions', function () {
@@ -27,7 +27,10 @@ describe('API for other extensions', function () {
 
   it('is versioned and lists providers and operations', () => {
     assert.equal(api.apiVersion, 1);
-    assert.deepEqual(api.providers().map((p) => p.name), ['Api node']);
+    assert.deepEqual(
+      api.providers().map((p) => p.name),
+      ['Api node'],
+    );
     assert.equal(api.providers()[0].endpoints.consensusRpc, devnet.providers[0].consensusRpc);
     assert.ok(api.operations().includes('consensus.block'));
   });
@@ -87,11 +90,14 @@ describe('History view', function () {
       const list = await api.testing.history();
       return list.length >= 3 ? list : undefined;
     });
-    assert.deepEqual(entries.slice(0, 3).map((e) => [e.operation, e.ok]), [
-      ['consensus.block', false],
-      ['evm.blockNumber', true],
-      ['evm.blockNumber', true],
-    ]);
+    assert.deepEqual(
+      entries.slice(0, 3).map((e) => [e.operation, e.ok]),
+      [
+        ['consensus.block', false],
+        ['evm.blockNumber', true],
+        ['evm.blockNumber', true],
+      ],
+    );
     assert.equal(entries[1].status, 200);
     assert.ok(entries[1].elapsedMs >= 0);
     assert.match(entries[0].error ?? '', /JSON-RPC error -32603/);
@@ -123,7 +129,10 @@ describe('chain-registry import', function () {
     const names = await vscode.commands.executeCommand<string[]>('chainEndpoints.importChainRegistry', { uri: file, select: 'all' });
     assert.ok(names && names.length >= 2, `imported ${JSON.stringify(names)}`);
     const providers = vscode.workspace.getConfiguration('chainEndpoints').get<{ name: string; consensusWs?: string; chainId?: string }[]>('providers')!;
-    assert.deepEqual(providers.map((p) => p.name), names);
+    assert.deepEqual(
+      providers.map((p) => p.name),
+      names,
+    );
     assert.ok(providers.every((p) => p.chainId === 'lumen_7701-1'));
     assert.ok(providers.some((p) => p.consensusWs?.endsWith('/websocket')));
     const again = await vscode.commands.executeCommand<string[]>('chainEndpoints.importChainRegistry', { uri: file, select: 'all' });
@@ -145,9 +154,14 @@ describe('walkthrough', function () {
   it('opens the Get Started walkthrough with its steps', async () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
     const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'gettingStarted');
-    assert.deepEqual(walkthrough.steps.map((s: { id: string }) => s.id), ['providers', 'firstRequest', 'statusBar', 'health']);
+    assert.deepEqual(
+      walkthrough.steps.map((s: { id: string }) => s.id),
+      ['providers', 'firstRequest', 'statusBar', 'health'],
+    );
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
-    const tab = await waitFor('the walkthrough tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /Welcome|Walkthrough|Get started/i.test(t.label)));
+    const tab = await waitFor('the walkthrough tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /Welcome|Walkthrough|Get started/i.test(t.label)),
+    );
     assert.ok(tab);
     const ui = (await import('./uiDriver')).ui;
     if (ui.available) {

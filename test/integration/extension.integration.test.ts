@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { bech32Encode } from '../../src/core/chain/validate';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { ui } from './uiDriver';
 import { activateExtension, bodyOf, closeAllEditors, getJson, headerOf, runForDocument, setProviders, sleep, waitFor, providerSettings } from './helpers';
 
@@ -56,7 +56,10 @@ describe('Chain Endpoints in VS Code', function () {
         ['Consensus WebSocket', A.consensusWs],
         ['REST', A.rest],
       ];
-      assert.deepEqual(a.children.map((c) => c.label), expected.map(([l]) => l));
+      assert.deepEqual(
+        a.children.map((c) => c.label),
+        expected.map(([l]) => l),
+      );
       // The description is the address, after the health summary once probed.
       a.children.forEach((c, i) => assert.ok(c.description?.endsWith(new URL(expected[i][1]).toString()), `${c.label}: ${c.description}`));
       const evm = a.children[0].children.map((c) => c.label);
@@ -64,7 +67,10 @@ describe('Chain Endpoints in VS Code', function () {
       const op = a.children[2].children.find((c) => c.label === 'block')!;
       assert.equal(op.command, 'chainEndpoints.consensus.block');
       assert.equal(op.contextValue, 'operation');
-      assert.deepEqual(tree[2].children.map((c) => c.label), ['EVM RPC', 'REST']);
+      assert.deepEqual(
+        tree[2].children.map((c) => c.label),
+        ['EVM RPC', 'REST'],
+      );
       const broken = tree[3];
       assert.equal(broken.contextValue, 'problem');
       assert.match(broken.description ?? '', /REST address must start with http:\/\/ or https:\/\//);
@@ -90,8 +96,14 @@ describe('Chain Endpoints in VS Code', function () {
       assert.equal(r.doc.isUntitled, false);
       assert.equal(vscode.workspace.fs.isWritableFileSystem(r.uri.scheme), false, 'the scheme must be read-only');
       const header = headerOf(r.text);
-      assert.ok(header.some((l) => /^\/\/ (GET|POST|WS) /.test(l)), `no request line in ${header.join('\n')}`);
-      assert.ok(header.some((l) => /\d+ ms/.test(l)), 'no latency');
+      assert.ok(
+        header.some((l) => /^\/\/ (GET|POST|WS) /.test(l)),
+        `no request line in ${header.join('\n')}`,
+      );
+      assert.ok(
+        header.some((l) => /\d+ ms/.test(l)),
+        'no latency',
+      );
       return { ...r, header, body: bodyOf(r.text) as Record<string, any> };
     }
 
@@ -106,7 +118,10 @@ describe('Chain Endpoints in VS Code', function () {
       }
       assert.match(body.result, /^0x[0-9a-f]+$/);
       assert.ok(header.includes(`// result: ${body.result} = ${BigInt(body.result)} (decimal)`), header.join('\n'));
-      const req = devnet.lastRequests('Devnet A').filter((r) => r.iface === 'evmRpc').at(-1)!;
+      const req = devnet
+        .lastRequests('Devnet A')
+        .filter((r) => r.iface === 'evmRpc')
+        .at(-1)!;
       assert.deepEqual(Object.keys(JSON.parse(req.body)), ['jsonrpc', 'method', 'params', 'id']);
     });
 
@@ -114,7 +129,10 @@ describe('Chain Endpoints in VS Code', function () {
       const { body } = await checkDocument('chainEndpoints.consensus.block', { provider: 'Devnet A', height: '2' });
       const direct = (await getJson(`${A.consensusHttp.replace(/\/$/, '')}/block?height=2`)) as any;
       assert.deepEqual(body.result, direct.result);
-      const req = devnet.lastRequests('Devnet A').filter((r) => r.method === 'POST' && r.iface === 'consensus').at(-1)!;
+      const req = devnet
+        .lastRequests('Devnet A')
+        .filter((r) => r.method === 'POST' && r.iface === 'consensus')
+        .at(-1)!;
       const sent = JSON.parse(req.body);
       assert.equal(sent.method, 'block');
       assert.deepEqual(sent.params, ['2']);
@@ -127,7 +145,10 @@ describe('Chain Endpoints in VS Code', function () {
       assert.deepEqual(g.body.result.genesis, JSON.parse(devnet.genesisBytes().toString('utf8')));
       const b = await checkDocument('chainEndpoints.rest.latestBlock', { provider: 'Devnet B' });
       assert.ok(b.body.block?.header?.height, 'REST block with a header height');
-      const req = devnet.lastRequests('Devnet B').filter((r) => r.iface === 'rest').at(-1)!;
+      const req = devnet
+        .lastRequests('Devnet B')
+        .filter((r) => r.iface === 'rest')
+        .at(-1)!;
       assert.equal(req.path, '/cosmos/base/tendermint/v1beta1/blocks/latest');
     });
 
@@ -164,7 +185,10 @@ describe('Chain Endpoints in VS Code', function () {
       }
       // The receipt of an unknown tx is an error on Cosmos EVM (and the devnet), not null.
       const receipt = await checkDocument('chainEndpoints.evm.getTransactionReceipt', { provider: 'Devnet A', hash: '0x' + 'ab'.repeat(32) });
-      assert.ok(receipt.header.some((l) => l.startsWith('// ERROR')), receipt.header.join('\n'));
+      assert.ok(
+        receipt.header.some((l) => l.startsWith('// ERROR')),
+        receipt.header.join('\n'),
+      );
     });
 
     it('broadcast_tx_sync sends once, and the tx lands in a block', async () => {
@@ -187,7 +211,10 @@ describe('Chain Endpoints in VS Code', function () {
 
     it('a height past the tip', async () => {
       const { text } = await runForDocument('chainEndpoints.consensus.block', { provider: 'Devnet A', height: String(devnet.height() + 1000n) });
-      assert.match(text.split('\n')[0], /^\/\/ ERROR: JSON-RPC error -32603 Internal error: height \d+ must be less than or equal to the current blockchain height \d+/);
+      assert.match(
+        text.split('\n')[0],
+        /^\/\/ ERROR: JSON-RPC error -32603 Internal error: height \d+ must be less than or equal to the current blockchain height \d+/,
+      );
       assert.doesNotThrow(() => bodyOf(text));
     });
 
@@ -197,7 +224,12 @@ describe('Chain Endpoints in VS Code', function () {
     });
 
     it('a server that answers an HTML 502 page', async () => {
-      await devnet.setFault('Devnet A', 'rest', { kind: 'status', status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>' });
+      await devnet.setFault('Devnet A', 'rest', {
+        kind: 'status',
+        status: 502,
+        contentType: 'text/html',
+        body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>',
+      });
       try {
         const { text } = await runForDocument('chainEndpoints.rest.latestBlock', { provider: 'Devnet A' });
         assert.match(text.split('\n')[0], /^\/\/ ERROR: HTTP 502 Bad Gateway from .*: the server answered with an HTML page\./);
@@ -247,7 +279,7 @@ describe('Chain Endpoints in VS Code', function () {
     });
   });
 
-  describe('behind a proxy (the editor\'s http.proxy setting)', () => {
+  describe("behind a proxy (the editor's http.proxy setting)", () => {
     // A forward proxy that alone knows the name `devnet.invalid` (Devnet A's EVM port): an answer
     // proves the request went through it.
     let proxy: import('node:http').Server;
@@ -360,7 +392,12 @@ describe('Chain Endpoints in VS Code', function () {
 
   describe('chunked genesis', () => {
     it('reassembles genesis_chunked on disk, byte for byte', async () => {
-      const big = await startDevnet({ blockIntervalMs: 0, genesisAppStateBytes: 3 * 1024 * 1024, genesisChunkBytes: 512 * 1024, providers: [{ name: 'Big genesis' }] });
+      const big = await startDevnet({
+        blockIntervalMs: 0,
+        genesisAppStateBytes: 3 * 1024 * 1024,
+        genesisChunkBytes: 512 * 1024,
+        providers: [{ name: 'Big genesis' }],
+      });
       try {
         const p = big.providers[0];
         const current = vscode.workspace.getConfiguration('chainEndpoints').get<unknown[]>('providers')!;

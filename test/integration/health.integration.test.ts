@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor, providerSettings } from './helpers';
 import { ui } from './uiDriver';
 
@@ -59,7 +59,9 @@ describe('provider health and failover', function () {
 
   it('the comparison opens with the same figures', async () => {
     await vscode.commands.executeCommand('chainEndpoints.health.compare');
-    const tab = await waitFor('the Compare Providers tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Compare Providers'));
+    const tab = await waitFor('the Compare Providers tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Compare Providers'),
+    );
     assert.ok(tab);
     if (ui.available) {
       const frameText = await waitFor('rows in the webview', async () => {

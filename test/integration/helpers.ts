@@ -19,7 +19,14 @@ export async function setProviders(providers: unknown[]): Promise<void> {
 
 /** A devnet's providers as chainEndpoints.providers entries (name and the five addresses). */
 export function providerSettings(providers: readonly DevnetProviderUrls[]): Array<Omit<DevnetProviderUrls, 'evmWs'>> {
-  return providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }));
+  return providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest }) => ({
+    name,
+    evmRpc,
+    consensusHttp,
+    consensusRpc,
+    consensusWs,
+    rest,
+  }));
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {

@@ -29,8 +29,7 @@ interface Failure {
 /** One line per test, failures with message and stack, a summary, then the result line. */
 class ConsoleReporter {
   constructor(runner: Mocha.Runner) {
-    const { EVENT_SUITE_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END, EVENT_HOOK_END } =
-      Mocha.Runner.constants;
+    const { EVENT_SUITE_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END, EVENT_HOOK_END } = Mocha.Runner.constants;
     void EVENT_HOOK_END;
     let passed = 0;
     let pending = 0;

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { activateExtension, closeAllEditors, setProviders, setSetting, sleep, waitFor, providerSettings } from './helpers';
 import { ui } from './uiDriver';
 
@@ -92,10 +92,14 @@ describe('status bar: live block height', function () {
     await vscode.commands.executeCommand('workbench.view.extension.chainEndpoints');
     await ui.click('.monaco-list-row[aria-label*="EVM RPC"]', 10_000);
     await ui.click('.monaco-list-row[aria-label*="eth_blockNumber"]', 10_000);
-    const editor = await waitFor('a result editor', () => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.scheme === 'chain-endpoints' ? active : undefined;
-    }, 15_000);
+    const editor = await waitFor(
+      'a result editor',
+      () => {
+        const active = vscode.window.activeTextEditor;
+        return active?.document.uri.scheme === 'chain-endpoints' ? active : undefined;
+      },
+      15_000,
+    );
     assert.match(editor.document.getText(), /eth_blockNumber · Live A/);
     await ui.waitFor('.tab[aria-label*="eth_blockNumber"], .tab[title*="eth_blockNumber"]', 10_000).catch(() => undefined);
     await sleep(500);

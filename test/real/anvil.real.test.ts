@@ -9,7 +9,7 @@ import { operationsFor } from '../../src/core/chain/operations';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { AnvilNode, rawPost, waitFor } from './helpers/nodes';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 describe('anvil (real EVM node): every EVM RPC operation of the catalogue', function () {
   this.timeout(60_000);
@@ -19,7 +19,9 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
   before(async () => {
     anvil = await AnvilNode.start();
     runner = new Runner({ name: 'anvil', endpoints: { evmRpc: anvil.url } });
-    await waitFor('block 2', async () => (BigInt((await rawPost(anvil.url, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })).json.result) >= 2n ? true : undefined));
+    await waitFor('block 2', async () =>
+      BigInt((await rawPost(anvil.url, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })).json.result) >= 2n ? true : undefined,
+    );
   });
 
   after(async () => {
@@ -72,7 +74,10 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
     const again = await runner.run('evm.sendRawTransaction', { tx, confirmed: 'true' });
     record('the same raw tx again', again.error ? again.error.message : JSON.stringify(again.result));
     assert.ok(again.error);
-    const count = await runner.ok('evm.custom', { method: 'eth_getTransactionCount', params: JSON.stringify([privateKeyToAccount(ANVIL_DEV_KEY).address, 'latest']) });
+    const count = await runner.ok('evm.custom', {
+      method: 'eth_getTransactionCount',
+      params: JSON.stringify([privateKeyToAccount(ANVIL_DEV_KEY).address, 'latest']),
+    });
     assert.ok(BigInt(count.result as string) >= 1n);
     const unknown = await runner.run('evm.custom', { method: 'no_such_method', params: '' });
     assert.equal(unknown.error?.detail.code, -32601);
@@ -80,7 +85,9 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
   });
 
   it('covered every EVM RPC operation of the catalogue', () => {
-    const missing = operationsFor('evmRpc').map((o) => o.id).filter((id) => !runner.exercised.has(id));
+    const missing = operationsFor('evmRpc')
+      .map((o) => o.id)
+      .filter((id) => !runner.exercised.has(id));
     assert.deepEqual(missing, []);
   });
 });

@@ -61,7 +61,18 @@ async function main(): Promise<void> {
     console.log(`  account ${k.name.padEnd(6)} ${a.bech32} = ${a.hex}`);
   }
   console.log(`  (test keys from upstream's local_node.sh; dev0's mnemonic: "${DEV0.mnemonic}")`);
-  const snippet = [{ name: 'evmd (local)', evmRpc: node.evmRpc, consensusHttp: node.cometHttp, consensusRpc: node.cometHttp, consensusWs: node.cometWs, rest: node.rest, chainId: node.chainId, evmChainId: Number(EVM_CHAIN_ID) }];
+  const snippet = [
+    {
+      name: 'evmd (local)',
+      evmRpc: node.evmRpc,
+      consensusHttp: node.cometHttp,
+      consensusRpc: node.cometHttp,
+      consensusWs: node.cometWs,
+      rest: node.rest,
+      chainId: node.chainId,
+      evmChainId: Number(EVM_CHAIN_ID),
+    },
+  ];
   console.log('\nSettings snippet (settings.json):\n');
   console.log(`"chainEndpoints.providers": ${JSON.stringify(snippet, null, 2)}`);
   console.log(`\nLog: ${node.logFile}\nCtrl+C to stop.`);

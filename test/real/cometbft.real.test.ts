@@ -6,12 +6,12 @@ import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describeRequest } from '../../src/core/chain/execute';
-import { HeightSnapshot, HeightTracker } from '../../src/core/chain/heightTracker';
+import { type HeightSnapshot, HeightTracker } from '../../src/core/chain/heightTracker';
 import { operationsFor } from '../../src/core/chain/operations';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { CometNode, raw, rawPost, sleep, waitFor } from './helpers/nodes';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 describe('CometBFT (real node): every consensus operation of the catalogue', function () {
   this.timeout(120_000);
@@ -90,14 +90,17 @@ describe('CometBFT (real node): every consensus operation of the catalogue', fun
     }
   });
 
-  it('genesis (small: /genesis answers directly) matches the file, bar the node\'s normalisation', async () => {
+  it("genesis (small: /genesis answers directly) matches the file, bar the node's normalisation", async () => {
     const o = await runner.ok('consensus.genesis');
     assert.equal(o.file, undefined, 'a small genesis is not chunked');
     const served = (o.result as Json).genesis;
     const file = JSON.parse(readFileSync(node.genesisFile, 'utf8'));
     assert.equal(file.initial_height, '0', 'cometbft init writes initial_height "0"');
     assert.equal(served.initial_height, '1', 'the node serves the completed genesis: initial_height "1"');
-    record('genesis normalisation', 'a genesis file with "initial_height":"0" is served with "initial_height":"1" (GenesisDoc.ValidateAndComplete); no app_state key when the file has none');
+    record(
+      'genesis normalisation',
+      'a genesis file with "initial_height":"0" is served with "initial_height":"1" (GenesisDoc.ValidateAndComplete); no app_state key when the file has none',
+    );
     assert.deepEqual({ ...served, initial_height: '0' }, file);
     // One chunk for a small genesis; its bytes are the node's own serialisation.
     const c = await raw(`${node.http}/genesis_chunked?chunk=0`);
@@ -106,7 +109,7 @@ describe('CometBFT (real node): every consensus operation of the catalogue', fun
     assert.deepEqual(JSON.parse(Buffer.from(c.json.result.data, 'base64').toString('utf8')), served);
   });
 
-  it('errors carry the node\'s real messages (block past the tip, height 0, bad params, unknown method, tx not found)', async () => {
+  it("errors carry the node's real messages (block past the tip, height 0, bad params, unknown method, tx not found)", async () => {
     const tip = await latest();
     const far = (tip + 1000n).toString();
     const overHttp = await runner.run('consensusHttp.block', { height: far });
@@ -211,9 +214,15 @@ describe('CometBFT (real node): every consensus operation of the catalogue', fun
     assert.equal(Buffer.from((q2.result as Json).response.value, 'base64').toString(), value);
     // The same tx again: refused by the mempool cache.
     const again = await runner.run('consensusRpc.broadcastTxSync', { tx: tx.toString('base64'), confirmed: 'true' });
-    record('broadcast of a tx already committed', again.error ? `${again.error.detail.code} ${again.error.detail.data ?? again.error.message}` : JSON.stringify(again.result));
+    record(
+      'broadcast of a tx already committed',
+      again.error ? `${again.error.detail.code} ${again.error.detail.data ?? again.error.message}` : JSON.stringify(again.result),
+    );
     // A tx kvstore cannot parse: CheckTx refuses it with code != 0 in a successful answer.
-    const bad = await runner.ok('consensusRpc.broadcastTxSync', { tx: Buffer.from(`a=b=c-${randomBytes(3).toString('hex')}`).toString('base64'), confirmed: 'true' });
+    const bad = await runner.ok('consensusRpc.broadcastTxSync', {
+      tx: Buffer.from(`a=b=c-${randomBytes(3).toString('hex')}`).toString('base64'),
+      confirmed: 'true',
+    });
     assert.notEqual((bad.result as Json).code, 0);
     record('kvstore CheckTx refusal', `${o.operation.id}: ${bad.summary}`);
   });
@@ -264,7 +273,10 @@ describe('CometBFT (real node): every consensus operation of the catalogue', fun
         60_000,
       );
       const states = snaps.slice(mark).map((s) => s.state);
-      assert.ok(states.some((s) => s === 'reconnecting' || s === 'polling'), `went through reconnecting/polling: ${[...new Set(states)].join(' -> ')}`);
+      assert.ok(
+        states.some((s) => s === 'reconnecting' || s === 'polling'),
+        `went through reconnecting/polling: ${[...new Set(states)].join(' -> ')}`,
+      );
       let max = 0n;
       for (const s of snaps) {
         if (s.height === undefined) continue;

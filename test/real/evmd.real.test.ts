@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mnemonicToAccount } from 'viem/accounts';
-import { Operation, OPERATIONS } from '../../src/core/chain/operations';
+import { type Operation, OPERATIONS } from '../../src/core/chain/operations';
 import { bech32Decode, bech32Encode, keccak256 } from '../devnet/encoding';
 import { DENOM, DEV0, EVM_CHAIN_ID, EvmdNode, VALIDATOR } from './helpers/evmd';
 import { printRecorded, record, Runner } from './helpers/extension';
 import { raw, rawPost, waitFor } from './helpers/nodes';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /** What the traffic left on chain, for the operations that take a hash, height or address. */
 interface Traffic {
@@ -31,7 +31,10 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
     this.timeout(240_000);
     node = await EvmdNode.create();
     await node.start();
-    runner = new Runner({ name: 'real evmd', endpoints: { evmRpc: node.evmRpc, consensusHttp: node.cometHttp, consensusRpc: node.cometHttp, consensusWs: node.cometWs, rest: node.rest } });
+    runner = new Runner({
+      name: 'real evmd',
+      endpoints: { evmRpc: node.evmRpc, consensusHttp: node.cometHttp, consensusRpc: node.cometHttp, consensusWs: node.cometWs, rest: node.rest },
+    });
   });
 
   let failed = false;
@@ -52,7 +55,16 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
   async function signEvmTransfer(to: `0x${string}`, value: bigint): Promise<`0x${string}`> {
     const nonce = Number(BigInt((await evm('eth_getTransactionCount', [dev0.address, 'pending'])).result));
     const gasPrice = BigInt((await evm('eth_gasPrice', [])).result);
-    return dev0.signTransaction({ type: 'eip1559', chainId: Number(EVM_CHAIN_ID), nonce, to, value, gas: 21_000n, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1n });
+    return dev0.signTransaction({
+      type: 'eip1559',
+      chainId: Number(EVM_CHAIN_ID),
+      nonce,
+      to,
+      value,
+      gas: 21_000n,
+      maxFeePerGas: gasPrice * 2n,
+      maxPriorityFeePerGas: 1n,
+    });
   }
 
   /** Fresh signed transactions for each interface's broadcast operation. */
@@ -81,10 +93,15 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
       const o = await runner.ok(op.id, { tx, confirmed: 'true' });
       if ('value' in expect) {
         assert.equal(o.result, expect.hash, `${op.id} answers the keccak hash of the raw tx`);
-        const receipt = await waitFor(`${op.id}: the receipt`, async () => {
-          const r = await evm('eth_getTransactionReceipt', [expect.hash]);
-          return r.result ?? undefined;
-        }, 30_000, 300);
+        const receipt = await waitFor(
+          `${op.id}: the receipt`,
+          async () => {
+            const r = await evm('eth_getTransactionReceipt', [expect.hash]);
+            return r.result ?? undefined;
+          },
+          30_000,
+          300,
+        );
         assert.equal(receipt.status, '0x1');
         expect.height = BigInt(receipt.blockNumber).toString();
         traffic.evm = expect;
@@ -96,10 +113,15 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
         assert.equal(code, 0, `${op.id} accepted by CheckTx: ${o.summary}`);
         assert.equal(hash, expect.hash);
         assert.equal(o.summary, `accepted by CheckTx · hash ${expect.hash}`);
-        const found = await waitFor(`${op.id}: the tx in a block`, async () => {
-          const t = await raw(`${node.cometHttp}/tx?hash=0x${expect.hash}`);
-          return t.status === 200 ? t.json.result : undefined;
-        }, 30_000, 300);
+        const found = await waitFor(
+          `${op.id}: the tx in a block`,
+          async () => {
+            const t = await raw(`${node.cometHttp}/tx?hash=0x${expect.hash}`);
+            return t.status === 200 ? t.json.result : undefined;
+          },
+          30_000,
+          300,
+        );
         assert.equal(found.tx_result.code, 0, `${op.id}: DeliverTx ${found.tx_result.log}`);
         assert.equal(found.tx, expect.bytes);
         expect.height = found.height;
@@ -182,7 +204,10 @@ describe('evmd (real Cosmos EVM chain): every operation of the catalogue', funct
     // message's (amount, ethereumTxHash, txIndex, txGasUsed, txHash, recipient, msg_index).
     const ethTx = events.filter((ev) => ev.type === 'ethereum_tx' && ev.attributes.some((a: Json) => a.key === 'ethereumTxHash' && a.value === e.hash));
     assert.equal(ethTx.length, 2, `two ethereum_tx events with ethereumTxHash ${e.hash}`);
-    assert.deepEqual(ethTx[0].attributes.map((a: Json) => a.key), ['ethereumTxHash', 'txIndex']);
+    assert.deepEqual(
+      ethTx[0].attributes.map((a: Json) => a.key),
+      ['ethereumTxHash', 'txIndex'],
+    );
     const full = ethTx[1].attributes.map((a: Json) => a.key) as string[];
     for (const k of ['txIndex', 'txGasUsed', 'txHash', 'recipient']) assert.ok(full.includes(k), `ethereum_tx has ${k}: ${full.join(',')}`);
     assert.equal(ethTx[1].attributes.find((a: Json) => a.key === 'txGasUsed').value, '21000');

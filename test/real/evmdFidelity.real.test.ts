@@ -7,12 +7,11 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mnemonicToAccount } from 'viem/accounts';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { bech32Encode, keccak256 } from '../devnet/encoding';
 import { DEV0, EvmdNode, VALIDATOR } from './helpers/evmd';
-import { raw, Raw, rawPost, waitFor } from './helpers/nodes';
-import { shapeDiff, ShapeOptions } from './helpers/shape';
-
+import { raw, type Raw, rawPost, waitFor } from './helpers/nodes';
+import { shapeDiff, type ShapeOptions } from './helpers/shape';
 
 interface Side {
   name: 'devnet' | 'evmd';
@@ -50,10 +49,12 @@ const APP_CONTENT: ShapeOptions = {
 const REST_PRESENT = ['x-cosmos-block-height', 'grpc-metadata-x-cosmos-block-height'];
 function restHeaders(route: string, d: Raw, r: Raw): void {
   for (const h of REST_PRESENT) {
-    if ((d.headers.get(h) === null) !== (r.headers.get(h) === null)) note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+    if ((d.headers.get(h) === null) !== (r.headers.get(h) === null))
+      note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
   }
   for (const h of ['grpc-metadata-content-type', 'content-type']) {
-    if (d.headers.get(h) !== r.headers.get(h)) note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+    if (d.headers.get(h) !== r.headers.get(h))
+      note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
   }
 }
 
@@ -61,12 +62,19 @@ const diffs: string[] = [];
 function note(route: string, lines: string[]): void {
   for (const l of lines) diffs.push(`${route}: ${l}`);
 }
-const wording = (s: unknown): string | undefined => (typeof s === 'string' ? s.replace(/0x[0-9a-f]{64}/g, 'HASH').replace(/[0-9A-F]{64}/g, 'HASH').replace(/\d+/g, 'N') : undefined);
+const wording = (s: unknown): string | undefined =>
+  typeof s === 'string'
+    ? s
+        .replace(/0x[0-9a-f]{64}/g, 'HASH')
+        .replace(/[0-9A-F]{64}/g, 'HASH')
+        .replace(/\d+/g, 'N')
+    : undefined;
 
 function compare(route: string, d: Raw, r: Raw, options: ShapeOptions = APP_CONTENT, headers: string[] = []): void {
   if (d.status !== r.status) note(route, [`HTTP status: devnet ${d.status}, evmd ${r.status}`]);
   for (const h of headers) {
-    if (d.headers.get(h) !== r.headers.get(h)) note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+    if (d.headers.get(h) !== r.headers.get(h))
+      note(route, [`header ${h}: devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
   }
   if ((d.json === undefined) !== (r.json === undefined)) {
     note(route, [`body: devnet ${JSON.stringify(d.text.slice(0, 80))}, evmd ${JSON.stringify(r.text.slice(0, 80))}`]);
@@ -99,10 +107,24 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     const nonce = Number(BigInt((await evmCall(url, 'eth_getTransactionCount', [dev0.address, 'pending'])).result ?? '0x0'));
     const gasPrice = BigInt((await evmCall(url, 'eth_gasPrice', [])).result);
     const chainId = Number(BigInt((await evmCall(url, 'eth_chainId', [])).result));
-    const tx = await dev0.signTransaction({ type: 'eip1559', chainId, nonce, to: `0x${randomBytes(20).toString('hex')}`, value: 7n, gas: 21_000n, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1n });
+    const tx = await dev0.signTransaction({
+      type: 'eip1559',
+      chainId,
+      nonce,
+      to: `0x${randomBytes(20).toString('hex')}`,
+      value: 7n,
+      gas: 21_000n,
+      maxFeePerGas: gasPrice * 2n,
+      maxPriorityFeePerGas: 1n,
+    });
     const sent = await evmCall(url, 'eth_sendRawTransaction', [tx]);
     assert.equal(sent.result, '0x' + keccak256(Buffer.from(tx.slice(2), 'hex')).toString('hex'), `${url}: ${JSON.stringify(sent)}`);
-    const receipt = await waitFor(`receipt on ${url}`, async () => (await evmCall(url, 'eth_getTransactionReceipt', [sent.result])).result ?? undefined, 30_000, 300);
+    const receipt = await waitFor(
+      `receipt on ${url}`,
+      async () => (await evmCall(url, 'eth_getTransactionReceipt', [sent.result])).result ?? undefined,
+      30_000,
+      300,
+    );
     return { hash: sent.result, height: BigInt(receipt.blockNumber).toString(), blockHash: receipt.blockHash };
   }
 
@@ -110,10 +132,15 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     const res = await rawPost(`${s.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: txBase64, mode: 'BROADCAST_MODE_SYNC' });
     assert.equal(res.json.tx_response?.code, 0, res.text);
     const hash = createHash('sha256').update(Buffer.from(txBase64, 'base64')).digest('hex').toUpperCase();
-    const found = await waitFor(`tx ${hash}`, async () => {
-      const t = await raw(`${s.comet}/tx?hash=0x${hash}`);
-      return t.status === 200 ? t.json.result : undefined;
-    }, 30_000, 300);
+    const found = await waitFor(
+      `tx ${hash}`,
+      async () => {
+        const t = await raw(`${s.comet}/tx?hash=0x${hash}`);
+        return t.status === 200 ? t.json.result : undefined;
+      },
+      30_000,
+      300,
+    );
     return { hash, height: found.height };
   }
 
@@ -128,7 +155,13 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     const validatorBech32 = node.addresses[VALIDATOR.name].bech32;
     const bankSend = node.signBankSend(validatorBech32, bech32Encode('cosmos', randomBytes(20)), 1000n);
     const devnetFunded = JSON.parse(devnet.genesisBytes().toString('utf8')).app_state.bank.balances[0].address as string;
-    sides.devnet = { name: 'devnet', ...d, tx: await sendCosmos(d, Buffer.from(`fid-${randomBytes(4).toString('hex')}=1`).toString('base64')), evmTx: await sendEvm(d.evm), funded: devnetFunded };
+    sides.devnet = {
+      name: 'devnet',
+      ...d,
+      tx: await sendCosmos(d, Buffer.from(`fid-${randomBytes(4).toString('hex')}=1`).toString('base64')),
+      evmTx: await sendEvm(d.evm),
+      funded: devnetFunded,
+    };
     sides.evmd = { name: 'evmd', ...e, tx: await sendCosmos(e, bankSend), evmTx: await sendEvm(e.evm), funded: validatorBech32 };
   });
 
@@ -137,7 +170,8 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     await node?.dispose();
   });
 
-  const get = (path: (s: Side) => string, init: RequestInit = {}) => Promise.all([raw(sides.devnet.rest + path(sides.devnet), init), raw(sides.evmd.rest + path(sides.evmd), init)]);
+  const get = (path: (s: Side) => string, init: RequestInit = {}) =>
+    Promise.all([raw(sides.devnet.rest + path(sides.devnet), init), raw(sides.evmd.rest + path(sides.evmd), init)]);
   const B = '/cosmos/base/tendermint/v1beta1';
 
   it('REST answers: blocks, node info, syncing, validator sets, balances, a tx, a broadcast', async () => {
@@ -168,7 +202,8 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       ]);
       compare(`REST ${name}`, d, r);
       restHeaders(`REST ${name}`, d, r);
-      if (d.json?.tx_response?.code !== r.json?.tx_response?.code) note(`REST ${name}`, [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
+      if (d.json?.tx_response?.code !== r.json?.tx_response?.code)
+        note(`REST ${name}`, [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
     }
   });
 
@@ -193,10 +228,14 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       compare(`REST error ${name}`, d, r, APP_CONTENT, ['location']);
       restHeaders(`REST error ${name}`, d, r);
     }
-    const [d, r] = await Promise.all([rawPost(`${sides.devnet.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' }), rawPost(`${sides.evmd.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' })]);
+    const [d, r] = await Promise.all([
+      rawPost(`${sides.devnet.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' }),
+      rawPost(`${sides.evmd.rest}/cosmos/tx/v1beta1/txs`, { tx_bytes: '', mode: 'BROADCAST_MODE_SYNC' }),
+    ]);
     compare('REST error broadcast of an empty tx', d, r);
     restHeaders('REST error broadcast of an empty tx', d, r);
-    if (d.json?.tx_response?.code !== r.json?.tx_response?.code) note('REST error broadcast of an empty tx', [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
+    if (d.json?.tx_response?.code !== r.json?.tx_response?.code)
+      note('REST error broadcast of an empty tx', [`code devnet ${d.json?.tx_response?.code}, evmd ${r.json?.tx_response?.code}`]);
   });
 
   it('EVM JSON-RPC: answers and errors', async () => {
@@ -223,7 +262,9 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     ];
     const options: ShapeOptions = { labelB: 'evmd' };
     for (const [name, make] of cases) {
-      const [d, r] = await Promise.all((['devnet', 'evmd'] as const).map((k) => rawPost(sides[k].evm, { jsonrpc: '2.0', id: 1, method: make(sides[k])[0], params: make(sides[k])[1] })));
+      const [d, r] = await Promise.all(
+        (['devnet', 'evmd'] as const).map((k) => rawPost(sides[k].evm, { jsonrpc: '2.0', id: 1, method: make(sides[k])[0], params: make(sides[k])[1] })),
+      );
       compare(`EVM ${name}`, d, r, options);
     }
   });
@@ -233,7 +274,11 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
     const json = { 'content-type': 'application/json' };
     const cases: Array<[string, string, RequestInit]> = [
       ['no jsonrpc member', '/', { method: 'POST', headers: json, body: '{"id":1,"method":"eth_blockNumber","params":[]}' }],
-      ['text/plain', '/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' }],
+      [
+        'text/plain',
+        '/',
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' },
+      ],
       ['GET', '/', { method: 'GET' }],
       ['double slash', '//', { method: 'POST', headers: json, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}', redirect: 'manual' }],
       ['unknown path', '/nothing', { method: 'POST', headers: json, body: '{}' }],
@@ -260,23 +305,43 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       ['GET //status', (s) => raw(`${s.comet}//status`, { redirect: 'manual' })],
       ['POST //', (s) => raw(`${s.comet}//`, { method: 'POST', body: '{}', redirect: 'manual' })],
       ['POST validators without params', post({ jsonrpc: '2.0', id: 1, method: 'validators' })],
-      ['POST batch health + block without params', post([{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'block' }])],
+      [
+        'POST batch health + block without params',
+        post([
+          { jsonrpc: '2.0', id: 1, method: 'health' },
+          { jsonrpc: '2.0', id: 2, method: 'block' },
+        ]),
+      ],
       ['POST block at a height', (s) => post({ jsonrpc: '2.0', id: 1, method: 'block', params: [s.tx.height] })(s)],
       ['POST block past the tip', post({ jsonrpc: '2.0', id: 1, method: 'block', params: ['999999'] })],
       ['POST block without params', post({ jsonrpc: '2.0', id: 1, method: 'block' })],
       ['POST block number param', post({ jsonrpc: '2.0', id: 1, method: 'block', params: [5] })],
       ['POST status', post({ jsonrpc: '2.0', id: 1, method: 'status', params: [] })],
       ['POST abci_info', post({ jsonrpc: '2.0', id: 1, method: 'abci_info' })],
-      ['POST batch validators + block', post([{ jsonrpc: '2.0', id: 1, method: 'validators', params: { height: '1' } }, { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] }])],
-      ['POST batch with status', post([{ jsonrpc: '2.0', id: 1, method: 'status' }, { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] }])],
+      [
+        'POST batch validators + block',
+        post([
+          { jsonrpc: '2.0', id: 1, method: 'validators', params: { height: '1' } },
+          { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] },
+        ]),
+      ],
+      [
+        'POST batch with status',
+        post([
+          { jsonrpc: '2.0', id: 1, method: 'status' },
+          { jsonrpc: '2.0', id: 2, method: 'block', params: ['1'] },
+        ]),
+      ],
     ];
     for (const [name, f] of cases) {
       const [d, r] = await both(f);
       if (d.status !== r.status) note(`CometBFT ${name}`, [`HTTP status devnet ${d.status}, evmd ${r.status}`]);
       for (const h of ['cache-control', 'location', 'content-type']) {
-        if (d.headers.get(h) !== r.headers.get(h)) note(`CometBFT ${name}`, [`${h} devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
+        if (d.headers.get(h) !== r.headers.get(h))
+          note(`CometBFT ${name}`, [`${h} devnet ${JSON.stringify(d.headers.get(h))}, evmd ${JSON.stringify(r.headers.get(h))}`]);
       }
-      if (d.status >= 300 && d.status < 400 && d.text !== r.text) note(`CometBFT ${name}`, [`redirect body devnet ${JSON.stringify(d.text)}, evmd ${JSON.stringify(r.text)}`]);
+      if (d.status >= 300 && d.status < 400 && d.text !== r.text)
+        note(`CometBFT ${name}`, [`redirect body devnet ${JSON.stringify(d.text)}, evmd ${JSON.stringify(r.text)}`]);
       if (d.status === 500 && r.status === 500) compare(`CometBFT ${name}`, d, r, { labelB: 'evmd' });
     }
   });
@@ -288,7 +353,9 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
         t.events.some((e) => e.type === 'ethereum_tx' && e.attributes.some((a) => a.value === s.evmTx.hash)),
       );
       if (!tx) throw new Error(`${s.name}: no txs_results entry with ethereum_tx ${s.evmTx.hash}`);
-      const kept = tx.events.filter((e) => e.type === 'ethereum_tx' || e.type === 'tx_log' || (e.type === 'message' && e.attributes.some((a) => a.key === 'action' || a.key === 'module')));
+      const kept = tx.events.filter(
+        (e) => e.type === 'ethereum_tx' || e.type === 'tx_log' || (e.type === 'message' && e.attributes.some((a) => a.key === 'action' || a.key === 'module')),
+      );
       return kept.map((e) => `${e.type}(${e.attributes.map((a) => a.key).join(',')})`);
     };
     const [d, r] = await Promise.all([evmEvents(sides.devnet), evmEvents(sides.evmd)]);

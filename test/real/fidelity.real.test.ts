@@ -6,18 +6,16 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { signTransfer } from './helpers/evm';
-import { AnvilNode, CometNode, raw, Raw, rawPost, sleep, waitFor } from './helpers/nodes';
-import { shapeDiff, ShapeOptions } from './helpers/shape';
+import { AnvilNode, CometNode, raw, type Raw, rawPost, sleep, waitFor } from './helpers/nodes';
+import { shapeDiff, type ShapeOptions } from './helpers/shape';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /** Numbers, hashes and quoted values blanked, so error texts compare by wording. */
 function wording(s: string | undefined): string | undefined {
-  return s
-    ?.replace(/[0-9A-Fa-f]{40,}/g, 'HASH')
-    .replace(/\d+/g, 'N');
+  return s?.replace(/[0-9A-Fa-f]{40,}/g, 'HASH').replace(/\d+/g, 'N');
 }
 
 interface Side {
@@ -111,7 +109,9 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
     sides.real = { name: 'real', http: node.http, ws: node.ws };
     // The same kind of kvstore tx committed on both sides.
     for (const s of Object.values(sides)) {
-      await waitFor(`${s.name} height 3`, async () => (BigInt((await raw(`${s.http}/status`)).json.result.sync_info.latest_block_height) >= 3n ? true : undefined));
+      await waitFor(`${s.name} height 3`, async () =>
+        BigInt((await raw(`${s.http}/status`)).json.result.sync_info.latest_block_height) >= 3n ? true : undefined,
+      );
       const key = `fid-${randomBytes(4).toString('hex')}`;
       const value = `v-${randomBytes(4).toString('hex')}`;
       const tx = Buffer.from(`${key}=${value}`);
@@ -125,7 +125,9 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
       s.tx = { hash, height: found.height, key, value };
       s.blockHash = (await raw(`${s.http}/block?height=${found.height}`)).json.result.block_id.hash;
       // One more block on top, so height+1 has results of a block with txs in last_results_hash.
-      await waitFor(`${s.name} one block more`, async () => (BigInt((await raw(`${s.http}/status`)).json.result.sync_info.latest_block_height) > BigInt(found.height) + 1n ? true : undefined));
+      await waitFor(`${s.name} one block more`, async () =>
+        BigInt((await raw(`${s.http}/status`)).json.result.sync_info.latest_block_height) > BigInt(found.height) + 1n ? true : undefined,
+      );
     }
   });
 
@@ -228,7 +230,10 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
       ['status', () => ({ jsonrpc: '2.0', id: 1, method: 'status', params: {} })],
       ['block without jsonrpc', (s) => ({ id: 'x', method: 'block', params: [s.tx!.height] })],
       ['validators', () => ({ jsonrpc: '2.0', id: 2, method: 'validators', params: {} })],
-      ['broadcast_tx_sync', () => ({ jsonrpc: '2.0', id: 3, method: 'broadcast_tx_sync', params: { tx: Buffer.from(`p-${randomBytes(3).toString('hex')}=1`).toString('base64') } })],
+      [
+        'broadcast_tx_sync',
+        () => ({ jsonrpc: '2.0', id: 3, method: 'broadcast_tx_sync', params: { tx: Buffer.from(`p-${randomBytes(3).toString('hex')}=1`).toString('base64') } }),
+      ],
       ['block past the tip', () => ({ jsonrpc: '2.0', id: 4, method: 'block', params: ['999999'] })],
       ['block number param', () => ({ jsonrpc: '2.0', id: 5, method: 'block', params: [5] })],
       ['block too many params', () => ({ jsonrpc: '2.0', id: 6, method: 'block', params: ['1', '2'] })],
@@ -240,8 +245,20 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
       ['method not a string', () => ({ jsonrpc: '2.0', id: 12, method: 5 })],
       ['id of a bad type', () => ({ jsonrpc: '2.0', id: { a: 1 }, method: 'status' })],
       ['notification', () => ({ jsonrpc: '2.0', method: 'status', params: {} })],
-      ['batch of two', () => [{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'status' }]],
-      ['batch of one answer', () => [{ jsonrpc: '2.0', id: 1, method: 'health' }, { jsonrpc: '2.0', method: 'status' }]],
+      [
+        'batch of two',
+        () => [
+          { jsonrpc: '2.0', id: 1, method: 'health' },
+          { jsonrpc: '2.0', id: 2, method: 'status' },
+        ],
+      ],
+      [
+        'batch of one answer',
+        () => [
+          { jsonrpc: '2.0', id: 1, method: 'health' },
+          { jsonrpc: '2.0', method: 'status' },
+        ],
+      ],
       ['batch too large', () => Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'health' }))],
       ['empty batch', () => []],
       ['not JSON', () => '{"jsonrpc":'],
@@ -270,9 +287,20 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
           { jsonrpc: '2.0', id: 9, method: 'nope', params: {} },
           { jsonrpc: '2.0', id: 10, method: 'broadcast_tx_sync', params: { tx } },
         ],
-        (got) => got.some((m) => m.id === 3 && m.result?.data) && got.some((m) => m.id === 2 && m.result?.data) && got.some((m) => m.id === 1 && m.result?.data) && got.some((m) => m.id === 9),
+        (got) =>
+          got.some((m) => m.id === 3 && m.result?.data) &&
+          got.some((m) => m.id === 2 && m.result?.data) &&
+          got.some((m) => m.id === 1 && m.result?.data) &&
+          got.some((m) => m.id === 9),
       );
-      const bye = await wsExchange(s.ws, [{ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: "tm.event='NewBlockHeader'" } }, { jsonrpc: '2.0', id: 2, method: 'unsubscribe_all', params: {} }], (got) => got.some((m) => m.id === 2));
+      const bye = await wsExchange(
+        s.ws,
+        [
+          { jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: "tm.event='NewBlockHeader'" } },
+          { jsonrpc: '2.0', id: 2, method: 'unsubscribe_all', params: {} },
+        ],
+        (got) => got.some((m) => m.id === 2),
+      );
       const pick = (id: number, event: boolean) => msgs.find((m) => m.id === id && (event ? m.result?.data !== undefined : m.result?.data === undefined));
       return {
         'subscribe answer': pick(1, false),
@@ -311,12 +339,18 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
     const evm = (url: string, method: string, params: unknown[]) => rawPost(url, { jsonrpc: '2.0', id: 1, method, params });
     const txD = await signTransfer(anvil.url, 1n);
     const hashes: Record<string, string> = {};
-    for (const [name, url] of [['devnet', devnetEvm], ['anvil', anvil.url]] as const) {
+    for (const [name, url] of [
+      ['devnet', devnetEvm],
+      ['anvil', anvil.url],
+    ] as const) {
       const tx = name === 'anvil' ? txD : await signTransfer(anvil.url, 1n);
       hashes[name] = (await evm(url, 'eth_sendRawTransaction', [tx])).json.result;
     }
     const receipts: Record<string, Json> = {};
-    for (const [name, url] of [['devnet', devnetEvm], ['anvil', anvil.url]] as const) {
+    for (const [name, url] of [
+      ['devnet', devnetEvm],
+      ['anvil', anvil.url],
+    ] as const) {
       receipts[name] = await waitFor(`${name} receipt`, async () => (await evm(url, 'eth_getTransactionReceipt', [hashes[name]])).json.result ?? undefined);
     }
     const cases: Array<[string, (side: 'devnet' | 'anvil') => [string, unknown[]]]> = [
@@ -344,9 +378,12 @@ describe('devnet fidelity: the devnet answers with the shapes of the real nodes'
       const [d, a] = await Promise.all([evm(devnetEvm, dm, dp), evm(anvil.url, am, ap)]);
       if (d.status !== a.status) note(`EVM ${name}`, [`HTTP status devnet ${d.status}, anvil ${a.status}`]);
       // yParity: served by anvil (go-ethereum), not by Cosmos EVM v0.3 (the devnet follows evmd).
-      const opts = name.startsWith('eth_getTransaction') ? { ...options, extraRealKeysOk: { '$.result': ['blockTimestamp', 'blobGasUsed', 'blobGasPrice', 'yParity'] } } : options;
+      const opts = name.startsWith('eth_getTransaction')
+        ? { ...options, extraRealKeysOk: { '$.result': ['blockTimestamp', 'blobGasUsed', 'blobGasPrice', 'yParity'] } }
+        : options;
       note(`EVM ${name}`, shapeDiff(d.json, a.json, opts));
-      if (d.json?.error && a.json?.error && d.json.error.code !== a.json.error.code) note(`EVM ${name}`, [`error code devnet ${d.json.error.code}, anvil ${a.json.error.code}`]);
+      if (d.json?.error && a.json?.error && d.json.error.code !== a.json.error.code)
+        note(`EVM ${name}`, [`error code devnet ${d.json.error.code}, anvil ${a.json.error.code}`]);
     }
   });
 

@@ -27,7 +27,10 @@ describe('CometBFT (real node): a genesis larger than 16 MiB', function () {
     node = await CometNode.create({
       genesis: (initial) => {
         const head = { ...initial, initial_height: '1' };
-        const prefix = JSON.stringify(head, null, 2).replace(/\n}$/, ',\n  "app_state": {\n    "note": "chain-endpoints padding, ignored by kvstore",\n    "padding": "');
+        const prefix = JSON.stringify(head, null, 2).replace(
+          /\n}$/,
+          ',\n  "app_state": {\n    "note": "chain-endpoints padding, ignored by kvstore",\n    "padding": "',
+        );
         written = Buffer.concat([Buffer.from(prefix), Buffer.alloc(PADDING_BYTES, 'a'), Buffer.from('"\n  }\n}\n')]);
         return written;
       },
@@ -84,7 +87,10 @@ describe('CometBFT (real node): a genesis larger than 16 MiB', function () {
       external: peak.external - (base.external + base.arrayBuffers),
     };
     const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-    record('memory growth during the chunked fetch', `RSS +${mb(growth.rss)}, heap +${mb(growth.heap)}, external+arrayBuffers +${mb(growth.external)} (budget ${mb(MEMORY_BUDGET)})`);
+    record(
+      'memory growth during the chunked fetch',
+      `RSS +${mb(growth.rss)}, heap +${mb(growth.heap)}, external+arrayBuffers +${mb(growth.external)} (budget ${mb(MEMORY_BUDGET)})`,
+    );
     assert.equal(o.error, undefined, o.error?.message);
     assert.ok(o.file, 'reassembled into a file');
     assert.deepEqual(progress, ['genesis chunk 1 of ?', 'genesis chunk 2 of 3', 'genesis chunk 3 of 3']);
@@ -106,12 +112,18 @@ describe('CometBFT (real node): a genesis larger than 16 MiB', function () {
     assert.equal(fetched.length, served.length);
     const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     assert.equal(sha(fetched), sha(served));
-    record('served genesis vs the file written', `${served.length} bytes served (compact JSON: ${served.equals(written) ? 'identical to' : 'a re-serialisation of'} the ${written.length}-byte file written)`);
+    record(
+      'served genesis vs the file written',
+      `${served.length} bytes served (compact JSON: ${served.equals(written) ? 'identical to' : 'a re-serialisation of'} the ${written.length}-byte file written)`,
+    );
     // ... and the JSON is the file we wrote.
     assert.deepEqual(JSON.parse(fetched.toString('utf8')), JSON.parse(written.toString('utf8')));
 
     // Memory last, so a failure here comes after the byte-for-byte checks passed.
-    assert.ok(growth.rss < MEMORY_BUDGET, `RSS grew by ${mb(growth.rss)} while fetching a ${mb(served.length)} genesis in 3 chunks (budget ${mb(MEMORY_BUDGET)})`);
+    assert.ok(
+      growth.rss < MEMORY_BUDGET,
+      `RSS grew by ${mb(growth.rss)} while fetching a ${mb(served.length)} genesis in 3 chunks (budget ${mb(MEMORY_BUDGET)})`,
+    );
     assert.ok(growth.heap + growth.external < MEMORY_BUDGET, `heap+external grew by ${mb(growth.heap + growth.external)}`);
   });
 });

@@ -5,7 +5,7 @@
 // and a request every second (rendered and masked as a document). Reports heap and RSS growth after
 // warm-up (until RSS stops climbing, at most half the run) and the sockets, timers and handles left at the end; exits 1 past the targets.
 
-import { fork, ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -16,9 +16,9 @@ import { HttpClient } from '../../src/core/transport/http';
 import { interpret, readCometStatus } from '../../src/core/documents/interpret';
 import { masker } from '../../src/core/secrets/mask';
 import { findOperation } from '../../src/core/chain/operations';
-import { Provider, joinUrl } from '../../src/core/config/providers';
+import { type Provider, joinUrl } from '../../src/core/config/providers';
 import { renderDocumentBytes } from '../../src/core/documents/render';
-import { DevnetProviderUrls, startDevnet } from '../devnet/devnet';
+import { type DevnetProviderUrls, startDevnet } from '../devnet/devnet';
 
 const MiB = 1024 * 1024;
 const PROVIDERS = 10;
@@ -32,7 +32,10 @@ type ToChild = { drop: string } | { stop: true };
 
 /** The devnet side: started in a child, driven over IPC. */
 async function devnetChild(): Promise<void> {
-  const devnet = await startDevnet({ blockIntervalMs: BLOCK_MS, providers: Array.from({ length: PROVIDERS }, (_, i) => ({ name: `p${i}`, lagBlocks: i % 3 })) });
+  const devnet = await startDevnet({
+    blockIntervalMs: BLOCK_MS,
+    providers: Array.from({ length: PROVIDERS }, (_, i) => ({ name: `p${i}`, lagBlocks: i % 3 })),
+  });
   process.send!({ providers: devnet.providers });
   process.on('message', (m: ToChild) => {
     void (async () => {
@@ -80,14 +83,19 @@ export interface SoakReport {
 }
 
 export async function soak(minutes: number, log: (s: string) => void = console.log): Promise<SoakReport> {
-  log(`soak: ${minutes} min: ${PROVIDERS} providers, ${BLOCK_MS} ms blocks, a socket drop every ${DROP_EVERY_MS / 1000} s, health every ${HEALTH_EVERY_MS / 1000} s, a request every ${REQUEST_EVERY_MS / 1000} s`);
+  log(
+    `soak: ${minutes} min: ${PROVIDERS} providers, ${BLOCK_MS} ms blocks, a socket drop every ${DROP_EVERY_MS / 1000} s, health every ${HEALTH_EVERY_MS / 1000} s, a request every ${REQUEST_EVERY_MS / 1000} s`,
+  );
   const resourcesBefore = resources(); // before the devnet's child process and its pipe
   const child: ChildProcess = fork(__filename, ['--devnet'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { providers: urls } = await new Promise<{ providers: DevnetProviderUrls[] }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { providers: DevnetProviderUrls[] }));
     child.once('error', reject);
   });
-  const providers: Provider[] = urls.map((u) => ({ name: u.name, endpoints: { evmRpc: u.evmRpc, consensusHttp: u.consensusHttp, consensusRpc: u.consensusRpc, consensusWs: u.consensusWs, rest: u.rest } }));
+  const providers: Provider[] = urls.map((u) => ({
+    name: u.name,
+    endpoints: { evmRpc: u.evmRpc, consensusHttp: u.consensusHttp, consensusRpc: u.consensusRpc, consensusWs: u.consensusWs, rest: u.rest },
+  }));
   const http = new HttpClient();
   const dir = mkdtempSync(path.join(tmpdir(), 'ce-soak-'));
   masker.set(['soak-secret-value-1']);
@@ -129,7 +137,9 @@ export async function soak(minutes: number, log: (s: string) => void = console.l
       .finally(() => (healthBusy = false));
   }, HEALTH_EVERY_MS);
 
-  const ops = ['evm.blockNumber', 'consensus.block', 'rest.latestBlock', 'consensusHttp.status', 'evm.getBlockByNumber'].map((id) => findOperation(id)!).filter(Boolean);
+  const ops = ['evm.blockNumber', 'consensus.block', 'rest.latestBlock', 'consensusHttp.status', 'evm.getBlockByNumber']
+    .map((id) => findOperation(id)!)
+    .filter(Boolean);
   let requests = 0;
   let requestErrors = 0;
   const requestTimer = setInterval(() => {
@@ -170,7 +180,9 @@ export async function soak(minutes: number, log: (s: string) => void = console.l
   while (Date.now() - started < totalMs - warmMs) {
     await new Promise((r) => setTimeout(r, Math.min(60_000, totalMs - warmMs - (Date.now() - started))));
     const m = process.memoryUsage();
-    log(`soak: ${((warmMs + Date.now() - started) / 60_000).toFixed(1)} min · height ${tracker.snapshot().height} (${tracker.snapshot().state}) · ${requests} requests · ${healthRefreshes} health refreshes · heap ${(m.heapUsed / MiB).toFixed(1)} MB · rss ${(m.rss / MiB).toFixed(1)} MB`);
+    log(
+      `soak: ${((warmMs + Date.now() - started) / 60_000).toFixed(1)} min · height ${tracker.snapshot().height} (${tracker.snapshot().state}) · ${requests} requests · ${healthRefreshes} health refreshes · heap ${(m.heapUsed / MiB).toFixed(1)} MB · rss ${(m.rss / MiB).toFixed(1)} MB`,
+    );
   }
   const end = await settle();
   const lastHeight = String(tracker.snapshot().height);

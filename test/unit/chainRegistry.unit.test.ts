@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ChainRegistryError, ImportCandidate, parseChainJson } from '../../src/core/config/chainRegistry';
+import { ChainRegistryError, type ImportCandidate, parseChainJson } from '../../src/core/config/chainRegistry';
 import { normalizeAddress } from '../../src/core/config/registryDuplicates';
 import { DEFAULT_PROVIDERS, parseProviders } from '../../src/core/config/providers';
 
@@ -20,14 +20,17 @@ describe('chain registry: a Cosmos EVM testnet with several providers', () => {
   it('reads the chain and makes one candidate per provider, in file order', () => {
     const { chain, candidates } = parseChainJson(lumen, DEFAULT_PROVIDERS);
     assert.deepEqual(chain, { chainId: 'lumen_7701-1', name: 'Lumen Testnet', chainName: 'lumentestnet', networkType: 'testnet', evmChainId: '7701' });
-    assert.deepEqual(candidates.map((c) => c.name), [
-      'Lumen Foundation (lumen_7701-1)',
-      'Polkachu (lumen_7701-1)',
-      'NodeStake (lumen_7701-1)',
-      'Allnodes ⚡️ Nodes & Staking (lumen_7701-1)',
-      '65.108.12.34 (lumen_7701-1)',
-      'jsonrpc.lumen-testnet.stakeme.pro (lumen_7701-1)',
-    ]);
+    assert.deepEqual(
+      candidates.map((c) => c.name),
+      [
+        'Lumen Foundation (lumen_7701-1)',
+        'Polkachu (lumen_7701-1)',
+        'NodeStake (lumen_7701-1)',
+        'Allnodes ⚡️ Nodes & Staking (lumen_7701-1)',
+        '65.108.12.34 (lumen_7701-1)',
+        'jsonrpc.lumen-testnet.stakeme.pro (lumen_7701-1)',
+      ],
+    );
     for (const c of candidates) {
       assert.equal(c.entry.name, c.name);
       assert.equal(c.entry.chainId, 'lumen_7701-1');
@@ -64,17 +67,26 @@ describe('chain registry: a Cosmos EVM testnet with several providers', () => {
   it('does not take an EVM socket listed under wss as the consensus WebSocket', () => {
     const allnodes = byProvider(parseChainJson(lumen, []).candidates, 'Allnodes ⚡️ Nodes & Staking');
     assert.equal(allnodes.entry.consensusWs, 'wss://lumen-testnet-rpc.publicnode.com/websocket');
-    assert.ok(allnodes.notes.some((n) => n.includes('apis.wss[1]') && /not a CometBFT socket/.test(n)), allnodes.notes.join('\n'));
+    assert.ok(
+      allnodes.notes.some((n) => n.includes('apis.wss[1]') && /not a CometBFT socket/.test(n)),
+      allnodes.notes.join('\n'),
+    );
   });
 
   it('takes the first valid address of an interface and notes the others and the invalid ones', () => {
     const { candidates } = parseChainJson(lumen, []);
     const polkachu = byProvider(candidates, 'Polkachu');
     assert.equal(polkachu.entry.consensusHttp, 'https://lumen-testnet-rpc.polkachu.com');
-    assert.ok(polkachu.notes.some((n) => n.startsWith('apis.rpc[3] (https://lumen-testnet-archive-rpc.polkachu.com) not imported')), polkachu.notes.join('\n'));
+    assert.ok(
+      polkachu.notes.some((n) => n.startsWith('apis.rpc[3] (https://lumen-testnet-archive-rpc.polkachu.com) not imported')),
+      polkachu.notes.join('\n'),
+    );
     const allnodes = byProvider(candidates, 'Allnodes ⚡️ Nodes & Staking');
     assert.equal(allnodes.entry.consensusHttp, 'https://lumen-testnet-rpc.publicnode.com', 'the invalid first address is skipped, :443 dropped');
-    assert.ok(allnodes.notes.some((n) => n.startsWith('apis.rpc[5].address skipped: Consensus HTTP address must start with http')), allnodes.notes.join('\n'));
+    assert.ok(
+      allnodes.notes.some((n) => n.startsWith('apis.rpc[5].address skipped: Consensus HTTP address must start with http')),
+      allnodes.notes.join('\n'),
+    );
   });
 
   it('merges repeated addresses (trailing slash, letter case, default port) and unnamed repeats of a provider address', () => {
@@ -101,7 +113,10 @@ describe('chain registry: a Cosmos EVM testnet with several providers', () => {
 
   it('notes where the EVM chain id comes from', () => {
     const { notes } = parseChainJson(lumen, []);
-    assert.ok(notes.some((n) => /EVM chain id 7701 taken from the chain-id lumen_7701-1/.test(n)), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => /EVM chain id 7701 taken from the chain-id lumen_7701-1/.test(n)),
+      notes.join('\n'),
+    );
   });
 
   it('produces entries the settings accept', () => {
@@ -131,11 +146,16 @@ describe('chain registry: comparison with the configured providers', () => {
     const { candidates } = parseChainJson(lumen, existing);
     assert.equal(byProvider(candidates, 'Polkachu').duplicateOf, 'My Polkachu');
     assert.equal(byProvider(candidates, 'Polkachu').name, 'Polkachu (lumen_7701-1)');
-    assert.deepEqual(candidates.filter((c) => c.duplicateOf).map((c) => c.provider), ['Polkachu']);
+    assert.deepEqual(
+      candidates.filter((c) => c.duplicateOf).map((c) => c.provider),
+      ['Polkachu'],
+    );
   });
 
   it('ignores a derived WebSocket when comparing (an entry without consensusWs still matches)', () => {
-    const { candidates } = parseChainJson(lumen, [{ name: 'ns', consensusHttp: 'https://lumen-testnet.nodestake.org/rpc/', rest: 'https://lumen-testnet.nodestake.org/api/' }]);
+    const { candidates } = parseChainJson(lumen, [
+      { name: 'ns', consensusHttp: 'https://lumen-testnet.nodestake.org/rpc/', rest: 'https://lumen-testnet.nodestake.org/api/' },
+    ]);
     assert.equal(byProvider(candidates, 'NodeStake').duplicateOf, 'ns');
   });
 
@@ -143,7 +163,10 @@ describe('chain registry: comparison with the configured providers', () => {
     const { candidates } = parseChainJson(lumen, [{ name: 'Foundation RPC only', consensusHttp: 'https://rpc.testnet.lumen.example.org' }]);
     const foundation = byProvider(candidates, 'Lumen Foundation');
     assert.equal(foundation.duplicateOf, undefined);
-    assert.ok(foundation.notes.includes('CometBFT RPC https://rpc.testnet.lumen.example.org is already configured in "Foundation RPC only".'), foundation.notes.join('\n'));
+    assert.ok(
+      foundation.notes.includes('CometBFT RPC https://rpc.testnet.lumen.example.org is already configured in "Foundation RPC only".'),
+      foundation.notes.join('\n'),
+    );
   });
 
   it('suffixes names that are taken, case-insensitively, counting up', () => {
@@ -169,14 +192,16 @@ describe('chain registry: a mainnet without EVM and with unnamed endpoints', () 
   it('names unnamed endpoints after their host and sets no EVM chain id', () => {
     const { chain, candidates, notes } = parseChainJson(kestrel, []);
     assert.deepEqual(chain, { chainId: 'kestrel-1', name: 'Kestrel', chainName: 'kestrel', networkType: 'mainnet' });
-    assert.deepEqual(candidates.map((c) => c.name), [
-      'rpc.kestrel.example.net (kestrel-1)',
-      'Lavender.Five Nodes 🐝 (kestrel-1)',
-      'api.kestrel.example.net (kestrel-1)',
-    ]);
+    assert.deepEqual(
+      candidates.map((c) => c.name),
+      ['rpc.kestrel.example.net (kestrel-1)', 'Lavender.Five Nodes 🐝 (kestrel-1)', 'api.kestrel.example.net (kestrel-1)'],
+    );
     assert.equal(byProvider(candidates, 'Lavender.Five Nodes 🐝').entry.rest, 'https://kestrel-api.lavenderfive.com');
     assert.ok(candidates.every((c) => c.entry.evmChainId === undefined));
-    assert.ok(notes.some((n) => /grpc-web\.kestrel\.example\.net not imported/.test(n)), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => /grpc-web\.kestrel\.example\.net not imported/.test(n)),
+      notes.join('\n'),
+    );
   });
 
   it('uses the provider alone as the name when the file has no chain_id', () => {
@@ -228,12 +253,15 @@ describe('chain registry: malformed files name the field at fault', () => {
   ];
   for (const [file, field, message] of cases) {
     it(`${file}: ${field}`, () => {
-      assert.throws(() => parseChainJson(fixture(path.join('malformed', file)), []), (e: unknown) => {
-        assert.ok(e instanceof ChainRegistryError, String(e));
-        assert.equal(e.field, field);
-        assert.equal(e.message, message);
-        return true;
-      });
+      assert.throws(
+        () => parseChainJson(fixture(path.join('malformed', file)), []),
+        (e: unknown) => {
+          assert.ok(e instanceof ChainRegistryError, String(e));
+          assert.equal(e.field, field);
+          assert.equal(e.message, message);
+          return true;
+        },
+      );
     });
   }
 
@@ -243,8 +271,9 @@ describe('chain registry: malformed files name the field at fault', () => {
   });
 
   it('reports the JSON error position on the line where it is, after a byte-order mark', () => {
-    assert.throws(() => parseChainJson('\uFEFF{\n  "chain_id": "x",\n  "apis": {\n    "rpc": [ { address: "https://a" } ]\n  }\n}', []),
-      { message: 'The file is not valid JSON: expected a property name in double quotes, found "a" at line 4, column 16.' });
+    assert.throws(() => parseChainJson('\uFEFF{\n  "chain_id": "x",\n  "apis": {\n    "rpc": [ { address: "https://a" } ]\n  }\n}', []), {
+      message: 'The file is not valid JSON: expected a property name in double quotes, found "a" at line 4, column 16.',
+    });
   });
 
   it('names the first JSON error and where it is (jsonc-parser finds it)', () => {
@@ -264,12 +293,30 @@ describe('chain registry: malformed files name the field at fault', () => {
   });
 
   it('skips addresses that are not usable URLs instead of failing, with a note', () => {
-    const doc = { chain_id: 'x-1', apis: { rpc: [{ address: '', provider: 'A' }, { address: 'tcp://rpc.x.example.org:26657' }, { address: 'rpc.b.example.org', provider: 'B' }], rest: [{ address: 'https://api.x.example.org', provider: 'A' }] } };
+    const doc = {
+      chain_id: 'x-1',
+      apis: {
+        rpc: [{ address: '', provider: 'A' }, { address: 'tcp://rpc.x.example.org:26657' }, { address: 'rpc.b.example.org', provider: 'B' }],
+        rest: [{ address: 'https://api.x.example.org', provider: 'A' }],
+      },
+    };
     const { candidates, notes } = parseChainJson(JSON.stringify(doc), []);
-    assert.deepEqual(candidates.map((c) => c.name), ['A (x-1)']);
-    assert.ok(candidates[0].notes.some((n) => /^apis\.rpc\[0\]\.address skipped: Consensus HTTP address is empty/.test(n)), candidates[0].notes.join('\n'));
-    assert.ok(notes.some((n) => /^apis\.rpc\[1\]\.address skipped: Consensus HTTP address must start with http/.test(n)), notes.join('\n'));
-    assert.ok(notes.some((n) => /^B: no usable address, nothing to import\. apis\.rpc\[2\]\.address skipped/.test(n)), notes.join('\n'));
+    assert.deepEqual(
+      candidates.map((c) => c.name),
+      ['A (x-1)'],
+    );
+    assert.ok(
+      candidates[0].notes.some((n) => /^apis\.rpc\[0\]\.address skipped: Consensus HTTP address is empty/.test(n)),
+      candidates[0].notes.join('\n'),
+    );
+    assert.ok(
+      notes.some((n) => /^apis\.rpc\[1\]\.address skipped: Consensus HTTP address must start with http/.test(n)),
+      notes.join('\n'),
+    );
+    assert.ok(
+      notes.some((n) => /^B: no usable address, nothing to import\. apis\.rpc\[2\]\.address skipped/.test(n)),
+      notes.join('\n'),
+    );
   });
 });
 

@@ -15,7 +15,10 @@ function simulated() {
   const state = { resumed: 0, aborted: [] as Error[] };
   exchange.onConnect((err) => void state.aborted.push(err ?? new Error('no reason')));
   const headers = [Buffer.from('Content-Type'), Buffer.from('application/json'), Buffer.from('X-A'), Buffer.from('1'), Buffer.from('x-a'), Buffer.from('2')];
-  assert.equal(exchange.onHeaders(200, headers, () => state.resumed++), true);
+  assert.equal(
+    exchange.onHeaders(200, headers, () => state.resumed++),
+    true,
+  );
   return { exchange, state };
 }
 
@@ -102,7 +105,11 @@ describe('Exchange', () => {
     const { exchange: later } = simulated();
     later.onData(Buffer.from('x'));
     later.onError(new Error('reset'));
-    await assert.rejects(later.readWhile(() => true), /reset/, 'a failure that came before the reader is not lost');
+    await assert.rejects(
+      later.readWhile(() => true),
+      /reset/,
+      'a failure that came before the reader is not lost',
+    );
     await assert.rejects(readAll(later.rest()), /reset/);
   });
 
@@ -148,7 +155,9 @@ describe('Exchange', () => {
         socket.once('data', () => {
           socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n');
           const body = '{"ok":true}';
-          socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: a\r\nX-Note: b\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+          socket.end(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: a\r\nX-Note: b\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          );
         });
       });
       const port = await listen(server);
@@ -166,7 +175,10 @@ describe('Exchange', () => {
 
     it('refuses an address that is not http(s) with a clear sentence', async () => {
       const http = new HttpClient();
-      await assert.rejects(http.send({ method: 'GET', url: 'ftp://127.0.0.1/x', timeoutMs: 500 }), /Could not reach ftp:\/\/127\.0\.0\.1\/x: the address must start with http:\/\/ or https:\/\//);
+      await assert.rejects(
+        http.send({ method: 'GET', url: 'ftp://127.0.0.1/x', timeoutMs: 500 }),
+        /Could not reach ftp:\/\/127\.0\.0\.1\/x: the address must start with http:\/\/ or https:\/\//,
+      );
       await http.close();
     });
   });

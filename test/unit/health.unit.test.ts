@@ -4,11 +4,11 @@
 import * as assert from 'node:assert/strict';
 import { HealthMonitor } from '../../src/core/health/health';
 import { classify } from '../../src/core/health/classify';
-import { InterfaceHealth } from '../../src/core/health/model';
+import { type InterfaceHealth } from '../../src/core/health/model';
 import { ranked } from '../../src/core/health/rank';
 import { HttpClient } from '../../src/core/transport/http';
-import { Provider } from '../../src/core/config/providers';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Provider } from '../../src/core/config/providers';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 
 const asProvider = (u: Devnet['providers'][number]): Provider => {
   const { name, ...endpoints } = u;
@@ -23,7 +23,10 @@ describe('provider health', function () {
   let providers: Provider[];
 
   before(async () => {
-    devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: 'good' }, { name: 'lagging', lagBlocks: 5 }, { name: 'stopped' }, { name: 'limited' }] });
+    devnet = await startDevnet({
+      blockIntervalMs: 200,
+      providers: [{ name: 'good' }, { name: 'lagging', lagBlocks: 5 }, { name: 'stopped' }, { name: 'limited' }],
+    });
     other = await startDevnet({ blockIntervalMs: 200, chainId: 'another-chain-7', evmChainId: 7n, providers: [{ name: 'other chain' }] });
     http = new HttpClient();
     providers = [...devnet.providers, ...other.providers].map(asProvider);
@@ -39,7 +42,13 @@ describe('provider health', function () {
 
   it('classifies every interface of every provider', async () => {
     await devnet.stopProvider('stopped');
-    await devnet.setFault('limited', 'rest', { kind: 'status', status: 429, body: '<html>slow down</html>', contentType: 'text/html', headers: { 'retry-after': '120' } });
+    await devnet.setFault('limited', 'rest', {
+      kind: 'status',
+      status: 429,
+      body: '<html>slow down</html>',
+      contentType: 'text/html',
+      headers: { 'retry-after': '120' },
+    });
     const monitor = new HealthMonitor({ http, timeoutMs: 3000 });
     await monitor.refresh(providers);
     const rows = monitor.assess(providers);
@@ -78,7 +87,9 @@ describe('provider health', function () {
     const monitor = new HealthMonitor({ http, timeoutMs: 3000 });
     const subset = providers.filter((p) => p.name === 'good' || p.name === 'other chain');
     await monitor.refresh(subset);
-    const rows = monitor.assess(subset, (p) => (p.name === 'other chain' ? { chainId: 'another-chain-7', evmChainId: '0x7' } : { chainId: 'another-chain-7', evmChainId: '0x7' }));
+    const rows = monitor.assess(subset, (p) =>
+      p.name === 'other chain' ? { chainId: 'another-chain-7', evmChainId: '0x7' } : { chainId: 'another-chain-7', evmChainId: '0x7' },
+    );
     assert.equal(find(rows, 'good', 'consensusHttp').state, 'wrongChain');
     assert.equal(find(rows, 'other chain', 'consensusHttp').state, 'healthy');
   });
@@ -90,15 +101,22 @@ describe('provider health', function () {
     await devnet.stopProvider('stopped');
     await monitor.refresh(subset);
     let r = ranked(monitor.assess(subset), 'consensusWs');
-    assert.deepEqual(r.map((x) => x.provider), ['good']);
+    assert.deepEqual(
+      r.map((x) => x.provider),
+      ['good'],
+    );
     await devnet.startProvider('stopped');
     await monitor.refresh(subset);
     r = ranked(monitor.assess(subset), 'consensusWs');
-    assert.deepEqual(r.map((x) => x.provider), ['good', 'stopped'], 'back in the ranking, below the stable one');
+    assert.deepEqual(
+      r.map((x) => x.provider),
+      ['good', 'stopped'],
+      'back in the ranking, below the stable one',
+    );
     assert.ok(r[0].score! > r[1].score!);
   });
 
-  it('flags an interface that lags the provider\'s other interfaces', () => {
+  it("flags an interface that lags the provider's other interfaces", () => {
     const p: Provider = { name: 'mixed', endpoints: { evmRpc: 'http://e', consensusHttp: 'http://c' } };
     const rows: InterfaceHealth[] = [
       { provider: 'mixed', iface: 'evmRpc', state: 'unknown', samples: 1, last: { at: 0, ok: true, latencyMs: 5, height: 90n } },
@@ -112,13 +130,32 @@ describe('provider health', function () {
   it('a slow interface is lagging even at the tip', () => {
     const ps: Provider[] = ['a', 'b'].map((name) => ({ name, endpoints: { consensusHttp: `http://${name}` } }));
     const rows: InterfaceHealth[] = [
-      { provider: 'a', iface: 'consensusHttp', state: 'unknown', samples: 1, medianMs: 10, successRate: 1, last: { at: 0, ok: true, latencyMs: 10, height: 5n } },
-      { provider: 'b', iface: 'consensusHttp', state: 'unknown', samples: 1, medianMs: 900, successRate: 1, last: { at: 0, ok: true, latencyMs: 900, height: 5n } },
+      {
+        provider: 'a',
+        iface: 'consensusHttp',
+        state: 'unknown',
+        samples: 1,
+        medianMs: 10,
+        successRate: 1,
+        last: { at: 0, ok: true, latencyMs: 10, height: 5n },
+      },
+      {
+        provider: 'b',
+        iface: 'consensusHttp',
+        state: 'unknown',
+        samples: 1,
+        medianMs: 900,
+        successRate: 1,
+        last: { at: 0, ok: true, latencyMs: 900, height: 5n },
+      },
     ];
     classify(rows, ps, () => ({}), 0);
     assert.equal(rows[0].state, 'healthy');
     assert.equal(rows[1].state, 'lagging');
     assert.equal(rows[1].reason, '890 ms slower');
-    assert.deepEqual(ranked(rows, 'consensusHttp').map((r) => r.provider), ['a', 'b']);
+    assert.deepEqual(
+      ranked(rows, 'consensusHttp').map((r) => r.provider),
+      ['a', 'b'],
+    );
   });
 });

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import type { HeightSnapshot } from '../../src/core/chain/heightTracker';
 import type { Provider } from '../../src/core/config/providers';
 import type { InterfaceHealth } from '../../src/core/health/model';
-import { FollowView, HeightFeed, HeightFollower, chooseStatusProvider } from '../../src/core/health/heightFollower';
+import { type FollowView, type HeightFeed, HeightFollower, chooseStatusProvider } from '../../src/core/health/heightFollower';
 
 class FakeFeed implements HeightFeed {
   disposed = false;
@@ -33,7 +33,13 @@ class FakeFeed implements HeightFeed {
 const ws = (name: string): Provider => ({ name, endpoints: { consensusWs: `ws://${name}.invalid/websocket`, consensusHttp: `http://${name}.invalid` } });
 const httpOnly = (name: string): Provider => ({ name, endpoints: { consensusHttp: `http://${name}.invalid` } });
 
-function row(provider: string, iface: InterfaceHealth['iface'], state: InterfaceHealth['state'], rank?: number, extra: Partial<InterfaceHealth> = {}): InterfaceHealth {
+function row(
+  provider: string,
+  iface: InterfaceHealth['iface'],
+  state: InterfaceHealth['state'],
+  rank?: number,
+  extra: Partial<InterfaceHealth> = {},
+): InterfaceHealth {
   return { provider, iface, state, rank, ...extra } as InterfaceHealth;
 }
 
@@ -166,7 +172,10 @@ describe('HeightFollower (status bar policy)', () => {
   });
 
   it('fails over from a provider whose height is suspect (implausibly far ahead), never to it', async () => {
-    const h = harness([ws('a'), ws('b'), ws('c')], [row('a', 'consensusWs', 'suspect', undefined, { reason: 'far ahead' }), row('b', 'consensusWs', 'healthy', 1), row('c', 'consensusWs', 'suspect')]);
+    const h = harness(
+      [ws('a'), ws('b'), ws('c')],
+      [row('a', 'consensusWs', 'suspect', undefined, { reason: 'far ahead' }), row('b', 'consensusWs', 'healthy', 1), row('c', 'consensusWs', 'suspect')],
+    );
     h.follower.follow(ws('a'));
     h.feeds[0].set({ state: 'live', height: 10n ** 30n });
     await settle();

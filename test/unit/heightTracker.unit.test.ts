@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { HeightSnapshot, HeightTracker, HeightTrackerOptions } from '../../src/core/chain/heightTracker';
+import { type HeightSnapshot, HeightTracker, type HeightTrackerOptions } from '../../src/core/chain/heightTracker';
 import { joinUrl } from '../../src/core/config/providers';
 import { startDevnet } from '../devnet/devnet';
 import { FakeCometWs, waitFor } from './helpers/fakeCometWs';
@@ -91,7 +91,8 @@ describe('HeightTracker', function () {
   }
 
   const snap = () => tracker!.snapshot();
-  const waitState = (state: HeightSnapshot['state'], ms = 5_000) => waitFor(() => snap().state === state, ms, `state ${state} (now ${snap().state}: ${snap().detail ?? ''})`);
+  const waitState = (state: HeightSnapshot['state'], ms = 5_000) =>
+    waitFor(() => snap().state === state, ms, `state ${state} (now ${snap().state}: ${snap().detail ?? ''})`);
   const waitHeight = (h: bigint, ms = 5_000) => waitFor(() => snap().height === h, ms, `height ${h} (now ${snap().height})`);
 
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { HISTORY_LIMIT, HistoryEntry, addEntry, parseHistory, sameRequest } from '../../src/core/documents/history';
+import { HISTORY_LIMIT, type HistoryEntry, addEntry, parseHistory, sameRequest } from '../../src/core/documents/history';
 
 const entry = (i: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
   id: `e-${i}`,
@@ -28,14 +28,20 @@ describe('history list', () => {
     }
     assert.equal(list.length, HISTORY_LIMIT);
     assert.equal(list[0].id, `e-${HISTORY_LIMIT + 4}`);
-    assert.deepEqual(dropped.map((d) => d.id), ['e-0', 'e-1', 'e-2', 'e-3', 'e-4']);
+    assert.deepEqual(
+      dropped.map((d) => d.id),
+      ['e-0', 'e-1', 'e-2', 'e-3', 'e-4'],
+    );
   });
 
   it('survives a damaged file, keeping the well-formed entries', () => {
     assert.deepEqual(parseHistory('not json'), []);
     assert.deepEqual(parseHistory('{"a":1}'), []);
     const text = JSON.stringify([entry(1), { id: '../../etc', at: 'x', operation: 'o', provider: 'p', ok: true, args: {} }, { nope: 1 }, entry(2)]);
-    assert.deepEqual(parseHistory(text).map((e) => e.id), ['e-1', 'e-2']);
+    assert.deepEqual(
+      parseHistory(text).map((e) => e.id),
+      ['e-1', 'e-2'],
+    );
   });
 
   it('pairs runs of the same request', () => {

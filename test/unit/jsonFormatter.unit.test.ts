@@ -79,7 +79,7 @@ describe('JsonFormatter (streaming)', () => {
     for (let k = 0; k < 200; k++) {
       const f = new JsonFormatter({ reserve: 5 });
       const bytes = Buffer.from(text);
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         const size = 1 + Math.floor(rand() * 9);
         f.push(bytes.subarray(at, at + size));
         at += size;

@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { execute, type ExecuteOptions } from '../../src/core/chain/execute';
 import { HttpClient } from '../../src/core/transport/http';
 import { findOperation } from '../../src/core/chain/operations';
-import { Provider } from '../../src/core/config/providers';
+import { type Provider } from '../../src/core/config/providers';
 import { renderDocument, stripHeader } from '../../src/core/documents/render';
-import { Handler, startServer, TestServer } from './helpers/httpServer';
+import { type Handler, startServer, type TestServer } from './helpers/httpServer';
 
 const MB = 1024 * 1024;
 
@@ -20,7 +20,12 @@ const MB = 1024 * 1024;
 function bigAnswer(size: number, extra = ''): string {
   const txs: string[] = [];
   for (let i = 0, bytes = 0; bytes < size; i++) {
-    const tx = JSON.stringify({ code: 0, gas_used: String(1000 + i), log: `tx ${i} é`, events: [{ type: 'transfer', attributes: [{ key: 'amount', value: `${i}uatom` }] }] });
+    const tx = JSON.stringify({
+      code: 0,
+      gas_used: String(1000 + i),
+      log: `tx ${i} é`,
+      events: [{ type: 'transfer', attributes: [{ key: 'amount', value: `${i}uatom` }] }],
+    });
     txs.push(tx);
     bytes += tx.length + 1;
   }
@@ -107,7 +112,7 @@ describe('large answers (over 4 MiB) as documents', function () {
   });
 
   it('a 6 MB HTML page answered with 200 is a clear error with a preview, and leaves no file', async () => {
-    const page = `<!doctype html><html><body>${'<p>maintenance</p>'.repeat(6 * MB / 18)}</body></html>`;
+    const page = `<!doctype html><html><body>${'<p>maintenance</p>'.repeat((6 * MB) / 18)}</body></html>`;
     handler = (_req, res) => send(res, 200, page, false, 'text/html');
     const o = await execute(provider(), findOperation('rest.custom')!, { path: '/x' }, opts());
     assert.equal(o.error?.kind, 'parse');

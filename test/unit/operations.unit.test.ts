@@ -5,7 +5,7 @@ import { describeRequest } from '../../src/core/chain/execute';
 import { manifestCommands } from '../../src/core/chain/manifest';
 import { OPERATION_IDS } from '../../src/core/chain/operationIds';
 import { OPERATIONS, findOperation, validateArgs } from '../../src/core/chain/operations';
-import { Provider } from '../../src/core/config/providers';
+import { type Provider } from '../../src/core/config/providers';
 import { toShellCommand } from '../../src/core/documents/curl';
 import { setProxy } from '../../src/core/transport/proxy';
 
@@ -42,7 +42,11 @@ describe('operations: the documented wire forms', () => {
 
   it('consensus.block refuses bad heights before sending anything', () => {
     for (const h of ['', '0', '-1', '1.5', 'abc', '9223372036854775808']) {
-      assert.throws(() => describeRequest(provider, op('consensus.block'), { height: h }), (e: Error) => /height|int64/i.test(e.message), h);
+      assert.throws(
+        () => describeRequest(provider, op('consensus.block'), { height: h }),
+        (e: Error) => /height|int64/i.test(e.message),
+        h,
+      );
     }
     assert.match(describeRequest(provider, op('consensus.block'), { height: '9223372036854775807' }).body!, /"9223372036854775807"/);
   });
@@ -61,14 +65,23 @@ describe('operations: the documented wire forms', () => {
     assert.equal(d('consensusHttp.block', { height: '5' }).url, 'https://rpc.example.org/prefix/block?height=5');
     assert.equal(d('consensusHttp.validators').url, 'https://rpc.example.org/prefix/validators');
     assert.equal(d('consensusHttp.tx', { hash }).url, `https://rpc.example.org/prefix/tx?hash=0x${hash.toUpperCase()}`);
-    assert.equal(d('consensusRpc.broadcastTxSync', { tx: '0x6b65793d76616c7565' }).body, '{"jsonrpc":"2.0","method":"broadcast_tx_sync","params":{"tx":"a2V5PXZhbHVl"},"id":1}');
+    assert.equal(
+      d('consensusRpc.broadcastTxSync', { tx: '0x6b65793d76616c7565' }).body,
+      '{"jsonrpc":"2.0","method":"broadcast_tx_sync","params":{"tx":"a2V5PXZhbHVl"},"id":1}',
+    );
     assert.equal(d('consensusRpc.validators', { height: '9' }).body, '{"jsonrpc":"2.0","method":"validators","params":{"height":"9"},"id":1}');
     const b = d('rest.broadcast', { tx: 'a2V5PXZhbHVl' });
     assert.equal(b.url, 'https://rest.example.org/rest/cosmos/tx/v1beta1/txs');
     assert.deepEqual(JSON.parse(b.body!), { tx_bytes: 'a2V5PXZhbHVl', mode: 'BROADCAST_MODE_SYNC' });
-    assert.equal(d('rest.custom', { path: '/cosmos/bank/v1beta1/supply?pagination.limit=5' }).url, 'https://rest.example.org/rest/cosmos/bank/v1beta1/supply?pagination.limit=5');
+    assert.equal(
+      d('rest.custom', { path: '/cosmos/bank/v1beta1/supply?pagination.limit=5' }).url,
+      'https://rest.example.org/rest/cosmos/bank/v1beta1/supply?pagination.limit=5',
+    );
     assert.equal(d('consensusHttp.custom', { path: 'abci_info' }).url, 'https://rpc.example.org/prefix/abci_info');
-    assert.equal(d('evm.custom', { method: 'eth_getLogs', params: '[{"fromBlock":"0x1"}]' }).body, '{"jsonrpc":"2.0","method":"eth_getLogs","params":[{"fromBlock":"0x1"}],"id":1}');
+    assert.equal(
+      d('evm.custom', { method: 'eth_getLogs', params: '[{"fromBlock":"0x1"}]' }).body,
+      '{"jsonrpc":"2.0","method":"eth_getLogs","params":[{"fromBlock":"0x1"}],"id":1}',
+    );
     const ws = d('consensusWs.subscribeNewBlocks');
     assert.equal(ws.method, 'WS');
     assert.equal(ws.body, `{"jsonrpc":"2.0","method":"subscribe","params":{"query":"tm.event='NewBlockHeader'"},"id":1}`);
@@ -89,8 +102,12 @@ describe('operations: the documented wire forms', () => {
 });
 
 describe('operations: package.json agrees with the catalogue', () => {
-  it('activation registers a command for exactly the catalogue\'s operations (src/core/chain/operationIds.ts)', () => {
-    assert.deepEqual([...OPERATION_IDS], OPERATIONS.map((op) => op.id), 'run node scripts/sync-manifest.mjs after changing the catalogue');
+  it("activation registers a command for exactly the catalogue's operations (src/core/chain/operationIds.ts)", () => {
+    assert.deepEqual(
+      [...OPERATION_IDS],
+      OPERATIONS.map((op) => op.id),
+      'run node scripts/sync-manifest.mjs after changing the catalogue',
+    );
   });
   it('declares every operation command with its title and category', () => {
     const root = path.join(__dirname, '../../..');
@@ -107,7 +124,12 @@ describe('operations: package.json agrees with the catalogue', () => {
     // Every %key% in the manifest has its English text.
     const keys = JSON.stringify(pkg).match(/"%[A-Za-z0-9_.-]+%"/g) ?? [];
     for (const k of keys) assert.ok(nls[k.slice(2, -2)] !== undefined, `package.nls.json lacks ${k}`);
-    for (const id of ['chainEndpoints.evm.blockNumber', 'chainEndpoints.consensus.genesis', 'chainEndpoints.consensus.block', 'chainEndpoints.rest.latestBlock']) {
+    for (const id of [
+      'chainEndpoints.evm.blockNumber',
+      'chainEndpoints.consensus.genesis',
+      'chainEndpoints.consensus.block',
+      'chainEndpoints.rest.latestBlock',
+    ]) {
       assert.ok(declared.has(id), id);
     }
   });
@@ -115,13 +137,19 @@ describe('operations: package.json agrees with the catalogue', () => {
 
 describe('copy as curl', () => {
   it('quotes the body for the shell and masks credentials', () => {
-    const p: Provider = { name: 'K', endpoints: { consensusRpc: "https://u:pw@rpc.example.org/" } };
+    const p: Provider = { name: 'K', endpoints: { consensusRpc: 'https://u:pw@rpc.example.org/' } };
     const line = toShellCommand(describeRequest(p, op('consensusRpc.custom'), { method: 'abci_query', params: `{"path":"it's"}` }));
-    assert.equal(line, `curl -sS -X POST 'https://***:***@rpc.example.org/' -H 'Content-Type: application/json' --data-raw '{"jsonrpc":"2.0","method":"abci_query","params":{"path":"it'"'"'s"},"id":1}'`);
+    assert.equal(
+      line,
+      `curl -sS -X POST 'https://***:***@rpc.example.org/' -H 'Content-Type: application/json' --data-raw '{"jsonrpc":"2.0","method":"abci_query","params":{"path":"it'"'"'s"},"id":1}'`,
+    );
     assert.ok(!line.includes('pw'));
   });
   it('goes through the proxy the extension uses, or says no proxy where the extension goes directly', () => {
-    const p: Provider = { name: 'K', endpoints: { consensusRpc: 'https://rpc.example.org/', consensusHttp: 'http://127.0.0.1:26657', rest: 'https://lcd.internal.test' } };
+    const p: Provider = {
+      name: 'K',
+      endpoints: { consensusRpc: 'https://rpc.example.org/', consensusHttp: 'http://127.0.0.1:26657', rest: 'https://lcd.internal.test' },
+    };
     try {
       setProxy({ url: 'http://user:secret@proxy.corp:3128', noProxy: ['internal.test'], strictSSL: false });
       const proxied = toShellCommand(describeRequest(p, op('consensusRpc.status'), {}));

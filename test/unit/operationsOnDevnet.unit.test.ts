@@ -5,13 +5,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { execute, type ExecuteOptions } from '../../src/core/chain/execute';
 import { HttpClient } from '../../src/core/transport/http';
 import { OPERATIONS, findOperation } from '../../src/core/chain/operations';
-import { Provider } from '../../src/core/config/providers';
+import { type Provider } from '../../src/core/config/providers';
 import { renderDocument, stripHeader } from '../../src/core/documents/render';
 import { bech32Encode } from '../../src/core/chain/validate';
-import { Devnet, startDevnet } from '../devnet/devnet';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 
 describe('operations against the devnet', function () {
   this.timeout(30_000);
@@ -34,7 +34,13 @@ describe('operations against the devnet', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const opts = (extra: Partial<ExecuteOptions> = {}): ExecuteOptions => ({ http, timeoutMs: 10_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: dir, ...extra });
+  const opts = (extra: Partial<ExecuteOptions> = {}): ExecuteOptions => ({
+    http,
+    timeoutMs: 10_000,
+    maxBufferBytes: 20 * 1024 * 1024,
+    spillDir: dir,
+    ...extra,
+  });
 
   it('runs every read operation successfully, and each document parses', async () => {
     const h = String(devnet.height() - 1n);
@@ -137,13 +143,18 @@ describe('operations against the devnet', function () {
     it('cancelled halfway, it leaves no file behind', async () => {
       const cancelDir = mkdtempSync(path.join(tmpdir(), 'ce-genesis-cancel-'));
       const abort = new AbortController();
-      const o = await execute(bigProvider, findOperation('consensus.genesis')!, {}, opts({
-        spillDir: cancelDir,
-        signal: abort.signal,
-        onProgress: (m) => {
-          if (/chunk 3 of/.test(m)) abort.abort();
-        },
-      }));
+      const o = await execute(
+        bigProvider,
+        findOperation('consensus.genesis')!,
+        {},
+        opts({
+          spillDir: cancelDir,
+          signal: abort.signal,
+          onProgress: (m) => {
+            if (/chunk 3 of/.test(m)) abort.abort();
+          },
+        }),
+      );
       assert.equal(o.error?.kind, 'cancelled');
       assert.deepEqual(readdirSync(cancelDir), []);
       rmSync(cancelDir, { recursive: true, force: true });

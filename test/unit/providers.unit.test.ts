@@ -25,7 +25,10 @@ describe('providers: settings validation', () => {
       { name: 'empty' },
       { name: 'js', rest: 'javascript:alert(1)' },
     ]);
-    assert.deepEqual(providers.map((p) => p.name), ['good']);
+    assert.deepEqual(
+      providers.map((p) => p.name),
+      ['good'],
+    );
     assert.equal(problems.length, 11);
     const byName = (n: string) => problems.find((p) => p.name === n)!.message;
     assert.match(byName('ftp'), /must start with http:\/\/ or https:\/\//);

@@ -11,11 +11,11 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
-import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { execute, type ExecuteOptions } from '../../src/core/chain/execute';
 import { HealthMonitor } from '../../src/core/health/health';
 import { HttpClient } from '../../src/core/transport/http';
 import { findOperation } from '../../src/core/chain/operations';
-import { Provider } from '../../src/core/config/providers';
+import { type Provider } from '../../src/core/config/providers';
 import { proxyFor, proxyFromEnvironment, setProxy } from '../../src/core/transport/proxy';
 import { listen } from './helpers/httpServer';
 import { selfSigned } from './helpers/selfSigned';
@@ -194,12 +194,18 @@ describe('proxies', function () {
       setProxy({ url: proxy.url, noProxy: [], strictSSL: true });
       const refused = await blockNumber(`https://secure.invalid:443/`);
       assert.equal(refused.error?.kind, 'network');
-      assert.match(refused.error!.message, /^Could not reach https:\/\/secure\.invalid\/ \(through the proxy http:\/\/127\.0\.0\.1:\d+\/\): TLS error: self-signed certificate\.$/);
+      assert.match(
+        refused.error!.message,
+        /^Could not reach https:\/\/secure\.invalid\/ \(through the proxy http:\/\/127\.0\.0\.1:\d+\/\): TLS error: self-signed certificate\.$/,
+      );
       setProxy({ url: proxy.url, noProxy: [], strictSSL: false });
       const o = await blockNumber(`https://secure.invalid:443/`);
       assert.equal(o.error, undefined, o.error?.message);
       assert.equal(o.result, '0x2a');
-      assert.ok(proxy.seen.every((s) => s === 'CONNECT secure.invalid:443'), proxy.seen.join(', '));
+      assert.ok(
+        proxy.seen.every((s) => s === 'CONNECT secure.invalid:443'),
+        proxy.seen.join(', '),
+      );
     });
 
     it('ws:// and wss:// through a CONNECT tunnel', async () => {

@@ -14,7 +14,7 @@ import { effectiveProvidersSetting, parseProviders } from '../../src/core/config
 import { redactUrl } from '../../src/core/secrets/redact';
 import { renderDocument } from '../../src/core/documents/render';
 import { resolveProvider, secretNames, substitute } from '../../src/core/config/secrets';
-import { json, startServer, TestServer } from './helpers/httpServer';
+import { json, startServer, type TestServer } from './helpers/httpServer';
 
 const KEY = 'sk_live_9f8e7d6c5b4a';
 const PATH_KEY = 'pathkey/with space';
@@ -40,9 +40,7 @@ describe('secrets', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const settings = () => [
-    { name: 'Keyed', evmRpc: `${server.url}/\${secret:pathkey}/`, rest: server.url, headers: { 'x-api-key': '${secret:apikey}' } },
-  ];
+  const settings = () => [{ name: 'Keyed', evmRpc: `${server.url}/\${secret:pathkey}/`, rest: server.url, headers: { 'x-api-key': '${secret:apikey}' } }];
   const values = new Map([
     ['apikey', KEY],
     ['pathkey', PATH_KEY],
@@ -64,7 +62,12 @@ describe('secrets', () => {
     const template = parseProviders(settings()).providers[0];
     const wire = resolveProvider(template, values);
     masker.set(values.values());
-    const ok = await execute(wire, findOperation('evm.blockNumber')!, {}, { http, timeoutMs: 3000, maxBufferBytes: 1 << 20, spillDir: dir, headers: wire.headers });
+    const ok = await execute(
+      wire,
+      findOperation('evm.blockNumber')!,
+      {},
+      { http, timeoutMs: 3000, maxBufferBytes: 1 << 20, spillDir: dir, headers: wire.headers },
+    );
     assert.equal(ok.error, undefined, ok.error?.message);
     const seen = server.requests.at(-1)!;
     assert.equal(seen.headers['x-api-key'], KEY);
@@ -73,7 +76,12 @@ describe('secrets', () => {
     assert.ok(!doc.includes(KEY) && !doc.includes(encodeURIComponent(PATH_KEY)), doc);
     assert.match(doc, /POST http:\/\/127\.0\.0\.1:\d+\/\*\*\*\//);
 
-    const bad = await execute(wire, findOperation('rest.custom')!, { path: '/nope' }, { http, timeoutMs: 3000, maxBufferBytes: 1 << 20, spillDir: dir, headers: wire.headers });
+    const bad = await execute(
+      wire,
+      findOperation('rest.custom')!,
+      { path: '/nope' },
+      { http, timeoutMs: 3000, maxBufferBytes: 1 << 20, spillDir: dir, headers: wire.headers },
+    );
     assert.ok(bad.error);
     const shown = masker.mask(renderDocument(bad));
     assert.ok(!shown.includes(KEY), 'the echoed key is masked in the document');

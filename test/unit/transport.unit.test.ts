@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { execute, ExecuteOptions } from '../../src/core/chain/execute';
+import { execute, type ExecuteOptions } from '../../src/core/chain/execute';
 import { HttpClient } from '../../src/core/transport/http';
 import { findOperation } from '../../src/core/chain/operations';
-import { Provider } from '../../src/core/config/providers';
+import { type Provider } from '../../src/core/config/providers';
 import { renderDocument, stripHeader } from '../../src/core/documents/render';
-import { json, startServer, TestServer, Handler } from './helpers/httpServer';
+import { json, startServer, type TestServer, type Handler } from './helpers/httpServer';
 
 describe('transport and error mapping', () => {
   let http: HttpClient;
@@ -47,7 +47,10 @@ describe('transport and error mapping', () => {
     assert.equal(o.summary, '0x1b4 = 436 (decimal)');
     assert.equal(o.bytes, served.length);
     const text = renderDocument(o);
-    assert.match(text, /^\/\/ EVM RPC · eth_blockNumber · T\n\/\/ POST http:\/\/127\.0\.0\.1:\d+\/\n\/\/ request: \{"jsonrpc":"2\.0","method":"eth_blockNumber","params":\[\],"id":\d+\}\n\/\/ HTTP 200 OK · \d+ ms · /);
+    assert.match(
+      text,
+      /^\/\/ EVM RPC · eth_blockNumber · T\n\/\/ POST http:\/\/127\.0\.0\.1:\d+\/\n\/\/ request: \{"jsonrpc":"2\.0","method":"eth_blockNumber","params":\[\],"id":\d+\}\n\/\/ HTTP 200 OK · \d+ ms · /,
+    );
     assert.match(text, /\/\/ result: 0x1b4 = 436 \(decimal\)/);
     assert.deepEqual(JSON.parse(stripHeader(text)), JSON.parse(served));
     const last = server!.requests.at(-1)!;
@@ -56,12 +59,17 @@ describe('transport and error mapping', () => {
 
   it('JSON-RPC errors in a 200 (POST) and in a 500 (CometBFT URI form)', async () => {
     handler = (_req, res) =>
-      json(res, 200, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: 'height 99 must be less than or equal to the current blockchain height 5' } });
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: 'Internal error', data: 'height 99 must be less than or equal to the current blockchain height 5' },
+      });
     let o = await run('consensus.block', { height: '99' });
     assert.equal(o.error?.kind, 'rpc');
     assert.equal(o.error?.message, 'JSON-RPC error -32603 Internal error: height 99 must be less than or equal to the current blockchain height 5.');
     assert.match(renderDocument(o), /^\/\/ ERROR: JSON-RPC error -32603/);
-    handler = (_req, res) => json(res, 500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'height must be greater than 0, but got 0' } });
+    handler = (_req, res) =>
+      json(res, 500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'height must be greater than 0, but got 0' } });
     o = await run('consensusHttp.block', { height: '1' });
     assert.equal(o.error?.message, 'JSON-RPC error -32603 Internal error: height must be greater than 0, but got 0 (HTTP 500 Internal Server Error).');
     handler = (_req, res) => json(res, 200, { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } });
@@ -84,7 +92,10 @@ describe('transport and error mapping', () => {
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     };
     let o = await run('rest.latestBlock');
-    assert.match(o.error!.message, /^HTTP 502 Bad Gateway from http:\/\/127\.0\.0\.1:\d+\/cosmos\/base\/tendermint\/v1beta1\/blocks\/latest: the server answered with an HTML page\.$/);
+    assert.match(
+      o.error!.message,
+      /^HTTP 502 Bad Gateway from http:\/\/127\.0\.0\.1:\d+\/cosmos\/base\/tendermint\/v1beta1\/blocks\/latest: the server answered with an HTML page\.$/,
+    );
     const doc = JSON.parse(stripHeader(renderDocument(o)));
     assert.equal(doc.status, 502);
     assert.match(doc.bodyPreview, /502 Bad Gateway/);

@@ -47,5 +47,5 @@ export interface InspectedLimit {
  */
 export function limitValue(inspected: InspectedLimit | undefined, trusted: boolean): unknown {
   const i = inspected ?? {};
-  return trusted ? i.workspaceFolderValue ?? i.workspaceValue ?? i.globalValue ?? i.defaultValue : i.globalValue ?? i.defaultValue;
+  return trusted ? (i.workspaceFolderValue ?? i.workspaceValue ?? i.globalValue ?? i.defaultValue) : (i.globalValue ?? i.defaultValue);
 }

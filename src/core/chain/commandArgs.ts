@@ -5,7 +5,7 @@
 
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { INTERFACE_LABELS, Provider } from '../config/providers';
+import { INTERFACE_LABELS, type Provider } from '../config/providers';
 import type { Operation, ParamSpec } from './operations';
 
 export interface CommandArgument {
@@ -44,7 +44,8 @@ export function readCommandArgument(op: Operation, providers: readonly Provider[
   if (nodeProvider !== undefined) {
     provider = providers.find((p) => p.name === nodeProvider) ?? (arg as { provider: Provider }).provider;
   } else if (arg !== undefined && arg !== null) {
-    if (typeof arg !== 'object') throw new LocalizedError(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'));
+    if (typeof arg !== 'object')
+      throw new LocalizedError(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'));
     programmatic = true;
     for (const [k, v] of Object.entries(arg as Record<string, unknown>)) {
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') given[k] = String(v);

@@ -7,9 +7,9 @@ import { fetchGenesis } from './genesis';
 import { interpret } from '../documents/interpret';
 import { JsonFormatter } from '../documents/jsonFormat';
 import * as l10n from '../base/l10n';
-import { Args, Operation, WireRequest, validateArgs } from './operations';
-import { ExecuteOptions, Outcome, RecordedOutcome, RequestDescription, sendRecorded } from './outcome';
-import { INTERFACE_LABELS, Provider, joinUrl } from '../config/providers';
+import { type Args, type Operation, type WireRequest, validateArgs } from './operations';
+import { type ExecuteOptions, type Outcome, RecordedOutcome, type RequestDescription, sendRecorded } from './outcome';
+import { INTERFACE_LABELS, type Provider, joinUrl } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
 import { wsExchange } from '../transport/wsCall';
 import { errorMessage } from '../base/errors';
@@ -91,9 +91,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
       outcome.summary = op.summarize(outcome.result);
     }
   } catch (err) {
-    outcome.error = isEndpointError(err)
-      ? err
-      : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', errorMessage(err)));
+    outcome.error = isEndpointError(err) ? err : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', errorMessage(err)));
   }
   outcome.elapsedMs = outcome.elapsedMs || Date.now() - startedAt.getTime();
   return outcome;
@@ -113,9 +111,13 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
   if (height) outcome.notes.push(`x-cosmos-block-height: ${height}`); // a header, as received
   if (res.file) {
     if (res.status < 200 || res.status >= 300) {
-      outcome.error = new EndpointError('http', l10n.t('HTTP {0} from {1} with a very large body (saved to a file).', String(res.status), redactUrl(request.url)), {
-        status: res.status,
-      });
+      outcome.error = new EndpointError(
+        'http',
+        l10n.t('HTTP {0} from {1} with a very large body (saved to a file).', String(res.status), redactUrl(request.url)),
+        {
+          status: res.status,
+        },
+      );
     }
     return;
   }

@@ -8,7 +8,7 @@ import path = require('node:path');
 import { once } from 'node:events';
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { ExecuteOptions, Outcome, requestWith, sendRecorded } from './outcome';
+import { type ExecuteOptions, type Outcome, requestWith, sendRecorded } from './outcome';
 import { formatBytes } from '../base/numbers';
 import { interpret } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
@@ -216,7 +216,7 @@ export class ChunkAnswerScanner {
       }
       this.expect = 'none';
       if (c === '{' || c === '[') {
-        this.containers.push(c === '{' ? this.key ?? '' : '[');
+        this.containers.push(c === '{' ? (this.key ?? '') : '[');
         this.key = undefined;
       } else if (c === '}' || c === ']') this.containers.pop();
       else if (c === ',') this.key = undefined;

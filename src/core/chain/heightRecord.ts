@@ -71,7 +71,7 @@ export class HeightRecord {
   /** Takes a new height when it is higher than the last; false (nothing changes) when it is not. */
   accept(height: bigint, time: string | undefined, source: 'websocket' | 'polling'): boolean {
     if (this.height !== undefined && height <= this.height) {
-      if (height < this.height) this.log( `ignored lower height ${height} (have ${this.height}) from ${source}`);
+      if (height < this.height) this.log(`ignored lower height ${height} (have ${this.height}) from ${source}`);
       return false;
     }
     const now = Date.now();
@@ -79,7 +79,7 @@ export class HeightRecord {
       // Blocks missed while the socket was down (or between polls): the maximum covers them.
       this.lastGap = { from: this.height + 1n, to: height - 1n, count: height - this.height - 1n, at: now };
       this.gapsCovered++;
-      this.log( `height jumped from ${this.height} to ${height}: ${this.lastGap.count} block(s) covered by the new height`);
+      this.log(`height jumped from ${this.height} to ${height}: ${this.lastGap.count} block(s) covered by the new height`);
     }
     if (this.height !== undefined && this.receivedAt !== undefined) {
       const dt = now - this.receivedAt;
@@ -122,10 +122,7 @@ export class HeightRecord {
 
 /** One message on the NewBlockHeader subscription, read. */
 export type SubscriptionMessage =
-  | { kind: 'ignored'; what: string }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'ack' }
-  | { kind: 'header'; height: bigint; time?: string };
+  { kind: 'ignored'; what: string } | { kind: 'error'; error: unknown } | { kind: 'ack' } | { kind: 'header'; height: bigint; time?: string };
 
 /** Reads a message of the subscription whose request id is `subscribeId`. */
 export function readSubscriptionMessage(text: string, subscribeId: number | undefined): SubscriptionMessage {

@@ -1,7 +1,7 @@
 // What one request produced (the Outcome, an AnswerRecord of documents/answer.ts with its operation), the options every request runs with, and the one
 // place that sends an HTTP request and records its facts on the Outcome.
 
-import { HttpClient, HttpRequest, HttpResponse } from '../transport/http';
+import { type HttpClient, type HttpRequest, type HttpResponse } from '../transport/http';
 import type { AnswerRecord, RequestDescription } from '../documents/answer';
 export type { RequestDescription } from '../documents/answer';
 import type { EndpointError } from '../base/errors';

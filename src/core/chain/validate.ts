@@ -54,7 +54,8 @@ export const validateTxBytes: Validator = (value) => {
   if (/^0x/i.test(text)) {
     const hex = text.slice(2);
     if (hex.length === 0) return l10n.t('The hex transaction is empty: type 0x followed by the bytes in hex.');
-    if (!/^[0-9a-fA-F]*$/.test(hex)) return l10n.t('The hex transaction has characters that are not hex digits: type 0x followed by the bytes in hex (0-9, a-f).');
+    if (!/^[0-9a-fA-F]*$/.test(hex))
+      return l10n.t('The hex transaction has characters that are not hex digits: type 0x followed by the bytes in hex (0-9, a-f).');
     if (hex.length % 2 !== 0) return l10n.t('The hex transaction has an odd number of digits (each byte takes two): type 0x followed by whole bytes in hex.');
     return undefined;
   }
@@ -75,7 +76,8 @@ export const validateEvmRawTx: Validator = (value) => {
   if (!/^0x/i.test(text)) return l10n.t('Type the signed transaction as 0x-prefixed hex (RLP bytes).');
   const hex = text.slice(2);
   if (hex.length === 0) return l10n.t('The transaction is empty: type 0x followed by the RLP bytes in hex.');
-  if (!/^[0-9a-fA-F]*$/.test(hex)) return l10n.t('The transaction has characters that are not hex digits: type 0x followed by the RLP bytes in hex (0-9, a-f).');
+  if (!/^[0-9a-fA-F]*$/.test(hex))
+    return l10n.t('The transaction has characters that are not hex digits: type 0x followed by the RLP bytes in hex (0-9, a-f).');
   if (hex.length % 2 !== 0) return l10n.t('The transaction has an odd number of hex digits (each byte takes two): type 0x followed by whole bytes in hex.');
   return undefined;
 };
@@ -104,7 +106,7 @@ export const validateGetPath: Validator = (value) => {
   const text = value.trim();
   if (text === '') return l10n.t('Type a path such as /status or /cosmos/bank/v1beta1/supply?pagination.limit=5.');
   if (/\s/.test(text)) return l10n.t('The path contains spaces: encode them as %20.');
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return l10n.t('Type only the path (and query), not a full address: it is joined to the provider\'s base address.');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return l10n.t("Type only the path (and query), not a full address: it is joined to the provider's base address.");
   if (text.includes('#')) return l10n.t('The path cannot contain "#": type the path and query only, encoding a literal # as %23.');
   return undefined;
 };

@@ -20,7 +20,7 @@ import { parseJsonText } from './jsonText';
 import { SLOT_LABEL, type Slot, findDuplicate, isRecord, normalizeAddress } from './registryDuplicates';
 
 export { normalizeAddress } from './registryDuplicates';
-import { InterfaceId, validateAddress } from './providers';
+import { type InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
 export type ProviderEntry = { name: string } & Partial<Record<InterfaceId | 'chainId' | 'evmChainId', string>>;
@@ -58,7 +58,10 @@ export interface ChainRegistryImport {
 
 /** A malformed chain.json. `field` is the path at fault (`apis.rpc[2].address`), `$` for the whole file. */
 export class ChainRegistryError extends LocalizedError {
-  constructor(readonly field: string, message: Message) {
+  constructor(
+    readonly field: string,
+    message: Message,
+  ) {
     super(message);
     this.name = 'ChainRegistryError';
   }
@@ -111,7 +114,11 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     throw new ChainRegistryError('$', l10n.both('The file must be a JSON object (a chain.json), not {0}.', describe(doc)));
   }
   const secretField = findSecretReference(doc); // a file must never make settings refer to the user's secrets
-  if (secretField) throw new ChainRegistryError(secretField, l10n.both('{0} contains a secret reference ("${secret:"): a chain.json cannot refer to your secrets, so the file was refused.', secretField));
+  if (secretField)
+    throw new ChainRegistryError(
+      secretField,
+      l10n.both('{0} contains a secret reference ("${secret:"): a chain.json cannot refer to your secrets, so the file was refused.', secretField),
+    );
   const chainId = optionalString(doc, 'chain_id');
   const chainName = optionalString(doc, 'chain_name');
   const prettyName = optionalString(doc, 'pretty_name');
@@ -137,7 +144,12 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     }
   }
 
-  const evm = evmChainIdOf(doc, chainId, chainType, endpoints.some((e) => e.kind === 'evm-http-jsonrpc'));
+  const evm = evmChainIdOf(
+    doc,
+    chainId,
+    chainType,
+    endpoints.some((e) => e.kind === 'evm-http-jsonrpc'),
+  );
   if (evm?.note) fileNotes.push(evm.note);
   const chain: RegistryChain = {
     ...(chainId ? { chainId } : {}),
@@ -176,7 +188,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
     const address = normalizeAddress(url);
     if (slot === 'consensusWs' && !/\/websocket$/.test(new URL(address).pathname)) {
       groupFor(groups, label, named).notes.push(
-        `${ep.field} (${address}) does not end in /websocket, so it is not a CometBFT socket (perhaps an EVM WebSocket): not used.`);
+        `${ep.field} (${address}) does not end in /websocket, so it is not a CometBFT socket (perhaps an EVM WebSocket): not used.`,
+      );
       continue;
     }
     // The same address listed again (with or without a trailing slash, another letter case, the
@@ -211,7 +224,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
   const candidates: ImportCandidate[] = [];
   for (const group of groups.values()) {
     const slotNames = Object.keys(group.slots) as Slot[];
-    if (slotNames.length === 0) { // every address invalid or not a CometBFT socket
+    if (slotNames.length === 0) {
+      // every address invalid or not a CometBFT socket
       fileNotes.push(`${group.provider}: no usable address, nothing to import. ${group.notes.join(' ')}`.trim());
       continue;
     }
@@ -268,9 +282,16 @@ function optionalString(doc: Record<string, unknown>, key: string): string | und
  * an Ethermint-form chain-id (`<name>_<eip155>-<version>`, e.g. `evmos_9000-4`) of a chain that
  * publishes an EVM endpoint or declares the ethermint codec / ethsecp256k1 keys.
  */
-function evmChainIdOf(doc: Record<string, unknown>, chainId: string | undefined, chainType: string | undefined,
-  hasEvmRpc: boolean): { id: string; note?: string } | undefined {
-  const explicit = [['evm_chain_id', doc.evm_chain_id], ['evm.chain_id', isRecord(doc.evm) ? doc.evm.chain_id : undefined]] as const;
+function evmChainIdOf(
+  doc: Record<string, unknown>,
+  chainId: string | undefined,
+  chainType: string | undefined,
+  hasEvmRpc: boolean,
+): { id: string; note?: string } | undefined {
+  const explicit = [
+    ['evm_chain_id', doc.evm_chain_id],
+    ['evm.chain_id', isRecord(doc.evm) ? doc.evm.chain_id : undefined],
+  ] as const;
   for (const [field, v] of explicit) {
     if (v === undefined || v === null) continue;
     const id = decimalId(v);

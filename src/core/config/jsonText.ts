@@ -81,26 +81,54 @@ export function findJsonError(text: string): { position: number; problem: string
   let position = offset;
   let problem: string;
   switch (code) {
-    case ParseErrorCode.PropertyNameExpected: problem = expected.name; break;
-    case ParseErrorCode.ColonExpected: problem = expected.colon; break;
-    case ParseErrorCode.CommaExpected: problem = expected.comma; break;
-    case ParseErrorCode.CloseBraceExpected: problem = commaOr('}'); break;
-    case ParseErrorCode.CloseBracketExpected: problem = commaOr(']'); break;
-    case ParseErrorCode.EndOfFileExpected: problem = expected.end; break;
-    case ParseErrorCode.InvalidSymbol: problem = expected[first.expect]; break;
+    case ParseErrorCode.PropertyNameExpected:
+      problem = expected.name;
+      break;
+    case ParseErrorCode.ColonExpected:
+      problem = expected.colon;
+      break;
+    case ParseErrorCode.CommaExpected:
+      problem = expected.comma;
+      break;
+    case ParseErrorCode.CloseBraceExpected:
+      problem = commaOr('}');
+      break;
+    case ParseErrorCode.CloseBracketExpected:
+      problem = commaOr(']');
+      break;
+    case ParseErrorCode.EndOfFileExpected:
+      problem = expected.end;
+      break;
+    case ParseErrorCode.InvalidSymbol:
+      problem = expected[first.expect];
+      break;
     case ParseErrorCode.InvalidNumberFormat:
-    case ParseErrorCode.UnexpectedEndOfNumber: problem = first.expect === 'value' ? 'invalid number' : expected[first.expect]; break;
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      problem = first.expect === 'value' ? 'invalid number' : expected[first.expect];
+      break;
     case ParseErrorCode.InvalidCommentToken:
-    case ParseErrorCode.UnexpectedEndOfComment: problem = 'comments are not allowed in JSON'; break;
+    case ParseErrorCode.UnexpectedEndOfComment:
+      problem = 'comments are not allowed in JSON';
+      break;
     case ParseErrorCode.UnexpectedEndOfString:
       // The string runs to the end of the file, or to a line break (a raw control character).
       position = offset + length;
       problem = position < text.length ? 'unescaped control character in a string' : 'expected the closing quote of a string';
       break;
-    case ParseErrorCode.InvalidCharacter: problem = 'unescaped control character in a string'; position = inString(/[\u0000-\u001f]/, 0); break;
-    case ParseErrorCode.InvalidEscapeCharacter: problem = 'invalid escape in a string'; position = inString(/\\[^"\\/bfnrtu]/, 1); break;
-    case ParseErrorCode.InvalidUnicode: problem = 'invalid escape in a string'; position = inString(/\\u(?![0-9a-fA-F]{4})/, 1); break;
-    default: problem = expected.value;
+    case ParseErrorCode.InvalidCharacter:
+      problem = 'unescaped control character in a string';
+      position = inString(/[\u0000-\u001f]/, 0);
+      break;
+    case ParseErrorCode.InvalidEscapeCharacter:
+      problem = 'invalid escape in a string';
+      position = inString(/\\[^"\\/bfnrtu]/, 1);
+      break;
+    case ParseErrorCode.InvalidUnicode:
+      problem = 'invalid escape in a string';
+      position = inString(/\\u(?![0-9a-fA-F]{4})/, 1);
+      break;
+    default:
+      problem = expected.value;
   }
   return {
     position,

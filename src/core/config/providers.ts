@@ -114,7 +114,10 @@ export function validateAddress(iface: InterfaceId, value: string): string | und
   if (!url.hostname) return l10n.t('{0} address has no host: type an absolute URL such as {1}.', label, example);
   if (url.username || url.password) {
     // Never echoed back: the message must not repeat the secret.
-    return l10n.t('{0} address contains credentials (user:password@ or key@ before the host): remove them and put the key in the provider\'s "headers" as a secret reference instead, e.g. "headers": { "Authorization": "${secret:myKey}" }.', label);
+    return l10n.t(
+      '{0} address contains credentials (user:password@ or key@ before the host): remove them and put the key in the provider\'s "headers" as a secret reference instead, e.g. "headers": { "Authorization": "${secret:myKey}" }.',
+      label,
+    );
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
 
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { InspectedSetting, Provider } from './providers';
+import { type InspectedSetting, type Provider } from './providers';
 import { SECRET_REF, resolveProvider, secretNames } from './secrets';
 
 /** Where a provider's definition comes from. */
@@ -73,7 +73,10 @@ export function resolveScoped(p: Provider, origin: ProviderOrigin | undefined, l
  * Secrets set before they were bound to a provider: each old name goes to every user-settings
  * provider that references it. Names no such provider references are `unbound`.
  */
-export function migrationPlan(oldNames: readonly string[], userProviders: readonly Provider[]): { bind: { provider: string; name: string }[]; unbound: string[] } {
+export function migrationPlan(
+  oldNames: readonly string[],
+  userProviders: readonly Provider[],
+): { bind: { provider: string; name: string }[]; unbound: string[] } {
   const bind: { provider: string; name: string }[] = [];
   const unbound: string[] = [];
   for (const name of oldNames) {

@@ -5,7 +5,7 @@
 
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { INTERFACES, Provider } from './providers';
+import { INTERFACES, type Provider } from './providers';
 
 export const SECRET_REF = /\$\{secret:([A-Za-z0-9_.-]+)\}/g;
 export const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

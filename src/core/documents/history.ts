@@ -2,7 +2,7 @@
 // across restarts. The list and its on-disk form live here (plain data, no vscode); the view
 // is src/ui/historyView.ts. Nothing secret is stored: texts and arguments arrive masked.
 
-import { InterfaceId } from '../config/providers';
+import { type InterfaceId } from '../config/providers';
 
 export const HISTORY_LIMIT = 100;
 /** Result texts larger than this are not kept (the entry can still be re-run). */
@@ -48,17 +48,19 @@ export function parseHistory(text: string): HistoryEntry[] {
     return [];
   }
   if (!Array.isArray(data)) return [];
-  return data.filter(
-    (e): e is HistoryEntry =>
-      typeof e === 'object' &&
-      e !== null &&
-      typeof e.id === 'string' &&
-      /^[a-z0-9-]+$/.test(e.id) &&
-      typeof e.at === 'string' &&
-      typeof e.operation === 'string' &&
-      typeof e.provider === 'string' &&
-      typeof e.ok === 'boolean' &&
-      typeof e.args === 'object' &&
-      e.args !== null,
-  ).slice(0, HISTORY_LIMIT);
+  return data
+    .filter(
+      (e): e is HistoryEntry =>
+        typeof e === 'object' &&
+        e !== null &&
+        typeof e.id === 'string' &&
+        /^[a-z0-9-]+$/.test(e.id) &&
+        typeof e.at === 'string' &&
+        typeof e.operation === 'string' &&
+        typeof e.provider === 'string' &&
+        typeof e.ok === 'boolean' &&
+        typeof e.args === 'object' &&
+        e.args !== null,
+    )
+    .slice(0, HISTORY_LIMIT);
 }

@@ -4,7 +4,7 @@
 
 import { EndpointError, bodyPreview } from '../base/errors';
 import { parseDecimalHeight } from '../base/limits';
-import { HttpResponse } from '../transport/http';
+import { type HttpResponse } from '../transport/http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from '../base/l10n';
 import { redactUrl } from '../secrets/redact';
@@ -220,7 +220,5 @@ function looksBinary(body: Buffer): boolean {
 }
 
 function describeBinary(body: Buffer, contentType: string | undefined): string {
-  return contentType
-    ? l10n.t('{0} bytes of binary data ({1})', body.length, clean(contentType, 60))
-    : l10n.t('{0} bytes of binary data', body.length);
+  return contentType ? l10n.t('{0} bytes of binary data ({1})', body.length, clean(contentType, 60)) : l10n.t('{0} bytes of binary data', body.length);
 }

@@ -47,7 +47,6 @@ const enum Want {
   Opened,
 }
 
-
 /** A member of the top-level object: its key (as sent, quotes included) and where its value is in the output. */
 export interface TopMember {
   key: string;

@@ -5,7 +5,7 @@
 import { bodyPreview } from '../base/errors';
 import type { AnswerRecord } from './answer';
 import { formatBytes } from '../base/numbers';
-import { FormattedJson, JsonFormatter } from './jsonFormat';
+import { type FormattedJson, JsonFormatter } from './jsonFormat';
 import { INTERFACE_LABELS } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
 import { statusLine } from '../transport/jsonRpc';
@@ -19,7 +19,8 @@ export function renderHeader(o: AnswerRecord): string {
   text += line(`${INTERFACE_LABELS[o.operation.iface]} · ${o.operation.label} · ${o.providerName}`);
   if (o.request.url) text += line(`${o.request.method} ${redactUrl(o.request.url)}`);
   if (o.request.body !== undefined) {
-    const body = o.request.body.length > MAX_BODY_IN_HEADER ? `${o.request.body.slice(0, MAX_BODY_IN_HEADER)}… (${o.request.body.length} chars)` : o.request.body;
+    const body =
+      o.request.body.length > MAX_BODY_IN_HEADER ? `${o.request.body.slice(0, MAX_BODY_IN_HEADER)}… (${o.request.body.length} chars)` : o.request.body;
     text += line(`request: ${body}`);
   }
   let facts = o.status !== undefined ? `${statusLine(o.status)} · ` : '';

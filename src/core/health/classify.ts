@@ -27,7 +27,10 @@ export function percentile(sorted: number[], p: number): number | undefined {
 
 export function summarize(provider: string, iface: InterfaceId, history: readonly ProbeResult[], now: number): InterfaceHealth {
   const last = history.at(-1);
-  const latencies = history.filter((r) => r.ok && r.latencyMs !== undefined).map((r) => r.latencyMs!).sort((a, b) => a - b);
+  const latencies = history
+    .filter((r) => r.ok && r.latencyMs !== undefined)
+    .map((r) => r.latencyMs!)
+    .sort((a, b) => a - b);
   const failed = [...history].reverse().find((r) => !r.ok);
   return {
     provider,
@@ -80,7 +83,9 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
       }
     }
     // A height far ahead of the others is the suspect, never the best the others lag behind.
-    const suspects = suspectProviders(usable.filter((r) => r.state !== 'wrongChain' && r.last!.height !== undefined).map((r) => ({ provider: r.provider, height: r.last!.height! })));
+    const suspects = suspectProviders(
+      usable.filter((r) => r.state !== 'wrongChain' && r.last!.height !== undefined).map((r) => ({ provider: r.provider, height: r.last!.height! })),
+    );
     for (const r of usable) {
       const ahead = suspects.get(r.provider);
       if (ahead === undefined || r.state === 'wrongChain' || r.state === 'rateLimited') continue;

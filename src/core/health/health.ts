@@ -5,14 +5,14 @@
 import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import { EndpointError, networkError } from '../base/errors';
-import { HttpClient } from '../transport/http';
+import { type HttpClient } from '../transport/http';
 import { interpret, readCometStatus } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
 import { type ExpectedChain, classify, summarize } from './classify';
 import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';
 import { parseDecimalHeight, parseHexHeight } from '../base/limits';
-import { INTERFACES, InterfaceId, Provider, joinUrl } from '../config/providers';
+import { INTERFACES, type InterfaceId, type Provider, joinUrl } from '../config/providers';
 import { describeAddress } from '../transport/proxy';
 import { wsExchange } from '../transport/wsCall';
 
@@ -119,11 +119,23 @@ export class HealthMonitor {
     }
   }
 
-  private async probeHttp(iface: InterfaceId, address: string, headers: Readonly<Record<string, string>> | undefined, signal?: AbortSignal): Promise<ProbeResult> {
+  private async probeHttp(
+    iface: InterfaceId,
+    address: string,
+    headers: Readonly<Record<string, string>> | undefined,
+    signal?: AbortSignal,
+  ): Promise<ProbeResult> {
     const at = this.now();
     const http = this.options.http;
     const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
-      const res = await http.send({ ...req, headers: headers && { ...headers }, timeoutMs: this.options.timeoutMs, signal, maxBufferBytes: MAX_PROBE_BYTES, maxBytes: MAX_PROBE_BYTES });
+      const res = await http.send({
+        ...req,
+        headers: headers && { ...headers },
+        timeoutMs: this.options.timeoutMs,
+        signal,
+        maxBufferBytes: MAX_PROBE_BYTES,
+        maxBytes: MAX_PROBE_BYTES,
+      });
       return { res, read: interpret(res, dialect, req.url) };
     };
     try {
@@ -137,7 +149,8 @@ export class HealthMonitor {
           const failed = failure(bn, at) ?? failure(cid, at);
           if (failed) return failed;
           const h = parseHexHeight(bn.read.result); // bounded before any BigInt work
-          if (h === undefined) return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
+          if (h === undefined)
+            return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
           const chain = cid.read.result;
           return { at, ok: true, latencyMs: bn.res.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
         }
@@ -160,7 +173,8 @@ export class HealthMonitor {
           }
           const failed = failure(r, at);
           if (failed) return failed;
-          const header = isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
+          const header =
+            isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
           const h = parseDecimalHeight(header?.height);
           if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
           return { at, ok: true, latencyMs: r.res.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
@@ -228,7 +242,14 @@ async function probeEvmWebSocket(
 ): Promise<ProbeResult> {
   const at = now();
   const call = (method: string) =>
-    wsExchange(address, { message: JSON.stringify({ jsonrpc: '2.0', method, params: [], id: 1 }), id: 1, collect: 0, timeoutMs, signal, headers: headers && { ...headers } });
+    wsExchange(address, {
+      message: JSON.stringify({ jsonrpc: '2.0', method, params: [], id: 1 }),
+      id: 1,
+      collect: 0,
+      timeoutMs,
+      signal,
+      headers: headers && { ...headers },
+    });
   const [r, cid] = await Promise.all([call('eth_blockNumber'), call('eth_chainId')]);
   if (r.error) return down(at, r.error);
   const h = r.result;
@@ -265,7 +286,10 @@ function probeWebSocket(
       resolve(r);
     };
     const onAbort = () => finish(down(at, l10n.t('cancelled'), undefined, { kind: 'cancelled' }));
-    const timer = setTimeout(() => finish(down(at, l10n.t('no answer from {0} within {1} s', target, timeoutMs / 1000), undefined, { kind: 'timeout' })), timeoutMs);
+    const timer = setTimeout(
+      () => finish(down(at, l10n.t('no answer from {0} within {1} s', target, timeoutMs / 1000), undefined, { kind: 'timeout' })),
+      timeoutMs,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     const check = () => {
       if (subscribedMs !== undefined && status) {

@@ -1,6 +1,6 @@
 // Health rows as plain data, CSV and JSON: for the comparison view and its exports.
 
-import { InterfaceHealth } from './model';
+import { type InterfaceHealth } from './model';
 import { INTERFACE_LABELS } from '../config/providers';
 
 export interface HealthRecord {

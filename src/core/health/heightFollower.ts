@@ -92,7 +92,13 @@ export class HeightFollower {
   get view(): FollowView | undefined {
     const current = this.fallback ?? this.primary;
     if (!current || !this.primary) return undefined;
-    return { configured: this.primary.provider, following: current.provider, snapshot: current.feed.snapshot(), height: this.shownHeight, reason: this.fallback?.reason };
+    return {
+      configured: this.primary.provider,
+      following: current.provider,
+      snapshot: current.feed.snapshot(),
+      height: this.shownHeight,
+      reason: this.fallback?.reason,
+    };
   }
 
   reconnect(): void {
@@ -106,7 +112,8 @@ export class HeightFollower {
     const name = feed.provider.name;
     if (s.state === 'reconnecting') return s.detail ? l10n.both('{0} is unreachable ({1})', name, s.detail) : l10n.both('{0} is unreachable', name);
     if (s.state === 'stalled') return s.detail ? l10n.both('no new block from {0} ({1})', name, s.detail) : l10n.both('no new block from {0}', name);
-    if (s.state === 'polling' && s.pollFailed) return s.detail ? l10n.both('{0} does not answer ({1})', name, s.detail) : l10n.both('{0} does not answer', name);
+    if (s.state === 'polling' && s.pollFailed)
+      return s.detail ? l10n.both('{0} does not answer ({1})', name, s.detail) : l10n.both('{0} does not answer', name);
     const h = this.deps.healthOf(name, feed.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp');
     if (h?.state === 'suspect') return l10n.both('{0} reports a suspect height ({1})', name, `${h.reason}`);
     if (h?.state === 'wrongChain') return l10n.both('{0} serves another chain ({1})', name, `${h.last?.chainId}`);
@@ -121,7 +128,8 @@ export class HeightFollower {
     const pinned = this.deps.pinned();
     const problem = this.problemOf(primary);
     if (pinned || !problem) {
-      if (this.fallback && (pinned || primary.feed.snapshot().state === 'live')) this.dropFallback(pinned ? 'pinned' : `${primary.provider.name} is healthy again`);
+      if (this.fallback && (pinned || primary.feed.snapshot().state === 'live'))
+        this.dropFallback(pinned ? 'pinned' : `${primary.provider.name} is healthy again`);
       return;
     }
     if (this.fallback && !this.problemOf(this.fallback)) {
@@ -151,7 +159,8 @@ export class HeightFollower {
     }
     const provider = providers.find((p) => p.name === choice.provider)!;
     // A suspect height (implausibly far ahead) is not to be trusted: show the fallback's own, even if lower.
-    if (this.deps.healthOf(primary.provider.name, primary.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp')?.state === 'suspect') this.shownHeight = undefined;
+    if (this.deps.healthOf(primary.provider.name, primary.provider.endpoints.consensusWs ? 'consensusWs' : 'consensusHttp')?.state === 'suspect')
+      this.shownHeight = undefined;
     this.fallback?.feed.dispose();
     const fallback = { provider, reason: problem } as Feed & { reason: Message };
     fallback.feed = this.deps.startFeed(provider, !ws, () => {

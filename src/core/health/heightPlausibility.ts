@@ -29,7 +29,10 @@ export function suspectProviders(reports: readonly ReportedHeight[]): Map<string
   }
   const suspects = new Map<string, bigint>();
   for (const [provider, height] of best) {
-    const others = [...best].filter(([p]) => p !== provider).map(([, h]) => h).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const others = [...best]
+      .filter(([p]) => p !== provider)
+      .map(([, h]) => h)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (others.length === 0) continue;
     const reference = others[(others.length - 1) >> 1]; // the lower median
     const ahead = height - reference;

@@ -2,7 +2,7 @@
 // preview head kept; decompressed bytes counted against chainEndpoints.maxDownloadMegabytes, where
 // the transfer stops with a sentence naming the setting and nothing is kept. Used by http.ts.
 
-import { WriteStream, createWriteStream, promises as fs } from 'node:fs';
+import { type WriteStream, createWriteStream, promises as fs } from 'node:fs';
 import { once } from 'node:events';
 import path = require('node:path');
 import { randomBytes } from 'node:crypto';

@@ -3,17 +3,16 @@
 // file instead of being held in memory. Each request is one Exchange (./exchange.ts) on the
 // Agent's dispatcher API. Never imports vscode.
 
-import { Readable, Transform, pipeline as pipeStreams } from 'node:stream';
+import { type Readable, type Transform, pipeline as pipeStreams } from 'node:stream';
 import zlib = require('node:zlib');
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
-import { BodyReader, Exchange, ExchangeHead, streamReader } from './exchange';
+import { type BodyReader, Exchange, type ExchangeHead, streamReader } from './exchange';
 import { loadUndici } from './lazy';
 import { EndpointError, networkError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { formatSeconds } from '../base/numbers';
 import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
 import { type BodyDigest, capOf, collect, drain } from './body';
-
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -194,7 +193,13 @@ export class HttpClient {
         if (decodeFailure && !req.signal?.aborted && !stopped) {
           throw new EndpointError(
             'parse',
-            l10n.t('{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).', target(), head.status, encoding, decodeFailure.message),
+            l10n.t(
+              '{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).',
+              target(),
+              head.status,
+              encoding,
+              decodeFailure.message,
+            ),
             { status: head.status, contentType: head.headers['content-type'] },
           );
         }

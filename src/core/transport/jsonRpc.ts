@@ -2,7 +2,7 @@
 // sentence for JSON that is not JSON-RPC, HTTP status lines, Retry-After, and server text cleaned to
 // one bounded line before it goes into any sentence.
 
-import { EndpointError, FailureDetail } from '../base/errors';
+import { EndpointError, type FailureDetail } from '../base/errors';
 import * as l10n from '../base/l10n';
 
 const STATUS_TEXT: Record<number, string> = {

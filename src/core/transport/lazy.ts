@@ -10,13 +10,11 @@ let undici: typeof Undici | undefined;
 let ws: typeof WebSocket | undefined;
 
 export function loadUndici(): typeof Undici {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (undici ??= require('undici') as typeof Undici);
 }
 
 /** `new WebSocket(url, options)` from `ws`, loaded on the first call. */
 export function openWebSocket(url: string, options: WebSocket.ClientOptions): WebSocket {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   ws ??= require('ws') as typeof WebSocket;
   // Through the configured proxy, when there is one for this address (a CONNECT tunnel).
   const proxy = proxyFor(url);

@@ -124,11 +124,11 @@ type Created = (err: Error | null, socket?: Duplex) => void;
 
 function makeTunnelAgent(proxy: URL, secure: boolean, strictSSL: boolean): Http.Agent {
   // Loaded here, not at activation (https and tls take ~10 ms to load in plain Node).
-  /* eslint-disable @typescript-eslint/no-require-imports */
+
   const http = require('node:http') as typeof Http;
   const https = require('node:https') as typeof Https;
   const tls = require('node:tls') as typeof Tls;
-  /* eslint-enable @typescript-eslint/no-require-imports */
+
   const auth =
     proxy.username || proxy.password
       ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`

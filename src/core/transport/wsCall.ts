@@ -98,7 +98,15 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (bytes + size > MAX_TOTAL_BYTES) {
         return finish(
           undefined,
-          new EndpointError('protocol', l10n.t('{0} sent more than {1} in all over this WebSocket exchange; stopped after {2} message(s).', target, formatBytes(MAX_TOTAL_BYTES), messages.length)),
+          new EndpointError(
+            'protocol',
+            l10n.t(
+              '{0} sent more than {1} in all over this WebSocket exchange; stopped after {2} message(s).',
+              target,
+              formatBytes(MAX_TOTAL_BYTES),
+              messages.length,
+            ),
+          ),
         );
       }
       const text = data.toString();
@@ -120,7 +128,13 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (msg.id !== options.id && msg.id !== String(options.id)) {
         otherBytes += text.length;
         if (otherBytes <= MAX_OTHER_BYTES) return; // an answer to another request: noise, kept in the document
-        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent more than {1} of messages that answer other requests; stopped.', target, formatBytes(MAX_OTHER_BYTES))));
+        return finish(
+          undefined,
+          new EndpointError(
+            'protocol',
+            l10n.t('{0} sent more than {1} of messages that answer other requests; stopped.', target, formatBytes(MAX_OTHER_BYTES)),
+          ),
+        );
       }
       armTimer();
       if (isObject(msg.error)) return finish(undefined, rpcErrorOf(msg.error));
@@ -142,12 +156,21 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     });
     socket.on('close', (code, reason) => {
       const why = clean(reason.toString(), 200);
-      finish(undefined, new EndpointError('network', l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why ? `${code} ${why}` : String(code))));
+      finish(
+        undefined,
+        new EndpointError(
+          'network',
+          l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why ? `${code} ${why}` : String(code)),
+        ),
+      );
     });
     socket.on('error', (err: Error & { code?: string }) => {
       // ws's own codes: the server broke the protocol (a bad frame, invalid UTF-8, a message too large).
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent a WebSocket message larger than {1}; it was not read.', target, formatBytes(MAX_MESSAGE_BYTES))));
+        return finish(
+          undefined,
+          new EndpointError('protocol', l10n.t('{0} sent a WebSocket message larger than {1}; it was not read.', target, formatBytes(MAX_MESSAGE_BYTES))),
+        );
       }
       if (err.code?.startsWith('WS_ERR_')) {
         return finish(undefined, new EndpointError('protocol', l10n.t('{0} broke the WebSocket protocol: {1}.', target, clean(err.message, 200))));

@@ -3,7 +3,7 @@
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
 import vscode = require('vscode');
-import { INTERFACES, INTERFACE_LABELS, InterfaceId, validateAddress } from '../../core/config/providers';
+import { INTERFACES, INTERFACE_LABELS, type InterfaceId, validateAddress } from '../../core/config/providers';
 import { SECTION, readSettings, userProviderEntries } from '../settings';
 
 const EXAMPLES: Record<InterfaceId, string> = {

@@ -5,7 +5,7 @@
 import vscode = require('vscode');
 import { LocalizedError, errorMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import { ChainRegistryError, ImportCandidate, parseChainJson } from '../../core/config/chainRegistry';
+import { ChainRegistryError, type ImportCandidate, parseChainJson } from '../../core/config/chainRegistry';
 import { INTERFACES, INTERFACE_LABELS } from '../../core/config/providers';
 import { SECTION, userProviderEntries } from '../settings';
 
@@ -22,13 +22,18 @@ export interface ImportArgs {
 export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | undefined> {
   const text = await readSource(arg);
   if (text === undefined) return undefined;
-  const existing = userProviderEntries().filter((e): e is { name: string } => typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string');
+  const existing = userProviderEntries().filter(
+    (e): e is { name: string } => typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string',
+  );
   let parsed;
   try {
     parsed = parseChainJson(text, existing);
   } catch (err) {
     if (err instanceof ChainRegistryError) {
-      const why = { english: l10n.format('This chain.json cannot be imported: {0}', err.message), shown: l10n.t('This chain.json cannot be imported: {0}', err.shown) };
+      const why = {
+        english: l10n.format('This chain.json cannot be imported: {0}', err.message),
+        shown: l10n.t('This chain.json cannot be imported: {0}', err.shown),
+      };
       throw new LocalizedError(why);
     }
     throw err;
@@ -52,7 +57,10 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
         description: c.duplicateOf
           ? vscode.l10n.t('already configured as "{0}"', c.duplicateOf)
           : vscode.l10n.t('{0} interfaces', Object.keys(c.entry).filter((k) => (INTERFACES as readonly string[]).includes(k)).length),
-        detail: INTERFACES.filter((i) => c.entry[i]).map((i) => `${INTERFACE_LABELS[i]}: ${c.entry[i]}`).join('  ·  ') + (c.notes.length ? `  —  ${c.notes.join(' ')}` : ''),
+        detail:
+          INTERFACES.filter((i) => c.entry[i])
+            .map((i) => `${INTERFACE_LABELS[i]}: ${c.entry[i]}`)
+            .join('  ·  ') + (c.notes.length ? `  —  ${c.notes.join(' ')}` : ''),
         picked: !c.duplicateOf,
         candidate: c,
       })),
@@ -70,10 +78,14 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
   const skipped = chosen.filter((c) => c.duplicateOf);
   const added = chosen.filter((c) => !c.duplicateOf);
   if (added.length > 0) {
-    await vscode.workspace.getConfiguration(SECTION).update('providers', [...userProviderEntries(), ...added.map((c) => c.entry)], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration(SECTION)
+      .update('providers', [...userProviderEntries(), ...added.map((c) => c.entry)], vscode.ConfigurationTarget.Global);
   }
   const parts = [
-    added.length === 1 ? vscode.l10n.t('Imported 1 provider into your user settings.') : vscode.l10n.t('Imported {0} providers into your user settings.', added.length),
+    added.length === 1
+      ? vscode.l10n.t('Imported 1 provider into your user settings.')
+      : vscode.l10n.t('Imported {0} providers into your user settings.', added.length),
   ];
   if (skipped.length) parts.push(vscode.l10n.t('Skipped {0} already configured ({1}).', skipped.length, skipped.map((c) => `"${c.duplicateOf}"`).join(', ')));
   void vscode.window.showInformationMessage(parts.join(' '));
@@ -91,7 +103,12 @@ async function readSource(arg?: ImportArgs): Promise<string | undefined> {
   if (arg?.uri) return readFile(typeof arg.uri === 'string' ? vscode.Uri.file(arg.uri) : arg.uri);
   const inWorkspace = await vscode.workspace.findFiles('**/chain.json', '**/node_modules/**', 50);
   const items: (vscode.QuickPickItem & { id: string; uri?: vscode.Uri })[] = [
-    ...inWorkspace.map((uri) => ({ id: 'file', uri, label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: vscode.l10n.t('in this workspace') })),
+    ...inWorkspace.map((uri) => ({
+      id: 'file',
+      uri,
+      label: `$(file) ${vscode.workspace.asRelativePath(uri)}`,
+      description: vscode.l10n.t('in this workspace'),
+    })),
     { id: 'open', label: `$(folder-opened) ${vscode.l10n.t('Pick a file…')}` },
     { id: 'clipboard', label: `$(clippy) ${vscode.l10n.t('From the clipboard')}` },
     { id: 'paste', label: `$(edit) ${vscode.l10n.t('Paste JSON…')}` },

@@ -8,8 +8,8 @@ import vscode = require('vscode');
 import type { RunOptions, RunResult } from '../../api';
 import { errorMessage, isEndpointError } from '../../core/base/errors';
 import { formatBytes } from '../../core/base/numbers';
-import { ExecuteOptions, Outcome, describeRequest, execute } from '../../core/chain/execute';
-import { Args, Operation, findOperation } from '../../core/chain/operations';
+import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
+import { type Args, type Operation, findOperation } from '../../core/chain/operations';
 import type { Provider } from '../../core/config/providers';
 import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
@@ -57,9 +57,12 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
     (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
-      return execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal, (m) => progress.report({ message: m }))).finally(() =>
-        sub.dispose(),
-      );
+      return execute(
+        wire,
+        op,
+        args,
+        executeOptions(deps, wire.headers, abort.signal, (m) => progress.report({ message: m })),
+      ).finally(() => sub.dispose());
     },
   );
   logOutcome(deps.log, outcome);
@@ -98,7 +101,13 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
       elapsedMs: o.elapsedMs,
       bytes: o.bytes,
       request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
-      error: o.error && { kind: o.error.kind, message: mask(o.error.message), status: o.error.detail.status, code: o.error.detail.code, data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data) },
+      error: o.error && {
+        kind: o.error.kind,
+        message: mask(o.error.message),
+        status: o.error.detail.status,
+        code: o.error.detail.code,
+        data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data),
+      },
     };
   } finally {
     sub?.dispose();

@@ -6,7 +6,7 @@ import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
 import { renderDocumentBytes } from '../../core/documents/render';
 import { masker } from '../../core/secrets/mask';
-import { RESULT_SCHEME, ResultDocuments } from '../resultDocuments';
+import { RESULT_SCHEME, type ResultDocuments } from '../resultDocuments';
 
 /** Shows an outcome: its own file when the body went to disk, else a result document. */
 export async function showOutcome(documents: ResultDocuments, outcome: Outcome): Promise<vscode.Uri> {

@@ -3,7 +3,7 @@
 // eth_secp256k1 keys from known mnemonics, denom `atest`), every listener on a free loopback
 // port, fast blocks, a temporary home removed by dispose(). Every CLI call has a timeout; the
 // node process is registered with the process-wide killer of helpers/nodes.ts.
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -12,7 +12,8 @@ import { evmdBinary, freePort, lastLines, register, removeOnExit, setToml, sleep
 /** upstream local_node.sh's validator and first dev account (public test mnemonics). */
 export const VALIDATOR = {
   name: 'mykey',
-  mnemonic: 'gesture inject test cycle original hollow east ridge hen combine junk child bacon zero hope comfort vacuum milk pitch cage oppose unhappy lunar seat',
+  mnemonic:
+    'gesture inject test cycle original hollow east ridge hen combine junk child bacon zero hope comfort vacuum milk pitch cage oppose unhappy lunar seat',
 };
 export const DEV0 = {
   name: 'dev0',
@@ -52,7 +53,11 @@ export class EvmdNode {
   readonly logFile: string;
   readonly addresses: Record<string, { bech32: string; hex: string }> = {};
 
-  private constructor(readonly bin: string, readonly home: string, readonly chainId: string) {
+  private constructor(
+    readonly bin: string,
+    readonly home: string,
+    readonly chainId: string,
+  ) {
     this.logFile = path.join(home, 'evmd.log');
   }
 
@@ -77,9 +82,17 @@ export class EvmdNode {
 
   /** Runs the evmd CLI against this home (60 s limit); returns stdout, throws with the output on failure. */
   cli(args: string[], input?: string, timeoutMs = 60_000): string {
-    const r = spawnSync(this.bin, [...args, '--home', this.home], { input, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(this.bin, [...args, '--home', this.home], {
+      input,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     if (r.status !== 0) {
-      throw new Error(`evmd ${args.join(' ')} failed (${r.error?.message ?? r.status ?? r.signal}):\n${(r.stderr ?? '').slice(-2000)}${(r.stdout ?? '').slice(-1000)}`);
+      throw new Error(
+        `evmd ${args.join(' ')} failed (${r.error?.message ?? r.status ?? r.signal}):\n${(r.stderr ?? '').slice(-2000)}${(r.stdout ?? '').slice(-1000)}`,
+      );
     }
     return r.stdout;
   }
@@ -201,7 +214,11 @@ export class EvmdNode {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) throw new Error('evmd already running');
     const log = createWriteStream(this.logFile, { flags: 'a' });
     log.write(`\n===== start at ${new Date().toISOString()}\n`);
-    const p = spawn(this.bin, ['start', '--home', this.home, '--chain-id', this.chainId, `--minimum-gas-prices=0${DENOM}`, '--log_level', 'info', '--log_no_color'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(
+      this.bin,
+      ['start', '--home', this.home, '--chain-id', this.chainId, `--minimum-gas-prices=0${DENOM}`, '--log_level', 'info', '--log_no_color'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     register(p);
     p.stdout?.pipe(log, { end: false });
     p.stderr?.pipe(log, { end: false });
@@ -210,9 +227,15 @@ export class EvmdNode {
     const deadline = Date.now() + timeoutMs;
     const up = async (): Promise<boolean> => {
       const st = await fetch(`${this.cometHttp}/status`, { signal: AbortSignal.timeout(2000) });
-      if (!st.ok || BigInt(((await st.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height) < 2n) return false;
+      if (!st.ok || BigInt(((await st.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height) < 2n)
+        return false;
       const rest = await fetch(`${this.rest}/cosmos/base/tendermint/v1beta1/syncing`, { signal: AbortSignal.timeout(2000) });
-      const evm = await fetch(this.evmRpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}', signal: AbortSignal.timeout(2000) });
+      const evm = await fetch(this.evmRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
+        signal: AbortSignal.timeout(2000),
+      });
       return rest.ok && evm.ok;
     };
     for (;;) {
@@ -257,7 +280,22 @@ export class EvmdNode {
   signBankSend(from: string, to: string, amount: bigint, memo = ''): string {
     const dir = mkdtempSync(path.join(this.home, 'tx-'));
     const common = ['--chain-id', this.chainId, '--keyring-backend', 'test', '--node', `tcp://127.0.0.1:${this.ports.rpc}`];
-    const unsigned = this.cli(['tx', 'bank', 'send', from, to, `${amount}${DENOM}`, '--generate-only', '--gas', '200000', '--gas-prices', GAS_PRICES, '--note', memo, ...common]);
+    const unsigned = this.cli([
+      'tx',
+      'bank',
+      'send',
+      from,
+      to,
+      `${amount}${DENOM}`,
+      '--generate-only',
+      '--gas',
+      '200000',
+      '--gas-prices',
+      GAS_PRICES,
+      '--note',
+      memo,
+      ...common,
+    ]);
     writeFileSync(path.join(dir, 'unsigned.json'), unsigned);
     const signed = this.cli(['tx', 'sign', path.join(dir, 'unsigned.json'), '--from', from, ...common]);
     writeFileSync(path.join(dir, 'signed.json'), signed);

@@ -3,17 +3,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute, ExecuteOptions, Outcome } from '../../../src/core/chain/execute';
+import { execute, type ExecuteOptions, type Outcome } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
-import { Args, findOperation } from '../../../src/core/chain/operations';
-import { Provider } from '../../../src/core/config/providers';
+import { type Args, findOperation } from '../../../src/core/chain/operations';
+import { type Provider } from '../../../src/core/config/providers';
 
 export class Runner {
   readonly http = new HttpClient();
   readonly spillDir = mkdtempSync(path.join(tmpdir(), 'ce-real-spill-'));
   readonly exercised = new Set<string>();
 
-  constructor(public provider: Provider, private readonly defaults: Partial<ExecuteOptions> = {}) {}
+  constructor(
+    public provider: Provider,
+    private readonly defaults: Partial<ExecuteOptions> = {},
+  ) {}
 
   options(extra: Partial<ExecuteOptions> = {}): ExecuteOptions {
     return { http: this.http, timeoutMs: 20_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: this.spillDir, ...this.defaults, ...extra };

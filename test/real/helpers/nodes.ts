@@ -2,7 +2,7 @@
 // blocks, loopback-only RPC and p2p on free ports) and anvil. Every process started here is
 // registered and killed when the test process exits, whatever the reason; `stop()` in after()
 // hooks is the normal path.
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,6 @@ let ensured: NodeBinaries | undefined;
 /** The binaries (installed on first use, cached after); throws with the reason when one cannot be had. */
 export function nodeBinaries(): NodeBinaries {
   if (!ensured) {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
     ensured = mod.ensureNodes({ log: (m) => console.log(`      real-nodes: ${m}`) });
   }
@@ -41,7 +40,6 @@ let ensuredEvmd: NodeInfo | undefined;
 /** Only evmd (npm run chain and record:evmd need nothing else). */
 export function evmdBinary(): NodeInfo {
   if (!ensuredEvmd) {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const mod = require(path.join(REPO_ROOT, 'scripts', 'real', 'ensureNodes.cjs')) as EnsureModule;
     ensuredEvmd = ensured?.evmd ?? mod.ensureNodes({ only: ['evmd'], log: (m) => console.log(`      real-nodes: ${m}`) }).evmd;
   }
@@ -172,7 +170,10 @@ export class CometNode {
   readonly logFile: string;
   private starts = 0;
 
-  private constructor(readonly bin: string, home: string) {
+  private constructor(
+    readonly bin: string,
+    home: string,
+  ) {
     this.home = home;
     this.logFile = path.join(home, 'cometbft.log');
   }
@@ -329,7 +330,7 @@ export interface Raw {
   status: number;
   text: string;
   headers: Headers;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 /** A request with fetch (not the extension's client), for independent checks. */

@@ -103,7 +103,10 @@ function describe(v: unknown): string {
     const s = v as string;
     return JSON.stringify(s.length > 40 ? s.slice(0, 37) + '...' : s);
   }
-  if (k === 'object') return `an object {${Object.keys(v as object).slice(0, 6).join(',')}}`;
+  if (k === 'object')
+    return `an object {${Object.keys(v as object)
+      .slice(0, 6)
+      .join(',')}}`;
   if (k === 'array') return `an array (${(v as unknown[]).length})`;
   return `${k} ${JSON.stringify(v)}`;
 }

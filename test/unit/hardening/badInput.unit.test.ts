@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { execute } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
-import { OPERATIONS, Operation, validateArgs } from '../../../src/core/chain/operations';
-import { INTERFACES, InterfaceId, parseProviders, Provider, schemesFor, validateAddress } from '../../../src/core/config/providers';
+import { OPERATIONS, type Operation, validateArgs } from '../../../src/core/chain/operations';
+import { INTERFACES, type InterfaceId, parseProviders, type Provider, schemesFor, validateAddress } from '../../../src/core/config/providers';
 
 /**
  * "Says what to type": an instruction (type/put/remove/use/encode), an example, or the
@@ -158,7 +158,9 @@ describe('hardening 3: bad input from the user is refused with a message, nothin
     for (const iface of INTERFACES) {
       for (const value of BAD_ADDRESSES(iface)) {
         const message = validateAddress(iface, value);
-        const parsed = parseProviders([{ name: 'P', [iface]: value, ...(iface === 'evmRpc' ? { rest: 'https://rest.example.org' } : { evmRpc: 'https://evm.example.org' }) }]);
+        const parsed = parseProviders([
+          { name: 'P', [iface]: value, ...(iface === 'evmRpc' ? { rest: 'https://rest.example.org' } : { evmRpc: 'https://evm.example.org' }) },
+        ]);
         const settingsRefused = parsed.providers.length === 0 || parsed.providers[0].endpoints[iface] === undefined;
         const empty = value.trim() === '';
         // An empty address means "not published": settings skip it, the input box asks for one.
@@ -176,7 +178,12 @@ describe('hardening 3: bad input from the user is refused with a message, nothin
     // The trimmed height is valid and sent once, as 12.
     const echo = await import('../helpers/httpServer');
     const srv = await echo.startServer((_q, res) => echo.json(res, 200, { jsonrpc: '2.0', id: -1, result: {} }));
-    const trimmed = await execute({ name: 'echo', endpoints: { consensusHttp: srv.url } }, OPERATIONS.find((o) => o.id === 'consensusHttp.block')!, { height: ' 12 ' }, options);
+    const trimmed = await execute(
+      { name: 'echo', endpoints: { consensusHttp: srv.url } },
+      OPERATIONS.find((o) => o.id === 'consensusHttp.block')!,
+      { height: ' 12 ' },
+      options,
+    );
     const trimmedSent = srv.requests.map((r) => r.url);
     await srv.close();
 
@@ -184,8 +191,14 @@ describe('hardening 3: bad input from the user is refused with a message, nothin
     await new Promise<void>((r) => counter.close(() => r()));
     rmSync(spillDir, { recursive: true, force: true });
 
-    console.log(`      [input] inputs tried: ${tried}; refused with a message that says what to type: ${refused}; refused by execute() before sending: ${refusedByExecute}`);
-    console.log(`      [input] by kind: ${Object.entries(byKind).map(([k, s]) => `${k} ${s.refused}/${s.tried}`).join(', ')}`);
+    console.log(
+      `      [input] inputs tried: ${tried}; refused with a message that says what to type: ${refused}; refused by execute() before sending: ${refusedByExecute}`,
+    );
+    console.log(
+      `      [input] by kind: ${Object.entries(byKind)
+        .map(([k, s]) => `${k} ${s.refused}/${s.tried}`)
+        .join(', ')}`,
+    );
     console.log(`      [input] requests sent for invalid input: ${sentForInvalid}; " 12 " accepted and sent as ${trimmedSent.join(', ')}`);
     if (problems.length) console.log(`      [input] problems:\n        ${problems.slice(0, 40).join('\n        ')}`);
 

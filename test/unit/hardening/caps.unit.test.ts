@@ -16,7 +16,7 @@ import { WebSocketServer } from 'ws';
 import { execute } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
 import { findOperation } from '../../../src/core/chain/operations';
-import { Provider } from '../../../src/core/config/providers';
+import { type Provider } from '../../../src/core/config/providers';
 import { sweepSpillDir } from '../../../src/core/transport/spillFiles';
 import { wsExchange } from '../../../src/core/transport/wsCall';
 import { listen } from '../helpers/httpServer';
@@ -55,7 +55,13 @@ describe('issue 14 / 3: caps on what an answer may cost', function () {
         }
         if (req.url?.startsWith('/genesis')) {
           res.writeHead(500, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify({ jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'genesis response is large, please use the genesis_chunked API instead' } }));
+          return res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: -1,
+              error: { code: -32603, message: 'Internal error', data: 'genesis response is large, please use the genesis_chunked API instead' },
+            }),
+          );
         }
         res.writeHead(404);
         res.end();

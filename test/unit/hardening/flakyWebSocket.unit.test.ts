@@ -12,8 +12,8 @@
 // Set HARDENING_SEED to replay a run.
 
 import * as assert from 'node:assert/strict';
-import { HeightSnapshot, HeightTracker } from '../../../src/core/chain/heightTracker';
-import { FAULT_KINDS, FakeCometWs, FaultKind, InjectedFault, waitFor } from '../helpers/fakeCometWs';
+import { type HeightSnapshot, HeightTracker } from '../../../src/core/chain/heightTracker';
+import { FAULT_KINDS, FakeCometWs, type FaultKind, type InjectedFault, waitFor } from '../helpers/fakeCometWs';
 import { seededRandom } from '../helpers/seededRandom';
 import { StallMeter } from '../helpers/stallMeter';
 
@@ -126,7 +126,9 @@ describe('hardening 1: flaky consensus WebSocket (height tracker)', function () 
         overBound++;
         k.overBound++;
         const trail = log.filter((l) => l.at >= fault.injectedAt).map((l) => `+${l.at - fault.injectedAt} ${l.line}`);
-        failures.push(`${kind}: recovered in ${recoverMs} ms > ${bound} ms (back at +${fault.backAt - fault.injectedAt} ms):\n          ${trail.join('\n          ')}`);
+        failures.push(
+          `${kind}: recovered in ${recoverMs} ms > ${bound} ms (back at +${fault.backAt - fault.injectedAt} ms):\n          ${trail.join('\n          ')}`,
+        );
       }
       // Gaps: the shown height must reach the chain's height at recovery (it covers the blocks
       // missed while cut off) within a few blocks.

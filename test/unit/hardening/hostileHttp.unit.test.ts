@@ -11,15 +11,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { execute, Outcome } from '../../../src/core/chain/execute';
-import { HttpClient, HttpRequest, HttpResponse } from '../../../src/core/transport/http';
-import { Args, Operation, operationsFor } from '../../../src/core/chain/operations';
-import { InterfaceId, Provider } from '../../../src/core/config/providers';
+import { execute, type Outcome } from '../../../src/core/chain/execute';
+import { HttpClient, type HttpRequest, type HttpResponse } from '../../../src/core/transport/http';
+import { type Args, type Operation, operationsFor } from '../../../src/core/chain/operations';
+import { type InterfaceId, type Provider } from '../../../src/core/config/providers';
 import { renderDocument } from '../../../src/core/documents/render';
 import { unclearDocument } from '../helpers/clearDocument';
 import { seededRandom } from '../helpers/seededRandom';
 import { StallMeter } from '../helpers/stallMeter';
-import { HANG_KINDS, HostileCase, HostileServers, KINDS, makeCase } from '../helpers/hostileHttp';
+import { HANG_KINDS, type HostileCase, HostileServers, KINDS, makeCase } from '../helpers/hostileHttp';
 
 const PER_INTERFACE = Number(process.env.HOSTILE_PER_INTERFACE ?? 1000);
 const IFACES: InterfaceId[] = ['evmRpc', 'consensusHttp', 'consensusRpc', 'rest'];
@@ -45,7 +45,15 @@ const BECH32 = 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu';
 
 function argsFor(op: Operation): Args {
   const a: Record<string, string> = {};
-  for (const p of op.params) a[p.key] = p.key === 'address' && op.iface === 'rest' ? BECH32 : p.key === 'hash' && op.iface !== 'evmRpc' ? 'AB'.repeat(32) : p.key === 'tx' && op.iface !== 'evmRpc' ? 'AAAA' : ARGS[p.key];
+  for (const p of op.params)
+    a[p.key] =
+      p.key === 'address' && op.iface === 'rest'
+        ? BECH32
+        : p.key === 'hash' && op.iface !== 'evmRpc'
+          ? 'AB'.repeat(32)
+          : p.key === 'tx' && op.iface !== 'evmRpc'
+            ? 'AAAA'
+            : ARGS[p.key];
   return a;
 }
 
@@ -67,7 +75,10 @@ class MeasuringClient extends HttpClient {
       const corrected = over - this.stalls.worst(t0, t1);
       this.worstOverMs = Math.max(this.worstOverMs, over);
       this.worstCorrectedMs = Math.max(this.worstCorrectedMs, corrected);
-      if (corrected > SLACK_MS) this.outlived.push(`${req.method} ${req.url} took ${Math.round(over)} ms past its ${req.timeoutMs} ms deadline (${Math.round(corrected)} ms beyond event-loop stalls)`);
+      if (corrected > SLACK_MS)
+        this.outlived.push(
+          `${req.method} ${req.url} took ${Math.round(over)} ms past its ${req.timeoutMs} ms deadline (${Math.round(corrected)} ms beyond event-loop stalls)`,
+        );
     }
   }
 }
@@ -117,7 +128,14 @@ describe('hardening 2: hostile HTTP answers through execute() and renderDocument
       for (const kind of kinds.filter((k) => !HANG_KINDS.has(k))) {
         const c = makeCase(nextId++, kind, r, iface === 'rest' ? 'rest' : 'jsonrpc', false);
         servers.cases.set(c.id, c);
-        renderDocument(await execute({ name: 'warm-up', endpoints: { [iface]: servers.baseFor(c) } }, op, argsFor(op), { http: new HttpClient(), timeoutMs: TIMEOUT_MS, maxBufferBytes: 1024 * 1024, spillDir }));
+        renderDocument(
+          await execute({ name: 'warm-up', endpoints: { [iface]: servers.baseFor(c) } }, op, argsFor(op), {
+            http: new HttpClient(),
+            timeoutMs: TIMEOUT_MS,
+            maxBufferBytes: 1024 * 1024,
+            spillDir,
+          }),
+        );
       }
     }
 
@@ -139,42 +157,43 @@ describe('hardening 2: hostile HTTP answers through execute() and renderDocument
         // BATCH workers pull cases from the queue (a hang case only holds up its own worker).
         let next = 0;
         const runOne = async ({ c, op }: { c: HostileCase; op: Operation }) => {
-              const provider: Provider = { name: `hostile ${c.id}`, endpoints: { [iface]: servers.baseFor(c) } };
-              const timeoutMs = HANG_KINDS.has(c.kind) ? HANG_TIMEOUT_MS : TIMEOUT_MS;
-              let doc: string;
-              let o: Outcome;
-              try {
-                o = await execute(provider, op, argsFor(op), { http, timeoutMs, maxBufferBytes: 1024 * 1024, spillDir });
-                doc = renderDocument(o);
-              } catch (err) {
-                totals.crashes++;
-                problems.push(`${iface} ${op.id} ${c.kind} (${c.variant}): threw ${(err as Error).stack ?? err}`);
-                return;
-              }
-              totals.tried++;
-              stats.tried++;
-              stats.ops.add(op.id);
-              const k = (perKind[c.kind] ??= { tried: 0, clear: 0 });
-              k.tried++;
-              if (o.error) totals.errors++;
-              else totals.normal++;
-              if (process.env.HOSTILE_SAMPLES && !samples.has(c.kind + (o.error ? '' : ' (normal)'))) samples.set(c.kind + (o.error ? '' : ' (normal)'), `${op.id} ${c.variant}: ${doc.split('\n', 1)[0].slice(0, 300)}`);
-              const why = unclear(doc, o, c);
-              if (why) problems.push(`${iface} ${op.id} ${c.kind} (${c.variant}): ${why}`);
-              else {
-                totals.clear++;
-                stats.clear++;
-                k.clear++;
-              }
-              if (c.kind === 'redirect' && op.build(argsFor(op)).kind !== 'get' && op.build(argsFor(op)).kind !== 'genesis') {
-                postRedirects++;
-                const posts = c.requests.filter((q) => q.method === 'POST').length;
-                const gets = c.requests.filter((q) => q.method === 'GET').length;
-                if (posts !== 1 || gets !== 0) {
-                  postRedirectsBad++;
-                  problems.push(`${iface} ${op.id} redirect ${c.variant}: the server saw ${posts} POST and ${gets} GET`);
-                }
-              }
+          const provider: Provider = { name: `hostile ${c.id}`, endpoints: { [iface]: servers.baseFor(c) } };
+          const timeoutMs = HANG_KINDS.has(c.kind) ? HANG_TIMEOUT_MS : TIMEOUT_MS;
+          let doc: string;
+          let o: Outcome;
+          try {
+            o = await execute(provider, op, argsFor(op), { http, timeoutMs, maxBufferBytes: 1024 * 1024, spillDir });
+            doc = renderDocument(o);
+          } catch (err) {
+            totals.crashes++;
+            problems.push(`${iface} ${op.id} ${c.kind} (${c.variant}): threw ${(err as Error).stack ?? err}`);
+            return;
+          }
+          totals.tried++;
+          stats.tried++;
+          stats.ops.add(op.id);
+          const k = (perKind[c.kind] ??= { tried: 0, clear: 0 });
+          k.tried++;
+          if (o.error) totals.errors++;
+          else totals.normal++;
+          if (process.env.HOSTILE_SAMPLES && !samples.has(c.kind + (o.error ? '' : ' (normal)')))
+            samples.set(c.kind + (o.error ? '' : ' (normal)'), `${op.id} ${c.variant}: ${doc.split('\n', 1)[0].slice(0, 300)}`);
+          const why = unclear(doc, o, c);
+          if (why) problems.push(`${iface} ${op.id} ${c.kind} (${c.variant}): ${why}`);
+          else {
+            totals.clear++;
+            stats.clear++;
+            k.clear++;
+          }
+          if (c.kind === 'redirect' && op.build(argsFor(op)).kind !== 'get' && op.build(argsFor(op)).kind !== 'genesis') {
+            postRedirects++;
+            const posts = c.requests.filter((q) => q.method === 'POST').length;
+            const gets = c.requests.filter((q) => q.method === 'GET').length;
+            if (posts !== 1 || gets !== 0) {
+              postRedirectsBad++;
+              problems.push(`${iface} ${op.id} redirect ${c.variant}: the server saw ${posts} POST and ${gets} GET`);
+            }
+          }
         };
         await Promise.all(
           Array.from({ length: BATCH }, async () => {
@@ -201,7 +220,9 @@ describe('hardening 2: hostile HTTP answers through execute() and renderDocument
     const lines = [
       `[http] answers tried: ${totals.tried} (${IFACES.map((i) => `${i} ${perIface[i].tried} over ${perIface[i].ops.size} operations`).join(', ')}); ${http.requests} HTTP requests; run ${(runMs / 1000).toFixed(1)} s`,
       `[http] clear documents: ${totals.clear}/${totals.tried} (${totals.errors} error documents, ${totals.normal} normal documents for valid-but-odd answers)`,
-      `[http] by kind: ${Object.entries(perKind).map(([k, s]) => `${k} ${s.clear}/${s.tried}`).join(', ')}`,
+      `[http] by kind: ${Object.entries(perKind)
+        .map(([k, s]) => `${k} ${s.clear}/${s.tried}`)
+        .join(', ')}`,
       `[http] unhandled rejections: ${unhandled}; uncaught exceptions: ${uncaught}; crashes (execute/render threw): ${totals.crashes}`,
       `[http] requests that outlived their deadline (+${SLACK_MS} ms beyond event-loop stalls): ${http.outlived.length}/${http.requests}; worst: ${Math.round(http.worstOverMs)} ms past the deadline raw, ${Math.round(http.worstCorrectedMs)} ms beyond stalls`,
       `[http] POSTs answered with a redirect: ${postRedirects}, of which followed or re-sent: ${postRedirectsBad}; requests that followed any redirect: ${servers.followed}; partial files left: ${leftFiles.length}`,
@@ -209,7 +230,8 @@ describe('hardening 2: hostile HTTP answers through execute() and renderDocument
     ];
     for (const l of lines) console.log(`      ${l}`);
     for (const [k, v] of samples) console.log(`      [http] sample ${k}: ${v}`);
-    if (problems.length) console.log(`      [http] problems (seed ${seed}), first 25 of ${problems.length}:\n        ${problems.slice(0, 25).join('\n        ')}`);
+    if (problems.length)
+      console.log(`      [http] problems (seed ${seed}), first 25 of ${problems.length}:\n        ${problems.slice(0, 25).join('\n        ')}`);
     if (http.outlived.length) console.log(`      [http] outlived: ${http.outlived.slice(0, 5).join('; ')}`);
 
     for (const i of IFACES) {

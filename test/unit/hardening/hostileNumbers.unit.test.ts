@@ -13,14 +13,14 @@ import { WebSocketServer } from 'ws';
 import { execute } from '../../../src/core/chain/execute';
 import { HealthMonitor } from '../../../src/core/health/health';
 import { classify } from '../../../src/core/health/classify';
-import { InterfaceHealth } from '../../../src/core/health/model';
+import { type InterfaceHealth } from '../../../src/core/health/model';
 import { ranked } from '../../../src/core/health/rank';
 import { HeightTracker } from '../../../src/core/chain/heightTracker';
 import { HttpClient } from '../../../src/core/transport/http';
 import { interpret, readCometStatus } from '../../../src/core/documents/interpret';
 import { findOperation } from '../../../src/core/chain/operations';
 import { formatHeight } from '../../../src/core/base/numbers';
-import { Provider, joinUrl } from '../../../src/core/config/providers';
+import { type Provider, joinUrl } from '../../../src/core/config/providers';
 import { renderDocument } from '../../../src/core/documents/render';
 import { listen } from '../helpers/httpServer';
 
@@ -70,7 +70,13 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
         res.writeHead(200, { 'content-type': 'application/json' });
         const body = Buffer.concat(chunks).toString();
         if (req.url?.startsWith('/status') || body.includes('"status"')) {
-          return res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { node_info: { network: 'x' }, sync_info: { latest_block_height: HUGE_DEC, latest_block_time: 't' } } }));
+          return res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              result: { node_info: { network: 'x' }, sync_info: { latest_block_height: HUGE_DEC, latest_block_time: 't' } },
+            }),
+          );
         }
         if (req.url?.includes('blocks/latest')) return res.end(JSON.stringify({ block: { header: { height: HUGE_DEC, chain_id: 'x' } } }));
         const id = body.includes('eth_chainId') ? 2 : 1;
@@ -83,8 +89,16 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
         const msg = JSON.parse(m.toString()) as { id: number; method: string };
         if (msg.method !== 'subscribe') return;
         ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {} }));
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: HUGE_DEC } } } } }));
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: '7' } } } } }));
+        ws.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result: { data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: HUGE_DEC } } } },
+          }),
+        );
+        ws.send(
+          JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: '7' } } } } }),
+        );
       });
     });
     base = `http://127.0.0.1:${await listen(server)}`;
@@ -111,7 +125,10 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
   });
 
   it('health probes: a 1 MB height is "not a block height" (down), without a stall', async () => {
-    const p: Provider = { name: 'huge', endpoints: { evmRpc: base, consensusHttp: base, consensusRpc: base, rest: base, consensusWs: `${base.replace('http', 'ws')}/websocket` } };
+    const p: Provider = {
+      name: 'huge',
+      endpoints: { evmRpc: base, consensusHttp: base, consensusRpc: base, rest: base, consensusWs: `${base.replace('http', 'ws')}/websocket` },
+    };
     const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
     const stall = await worstStall(() => monitor.refresh([p]));
     assert.ok(stall < MAX_STALL_MS, `probes stalled the event loop ${stall.toFixed(0)} ms`);
@@ -177,12 +194,18 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
     });
     const rows = [row('a', 1000n), row('b', 1001n), row('c', 999n), row('evil', 9223372036854775807n)];
     classify(rows, ps, () => ({}), 0);
-    assert.deepEqual(rows.map((r) => r.state), ['healthy', 'healthy', 'healthy', 'suspect']);
+    assert.deepEqual(
+      rows.map((r) => r.state),
+      ['healthy', 'healthy', 'healthy', 'suspect'],
+    );
     assert.match(rows[3].reason!, /suspect height/);
     assert.ok(!ranked(rows, 'consensusHttp').some((r) => r.provider === 'evil'), 'the suspect is never a failover choice');
     // Two providers: only a lead no real lag explains.
     const two = [row('a', 1000n), row('evil', 50_000_000n)];
     classify(two, ps, () => ({}), 0);
-    assert.deepEqual(two.map((r) => r.state), ['healthy', 'suspect']);
+    assert.deepEqual(
+      two.map((r) => r.state),
+      ['healthy', 'suspect'],
+    );
   });
 });

@@ -17,11 +17,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
-import { execute, Outcome } from '../../../src/core/chain/execute';
+import { execute, type Outcome } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
 import { findOperation } from '../../../src/core/chain/operations';
 import { renderDocument, stripHeader } from '../../../src/core/documents/render';
-import { Expect, unclearDocument } from '../helpers/clearDocument';
+import { type Expect, unclearDocument } from '../helpers/clearDocument';
 import { listen } from '../helpers/httpServer';
 
 const TIMEOUT_MS = 1_500;
@@ -44,10 +44,15 @@ const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const accept = (socket: Socket, key: string) =>
   socket.write(
     'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-      `Sec-WebSocket-Accept: ${createHash('sha1').update(key + GUID).digest('base64')}\r\n\r\n`,
+      `Sec-WebSocket-Accept: ${createHash('sha1')
+        .update(key + GUID)
+        .digest('base64')}\r\n\r\n`,
   );
 const rpc = (id: unknown, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
-const newBlock = (h: number) => ({ query: "tm.event='NewBlockHeader'", data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: String(h) } } } });
+const newBlock = (h: number) => ({
+  query: "tm.event='NewBlockHeader'",
+  data: { type: 'tendermint/event/NewBlockHeader', value: { header: { height: String(h) } } },
+});
 
 /** A valid exchange: the answer to a call, or the subscription's acknowledgement and 2 events. */
 function valid(ws: WebSocket, id: unknown, op: Op, idAs: (id: unknown) => unknown = (x) => x) {
@@ -75,7 +80,10 @@ const KINDS: Record<string, Kind> = {
       valid(ws, id, op);
     },
   },
-  resultNull: { expect: { call: 'ok', subscribe: 'error' }, ws: (ws, id, op) => (op === 'call' ? ws.send(rpc(id, null)) : (ws.send(rpc(id, {})), ws.close(1001, 'going away'))) },
+  resultNull: {
+    expect: { call: 'ok', subscribe: 'error' },
+    ws: (ws, id, op) => (op === 'call' ? ws.send(rpc(id, null)) : (ws.send(rpc(id, {})), ws.close(1001, 'going away'))),
+  },
   html200: {
     expect: { call: 'error', subscribe: 'error' },
     raw: (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 26\r\n\r\n<html>maintenance</html>\r\n'),
@@ -89,20 +97,39 @@ const KINDS: Record<string, Kind> = {
   notFound: { expect: { call: 'error', subscribe: 'error' }, raw: (s) => s.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'), says: /HTTP 404/ },
   notHttp: { expect: { call: 'error', subscribe: 'error' }, raw: (s) => s.end('SSH-2.0-OpenSSH_9.2\r\n\u0000\u0001garbage\r\n\r\n') },
   handshakeNeverEnds: { expect: { call: 'error', subscribe: 'error' }, raw: () => undefined, says: /within/ },
-  closesAtOnce: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.close(1011, 'internal error\n\u001b[31mred\u001b[0m'), says: /1011 internal error red/ },
+  closesAtOnce: {
+    expect: { call: 'error', subscribe: 'error' },
+    ws: (ws) => ws.close(1011, 'internal error\n\u001b[31mred\u001b[0m'),
+    says: /1011 internal error red/,
+  },
   vanishesAtOnce: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.terminate() },
   notJson: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.send('hello <b>world</b>\n\u0007'), says: /not JSON/ },
-  binary: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.send(randomBytes(300), { binary: true }), says: /binary WebSocket message \(300 B\)/ },
+  binary: {
+    expect: { call: 'error', subscribe: 'error' },
+    ws: (ws) => ws.send(randomBytes(300), { binary: true }),
+    says: /binary WebSocket message \(300 B\)/,
+  },
   jsonArray: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.send('[1,2,3]'), says: /not JSON-RPC/ },
   jsonNull: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.send('null'), says: /not JSON-RPC/ },
   jsonOther: { expect: { call: 'error', subscribe: 'error' }, ws: (ws) => ws.send('{"hello":"world"}'), says: /not JSON-RPC/ },
   noResult: { expect: { call: 'error', subscribe: 'error' }, ws: (ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id })), says: /no "result" or "error"/ },
   hostileError: {
     expect: { call: 'error', subscribe: 'error' },
-    ws: (ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: { nested: 1 }, message: 'line\n'.repeat(40_000) + '\u001b[2J', data: { deep: [1, { x: 'y\r\n' }] } } })),
+    ws: (ws, id) =>
+      ws.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: { nested: 1 }, message: 'line\n'.repeat(40_000) + '\u001b[2J', data: { deep: [1, { x: 'y\r\n' }] } },
+        }),
+      ),
     says: /^JSON-RPC error \? line line/,
   },
-  emptyError: { expect: { call: 'error', subscribe: 'error' }, ws: (ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: {} })), says: /JSON-RPC error \? without a message\./ },
+  emptyError: {
+    expect: { call: 'error', subscribe: 'error' },
+    ws: (ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: {} })),
+    says: /JSON-RPC error \? without a message\./,
+  },
   noiseFlood: {
     expect: { call: 'error', subscribe: 'error' },
     ws: (ws) => {
@@ -132,8 +159,16 @@ const KINDS: Record<string, Kind> = {
       setTimeout(() => ws.close(1001, 'going away'), 20);
     },
   },
-  badOpcode: { expect: { call: 'error', subscribe: 'error' }, raw: (s, key) => (accept(s, key), s.write(Buffer.from([0x83, 0x00]))), says: /broke the WebSocket protocol/ },
-  invalidUtf8: { expect: { call: 'error', subscribe: 'error' }, raw: (s, key) => (accept(s, key), s.write(Buffer.from([0x81, 0x02, 0xff, 0xfe]))), says: /broke the WebSocket protocol/ },
+  badOpcode: {
+    expect: { call: 'error', subscribe: 'error' },
+    raw: (s, key) => (accept(s, key), s.write(Buffer.from([0x83, 0x00]))),
+    says: /broke the WebSocket protocol/,
+  },
+  invalidUtf8: {
+    expect: { call: 'error', subscribe: 'error' },
+    raw: (s, key) => (accept(s, key), s.write(Buffer.from([0x81, 0x02, 0xff, 0xfe]))),
+    says: /broke the WebSocket protocol/,
+  },
   maskedServerFrame: {
     expect: { call: 'error', subscribe: 'error' },
     raw: (s, key) => (accept(s, key), s.write(Buffer.from([0x81, 0x82, 1, 2, 3, 4, 0x7a ^ 1, 0x7b ^ 2]))),
@@ -154,7 +189,10 @@ const KINDS: Record<string, Kind> = {
   },
   // Takes the connection, then ignores everything: the client's close frame is never answered.
   acceptsThenDeaf: { expect: { call: 'error', subscribe: 'error' }, raw: (s, key) => accept(s, key), says: /No answer .* within/ },
-  garbageFrames: { expect: { call: 'error', subscribe: 'either' }, raw: (s, key) => (accept(s, key), s.write(Buffer.from('\u00ff\u00fe not a frame at all, just bytes \u0000\u0001\u0002', 'latin1'))) },
+  garbageFrames: {
+    expect: { call: 'error', subscribe: 'either' },
+    raw: (s, key) => (accept(s, key), s.write(Buffer.from('\u00ff\u00fe not a frame at all, just bytes \u0000\u0001\u0002', 'latin1'))),
+  },
 };
 
 describe('hardening 6: hostile WebSocket servers through the two WebSocket operations', function () {
@@ -234,7 +272,8 @@ describe('hardening 6: hostile WebSocket servers through the two WebSocket opera
             const why = unclearDocument(doc, o, kind.expect[op]);
             if (why) problems.push(`${name} (${op}): ${why}`);
             if (ms > TIMEOUT_MS + SLACK_MS) problems.push(`${name} (${op}): took ${Math.round(ms)} ms, past its ${TIMEOUT_MS} ms deadline`);
-            if (o.error && kind.says && !kind.says.test(o.error.message)) problems.push(`${name} (${op}): "${o.error.message.slice(0, 200)}" does not say ${kind.says}`);
+            if (o.error && kind.says && !kind.says.test(o.error.message))
+              problems.push(`${name} (${op}): "${o.error.message.slice(0, 200)}" does not say ${kind.says}`);
           }),
         ),
       );
@@ -245,7 +284,8 @@ describe('hardening 6: hostile WebSocket servers through the two WebSocket opera
       process.off('unhandledRejection', onUnhandled);
       await http.close();
     }
-    for (const r of results.filter((x) => x.o.error).slice(0, 40)) console.log(`      [ws] ${r.kind} (${r.op}, ${Math.round(r.ms)} ms): ${r.o.error!.message.slice(0, 160)}`);
+    for (const r of results.filter((x) => x.o.error).slice(0, 40))
+      console.log(`      [ws] ${r.kind} (${r.op}, ${Math.round(r.ms)} ms): ${r.o.error!.message.slice(0, 160)}`);
     if (problems.length) console.log(`      [ws] problems:\n        ${problems.join('\n        ')}`);
     assert.deepEqual(problems, []);
     assert.equal(results.length, Object.keys(KINDS).length * 2);
@@ -262,6 +302,9 @@ describe('hardening 6: hostile WebSocket servers through the two WebSocket opera
     assert.match(stripHeader(halfway.doc), /"height": "7"/);
     // The valid cases read what was sent.
     const sub = results.find((x) => x.kind === 'valid' && x.op === 'subscribe')!;
-    assert.deepEqual((sub.o.result as Array<{ data: { value: { header: { height: string } } } }>).map((e) => e.data.value.header.height), ['7', '8']);
+    assert.deepEqual(
+      (sub.o.result as Array<{ data: { value: { header: { height: string } } } }>).map((e) => e.data.value.header.height),
+      ['7', '8'],
+    );
   });
 });

@@ -23,7 +23,10 @@ const MAX_STOP_MS = 500;
 
 function runClient(job: ClientJob): Promise<ClientReport> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, '../helpers/largeBodyClient.js'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(__dirname, '../helpers/largeBodyClient.js'), [], {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     child.once('message', (m: ClientReport | { crash: string }) => ('crash' in m ? reject(new Error(m.crash)) : resolve(m)));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`client exited with ${code}`)));
@@ -89,7 +92,10 @@ describe('hardening 4: large bodies go to disk intact, in bounded memory, and st
     assert.equal(r.bytes, GENESIS_BYTES);
     assert.equal(actual, expected, 'genesis file hash');
     assert.ok(r.growth.rss < MAX_GROWTH, `rss grew ${mb(r.growth.rss)} MB`);
-    assert.deepEqual(readdirSync(spillDir).filter((f) => f.endsWith('.partial')), []);
+    assert.deepEqual(
+      readdirSync(spillDir).filter((f) => f.endsWith('.partial')),
+      [],
+    );
   });
 
   it(`a single ${mb(ANSWER_BYTES)} MB JSON answer: intact on disk, growth < ${mb(MAX_GROWTH)} MB`, async () => {
@@ -104,7 +110,10 @@ describe('hardening 4: large bodies go to disk intact, in bounded memory, and st
     assert.equal(r.bytes, ANSWER_BYTES);
     assert.equal(actual, expected, 'answer file hash');
     assert.ok(r.growth.rss < MAX_GROWTH, `rss grew ${mb(r.growth.rss)} MB`);
-    assert.deepEqual(readdirSync(spillDir).filter((f) => f.endsWith('.partial')), []);
+    assert.deepEqual(
+      readdirSync(spillDir).filter((f) => f.endsWith('.partial')),
+      [],
+    );
   });
 
   for (const which of ['genesis', 'answer'] as const) {

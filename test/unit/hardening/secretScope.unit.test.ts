@@ -14,11 +14,11 @@ import { execute } from '../../../src/core/chain/execute';
 import { HttpClient } from '../../../src/core/transport/http';
 import { masker, maskDeep } from '../../../src/core/secrets/mask';
 import { findOperation } from '../../../src/core/chain/operations';
-import { parseProviders, Provider } from '../../../src/core/config/providers';
+import { parseProviders, type Provider } from '../../../src/core/config/providers';
 import { redactUrl } from '../../../src/core/secrets/redact';
 import { renderDocument } from '../../../src/core/documents/render';
 import { bindingKey, migrationPlan, providersOrigin, resolveScoped, secretValueProblem } from '../../../src/core/config/secretScope';
-import { json, startServer, TestServer } from '../helpers/httpServer';
+import { json, startServer, type TestServer } from '../helpers/httpServer';
 
 const VALUE = 'user-key-0123456789';
 
@@ -75,7 +75,16 @@ describe('issue 14 / 1: a secret belongs to one provider', () => {
 
   it('chain.json import refuses any ${secret: reference, naming the field', () => {
     const file = (address: string) =>
-      JSON.stringify({ chain_name: 'x', chain_id: 'x-1', apis: { rpc: [{ address: 'https://ok.example.org', provider: 'P' }, { address, provider: 'Q' }] } });
+      JSON.stringify({
+        chain_name: 'x',
+        chain_id: 'x-1',
+        apis: {
+          rpc: [
+            { address: 'https://ok.example.org', provider: 'P' },
+            { address, provider: 'Q' },
+          ],
+        },
+      });
     for (const address of ['https://q.example.org/?key=${secret:apikey}', 'https://q.example.org/$%7Bsecret:apikey%7D']) {
       assert.throws(
         () => parseChainJson(file(address)),
@@ -106,7 +115,9 @@ describe('issue 14 / 1: a secret belongs to one provider', () => {
 
   it("masks every encoding the extension produces: the URL parser's %27, JSON escapes, base64 (Basic)", async () => {
     const secret = `it's a "key"\\/ü+1`;
-    const [p] = parseProviders([{ name: 'Q', evmRpc: `${server.url}/rpc?key=\${secret:k}`, consensusHttp: server.url, headers: { Authorization: '${secret:basic}' } }]).providers;
+    const [p] = parseProviders([
+      { name: 'Q', evmRpc: `${server.url}/rpc?key=\${secret:k}`, consensusHttp: server.url, headers: { Authorization: '${secret:basic}' } },
+    ]).providers;
     const basic = `Basic ${Buffer.from(`alice:${secret}`).toString('base64')}`;
     const wire = resolveScoped(p, 'user', (n) => (n === 'k' ? secret : basic));
     masker.set([secret, basic]);
@@ -124,7 +135,11 @@ describe('issue 14 / 1: a secret belongs to one provider', () => {
     // The answer echoes the URL (JSON-escaped) and the header; both masked.
     assert.ok(!doc.includes(JSON.stringify(secret).slice(1, -1)), 'JSON-escaped');
     // Basic credentials: the base64 of user:secret, and a server echoing just the secret's base64.
-    assert.ok(!masker.mask(`Authorization: Basic ${Buffer.from(`bob:${secret}`).toString('base64')}`).includes(Buffer.from(`bob:${secret}`).toString('base64').slice(8, 24)));
+    assert.ok(
+      !masker
+        .mask(`Authorization: Basic ${Buffer.from(`bob:${secret}`).toString('base64')}`)
+        .includes(Buffer.from(`bob:${secret}`).toString('base64').slice(8, 24)),
+    );
     assert.ok(!masker.mask(Buffer.from(secret).toString('base64')).includes(Buffer.from(secret).toString('base64').slice(0, 12)));
     // The API's run(): result and error data masked.
     assert.deepEqual(maskDeep({ result: [secret, { [secret]: keyOnWire }] }), { result: ['***', { '***': '***' }] });

@@ -82,7 +82,10 @@ describe('issue 14 / 4: copied commands, tooltips, CSV, Restricted Mode', functi
       }
       // Every copied line, one after the other, as if pasted in turn.
       const out = execFileSync(sh, ['-c', lines.join('\n')], { env: { ...process.env, PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8' });
-      const got = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[]; stdin: string | null });
+      const got = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { args: string[]; stdin: string | null });
       assert.equal(got.length, expected.length, `${sh}: ${got.length} of ${expected.length} commands ran as one each`);
       expected.forEach((e, i) => {
         assert.deepEqual(got[i].args, e.args, `${sh}: ${JSON.stringify(e.value)}\n${lines[i]}`);
@@ -93,7 +96,8 @@ describe('issue 14 / 4: copied commands, tooltips, CSV, Restricted Mode', functi
   }
 
   it('server text in a Markdown tooltip is escaped and bounded', () => {
-    const hostileText = '[click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) ![x](https://t/x.png) <img src=x> | a | b |\n# big **bold** `code`';
+    const hostileText =
+      '[click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) ![x](https://t/x.png) <img src=x> | a | b |\n# big **bold** `code`';
     const md = escapeMarkdown(hostileText);
     assert.ok(!/(^|[^\\])[[\]()<>|`*#!]/.test(md), md);
     assert.equal(md.replace(/\\(.)/g, '$1'), hostileText.replace(/\s+/g, ' '), 'the same text, only escaped');
@@ -116,7 +120,12 @@ describe('issue 14 / 4: copied commands, tooltips, CSV, Restricted Mode', functi
       dependencies: Record<string, string>;
     };
     const restricted = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    for (const key of ['chainEndpoints.providers', 'chainEndpoints.requestTimeoutSeconds', 'chainEndpoints.maxDocumentMegabytes', 'chainEndpoints.maxDownloadMegabytes']) {
+    for (const key of [
+      'chainEndpoints.providers',
+      'chainEndpoints.requestTimeoutSeconds',
+      'chainEndpoints.maxDocumentMegabytes',
+      'chainEndpoints.maxDownloadMegabytes',
+    ]) {
       assert.ok(restricted.includes(key), `${key} is restricted`);
     }
     const configs = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
@@ -130,7 +139,10 @@ describe('issue 14 / 4: copied commands, tooltips, CSV, Restricted Mode', functi
 
   it('undici is at a release carrying the published fixes (>= 6.27.0)', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const [maj, min] = pkg.dependencies.undici.replace(/^[\^~]/, '').split('.').map(Number);
+    const [maj, min] = pkg.dependencies.undici
+      .replace(/^[\^~]/, '')
+      .split('.')
+      .map(Number);
     assert.ok(maj > 6 || (maj === 6 && min >= 27), pkg.dependencies.undici);
     const installed = JSON.parse(readFileSync(path.join(root, 'node_modules/undici/package.json'), 'utf8')) as { version: string };
     const [imaj, imin] = installed.version.split('.').map(Number);

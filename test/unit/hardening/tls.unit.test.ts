@@ -57,7 +57,12 @@ describe('hardening: TLS mistakes get one clear sentence', function () {
   });
 
   const blockNumber = (url: string) =>
-    execute({ name: 'T', endpoints: { evmRpc: url } }, findOperation('evm.blockNumber')!, {}, { http: client, timeoutMs: 5000, maxBufferBytes: 1 << 20, spillDir: dir });
+    execute(
+      { name: 'T', endpoints: { evmRpc: url } },
+      findOperation('evm.blockNumber')!,
+      {},
+      { http: client, timeoutMs: 5000, maxBufferBytes: 1 << 20, spillDir: dir },
+    );
 
   it('a self-signed certificate (HTTPS)', async () => {
     const o = await blockNumber(`https://127.0.0.1:${selfSignedPort}/`);
@@ -80,7 +85,10 @@ describe('hardening: TLS mistakes get one clear sentence', function () {
     const o = await blockNumber(`https://127.0.0.1:${otherNamePort}/`);
     assert.equal(o.error?.kind, 'network');
     // Self-signed is what fails first; the name is checked against a trusted certificate only.
-    assert.match(o.error!.message, /^Could not reach https:\/\/127\.0\.0\.1:\d+\/: TLS error: (self-signed certificate|the certificate does not match the host name)\.$/);
+    assert.match(
+      o.error!.message,
+      /^Could not reach https:\/\/127\.0\.0\.1:\d+\/: TLS error: (self-signed certificate|the certificate does not match the host name)\.$/,
+    );
   });
 
   it('https:// to a plain HTTP port says so, not an OpenSSL trace', async () => {

@@ -27,7 +27,8 @@ export function unclearDocument(doc: string, o: Outcome, expect: Expect, options
     if (s.length > 1200) return `the sentence is ${s.length} characters long`;
     if (!/[.]$/.test(s)) return `the sentence does not end with a full stop: ${s.slice(-80)}`;
     // (unless it quotes a body that says so)
-    if (/\[object Object\]/.test(s) || (!options.quotesUndefined && /\bundefined\b|\bNaN\b/.test(s))) return `the sentence says undefined/[object Object]/NaN: ${s.slice(0, 200)}`;
+    if (/\[object Object\]/.test(s) || (!options.quotesUndefined && /\bundefined\b|\bNaN\b/.test(s)))
+      return `the sentence says undefined/[object Object]/NaN: ${s.slice(0, 200)}`;
     if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s)) return `the sentence has control characters: ${JSON.stringify(s.slice(0, 200))}`;
     if (!bodyParses) return 'the rest of the error document is not JSON';
     return undefined;

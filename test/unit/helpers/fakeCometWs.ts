@@ -13,7 +13,8 @@
 
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
 
 export type FaultKind = 'close' | 'reset' | 'halfOpen' | 'cancel' | 'refuse' | 'idleProxy' | 'restart';
 export const FAULT_KINDS: readonly FaultKind[] = ['close', 'reset', 'halfOpen', 'cancel', 'refuse', 'idleProxy', 'restart'];
@@ -141,7 +142,9 @@ export class FakeCometWs {
   cancelSubscriptions(reason = 'internal subscription event buffer is out of capacity'): void {
     for (const c of this.subscribed()) {
       for (const id of c.subscriptions.splice(0)) {
-        c.ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` } }));
+        c.ws.send(
+          JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` } }),
+        );
       }
     }
   }
@@ -168,7 +171,13 @@ export class FakeCometWs {
     const done = (backAt = Date.now()): InjectedFault => ({ kind, injectedAt, backAt, broken: targets.length });
     switch (kind) {
       case 'close': {
-        const codes: Array<[number, string]> = [[1001, 'going away'], [1011, 'internal error'], [1012, 'service restart'], [1013, 'try again later'], [1000, '']];
+        const codes: Array<[number, string]> = [
+          [1001, 'going away'],
+          [1011, 'internal error'],
+          [1012, 'service restart'],
+          [1013, 'try again later'],
+          [1000, ''],
+        ];
         const [code, reason] = codes[Math.floor(r() * codes.length)];
         for (const c of targets) c.ws.close(code, reason);
         return done();

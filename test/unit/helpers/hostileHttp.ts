@@ -34,7 +34,9 @@ export type Dialect = 'jsonrpc' | 'rest';
 const HTML_PAGES = [
   '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
   '<html><body><h1>429 Too Many Requests</h1>You have sent too many requests in a given amount of time.</body></html>',
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attention Required! | Cloudflare</title></head><body>' + 'x'.repeat(4000) + '</body></html>',
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attention Required! | Cloudflare</title></head><body>' +
+    'x'.repeat(4000) +
+    '</body></html>',
   '   \n<HTML><HEAD><TITLE>Error</TITLE></HEAD><BODY>An error occurred while processing your request.<p>Reference&#32;&#35;97&#46;8c</BODY></HTML>',
 ];
 
@@ -66,21 +68,41 @@ function cached(key: string, make: () => Buffer): Buffer {
   return b;
 }
 
-const BIG = ['18446744073709551616', '340282366920938463463374607431768211457', '9'.repeat(400), '1e400', '-18446744073709551617', '0.' + '0'.repeat(300) + '1'];
+const BIG = [
+  '18446744073709551616',
+  '340282366920938463463374607431768211457',
+  '9'.repeat(400),
+  '1e400',
+  '-18446744073709551617',
+  '0.' + '0'.repeat(300) + '1',
+];
 
 /** The kinds, each a function of the PRNG that fills a case. */
 type Maker = (r: () => number, d: Dialect, c: HostileCase, chunked: boolean) => void;
 
 export const KINDS: Record<string, Maker> = {
   truncatedJson(r, d, c) {
-    const full = pick(r, [okBody(d), `{"jsonrpc":"2.0","id":1,"result":{"block":{"header":{"height":"12","time":"2024-01-01T00:00:00Z"}},"txs":["AAAA","BBBB"]}}`]);
+    const full = pick(r, [
+      okBody(d),
+      `{"jsonrpc":"2.0","id":1,"result":{"block":{"header":{"height":"12","time":"2024-01-01T00:00:00Z"}},"txs":["AAAA","BBBB"]}}`,
+    ]);
     const cut = 1 + Math.floor(r() * (full.length - 2));
     c.variant = `cut at ${cut}/${full.length}`;
     c.expect = 'error';
     c.respond = (_q, res) => send(res, 200, full.slice(0, cut), { 'content-type': 'application/json' });
   },
   invalidJson(r, _d, c) {
-    const bodies = ['{"jsonrpc":"2.0",,}', "{'single':'quotes'}", '{"a":1}{"b":2}', 'NaN', '{"a":undefined}', '\u0000\u0001\u0002garbage', 'x' + Buffer.from(Array.from({ length: 64 }, () => Math.floor(r() * 256))).toString('latin1'), '\uFEFF{"bom":true', '{"unterminated":"'];
+    const bodies = [
+      '{"jsonrpc":"2.0",,}',
+      "{'single':'quotes'}",
+      '{"a":1}{"b":2}',
+      'NaN',
+      '{"a":undefined}',
+      '\u0000\u0001\u0002garbage',
+      'x' + Buffer.from(Array.from({ length: 64 }, () => Math.floor(r() * 256))).toString('latin1'),
+      '\uFEFF{"bom":true',
+      '{"unterminated":"',
+    ];
     const b = pick(r, bodies);
     c.variant = JSON.stringify(b.slice(0, 20));
     c.expect = 'error';
@@ -97,7 +119,16 @@ export const KINDS: Record<string, Maker> = {
   jsonRpcError(r, d, c) {
     const code = pick(r, [-32700, -32600, -32601, -32602, -32603, -32000, 3, '"-32603"', 'null', '{"x":1}']);
     const message = pick(r, ['"Internal error"', '"Invalid params"', '""', 'null', '42', '"line1\\nline2\\r\\n\\u001b[31mred\\u001b[0m\\u0000"', LONG_MESSAGE]);
-    const data = pick(r, [undefined, '"height 99 must be less than or equal to the current blockchain height 5"', '{"reason":"x","nested":{"deep":[1,2,3]}}', '12', 'null', '""', LONG_DATA, '"0x08c379a0"']);
+    const data = pick(r, [
+      undefined,
+      '"height 99 must be less than or equal to the current blockchain height 5"',
+      '{"reason":"x","nested":{"deep":[1,2,3]}}',
+      '12',
+      'null',
+      '""',
+      LONG_DATA,
+      '"0x08c379a0"',
+    ]);
     const status = d === 'jsonrpc' ? pick(r, [200, 200, 500]) : pick(r, [400, 500]);
     const body = `{"jsonrpc":"2.0","id":${pick(r, ['1', '-1', 'null', '"x"'])},"error":{"code":${code},"message":${message}${data === undefined ? '' : `,"data":${data}`}}}`;
     c.variant = `${status} code ${code} data ${data === undefined ? 'absent' : data.slice(0, 12)}`;
@@ -105,7 +136,18 @@ export const KINDS: Record<string, Maker> = {
     c.respond = (_q, res) => send(res, status, body, { 'content-type': 'application/json' });
   },
   restErrorBody(r, _d, c) {
-    const [status, code] = pick(r, [[400, 3], [404, 5], [500, 2], [500, 13], [501, 12], [503, 14], [429, 8], [504, 4], [403, 7], [401, 16]] as Array<[number, number]>);
+    const [status, code] = pick(r, [
+      [400, 3],
+      [404, 5],
+      [500, 2],
+      [500, 13],
+      [501, 12],
+      [503, 14],
+      [429, 8],
+      [504, 4],
+      [403, 7],
+      [401, 16],
+    ] as Array<[number, number]>);
     const message = pick(r, ['"requested block height is bigger then the chain length"', '"Not Implemented"', '""', '5', 'null', LONG_REST, '"a\\nb\\u0000c"']);
     const body = `{"code":${pick(r, [String(code), `"${code}"`, 'null'])},"message":${message},"details":${pick(r, ['[]', '[{"@type":"x"}]', 'null'])}}`;
     c.variant = `${status} gRPC ${code} message ${message.slice(0, 10)}`;
@@ -156,22 +198,60 @@ export const KINDS: Record<string, Maker> = {
     };
   },
   rateLimited(r, _d, c) {
-    const retry = pick(r, [undefined, '5', '0', '120', new Date(Date.now() + 30_000).toUTCString(), 'Wed, 21 Oct 2015 07:28:00 GMT', 'soon', '99999999999', '']);
-    const body = pick(r, ['', HTML_PAGES[1], '{"code":8,"message":"rate limit exceeded","details":[]}', '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}', 'Too Many Requests']);
+    const retry = pick(r, [
+      undefined,
+      '5',
+      '0',
+      '120',
+      new Date(Date.now() + 30_000).toUTCString(),
+      'Wed, 21 Oct 2015 07:28:00 GMT',
+      'soon',
+      '99999999999',
+      '',
+    ]);
+    const body = pick(r, [
+      '',
+      HTML_PAGES[1],
+      '{"code":8,"message":"rate limit exceeded","details":[]}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}',
+      'Too Many Requests',
+    ]);
     c.variant = `Retry-After ${retry === undefined ? 'absent' : JSON.stringify(retry)} body ${body.slice(0, 10)}`;
     c.expect = 'error';
-    c.respond = (_q, res) => send(res, 429, body, { 'content-type': body.startsWith('{') ? 'application/json' : 'text/html', ...(retry !== undefined ? { 'retry-after': retry } : {}) });
+    c.respond = (_q, res) =>
+      send(res, 429, body, {
+        'content-type': body.startsWith('{') ? 'application/json' : 'text/html',
+        ...(retry !== undefined ? { 'retry-after': retry } : {}),
+      });
   },
   gatewayError(r, _d, c) {
     const status = pick(r, [502, 503, 504]);
     const retry = pick(r, [undefined, undefined, '10', new Date(Date.now() + 5_000).toUTCString()]);
-    const body = pick(r, [HTML_PAGES[0], HTML_PAGES[2], '', 'upstream connect error or disconnect/reset before headers. reset reason: connection failure', '{"message":"Service Unavailable"}']);
+    const body = pick(r, [
+      HTML_PAGES[0],
+      HTML_PAGES[2],
+      '',
+      'upstream connect error or disconnect/reset before headers. reset reason: connection failure',
+      '{"message":"Service Unavailable"}',
+    ]);
     c.variant = `${status} Retry-After ${retry ?? 'absent'}`;
     c.expect = 'error';
-    c.respond = (_q, res) => send(res, status, body, { 'content-type': body.startsWith('<') || body.startsWith('<!') ? 'text/html' : 'text/plain', ...(retry ? { 'retry-after': retry } : {}) });
+    c.respond = (_q, res) =>
+      send(res, status, body, {
+        'content-type': body.startsWith('<') || body.startsWith('<!') ? 'text/html' : 'text/plain',
+        ...(retry ? { 'retry-after': retry } : {}),
+      });
   },
   wrongContentType(r, d, c) {
-    const type = pick(r, ['text/html', 'text/plain', 'application/octet-stream', 'image/png', undefined, 'application/json; charset=utf-16', 'application/xml']);
+    const type = pick(r, [
+      'text/html',
+      'text/plain',
+      'application/octet-stream',
+      'image/png',
+      undefined,
+      'application/json; charset=utf-16',
+      'application/xml',
+    ]);
     const binary = type === 'image/png' || (type === 'application/octet-stream' && r() < 0.5);
     c.variant = `${type ?? 'none'}${binary ? ' binary' : ' json'}`;
     c.expect = binary ? 'error' : 'either';
@@ -293,7 +373,13 @@ export const KINDS: Record<string, Maker> = {
       ['total past 2^64', () => '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"18446744073709551617","data":"e30="}}'],
       ['wrong chunk index', () => '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"1","total":"2","data":"e30="}}'],
       ['total changes', (n) => `{"jsonrpc":"2.0","id":-1,"result":{"chunk":"${n}","total":"${n + 2}","data":"e30="}}`],
-      ['second chunk is an error', (n) => (n === 0 ? '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"2","data":"e30="}}' : '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"there are 2 chunks, 1 is invalid"}}')],
+      [
+        'second chunk is an error',
+        (n) =>
+          n === 0
+            ? '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"2","data":"e30="}}'
+            : '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"there are 2 chunks, 1 is invalid"}}',
+      ],
       ['data is a number', () => '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"1","data":12345}}'],
       ['data string never ends', () => '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"1","data":"e30='],
       ['base64 length not a multiple of 4', () => '{"jsonrpc":"2.0","id":-1,"result":{"chunk":"0","total":"1","data":"e30"}}'],
@@ -308,7 +394,12 @@ export const KINDS: Record<string, Maker> = {
         return send(res, 200, chunkBody(n), { 'content-type': 'application/json' });
       }
       if (path.startsWith('genesis')) {
-        return send(res, 500, '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"genesis response is large, please use the genesis_chunked API instead"}}', { 'content-type': 'application/json' });
+        return send(
+          res,
+          500,
+          '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"genesis response is large, please use the genesis_chunked API instead"}}',
+          { 'content-type': 'application/json' },
+        );
       }
       send(res, 200, '{"jsonrpc":"2.0","id":1,"result":{}}', { 'content-type': 'application/json' });
     };

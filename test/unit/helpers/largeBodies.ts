@@ -34,7 +34,9 @@ export class SyntheticJson {
   static genesis(total: number): SyntheticJson {
     return new SyntheticJson(
       total,
-      Buffer.from('{"genesis_time":"2024-01-01T00:00:00Z","chain_id":"big-1","initial_height":"1","consensus_params":{},"validators":[],"app_hash":"","app_state":{"filler":"'),
+      Buffer.from(
+        '{"genesis_time":"2024-01-01T00:00:00Z","chain_id":"big-1","initial_height":"1","consensus_params":{},"validators":[],"app_hash":"","app_state":{"filler":"',
+      ),
       Buffer.from('"}}'),
     );
   }
@@ -156,7 +158,9 @@ export class LargeBodyServer {
     const { genesis, chunkBytes, answer } = this.options;
     if (url.pathname === '/genesis') {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"genesis response is large, please use the genesis_chunked API instead"}}');
+      res.end(
+        '{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"genesis response is large, please use the genesis_chunked API instead"}}',
+      );
       return;
     }
     if (url.pathname === '/genesis_chunked') {

@@ -14,9 +14,29 @@ export function selfSigned(dir: string, label: string, names: string): Certifica
   const key = path.join(dir, `${label}.key`);
   const cert = path.join(dir, `${label}.crt`);
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${label}`, '-addext', `subjectAltName=${names}`], {
-      stdio: 'pipe',
-    });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${label}`,
+        '-addext',
+        `subjectAltName=${names}`,
+      ],
+      {
+        stdio: 'pipe',
+      },
+    );
   } catch (err) {
     throw new Error(`These tests need the openssl command (apt-get install openssl): ${(err as Error).message}`);
   }

@@ -28,4 +28,3 @@ export class StallMeter {
     return w;
   }
 }
-

@@ -41,8 +41,16 @@ describe('ui without the editor', () => {
     const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
     const contributed = new Set<string>(manifest.contributes.commands.map((c: { command: string }) => c.command));
     const registered = new Set<string>([...Object.values(Commands), ...OPERATION_IDS.map((id) => COMMAND_PREFIX + id)]);
-    assert.deepEqual([...contributed].filter((c) => !registered.has(c)), [], 'contributed but never registered');
-    assert.deepEqual([...registered].filter((c) => !contributed.has(c)), [], 'registered but not contributed');
+    assert.deepEqual(
+      [...contributed].filter((c) => !registered.has(c)),
+      [],
+      'contributed but never registered',
+    );
+    assert.deepEqual(
+      [...registered].filter((c) => !contributed.has(c)),
+      [],
+      'registered but not contributed',
+    );
   });
 
   it('an operation node runs on its provider and asks only for the missing height', async () => {
@@ -69,7 +77,10 @@ describe('ui without the editor', () => {
     const op = findOperation('consensus.block')!;
     const none = scripted();
     const r = await resolveArgs(op, [local], { provider: 'local NODE', height: ' 12 ', confirmed: true }, none.prompts);
-    assert.deepEqual({ provider: r!.provider.name, args: r!.args, confirmed: r!.confirmed }, { provider: 'Local node', args: { height: '12' }, confirmed: true });
+    assert.deepEqual(
+      { provider: r!.provider.name, args: r!.args, confirmed: r!.confirmed },
+      { provider: 'Local node', args: { height: '12' }, confirmed: true },
+    );
     assert.deepEqual(none.asked, []);
     await assert.rejects(resolveArgs(op, [local], { provider: 'Local node', height: 'abc' }, none.prompts), /height/i);
     await assert.rejects(resolveArgs(op, [local], { provider: 'Nope' }, none.prompts), /No provider named "Nope"\. Configured providers: "Local node"\./);

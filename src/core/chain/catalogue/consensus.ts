@@ -5,7 +5,21 @@
 
 import * as l10n from '../../base/l10n';
 import type { Operation } from '../operation';
-import { cometStatusSummary, cometTxHash, eventCount, getPath, height, heightOf, jsonParams, method, NEW_BLOCK_HEADER, optionalHeight, params, splitPath, txBytes } from '../params';
+import {
+  cometStatusSummary,
+  cometTxHash,
+  eventCount,
+  getPath,
+  height,
+  heightOf,
+  jsonParams,
+  method,
+  NEW_BLOCK_HEADER,
+  optionalHeight,
+  params,
+  splitPath,
+  txBytes,
+} from '../params';
 import * as v from '../validate';
 
 export const CONSENSUS_OPERATIONS: readonly Operation[] = [
@@ -122,7 +136,9 @@ export const CONSENSUS_OPERATIONS: readonly Operation[] = [
     summarize: (r) => {
       const res = r as { code?: number; hash?: string; log?: string } | undefined;
       if (!res || typeof res.code !== 'number') return undefined;
-      return res.code === 0 ? l10n.t('accepted by CheckTx · hash {0}', String(res.hash)) : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.log ?? '').trim();
+      return res.code === 0
+        ? l10n.t('accepted by CheckTx · hash {0}', String(res.hash))
+        : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.log ?? '').trim();
     },
   },
   {

@@ -102,7 +102,9 @@ export const REST_OPERATIONS: readonly Operation[] = [
     summarize: (r) => {
       const res = (r as { tx_response?: { code?: number; txhash?: string; raw_log?: string } } | undefined)?.tx_response;
       if (!res || typeof res.code !== 'number') return undefined;
-      return res.code === 0 ? l10n.t('accepted by CheckTx · hash {0}', String(res.txhash)) : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.raw_log ?? '').trim();
+      return res.code === 0
+        ? l10n.t('accepted by CheckTx · hash {0}', String(res.txhash))
+        : l10n.t('REFUSED by CheckTx: code {0} {1}', res.code, res.raw_log ?? '').trim();
     },
   },
   {
