@@ -2,8 +2,8 @@
 // median and p90 latency, success rate, last error, rate limit, rank), sortable, exportable as
 // JSON and CSV, updated live while open. Strict CSP: no remote content, one nonce'd script.
 
-import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
 import { toCsv, toRecords } from '../../core/health/healthExport';
 import type { HealthSource } from '../deps';
@@ -61,23 +61,11 @@ export class CompareView extends Disposable {
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'compare.css'));
-    const t = (message: string) => escapeHtml(message);
-    // compare.js reads its texts (column headers, cells) from data-l10n: JSON, escaped for the attribute.
-    const texts = escapeHtml(JSON.stringify(webviewTexts()));
-    return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${t(vscode.l10n.t('Compare Providers'))}</title>
-</head>
-<body data-l10n="${texts}">
-<header>
+    return webviewPage(webview, media, {
+      name: 'compare',
+      title: vscode.l10n.t('Compare Providers'),
+      texts: webviewTexts(),
+      body: (t) => `<header>
   <h1>${t(vscode.l10n.t('Compare providers'))}</h1>
   <span id="updated" aria-live="polite"></span>
   <button id="refresh" type="button">${t(vscode.l10n.t('Refresh'))}</button>
@@ -85,10 +73,8 @@ export class CompareView extends Disposable {
   <button id="export-csv" type="button">${t(vscode.l10n.t('Export CSV'))}</button>
 </header>
 <table id="table" aria-label="${t(vscode.l10n.t('Provider health by interface'))}"><thead></thead><tbody></tbody></table>
-<p id="empty">${t(vscode.l10n.t('Probing…'))}</p>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<p id="empty">${t(vscode.l10n.t('Probing…'))}</p>`,
+    });
   }
 
   override dispose(): void {
@@ -116,8 +102,4 @@ function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: st
     rateLimitedUntil: vscode.l10n.t({ message: 'until {0}', comment: ['Rate limit column of Compare Providers; {0} is a time of day'] }),
     updated: vscode.l10n.t({ message: 'updated {0}', comment: ['Compare Providers header; {0} is a time of day'] }),
   };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

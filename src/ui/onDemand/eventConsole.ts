@@ -5,8 +5,8 @@
 // event's JSON goes over only when a line is expanded. Strict CSP as the Compare view: no remote
 // content, one nonce'd script, and the script inserts server text with textContent only.
 
-import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WatchEntry } from '../../core/events/entry';
@@ -143,22 +143,11 @@ export class EventConsole extends Disposable {
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, title: string): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'events.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'events.css'));
-    const t = (message: string) => escapeHtml(message);
-    const texts = escapeHtml(JSON.stringify(webviewTexts()));
-    return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${t(title)}</title>
-</head>
-<body data-l10n="${texts}">
-<header>
+    return webviewPage(webview, media, {
+      name: 'events',
+      title: title,
+      texts: webviewTexts(),
+      body: (t) => `<header>
   <h1>${t(title)}</h1>
   <span id="state" aria-live="polite"></span>
   <input id="filter" type="search" placeholder="${t(vscode.l10n.t('Filter'))}" aria-label="${t(vscode.l10n.t('Filter the lines'))}">
@@ -168,10 +157,8 @@ export class EventConsole extends Disposable {
 </header>
 <div id="counts" aria-live="off"></div>
 <ol id="lines" aria-label="${t(vscode.l10n.t('Events'))}"></ol>
-<p id="empty">${t(vscode.l10n.t('Waiting for events…'))}</p>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<p id="empty">${t(vscode.l10n.t('Waiting for events…'))}</p>`,
+    });
   }
 }
 
@@ -190,8 +177,4 @@ function webviewTexts(): Record<string, string> {
     reconnecting: vscode.l10n.t('reconnecting'),
     stopped: vscode.l10n.t('stopped'),
   };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
