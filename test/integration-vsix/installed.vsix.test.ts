@@ -50,7 +50,7 @@ describe('Chain Endpoints installed from its .vsix', function () {
     assert.equal(ext.packageJSON.version, version);
   });
 
-  it('holds only the bundle, the manifest, media and the documents', () => {
+  it('holds only the bundle, the manifest, media, the query-file grammar and the documents', () => {
     const files = filesUnder(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     const allowed = [
       /^dist\/(extension|chunk|onDemand)\.js$/,
@@ -59,6 +59,7 @@ describe('Chain Endpoints installed from its .vsix', function () {
       /^package\.nls(\.[\w-]+)?\.json$/,
       /^l10n\/[^/]+\.json$/,
       /^media\/.+/,
+      /^syntaxes\/chainq\.(tmLanguage|language-configuration)\.json$/,
       /^readme\.md$/i,
       /^changelog\.md$/i,
       /^LICENSE(\.txt)?$/i,
@@ -68,7 +69,7 @@ describe('Chain Endpoints installed from its .vsix', function () {
       files.filter((f) => !allowed.some((re) => re.test(f))),
       [],
     );
-    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js'])
+    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js', 'syntaxes/chainq.tmLanguage.json'])
       assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
     const bundle = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js'), 'utf8');
     assert.ok(!/sourceMappingURL/.test(bundle.slice(-300)), 'a release bundle has no source map reference');
