@@ -6,10 +6,10 @@
 // and 'memory-ours' / 'memory-baseline' (one run in a fresh process: peak RSS and heap growth).
 import { childMain, core, gcNow, interleave, maxRss, require, summary } from './lib.mjs';
 
-const { execute } = core('execute');
-const { HttpClient } = core('http');
-const { findOperation } = core('operations');
-const { renderDocumentBytes } = core('render');
+const { execute } = core('chain/execute');
+const { HttpClient } = core('transport/http');
+const { findOperation } = core('chain/operations');
+const { renderDocumentBytes } = core('documents/render');
 const { request } = require('undici');
 
 childMain(async ({ mode, url, warmup, n }) => {

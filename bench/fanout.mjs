@@ -5,8 +5,8 @@
 // (undici 'connect' events of the client's pool; WebSocket probes open one socket each by design).
 import { childMain, core, interleave, startChild, summary } from './lib.mjs';
 
-const { HealthMonitor } = core('health');
-const { HttpClient } = core('http');
+const { HealthMonitor } = core('health/health');
+const { HttpClient } = core('transport/http');
 
 childMain(async ({ providers, delayMs, warmup, n }) => {
   const server = startChild('server.mjs', { kind: 'fanout', providers, delayMs });

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childMain, core, interleave, maxRss, startChild, summary } from './lib.mjs';
 
-const { execute } = core('execute');
-const { HttpClient } = core('http');
-const { findOperation } = core('operations');
+const { execute } = core('chain/execute');
+const { HttpClient } = core('transport/http');
+const { findOperation } = core('chain/operations');
 
 childMain(async ({ mode, megabytes, chunkMegabytes, warmup, n, devnet }) => {
   const ownServer = !devnet;

@@ -5,12 +5,12 @@
 // libraries (@cosmjs/tendermint-rpc, viem) for block/status and eth_blockNumber.
 import { childMain, core, interleave, require, startChild, summary } from './lib.mjs';
 
-const { execute } = core('execute');
-const { describeRequest } = core('execute');
-const { HttpClient } = core('http');
-const { OPERATIONS, findOperation } = core('operations');
-const { renderDocumentBytes } = core('render');
-const { bech32Encode } = core('validate');
+const { execute } = core('chain/execute');
+const { describeRequest } = core('chain/execute');
+const { HttpClient } = core('transport/http');
+const { OPERATIONS, findOperation } = core('chain/operations');
+const { renderDocumentBytes } = core('documents/render');
+const { bech32Encode } = core('chain/validate');
 const { request } = require('undici');
 
 childMain(async ({ warmup, n, anchorWarmup, anchorN }) => {

@@ -6,8 +6,8 @@
 import WebSocket from 'ws';
 import { childMain, core, gcNow, percentile, startChild, summary } from './lib.mjs';
 
-const { HeightTracker } = core('heightTracker');
-const { formatHeight } = core('numbers');
+const { HeightTracker } = core('chain/heightTracker');
+const { formatHeight } = core('base/numbers');
 
 childMain(async ({ events, rounds, warmupEvents }) => {
   let frameAt = 0;
