@@ -231,7 +231,6 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
   return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId };
 }
 
-/** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
 /** eth_blockNumber and eth_chainId over the EVM WebSocket (one socket each, at once): alive, the latency (handshake included), the height and the chain. */
 async function probeEvmWebSocket(
   address: string,
@@ -252,12 +251,13 @@ async function probeEvmWebSocket(
     });
   const [r, cid] = await Promise.all([call('eth_blockNumber'), call('eth_chainId')]);
   if (r.error) return down(at, r.error);
-  const h = r.result;
-  if (typeof h !== 'string' || !/^0x[0-9a-fA-F]+$/.test(h)) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
+  const height = parseHexHeight(r.result); // bounded before any BigInt work, as over HTTP
+  if (height === undefined) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
   const chain = cid.result;
-  return { at, ok: true, latencyMs: r.elapsedMs, height: BigInt(h), chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+  return { at, ok: true, latencyMs: r.elapsedMs, height, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
 }
 
+/** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
 function probeWebSocket(
   address: string,
   headers: Readonly<Record<string, string>> | undefined,

@@ -4,6 +4,7 @@
 // per watch. Also the API's watch(): the same argument, events to a listener as plain data.
 
 import type * as vscode from 'vscode';
+import type { WatchEvent } from '../../api';
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { Provider } from '../../core/config/providers';
@@ -43,18 +44,7 @@ export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<void>
   view.start();
 }
 
-/** One event as the API hands it out: plain data (heights as decimal strings). */
-export interface ApiWatchEvent {
-  readonly kind: 'event' | 'gap' | 'note';
-  readonly at: string;
-  readonly type?: string;
-  readonly height?: string;
-  readonly txHash?: string;
-  readonly summary: string;
-  readonly data?: unknown;
-}
-
-function toApiEvent(e: WatchEntry): ApiWatchEvent {
+function toApiEvent(e: WatchEntry): WatchEvent {
   return {
     kind: e.kind,
     at: new Date(e.at).toISOString(),
@@ -67,7 +57,7 @@ function toApiEvent(e: WatchEntry): ApiWatchEvent {
 }
 
 /** The API's watch(): no prompts; the argument must name the provider and what to watch. */
-export function watchForApi(deps: Pick<WatchDeps, 'log' | 'secrets'>, spec: unknown, listener: (event: ApiWatchEvent) => void): vscode.Disposable {
+export function watchForApi(deps: Pick<WatchDeps, 'log' | 'secrets'>, spec: unknown, listener: (event: WatchEvent) => void): vscode.Disposable {
   const chosen = readWatchArgument(spec, readSettings().providers.providers);
   if (!chosen.provider) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider.'));
   if (chosen.query === undefined && chosen.evm === undefined)
