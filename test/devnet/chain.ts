@@ -5,7 +5,7 @@
 // sends and MsgEthereumTxs whose hashes, signatures, events and balances are what evmd gives.
 import { bech32Encode, keccak256, sha256, sha512 } from './encoding';
 import { evmTxEvents } from './evmEvents';
-import { type EvmExec, Ledger, type RealTx } from './ledger';
+import { type EvmExec, INITIAL_BALANCE, Ledger, type RealTx } from './ledger';
 
 export interface AbciEvent {
   type: string;
@@ -108,6 +108,8 @@ export interface ChainOptions {
 const EMPTY = Buffer.alloc(0);
 const EMPTY_SHA = sha256(EMPTY);
 const MAX_BLOCKS_KEPT = 100_000;
+// About 21 KB of heap per block of real txs: 5,000 blocks (83 min at 1 s) stay near 100 MB.
+const MAX_REAL_BLOCKS_KEPT = 5_000;
 const MAX_TX_BYTES = 1_048_576;
 const CACHE_SIZE = 10_000;
 
@@ -441,7 +443,9 @@ export class Chain {
   }
 
   private prune(): void {
-    while (this.tipHeight - this.earliestHeight + 1n > BigInt(MAX_BLOCKS_KEPT)) {
+    // Real txs weigh more (decoded parts, events, receipts): keep fewer blocks of them.
+    const keep = BigInt(this.opts.realTxs ? MAX_REAL_BLOCKS_KEPT : MAX_BLOCKS_KEPT);
+    while (this.tipHeight - this.earliestHeight + 1n > keep) {
       const b = this.blocks.get(this.earliestHeight);
       if (b) {
         for (let i = 0; i < b.txHashes.length; i++) this.txs.delete(b.txHashes[i]);
@@ -469,13 +473,25 @@ export class Chain {
       app_hash: '',
     };
     const appState = {
-      auth: { params: { max_memo_characters: '256' }, accounts: [] as unknown[] },
+      auth: {
+        params: { max_memo_characters: '256' },
+        accounts: this.ledger.keys.map((k, i) => ({
+          '@type': '/cosmos.auth.v1beta1.BaseAccount',
+          address: k.bech32,
+          pub_key: null,
+          account_number: String(i),
+          sequence: '0',
+        })),
+      },
       bank: {
         params: { default_send_enabled: true },
-        balances: this.validators.map((v) => ({
-          address: bech32Encode('cosmos', v.address),
-          coins: [{ denom: 'atest', amount: this.balanceOf(v.address).toString() }],
-        })),
+        balances: [
+          ...this.validators.map((v) => ({
+            address: bech32Encode('cosmos', v.address),
+            coins: [{ denom: 'atest', amount: this.balanceOf(v.address).toString() }],
+          })),
+          ...this.ledger.keys.map((k) => ({ address: k.bech32, coins: [{ denom: 'atest', amount: INITIAL_BALANCE.toString() }] })),
+        ],
         supply: [] as unknown[],
         denom_metadata: [] as unknown[],
       },

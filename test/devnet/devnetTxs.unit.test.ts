@@ -15,6 +15,8 @@ import { Any } from 'cosmjs-types/google/protobuf/any';
 import { type Hex, keccak256, recoverTransactionAddress, serializeTransaction, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import WebSocket from 'ws';
+import type { WatchEntry } from '../../src/core/events/entry';
+import { Watch } from '../../src/core/events/watch';
 import { TRANSFER_TOPIC } from './contract';
 import { type Devnet, startDevnet } from './devnet';
 import { signEvmTx } from './devTx';
@@ -367,5 +369,36 @@ describe('devnet: real transactions', () => {
     assert.equal(found.total_count, '1');
     const d = decodeMsgEthereumTx(TxBody.decode(TxRaw.decode(Buffer.from(found.txs[0].tx, 'base64')).bodyBytes).messages[0].value);
     assert.equal(rawOf(d), raw);
+  });
+
+  it("the core Watch on the devnet: tm.event='Tx' carries ethereum_tx.ethereumTxHash, a logs watch gets the Transfer logs", async () => {
+    const opts = { pingIntervalMs: 1000, connectTimeoutMs: 2000, maxBackoffMs: 100, batchMs: 20 };
+    const query = "tm.event='Tx' AND message.action='/cosmos.evm.vm.v1.MsgEthereumTx'";
+    const txWatch = new Watch({ kind: 'comet', url: P.consensusWs, query }, opts);
+    const logWatch = new Watch({ kind: 'evm', url: P.evmWs, subscription: 'logs', address: net.chain.ledger.contract, topics: [TRANSFER_TOPIC] }, opts);
+    const txs: WatchEntry[] = [];
+    const logs: WatchEntry[] = [];
+    txWatch.onBatch((b) => txs.push(...b));
+    logWatch.onBatch((b) => logs.push(...b));
+    try {
+      txWatch.start();
+      logWatch.start();
+      const until = Date.now() + 5000;
+      while ((txWatch.snapshot().state !== 'live' || logWatch.snapshot().state !== 'live') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      net.produceBlock();
+      while ((txs.length < 2 || logs.length < 1) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      const evmTxs = txs.filter((e) => e.kind === 'event');
+      assert.equal(evmTxs.length, 2, 'the EVM transfer and the contract call of the new block');
+      for (const e of evmTxs) {
+        const evmHash = ((e.data as Json).events['ethereum_tx.ethereumTxHash'] as string[])[0];
+        assert.equal(net.chain.tx(e.txHash ?? '')?.evmHash, evmHash);
+      }
+      assert.equal(logs.filter((e) => e.kind === 'event').length, 1);
+      assert.equal(logs[0].height, net.height().toString());
+      assert.equal(net.chain.txByEvmHash(logs[0].txHash ?? '')?.exec?.logs.length, 1);
+    } finally {
+      txWatch.dispose();
+      logWatch.dispose();
+    }
   });
 });

@@ -25,6 +25,8 @@ import { bech32Encode, sha256 } from './encoding';
 
 export const BASE_FEE = 1_000_000_000n;
 const TOKEN = 10n ** 18n;
+/** What each dev account holds at genesis: 1,000,000 test (18 decimals). */
+export const INITIAL_BALANCE = 1_000_000n * TOKEN;
 const BANK_GAS_LIMIT = 200_000n;
 const BANK_GAS_USED = 106_663n;
 const BANK_FEE = 2_000_000_000_000_000n;
@@ -103,7 +105,7 @@ export class Ledger {
     private readonly evmChainId: bigint,
   ) {
     this.keys = ['alice', 'bob', 'carol', 'dave'].map((n) => devKey(n, sha256(`chain-endpoints devnet key ${n}`)));
-    for (const k of this.keys) this.balances.set(hexKey(k.address), 1_000_000n * TOKEN);
+    for (const k of this.keys) this.balances.set(hexKey(k.address), INITIAL_BALANCE);
   }
 
   knows(address: Buffer): boolean {
