@@ -19,7 +19,7 @@ import type { WatchEntry } from '../../src/core/events/entry';
 import { Watch } from '../../src/core/events/watch';
 import { TRANSFER_TOPIC } from './contract';
 import { type Devnet, startDevnet } from './devnet';
-import { signEvmTx } from './devTx';
+import { buildBankSend, signEvmTx } from './devTx';
 import { bech32Encode, sha256 } from './encoding';
 
 type Json = any;
@@ -400,5 +400,45 @@ describe('devnet: real transactions', () => {
       txWatch.dispose();
       logWatch.dispose();
     }
+  });
+
+  it('a bank send broadcast by a dev account is checked (sequence, signature) and executed', async () => {
+    const [, bob, carol] = net.chain.ledger.keys;
+    const account = (await get(`${P.rest}/cosmos/auth/v1beta1/accounts/${bob.bech32}`)).account;
+    const send = (sequence: bigint, chainId = net.chainId) =>
+      buildBankSend({
+        from: bob,
+        to: carol.address,
+        amount: 777n,
+        fee: 10n ** 15n,
+        gasLimit: 200_000n,
+        sequence,
+        accountNumber: BigInt(account.account_number),
+        chainId,
+        memo: 'by hand',
+      });
+    const broadcast = async (bytes: Buffer): Promise<Json> => {
+      const res = await fetch(`${P.rest}/cosmos/tx/v1beta1/txs`, {
+        method: 'POST',
+        body: JSON.stringify({ tx_bytes: bytes.toString('base64'), mode: 'BROADCAST_MODE_SYNC' }),
+      });
+      return ((await res.json()) as Json).tx_response;
+    };
+    const wrongSeq = await broadcast(send(BigInt(account.sequence) + 5n).bytes);
+    assert.equal(wrongSeq.code, 32);
+    assert.match(wrongSeq.raw_log, /account sequence mismatch, expected \d+, got \d+/);
+    assert.equal((await broadcast(send(BigInt(account.sequence), 'another-chain').bytes)).code, 4, 'signed for another chain');
+    const ok = await broadcast(send(BigInt(account.sequence)).bytes);
+    assert.equal(ok.code, 0);
+    net.produceBlock();
+    const tx = (await get(`${P.consensusHttp}/tx?hash=0x${ok.txhash}`)).result;
+    const acc = (tx.tx_result.events as Json[]).find((e) => e.type === 'tx' && e.attributes[0].key === 'acc_seq');
+    assert.equal(acc.attributes[0].value, `${bob.bech32}/${account.sequence}`);
+    const moved = (tx.tx_result.events as Json[])
+      .filter((e) => e.type === 'transfer')
+      .map((e) => Object.fromEntries((e.attributes as Json[]).map((x) => [x.key, x.value])));
+    assert.ok(moved.some((m) => m.recipient === carol.bech32 && m.amount === '777atest' && m.sender === bob.bech32));
+    const rest = await get(`${P.rest}/cosmos/tx/v1beta1/txs/${ok.txhash}`);
+    assert.equal(rest.tx.body.memo, 'by hand');
   });
 });

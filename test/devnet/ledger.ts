@@ -4,7 +4,11 @@
 // EVM value transfer and an ERC-20-style `transfer` call that logs `Transfer` (the first block
 // deploys that contract). Executing a tx moves the balances and gives the events evmd emits.
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { keccak_256 } from '@noble/hashes/sha3';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
+import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
+import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { BinaryWriter } from 'cosmjs-types/binary';
 import { type Hex, getAddress, getContractAddress, keccak256, parseTransaction, serializeTransaction } from 'viem';
 import type { AbciEvent } from './chain';
@@ -12,6 +16,7 @@ import { EMITTER_INIT, EMITTER_RUNTIME, TRANSFER_TOPIC, transferCallData } from 
 import {
   DENOM,
   type DevKey,
+  ETH_PUBKEY_TYPE,
   MSG_ETH_TX_TYPE,
   MSG_SEND_TYPE,
   type SignedEvmTx,
@@ -21,7 +26,7 @@ import {
   moduleAddress,
   signEvmTx,
 } from './devTx';
-import { bech32Encode, sha256 } from './encoding';
+import { bech32Decode, bech32Encode, sha256 } from './encoding';
 
 export const BASE_FEE = 1_000_000_000n;
 const TOKEN = 10n ** 18n;
@@ -173,6 +178,74 @@ export class Ledger {
     // 3. A contract call that logs an ERC-20 Transfer.
     out.push(this.evmTx(at(2), this.contract, 0n, transferCallData(at(3).hex, 1000n * BigInt(r + 1)) as Hex, 60_000n, 29_512n));
     return out;
+  }
+
+  /**
+   * A bank send broadcast as TxRaw bytes by one of the dev accounts (e.g. signed with cosmjs and a
+   * dev key): checked as the ante handler would (ethsecp256k1 signature over the sign doc with
+   * the account's number, sequence = the account's) and, when it passes, executed like the
+   * generated ones. undefined: not such a tx (the devnet keeps it as opaque kvstore bytes).
+   */
+  fromCosmosTx(bytes: Buffer): { real: BankTx } | { code: number; log: string } | undefined {
+    let decoded: { from: Buffer; to: Buffer; amount: bigint; fee: bigint; gasLimit: bigint; sequence: bigint; signature: Buffer; memo: string; ok: boolean };
+    try {
+      const raw = TxRaw.decode(bytes);
+      if (
+        !TxRaw.encode(raw)
+          .finish()
+          .every((b, i) => b === bytes[i]) ||
+        raw.signatures.length !== 1
+      )
+        return undefined;
+      const body = TxBody.decode(raw.bodyBytes);
+      const auth = AuthInfo.decode(raw.authInfoBytes);
+      const m = body.messages;
+      const signer = auth.signerInfos[0];
+      if (m.length !== 1 || m[0].typeUrl !== MSG_SEND_TYPE || auth.signerInfos.length !== 1 || signer.publicKey?.typeUrl !== ETH_PUBKEY_TYPE) return undefined;
+      const send = MsgSend.decode(m[0].value);
+      const coin = send.amount.find((c) => c.denom === DENOM);
+      const from = bech32Decode(send.fromAddress);
+      const acct = this.account(from.bytes);
+      if (!acct || !coin || send.amount.length !== 1) return undefined;
+      const key = PubKey.decode(signer.publicKey.value).key;
+      const signDoc = SignDoc.encode({
+        bodyBytes: raw.bodyBytes,
+        authInfoBytes: raw.authInfoBytes,
+        chainId: this.chainId,
+        accountNumber: acct.accountNumber,
+      }).finish();
+      const sig = raw.signatures[0];
+      const ok = sig.length === 65 && secp256k1.verify(sig.subarray(0, 64), keccak_256(signDoc), key) && Buffer.from(key).equals(acct.key.pubKey);
+      const fee = auth.fee?.amount.find((c) => c.denom === DENOM);
+      decoded = {
+        from: from.bytes,
+        to: bech32Decode(send.toAddress).bytes,
+        amount: BigInt(coin.amount),
+        fee: fee ? BigInt(fee.amount) : 0n,
+        gasLimit: auth.fee?.gasLimit ?? 0n,
+        sequence: signer.sequence,
+        signature: Buffer.from(sig),
+        memo: body.memo,
+        ok,
+      };
+    } catch {
+      return undefined;
+    }
+    const acct = this.account(decoded.from);
+    if (!acct) return undefined;
+    if (!decoded.ok)
+      return {
+        code: 4,
+        log: 'signature verification failed; please verify account number (' + acct.accountNumber + ') and chain-id (' + this.chainId + '): unauthorized',
+      };
+    if (decoded.sequence !== acct.sequence) {
+      return { code: 32, log: `account sequence mismatch, expected ${acct.sequence}, got ${decoded.sequence}: incorrect account sequence` };
+    }
+    this.bump(decoded.from);
+    const { ok: _ok, ...d } = decoded;
+    return {
+      real: { kind: 'bank', ...d, from: acct.key, accountNumber: acct.accountNumber, gasUsed: d.gasLimit < BANK_GAS_USED ? d.gasLimit : BANK_GAS_USED },
+    };
   }
 
   /**
