@@ -138,7 +138,7 @@ export class Chain {
   constructor(opts: ChainOptions) {
     this.opts = opts;
     this.earliestHeight = opts.initialHeight;
-    this.ledger = new Ledger(opts.chainId, opts.evmChainId);
+    this.ledger = new Ledger(opts.chainId, opts.evmChainId, (a) => this.fakeBalance(a));
     this.genesisTimeNs = BigInt(Date.now()) * 1_000_000n;
     const powers = [1000n, 500n, 250n, 100n];
     this.validators = powers.map((power, i) => {
@@ -236,7 +236,12 @@ export class Chain {
   submitTx(tx: Buffer, evm = false): { hash: string; check: AbciResult; evmHash?: string } {
     if (tx.length > MAX_TX_BYTES) throw new MempoolError(`Tx too large. Max size is ${MAX_TX_BYTES}, but got ${tx.length}`);
     // A signed EIP-1559 tx becomes a real MsgEthereumTx, as evmd wraps it.
-    const wrapped = evm ? this.ledger.fromRawEvm(tx) : undefined;
+    let wrapped: ReturnType<Ledger['fromRawEvm']>;
+    try {
+      wrapped = evm ? this.ledger.fromRawEvm(tx) : undefined;
+    } catch (e) {
+      throw new MempoolError(e instanceof Error ? e.message : String(e));
+    }
     if (wrapped && wrapped.real.kind === 'evm') {
       const hash = sha256(wrapped.bytes).toString('hex').toUpperCase();
       const evmHash = wrapped.real.tx.hash;
@@ -436,7 +441,10 @@ export class Chain {
 
   /** Deterministic balance (may exceed 2^53); one address in five is empty. */
   balanceOf(address: Buffer): bigint {
-    if (this.ledger.knows(address)) return this.ledger.balance(address);
+    return this.ledger.balance(address);
+  }
+
+  private fakeBalance(address: Buffer): bigint {
     const h = sha256(Buffer.concat([Buffer.from('balance/'), address]));
     if (h[0] % 5 === 0) return 0n;
     return BigInt('0x' + h.subarray(1, 11).toString('hex'));

@@ -360,6 +360,17 @@ describe('devnet: real transactions', () => {
       maxFeePerGas: 2n * 10n ** 9n,
       maxPriorityFeePerGas: 1n,
     });
+    const tooMuch = await account.signTransaction({
+      type: 'eip1559',
+      chainId: 262144,
+      nonce,
+      to: bob.hex,
+      value: 10n ** 30n,
+      gas: 21_000n,
+      maxFeePerGas: 2n * 10n ** 9n,
+      maxPriorityFeePerGas: 1n,
+    });
+    await assert.rejects(rpc(P.evmRpc, 'eth_sendRawTransaction', [tooMuch]), /-32000.*insufficient funds for gas \* price \+ value/);
     const hash = await rpc(P.evmRpc, 'eth_sendRawTransaction', [raw]);
     assert.equal(hash, keccak256(raw));
     net.produceBlock();

@@ -10,7 +10,7 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { BinaryWriter } from 'cosmjs-types/binary';
-import { type Hex, getAddress, getContractAddress, keccak256, parseTransaction, serializeTransaction } from 'viem';
+import { type Hex, getAddress, getContractAddress, keccak256, parseTransaction, serializeTransaction, toHex } from 'viem';
 import type { AbciEvent } from './chain';
 import { EMITTER_INIT, EMITTER_RUNTIME, TRANSFER_TOPIC, transferCallData } from './contract';
 import {
@@ -94,6 +94,9 @@ export interface ExecResult {
   exec?: EvmExec;
 }
 
+/** An EVM tx whose sender cannot pay for it (eth_sendRawTransaction answers -32000 with the message). */
+export class InsufficientFunds extends Error {}
+
 const hexKey = (a: Buffer | string): string => (typeof a === 'string' ? a.replace(/^0x/i, '') : a.toString('hex')).toLowerCase();
 
 export class Ledger {
@@ -105,9 +108,14 @@ export class Ledger {
   contract: Hex | undefined;
   private round = 0;
 
+  /**
+   * @param fallback the balance of an address the ledger has not seen (the devnet's deterministic
+   * one), so a sender from outside starts from what eth_getBalance showed it.
+   */
   constructor(
     private readonly chainId: string,
     private readonly evmChainId: bigint,
+    private readonly fallback: (address: Buffer) => bigint = () => 0n,
   ) {
     this.keys = ['alice', 'bob', 'carol', 'dave'].map((n) => devKey(n, sha256(`chain-endpoints devnet key ${n}`)));
     for (const k of this.keys) this.balances.set(hexKey(k.address), INITIAL_BALANCE);
@@ -118,7 +126,7 @@ export class Ledger {
   }
 
   balance(address: Buffer): bigint {
-    return this.balances.get(hexKey(address)) ?? 0n;
+    return this.balances.get(hexKey(address)) ?? this.fallback(address);
   }
 
   nonce(address: Buffer): bigint {
@@ -276,10 +284,15 @@ export class Ledger {
         r: BigInt(r),
         s: BigInt(s),
       };
+      const cost = tx.value + tx.gas * tx.maxFeePerGas;
+      if (this.balance(from) < cost) {
+        throw new InsufficientFunds(`insufficient funds for gas * price + value: address ${getAddress(toHex(from))} have ${this.balance(from)} want ${cost}`);
+      }
       this.nonces.set(hexKey(from), tx.nonce + 1n);
       const gasUsed = tx.to === null ? 71_000n : tx.input === '0x' ? 21_000n : 29_512n;
       return { bytes: buildEthereumTx(tx), real: { kind: 'evm', from, tx, gasUsed: gasUsed > tx.gas ? tx.gas : gasUsed } };
-    } catch {
+    } catch (e) {
+      if (e instanceof InsufficientFunds) throw e;
       return undefined;
     }
   }
