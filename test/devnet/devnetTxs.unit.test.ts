@@ -452,4 +452,27 @@ describe('devnet: real transactions', () => {
     const rest = await get(`${P.rest}/cosmos/tx/v1beta1/txs/${ok.txhash}`);
     assert.equal(rest.tx.body.memo, 'by hand');
   });
+
+  it('REST /cosmos/tx/v1beta1/txs?query= finds txs by their events (the same as tx_search)', async () => {
+    const alice = net.chain.ledger.keys[0].bech32;
+    const q = `message.sender='${alice}' AND message.action='/cosmos.bank.v1beta1.MsgSend'`;
+    const rest = await get(`${P.rest}/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(q)}`);
+    const comet = (await get(`${P.consensusHttp}/tx_search?query=${encodeURIComponent(`"${q}"`)}&per_page=100`)).result;
+    assert.ok(Number(rest.total) >= 1);
+    assert.equal(rest.total, comet.total_count);
+    assert.deepEqual(
+      (rest.tx_responses as Json[]).map((r) => r.txhash),
+      (comet.txs as Json[]).map((t) => t.hash),
+    );
+    for (const t of rest.txs as Json[]) assert.equal(t.body.messages[0].from_address, alice);
+    const evm = [...net.chain.allTxs()].find((t) => t.evmHash)!;
+    const byEvm = await get(`${P.rest}/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`ethereum_tx.ethereumTxHash='${evm.evmHash}'`)}`);
+    assert.deepEqual(
+      (byEvm.tx_responses as Json[]).map((r) => r.txhash),
+      [evm.hash],
+    );
+    const empty = await fetch(`${P.rest}/cosmos/tx/v1beta1/txs`);
+    assert.equal(empty.status, 400);
+    assert.equal(((await empty.json()) as Json).message, 'query cannot be empty');
+  });
 });

@@ -1,9 +1,11 @@
 // The REST interface of one provider, imitating the Cosmos SDK gRPC gateway on 1317: bytes as
 // base64, int64 as strings, gRPC-coded errors {code,message,details} with mapped HTTP statuses,
 // 501 for anything unknown and an x-cosmos-block-height header on every answer.
-import type { Block, BlockId, Chain } from './chain';
+import type { Block, BlockId, Chain, TxRecord } from './chain';
 import { MempoolError } from './chain';
 import { bech32Decode, bech32Encode, hexUpper, protoTime, sha256 } from './encoding';
+import { txEventsMap } from './cometJson';
+import { type Query, matches, parseQuery } from './query';
 import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
 
@@ -78,6 +80,7 @@ export class RestService {
       if ((m = /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)$/.exec(p))) return this.balances(m[1]);
       if ((m = /^\/cosmos\/auth\/v1beta1\/accounts\/([^/]+)$/.exec(p))) return this.account(m[1]);
       if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([^/]+)$/.exec(p))) return this.tx(m[1], view);
+      if (p === '/cosmos/tx/v1beta1/txs') return this.txSearch(call.query, view);
     }
     if (method === 'POST' && p === '/cosmos/tx/v1beta1/txs') return this.broadcast(call.body);
     throw new GrpcError(12, 'Not Implemented', false);
@@ -205,6 +208,34 @@ export class RestService {
     if (bad) throw new GrpcError(2, bad);
     const t = hash.length === 64 ? this.chain.tx(hash) : undefined;
     if (!t || t.height > view) throw new GrpcError(5, `tx not found: ${hash}`);
+    const { tx, tx_response } = this.txWithResponse(t);
+    return { tx, tx_response };
+  }
+
+  /**
+   * GET /cosmos/tx/v1beta1/txs?query=… (SDK 0.50+; `events=` pairs are joined with AND as the old
+   * form): the txs whose events match, oldest first (order_by=ORDER_BY_DESC reverses), page/limit.
+   */
+  private txSearch(params: URLSearchParams, view: bigint): unknown {
+    const events = params.getAll('events');
+    const text = params.get('query') || events.join(' AND ');
+    if (!text) throw new GrpcError(3, 'query cannot be empty');
+    let q: Query;
+    try {
+      q = parseQuery(text);
+    } catch (e) {
+      throw new GrpcError(3, e instanceof Error ? e.message : String(e));
+    }
+    const found = [...this.chain.allTxs()].filter((t) => t.height <= view && matches(q, txEventsMap(t)));
+    found.sort((x, y) => (x.height === y.height ? x.index - y.index : x.height < y.height ? -1 : 1));
+    if (params.get('order_by') === 'ORDER_BY_DESC' || params.get('order_by') === '2') found.reverse();
+    const limit = Math.min(100, Math.max(1, Number(params.get('limit') ?? params.get('pagination.limit') ?? 100) || 100));
+    const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+    const slice = found.slice((page - 1) * limit, page * limit).map((t) => this.txWithResponse(t));
+    return { txs: slice.map((s) => s.tx), tx_responses: slice.map((s) => s.tx_response), pagination: null, total: String(found.length) };
+  }
+
+  private txWithResponse(t: TxRecord): { tx: Record<string, unknown>; tx_response: Record<string, unknown> } {
     const b = this.chain.block(t.height);
     const tx = restTxJson(t) ?? emptyTx();
     return {
