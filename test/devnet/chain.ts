@@ -329,12 +329,12 @@ export class Chain {
         if (t.evmHash) evmTxs.push({ hash: t.evmHash, index });
         const out = this.ledger.execute(t.real, {
           height,
-          blockHash: '0x' + id.hash.toString('hex'),
+          blockHash: `0x${id.hash.toString('hex')}`,
           cosmosHash: t.hash,
           evmIndex: evmTxs.length - 1,
           logIndex,
           cumulativeGasUsed,
-        } as Parameters<Ledger['execute']>[1]);
+        });
         res = result(0, '', '', out.gasWanted, out.gasUsed);
         res.events = out.events;
         res.data = out.data;
