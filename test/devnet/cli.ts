@@ -165,6 +165,9 @@ function printExamples(devnet: Devnet): void {
   if (deploy?.exec?.contractAddress)
     console.log(`  contract         ${getAddress(deploy.exec.contractAddress)}  (deployed at height ${deploy.height}, EVM ${deploy.evmHash})`);
   for (const k of chain.ledger.keys.slice(0, 2)) console.log(`  account ${k.name.padEnd(8)} ${k.bech32}  ${k.hex}`);
+  // A public test key of this local simulator (like anvil's), to send EIP-1559 txs or bank sends.
+  const alice = chain.ledger.keys[0];
+  console.log(`  alice's dev key  0x${Buffer.from(alice.privateKey).toString('hex')} (EVM chain id ${devnet.evmChainId}, account number 0)`);
 }
 
 main().catch((e: unknown) => {
