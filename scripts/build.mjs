@@ -54,6 +54,7 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
   /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
   /^src\/core\/health\/(health|healthExport|classify)\.ts$/, // health probes and their classification
+  /^src\/core\/health\/(capabilities|session|serves)\.ts$/, // capability probes, the session's history
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
   /^src\/core\/config\/(chainRegistry|jsonText|registryDuplicates)\.ts$/, // chain.json import (with jsonc-parser)
   /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches

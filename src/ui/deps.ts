@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { Outcome } from '../core/chain/execute';
 import type { InterfaceHealth } from '../core/health/model';
+import type { Capabilities } from '../core/health/capabilities';
 import type { HttpClient } from '../core/transport/http';
 import type { Log } from './log';
 import type { ResultDocuments } from './resultDocuments';
@@ -19,6 +20,8 @@ export interface CommandDeps {
   readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
+  /** Capabilities and health rows: whether a provider can serve a request, and which can (the HealthController). */
+  readonly health?: { capabilities(provider: string): Capabilities | undefined; rows(): readonly InterfaceHealth[] };
 }
 
 /** The health rows and their refresh, as the comparison view reads them (the HealthController). */
