@@ -101,9 +101,8 @@ export async function probeCapabilities(p: Provider, o: CapabilityOptions): Prom
   if (p.endpoints.rest) jobs.push(probeRest(p, p.endpoints.rest, o).then((r) => void (caps.rest = r), note(caps, 'REST')));
   if (p.endpoints.consensusWs) jobs.push(probeCometSubscribe(p, p.endpoints.consensusWs, o).then((ok) => void ((caps.websocket ??= {}).consensus = ok)));
   if (p.endpoints.evmWs) jobs.push(probeEvmSubscribe(p, p.endpoints.evmWs, o).then((ok) => void ((caps.websocket ??= {}).evm = ok)));
+  if (p.endpoints.evmRpc) jobs.push(probeEvm(p, p.endpoints.evmRpc, o).then((e) => void (caps.evm = e), note(caps, 'EVM')));
   await Promise.all(jobs);
-  // The EVM's old-state check reads the consensus earliest block (state below it is gone anyway).
-  if (p.endpoints.evmRpc) await probeEvm(p, p.endpoints.evmRpc, caps.consensus?.earliestHeight, o).then((e) => void (caps.evm = e), note(caps, 'EVM'));
   return caps;
 }
 
@@ -167,9 +166,10 @@ async function probeRest(p: Provider, address: string, o: CapabilityOptions): Pr
   entries.forEach(([name], i) => {
     const a = answers[i];
     if (!a) return;
-    if (a.status === 501 || a.status === 404) out.modules[name] = false;
-    // The tx module answers an unknown hash with 404 on some gateways and 400/500 on others: any answer but 501 means served.
-    else if (a.status < 500 || (name === 'tx' && a.status === 500)) out.modules[name] = true;
+    // gRPC NotFound (code 5, HTTP 404) is the module answering (the tx probe asks for a hash no chain has).
+    if (a.status === 404 && Number(a.code) === 5) out.modules[name] = true;
+    else if (a.status === 501 || a.status === 404) out.modules[name] = false;
+    else if (a.status < 500) out.modules[name] = true;
   });
   if (!answers.some(Boolean)) throw new Error('no REST module answered');
   const info = answers[0]?.result;
@@ -180,7 +180,7 @@ async function probeRest(p: Provider, address: string, o: CapabilityOptions): Pr
   return out;
 }
 
-async function probeEvm(p: Provider, url: string, earliest: string | undefined, o: CapabilityOptions): Promise<EvmCapabilities> {
+async function probeEvm(p: Provider, url: string, o: CapabilityOptions): Promise<EvmCapabilities> {
   const [modules, chain, client] = await Promise.all([
     rpc(p, o, url, 'rpc_modules', []),
     rpc(p, o, url, 'eth_chainId', []),
@@ -203,10 +203,9 @@ async function probeEvm(p: Provider, url: string, earliest: string | undefined, 
     out.namespaces = names.filter((_, i) => answers[i] && answers[i].status < 400 && answers[i].code !== -32601 && !notFound(answers[i].error)).sort();
     out.namespacesFrom = 'calls';
   }
-  // Old state: a balance at the earliest block the node keeps (1 when unknown). Refused = pruned.
-  const block = BigInt(earliest ?? '1') > 1n ? BigInt(earliest!) : 1n;
-  out.oldStateBlock = block.toString();
-  const old = await rpc(p, o, url, 'eth_getBalance', ['0x0000000000000000000000000000000000000000', '0x' + block.toString(16)]).catch(() => undefined);
+  // Old state: a balance at block 1. Served = archive; refused = pruned (then state from the earliest block on, at best).
+  out.oldStateBlock = '1';
+  const old = await rpc(p, o, url, 'eth_getBalance', ['0x0000000000000000000000000000000000000000', '0x1']).catch(() => undefined);
   if (old) out.archive = old.error === undefined && typeof old.result === 'string';
   return out;
 }

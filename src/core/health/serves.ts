@@ -32,9 +32,9 @@ function needs(op: Operation, args: Args | undefined): { namespace?: string; txI
   if (op.iface === 'consensusWs') return { websocket: true };
   let wire;
   try {
-    wire = op.build(args ?? {});
+    // Without arguments (the tree asks before any is typed): placeholders, read for the route only.
+    wire = op.build(args ?? placeholders(op));
   } catch {
-    // Arguments missing (the tree asks without them): only what the id alone says.
     return op.id === 'consensusHttp.tx' ? { txIndex: true } : {};
   }
   const h = args ? heightArg(args) : undefined;
@@ -42,15 +42,22 @@ function needs(op: Operation, args: Args | undefined): { namespace?: string; txI
     case 'jsonrpc':
       if (op.iface === 'evmRpc') {
         const ns = wire.method.includes('_') ? wire.method.slice(0, wire.method.indexOf('_')) : undefined;
-        return { namespace: ns, height: h ?? evmBlockParam(wire.method, wire.params) };
+        return { namespace: ns, height: args && (h ?? evmBlockParam(wire.method, wire.params)) };
       }
       return { txIndex: TX_INDEX_METHODS.has(wire.method) || undefined, height: h };
     case 'get':
-      if (op.iface === 'rest') return { module: restModuleOf(wire.path), height: h ?? restHeight(wire.path) };
+      if (op.iface === 'rest') return { module: restModuleOf(wire.path), height: args && (h ?? restHeight(wire.path)) };
       return { txIndex: TX_INDEX_PATHS.has(wire.path) || undefined, height: h };
     default:
       return { height: h };
   }
+}
+
+/** A value for each parameter that builds a request (custom requests have no fixed route: left out). */
+function placeholders(op: Operation): Args {
+  const out: Record<string, string> = {};
+  for (const p of op.params) if (p.key !== 'method' && p.key !== 'path' && !p.optional) out[p.key] = p.key === 'hash' ? '00'.repeat(32) : '1';
+  return out;
 }
 
 function heightArg(args: Args): bigint | undefined {
