@@ -147,6 +147,11 @@ const builds = [
   { ...common, entryPoints: Object.fromEntries(VENDORED.map((m) => [m, createRequire(import.meta.url).resolve(m)])), outdir: 'dist/vendor' },
 ];
 
+// uPlot (the Compare view's charts) ships in media/vendor/: the .vsix carries media/ but not node_modules.
+const UPLOT = { 'uPlot.iife.min.js': 'uplot.js', 'uPlot.min.css': 'uplot.css' };
+fs.mkdirSync('media/vendor', { recursive: true });
+for (const [from, to] of Object.entries(UPLOT)) fs.copyFileSync(path.join('node_modules/uplot/dist', from), path.join('media/vendor', to));
+
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
   for (const signal of ['SIGINT', 'SIGTERM']) {

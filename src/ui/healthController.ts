@@ -91,11 +91,13 @@ export class HealthController extends Disposable {
         probes.retain(all);
         await this.secrets.ready;
         const wired = targets.flatMap((p) => this.wire(p));
-        await Promise.all([probes.refresh(wired), this.probeCapabilities(wired, timeoutMs)]);
+        await probes.refresh(wired);
         this.current = probes.assess(all, expectedChain);
         this.session?.apply(this.current, Date.now());
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
+        // After the health probes, not beside them: their requests would slow the latencies measured.
+        if (await this.probeCapabilities(wired, timeoutMs)) this.changed.fire(this.current);
       } catch (err) {
         this.log.error(`[health] refresh failed: ${errorMessage(err)}`);
       } finally {
@@ -108,15 +110,19 @@ export class HealthController extends Disposable {
   }
 
   /** Capabilities of the providers not probed yet or probed over CAPABILITY_TTL_MS ago; never rejects. */
-  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number): Promise<void> {
+  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number): Promise<boolean> {
     const { probeCapabilities, CAPABILITY_TTL_MS } = await loadOnDemand();
     const due = providers.filter((p) => (this.caps.get(p.name)?.probedAt ?? 0) < Date.now() - CAPABILITY_TTL_MS);
+    const started = Date.now();
     await Promise.all(
       due.map(async (p) => {
         const c = await probeCapabilities(p, { http: this.http, timeoutMs }).catch(() => undefined);
         if (c) this.caps.set(p.name, c);
+        for (const n of c?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
       }),
     );
+    if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) in ${Date.now() - started} ms`);
+    return due.length > 0;
   }
 
   /** Forgets the capabilities of a provider so the next refresh probes them again. */
