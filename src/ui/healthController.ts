@@ -10,7 +10,7 @@ import type { InterfaceHealth } from '../core/health/model';
 import type { Capabilities } from '../core/health/capabilities';
 import type { HealthSession, HistoryPoint } from '../core/health/session';
 import { type HttpClient } from '../core/transport/http';
-import { type InterfaceId, type Provider } from '../core/config/providers';
+import { INTERFACES, type InterfaceId, type Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
 import { type SecretStore } from './secretStore';
@@ -89,6 +89,9 @@ export class HealthController extends Disposable {
       try {
         const probes = await monitor;
         probes.retain(all);
+        // Forget the session and capabilities of providers no longer configured (keys as session.ts makes them).
+        this.session?.retain(new Set(all.flatMap((p) => INTERFACES.map((i) => `${p.name}\u0000${i}`))));
+        for (const name of [...this.caps.keys()]) if (!all.some((p) => p.name === name)) this.caps.delete(name);
         await this.secrets.ready;
         const wired = targets.flatMap((p) => this.wire(p));
         await probes.refresh(wired);
