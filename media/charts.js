@@ -37,7 +37,8 @@
     const stroke = cssVar('--vscode-foreground', '#888');
     const grid = { stroke: cssVar('--vscode-editorWidget-border', '#8884'), width: 1 };
     return [
-      { stroke, grid, ticks: grid },
+      // Probes are seconds apart at least: no sub-second ticks.
+      { stroke, grid, ticks: grid, space: 70, incrs: [1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200] },
       { stroke, grid, ticks: grid, size: 50 },
     ];
   }

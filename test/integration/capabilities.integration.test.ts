@@ -18,7 +18,11 @@ describe('capabilities: what each provider can serve', function () {
   before(async () => {
     devnet = await startDevnet({
       blockIntervalMs: 300,
-      providers: [{ name: 'Cap pruned', capabilities: { prunedBelow: 8n } }, { name: 'Cap no index', capabilities: { txIndex: false } }, { name: 'Cap full' }],
+      providers: [
+        { name: 'Cap pruned', capabilities: { prunedBelow: 8n } },
+        { name: 'Cap no index', lagBlocks: 3, capabilities: { txIndex: false } },
+        { name: 'Cap full' },
+      ],
     });
     await setSetting('health.intervalSeconds', 0);
     await setProviders(providerSettings(devnet.providers));
