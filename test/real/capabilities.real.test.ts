@@ -8,7 +8,19 @@ import { canServe } from '../../src/core/health/serves';
 import { findOperation } from '../../src/core/chain/operations';
 import { HttpClient } from '../../src/core/transport/http';
 import { EvmdNode } from './helpers/evmd';
+import { connect } from 'node:net';
 import { CometNode, raw, waitFor } from './helpers/nodes';
+
+function listening(url: string): Promise<true | undefined> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const s = connect(Number(port), hostname, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(undefined));
+  });
+}
 
 describe('capabilities of real nodes', function () {
   this.timeout(120_000);
@@ -23,6 +35,8 @@ describe('capabilities of real nodes', function () {
     await comet.start();
     evmd = await EvmdNode.create();
     await evmd.start();
+    // evmd opens its EVM WebSocket a moment after the HTTP server: wait for it to accept connections.
+    await waitFor('the EVM WebSocket listening', () => listening(evmd.evmWs), 30_000);
     await waitFor('CometBFT height 2', async () =>
       BigInt((await raw(`${comet.http}/status`)).json.result.sync_info.latest_block_height) >= 2n ? true : undefined,
     );
@@ -71,8 +85,8 @@ describe('capabilities of real nodes', function () {
     console.log(`      (probed in ${Date.now() - started} ms)`);
     show(c);
     assert.deepEqual(c.notes, []);
-    for (const ns of ['eth', 'net', 'web3', 'txpool']) assert.ok(c.evm?.namespaces?.includes(ns), `${ns} in ${c.evm?.namespaces}`);
-    assert.ok(!c.evm?.namespaces?.includes('debug'), 'debug is not in app.toml json-rpc.api');
+    assert.deepEqual(c.evm?.namespaces, ['eth', 'net', 'txpool', 'web3'], 'app.toml json-rpc.api: no debug');
+    assert.equal(c.evm?.namespacesFrom, 'rpc_modules');
     assert.equal(c.evm?.chainId, '0x40000');
     assert.equal(c.evm?.archive, true, 'a fresh chain keeps the state of block 1');
     assert.equal(c.consensus?.txIndex, true);

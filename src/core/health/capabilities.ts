@@ -99,8 +99,10 @@ export async function probeCapabilities(p: Provider, o: CapabilityOptions): Prom
   const jobs: Promise<void>[] = [];
   if (consensusAddress) jobs.push(probeConsensus(p, consensusAddress, o).then((c) => void (caps.consensus = c), note(caps, 'CometBFT')));
   if (p.endpoints.rest) jobs.push(probeRest(p, p.endpoints.rest, o).then((r) => void (caps.rest = r), note(caps, 'REST')));
-  if (p.endpoints.consensusWs) jobs.push(probeCometSubscribe(p, p.endpoints.consensusWs, o).then((ok) => void ((caps.websocket ??= {}).consensus = ok)));
-  if (p.endpoints.evmWs) jobs.push(probeEvmSubscribe(p, p.endpoints.evmWs, o).then((ok) => void ((caps.websocket ??= {}).evm = ok)));
+  if (p.endpoints.consensusWs)
+    jobs.push(probeCometSubscribe(p, p.endpoints.consensusWs, o).then((ok) => void ((caps.websocket ??= {}).consensus = ok), note(caps, 'WebSocket')));
+  if (p.endpoints.evmWs)
+    jobs.push(probeEvmSubscribe(p, p.endpoints.evmWs, o).then((ok) => void ((caps.websocket ??= {}).evm = ok), note(caps, 'EVM WebSocket')));
   if (p.endpoints.evmRpc) jobs.push(probeEvm(p, p.endpoints.evmRpc, o).then((e) => void (caps.evm = e), note(caps, 'EVM')));
   await Promise.all(jobs);
   return caps;
@@ -192,8 +194,9 @@ async function probeEvm(p: Provider, url: string, o: CapabilityOptions): Promise
     clientVersion: short(client.result),
   };
   if (modules.error === undefined && isObject(modules.result)) {
+    // `rpc` is the server's own (rpc_modules itself), not a namespace a request would use.
     out.namespaces = Object.keys(modules.result)
-      .filter((k) => /^[a-z][a-z0-9_]{0,31}$/i.test(k))
+      .filter((k) => k !== 'rpc' && /^[a-z][a-z0-9_]{0,31}$/i.test(k))
       .slice(0, 32)
       .sort();
     out.namespacesFrom = 'rpc_modules';
@@ -228,8 +231,9 @@ async function probeEvmSubscribe(p: Provider, url: string, o: CapabilityOptions)
 async function subscribeAnswer(p: Provider, url: string, o: CapabilityOptions, message: string): Promise<boolean | undefined> {
   const r = await wsExchange(url, { message, id: 1, collect: 0, timeoutMs: o.timeoutMs, signal: o.signal, headers: p.headers && { ...p.headers } });
   if (!r.error) return true;
-  // Refused (an HTTP answer to the upgrade, an RPC refusal): not allowed. A timeout or a network failure says nothing.
-  return r.error.kind === 'http' || r.error.kind === 'rpc' ? false : undefined;
+  // Refused (an HTTP answer to the upgrade, an RPC refusal): not allowed. A timeout or a network failure says nothing (a note).
+  if (r.error.kind === 'http' || r.error.kind === 'rpc') return false;
+  throw new Error(r.error.message);
 }
 
 function short(v: unknown): string | undefined {
