@@ -32,6 +32,8 @@ export class HealthController extends Disposable {
   private shown: ReadonlySet<string> = new Set();
   /** True during a timed refresh: interfaces cooling down after failures are skipped (an explicit refresh probes all). */
   private periodic = false;
+  /** Cancels capability probes under way when the controller is disposed. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly http: HttpClient,
@@ -119,7 +121,7 @@ export class HealthController extends Disposable {
     const started = Date.now();
     await Promise.all(
       due.map(async (p) => {
-        const c = await probeCapabilities(p, { http: this.http, timeoutMs }).catch(() => undefined);
+        const c = await probeCapabilities(p, { http: this.http, timeoutMs, signal: this.stopping.signal }).catch(() => undefined);
         if (c) this.caps.set(p.name, c);
         for (const n of c?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
       }),
@@ -159,6 +161,7 @@ export class HealthController extends Disposable {
   }
 
   override dispose(): void {
+    this.stopping.abort();
     if (this.timer) clearInterval(this.timer);
     super.dispose();
   }

@@ -49,6 +49,18 @@ describe('provider capabilities', function () {
     await http.close();
   });
 
+  it('stops at once when cancelled, each part a note', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const started = Date.now();
+    const c = await probeCapabilities(provider('full'), { http, timeoutMs: 5000, signal: abort.signal });
+    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+    assert.equal(c.evm, undefined);
+    assert.equal(c.consensus, undefined);
+    assert.equal(c.rest, undefined);
+    assert.ok(c.notes.length >= 4, c.notes.join(' | '));
+  });
+
   it('reports everything a full node serves', () => {
     const c = caps.get('full')!;
     assert.deepEqual(c.notes, []);
