@@ -15,9 +15,15 @@
     ['successRate', 'Success'],
     ['rank', 'Rank'],
     ['rateLimitedUntil', 'Rate limit'],
+    ['trend', 'Latency (session)'],
+    ['serves', 'Serves'],
+    ['earliest', 'Earliest block'],
+    ['version', 'Version'],
     ['lastError', 'Last error'],
-  ].map(([key, label]) => [key, (texts.columns && texts.columns[key]) || label]);
-  const numeric = new Set(['height', 'behind', 'medianMs', 'p90Ms', 'successRate', 'rank']);
+  ].map(([key, label]) => [key, (texts.columns && texts.columns[key]) || (texts.chartColumns && texts.chartColumns[key]) || label]);
+  const numeric = new Set(['height', 'behind', 'medianMs', 'p90Ms', 'successRate', 'rank', 'earliest']);
+  // media/charts.js (loaded first) draws the sparklines and the charts with uPlot.
+  const charts = window.chainCharts;
   let rows = [];
   let sortKey = 'provider';
   let ascending = true;
@@ -47,7 +53,7 @@
     if (x === null || x === undefined) return 1;
     if (y === null || y === undefined) return -1;
     let r;
-    if (sortKey === 'height' || sortKey === 'behind') {
+    if (sortKey === 'height' || sortKey === 'behind' || sortKey === 'earliest') {
       r = BigInt(x) < BigInt(y) ? -1 : 1; // decimal strings, possibly past 2^53
     } else if (numeric.has(sortKey)) {
       r = Number(x) < Number(y) ? -1 : 1;
@@ -60,7 +66,7 @@
   function cell(key, value) {
     if (value === null || value === undefined) return '—';
     if (key === 'successRate') return `${Math.round(Number(value) * 100)}%`;
-    if (key === 'height') return BigInt(value).toLocaleString('en-US');
+    if (key === 'height' || key === 'earliest') return BigInt(value).toLocaleString('en-US');
     if (key === 'rateLimitedUntil') return format(texts.rateLimitedUntil || 'until {0}', new Date(value).toLocaleTimeString());
     return String(value);
   }
@@ -84,12 +90,18 @@
       tr.appendChild(th);
     }
     thead.appendChild(tr);
+    if (charts) charts.clearSparklines();
     tbody.replaceChildren();
     for (const row of [...rows].sort(compare)) {
       const line = document.createElement('tr');
       line.className = `state-${row.state}`;
       for (const [key] of columns) {
         const td = document.createElement('td');
+        if (key === 'trend') {
+          line.appendChild(td);
+          if (charts) charts.sparkline(td, row.provider, row.interface);
+          continue;
+        }
         td.textContent = cell(key, row[key]);
         if (key === 'lastError' && row.lastErrorAt) td.title = `${row.lastErrorAt}: ${row.lastError}`;
         if (key === 'state' && row.crossCheck) td.title = row.crossCheck;
@@ -105,6 +117,7 @@
     const m = event.data;
     if (m && m.type === 'rows') {
       rows = m.rows;
+      if (charts && m.history) charts.update(m.history);
       updated.textContent = format(texts.updated || 'updated {0}', new Date(m.at).toLocaleTimeString());
       render();
     }
@@ -112,6 +125,7 @@
   document.getElementById('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
   document.getElementById('export-json').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'json' }));
   document.getElementById('export-csv').addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'csv' }));
+  window.addEventListener('chain-endpoints-redraw', () => render());
   render();
   vscode.postMessage({ type: 'ready' });
 })();

@@ -54,6 +54,7 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
   /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
   /^src\/core\/health\/(health|healthExport|classify)\.ts$/, // health probes and their classification
+  /^src\/core\/health\/(capabilities|session|serves)\.ts$/, // capability probes, the session's history
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
   /^src\/core\/config\/(chainRegistry|jsonText|registryDuplicates)\.ts$/, // chain.json import (with jsonc-parser)
   /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches
@@ -145,6 +146,11 @@ const builds = [
   // require('./vendor/ws.js') returns exactly what require('ws') would.
   { ...common, entryPoints: Object.fromEntries(VENDORED.map((m) => [m, createRequire(import.meta.url).resolve(m)])), outdir: 'dist/vendor' },
 ];
+
+// uPlot (the Compare view's charts) ships in media/vendor/: the .vsix carries media/ but not node_modules.
+const UPLOT = { 'uPlot.iife.min.js': 'uplot.js', 'uPlot.min.css': 'uplot.css' };
+fs.mkdirSync('media/vendor', { recursive: true });
+for (const [from, to] of Object.entries(UPLOT)) fs.copyFileSync(path.join('node_modules/uplot/dist', from), path.join('media/vendor', to));
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

@@ -83,12 +83,46 @@ export interface WatchEvent {
   readonly data?: unknown;
 }
 
+/** What a provider can serve, as probed (plain data; see the README's "Capabilities"). */
+export interface ApiCapabilities {
+  readonly provider: string;
+  /** ISO time of the probe. */
+  readonly probedAt: string;
+  readonly evm?: {
+    readonly namespaces?: readonly string[];
+    readonly namespacesFrom?: 'rpc_modules' | 'calls';
+    readonly chainId?: string;
+    readonly clientVersion?: string;
+    /** true: old state served (archive); false: pruned. */
+    readonly archive?: boolean;
+    readonly oldStateBlock?: string;
+  };
+  readonly consensus?: {
+    readonly txIndex?: boolean;
+    /** Decimal string. */
+    readonly earliestHeight?: string;
+    readonly nodeVersion?: string;
+    readonly network?: string;
+    readonly moniker?: string;
+  };
+  readonly rest?: {
+    readonly modules: Readonly<Record<string, boolean>>;
+    readonly appName?: string;
+    readonly appVersion?: string;
+    readonly cosmosSdkVersion?: string;
+  };
+  readonly websocket?: { readonly consensus?: boolean; readonly evm?: boolean };
+  readonly notes: readonly string[];
+}
+
 export interface ChainEndpointsApi {
   readonly apiVersion: typeof API_VERSION;
   /** The valid providers as configured. */
   providers(): readonly ApiProvider[];
   /** The operation ids `run` accepts (e.g. `evm.blockNumber`, `consensus.block`, `rest.latestBlock`). */
   operations(): readonly string[];
+  /** What the provider can serve, probed on first call (then kept, re-probed every 30 minutes); rejects for an unknown provider. */
+  capabilities(provider: string): Promise<ApiCapabilities>;
   /** Runs one operation without opening a document. Never rejects for request failures: see `error`. */
   run(operation: string, options: RunOptions): Promise<RunResult>;
   /** The status bar's height, or undefined while unknown. */

@@ -65,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     }));
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
-  const deps = { log, http, documents, secrets, history, storageDir };
+  const deps = { log, http, documents, secrets, history, storageDir, health };
   // Answers left in storage by earlier sessions: stale and partial files go (core/spillFiles.ts).
   const sweep = setTimeout(
     () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),
@@ -100,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
+    capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
     watch: async (spec, listener) => {
       const watch = (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener);
       context.subscriptions.push(watch); // closed on deactivation if the caller did not

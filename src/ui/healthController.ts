@@ -7,8 +7,10 @@ import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import type { HealthMonitor } from '../core/health/health';
 import type { InterfaceHealth } from '../core/health/model';
+import type { Capabilities } from '../core/health/capabilities';
+import type { HealthSession, HistoryPoint } from '../core/health/session';
 import { type HttpClient } from '../core/transport/http';
-import { type InterfaceId, type Provider } from '../core/config/providers';
+import { INTERFACES, type InterfaceId, type Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
 import { type SecretStore } from './secretStore';
@@ -17,6 +19,10 @@ import { onSettingsChanged, readSettings } from './settings';
 export class HealthController extends Disposable {
   /** The probes (src/core/health.ts, loaded on demand): built at the first refresh, not at activation. */
   private monitor?: Promise<HealthMonitor>;
+  /** Streaks, cooldowns, staleness and the session's history (src/core/health/session.ts). */
+  private session?: HealthSession;
+  /** What each provider can serve (src/core/health/capabilities.ts), probed rarely. */
+  private readonly caps = new Map<string, Capabilities>();
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
   private timer?: NodeJS.Timeout;
@@ -24,6 +30,10 @@ export class HealthController extends Disposable {
   private inFlight?: Promise<readonly InterfaceHealth[]>;
   /** Providers whose rows are shown (the view is visible and the row expanded); undefined: none known. */
   private shown: ReadonlySet<string> = new Set();
+  /** True during a timed refresh: interfaces cooling down after failures are skipped (an explicit refresh probes all). */
+  private periodic = false;
+  /** Cancels capability probes under way when the controller is disposed. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly http: HttpClient,
@@ -47,6 +57,16 @@ export class HealthController extends Disposable {
     return this.current.find((r) => r.provider === provider && r.iface === iface);
   }
 
+  /** The provider's probed capabilities, when known. */
+  capabilities(provider: string): Capabilities | undefined {
+    return this.caps.get(provider);
+  }
+
+  /** The session's history of one interface (height, latency, state), oldest first. */
+  history(provider: string, iface: InterfaceId): readonly HistoryPoint[] {
+    return this.session?.history(provider, iface) ?? [];
+  }
+
   /** Called by the tree with the providers a person can see now. */
   setShown(names: ReadonlySet<string>): void {
     const before = this.shown;
@@ -61,19 +81,28 @@ export class HealthController extends Disposable {
     const settings = readSettings();
     const all = settings.providers.providers;
     const targets = names ? all.filter((p) => names.includes(p.name)) : all;
-    const monitor = (this.monitor ??= loadOnDemand().then(
-      ({ HealthMonitor }) => new HealthMonitor({ http: this.http, timeoutMs: Math.min(settings.requestTimeoutMs, 10_000) }),
-    ));
+    const timeoutMs = Math.min(settings.requestTimeoutMs, 10_000);
+    const monitor = (this.monitor ??= loadOnDemand().then(({ HealthMonitor, HealthSession }) => {
+      const session = (this.session = new HealthSession());
+      return new HealthMonitor({ http: this.http, timeoutMs, shouldProbe: (p, i) => !this.periodic || session.shouldProbe(p, i, Date.now()) });
+    }));
     const run = (async () => {
       const started = Date.now();
       try {
         const probes = await monitor;
         probes.retain(all);
+        // Forget the session and capabilities of providers no longer configured (keys as session.ts makes them).
+        this.session?.retain(new Set(all.flatMap((p) => INTERFACES.map((i) => `${p.name}\u0000${i}`))));
+        for (const name of [...this.caps.keys()]) if (!all.some((p) => p.name === name)) this.caps.delete(name);
         await this.secrets.ready;
-        await probes.refresh(targets.flatMap((p) => this.wire(p)));
+        const wired = targets.flatMap((p) => this.wire(p));
+        await probes.refresh(wired);
         this.current = probes.assess(all, expectedChain);
+        this.session?.apply(this.current, Date.now());
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
+        // After the health probes, not beside them: their requests would slow the latencies measured.
+        if (await this.probeCapabilities(wired, timeoutMs)) this.changed.fire(this.current);
       } catch (err) {
         this.log.error(`[health] refresh failed: ${errorMessage(err)}`);
       } finally {
@@ -83,6 +112,27 @@ export class HealthController extends Disposable {
     })();
     this.inFlight = run;
     return run;
+  }
+
+  /** Capabilities of the providers not probed yet or probed over CAPABILITY_TTL_MS ago; never rejects. */
+  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number): Promise<boolean> {
+    const { probeCapabilities, CAPABILITY_TTL_MS } = await loadOnDemand();
+    const due = providers.filter((p) => (this.caps.get(p.name)?.probedAt ?? 0) < Date.now() - CAPABILITY_TTL_MS);
+    const started = Date.now();
+    await Promise.all(
+      due.map(async (p) => {
+        const c = await probeCapabilities(p, { http: this.http, timeoutMs, signal: this.stopping.signal }).catch(() => undefined);
+        if (c) this.caps.set(p.name, c);
+        for (const n of c?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
+      }),
+    );
+    if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) in ${Date.now() - started} ms`);
+    return due.length > 0;
+  }
+
+  /** Forgets the capabilities of a provider so the next refresh probes them again. */
+  forgetCapabilities(): void {
+    this.caps.clear();
   }
 
   /** The provider with its secrets substituted, or nothing (logged) when one is missing. */
@@ -102,13 +152,16 @@ export class HealthController extends Disposable {
     if (!seconds || seconds <= 0 || !vscode.window.state.focused) return;
     this.timer = setInterval(
       () => {
-        if (this.shown.size > 0 && vscode.window.state.focused) void this.refresh([...this.shown]);
+        if (this.shown.size === 0 || !vscode.window.state.focused || this.inFlight) return;
+        this.periodic = true;
+        void this.refresh([...this.shown]).finally(() => (this.periodic = false));
       },
       Math.max(5, seconds) * 1000,
     );
   }
 
   override dispose(): void {
+    this.stopping.abort();
     if (this.timer) clearInterval(this.timer);
     super.dispose();
   }

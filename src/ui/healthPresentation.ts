@@ -14,6 +14,7 @@ const COLORS: Record<HealthState, string | undefined> = {
   wrongChain: 'charts.purple',
   rateLimited: 'charts.orange',
   suspect: 'charts.purple',
+  stale: 'charts.orange',
 };
 
 /** A state's name as shown (translated on each call: the bundle may load after this module). */
@@ -33,6 +34,8 @@ export function stateLabel(state: HealthState): string {
       return vscode.l10n.t('rate-limited');
     case 'suspect':
       return vscode.l10n.t('suspect height');
+    case 'stale':
+      return vscode.l10n.t('stale');
   }
 }
 
@@ -53,6 +56,8 @@ function stateCount(state: HealthState, n: number): string {
       return vscode.l10n.t('{0} rate-limited', n);
     case 'suspect':
       return vscode.l10n.t('{0} suspect height', n);
+    case 'stale':
+      return vscode.l10n.t('{0} stale', n);
   }
 }
 
@@ -73,6 +78,10 @@ export function describeHealth(r: InterfaceHealth): string {
       return [r.reason, ms].filter(Boolean).join(' · ');
     case 'unknown':
       return '';
+    case 'down':
+      return r.retryAt
+        ? vscode.l10n.t('{0} · retry at {1}', r.reason ?? stateLabel(r.state), new Date(r.retryAt).toLocaleTimeString())
+        : (r.reason ?? stateLabel(r.state));
     default:
       return r.reason ?? stateLabel(r.state);
   }
@@ -101,13 +110,16 @@ export function healthTooltipLines(r: InterfaceHealth): string[] {
   if (r.rank !== undefined) lines.push(vscode.l10n.t('rank {0} (score {1})', r.rank, r.score!.toFixed(2)));
   if (r.crossCheck) lines.push(`⚠ ${escapeMarkdown(r.crossCheck)}`);
   if (r.lastError) lines.push(vscode.l10n.t('last error ({0}): {1}', new Date(r.lastError.at).toLocaleTimeString(), escapeMarkdown(r.lastError.message)));
+  if (r.retryAt)
+    lines.push(vscode.l10n.t('{0} failures in a row: probed less often, next try at {1}', r.errorStreak ?? 2, new Date(r.retryAt).toLocaleTimeString()));
+  if (r.state === 'stale' && r.heightSince) lines.push(vscode.l10n.t('last new block seen at {0}', new Date(r.heightSince).toLocaleTimeString()));
   if (r.last?.rateLimitedUntil && r.last.rateLimitedUntil > Date.now()) {
     lines.push(vscode.l10n.t('rate-limited: next probe after {0}', new Date(r.last.rateLimitedUntil).toLocaleTimeString()));
   }
   return lines;
 }
 
-const SEVERITY: HealthState[] = ['down', 'wrongChain', 'suspect', 'rateLimited', 'lagging', 'healthy', 'unknown'];
+const SEVERITY: HealthState[] = ['down', 'wrongChain', 'suspect', 'stale', 'rateLimited', 'lagging', 'healthy', 'unknown'];
 
 /** A provider's rows summed up: the worst state and e.g. `2 down, 1 lagging` or `all healthy`. */
 export function summarizeProvider(rows: readonly InterfaceHealth[]): { state: HealthState; text: string } | undefined {

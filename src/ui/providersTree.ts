@@ -95,11 +95,20 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
       ];
     }
     if (node instanceof ProviderNode) {
-      return INTERFACES.filter((i) => node.provider.endpoints[i]).map((i) => new InterfaceNode(node.provider, i, this.health.healthOf(node.provider.name, i)));
+      const caps = this.health.capabilities(node.provider.name);
+      return INTERFACES.filter((i) => node.provider.endpoints[i]).map(
+        (i) => new InterfaceNode(node.provider, i, this.health.healthOf(node.provider.name, i), caps),
+      );
     }
     if (node instanceof InterfaceNode) {
       // The catalogue loads with the code that runs its operations (when an interface is first expanded).
-      return loadOnDemand().then(({ operationsFor }) => operationsFor(node.iface).map((op) => new OperationNode(node.provider, op)));
+      const caps = this.health.capabilities(node.provider.name);
+      return loadOnDemand().then(({ operationsFor, canServe }) =>
+        operationsFor(node.iface).map((op) => {
+          const v = canServe(op, undefined, caps);
+          return new OperationNode(node.provider, op, v.served === false ? v.reason : undefined);
+        }),
+      );
     }
     return [];
   }

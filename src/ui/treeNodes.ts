@@ -10,6 +10,8 @@ import { INTERFACE_LABELS, type InterfaceId, type Provider, type ProviderProblem
 import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
+import type { Capabilities } from '../core/health/capabilities';
+import { capabilityTooltipLines } from './capabilityPresentation';
 
 const INTERFACE_ICONS: Record<InterfaceId, string> = {
   evmRpc: 'symbol-event',
@@ -46,6 +48,7 @@ export class InterfaceNode {
     readonly provider: Provider,
     readonly iface: InterfaceId,
     readonly health?: InterfaceHealth,
+    readonly capabilities?: Capabilities,
   ) {}
   get address(): string {
     return this.provider.endpoints[this.iface]!;
@@ -62,6 +65,8 @@ export class InterfaceNode {
       `${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``,
     );
     if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
+    const caps = capabilityTooltipLines(this.capabilities, this.iface);
+    if (caps.length) tooltip.appendMarkdown(`\n\n${caps.join('  \n')}`);
     item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(
       h?.crossCheck ? 'warning' : INTERFACE_ICONS[this.iface],
@@ -77,6 +82,8 @@ export class OperationNode {
   constructor(
     readonly provider: Provider,
     readonly operation: Operation,
+    /** Why this provider cannot serve the operation (from its capabilities), when known. */
+    readonly unserved?: string,
   ) {}
   toTreeItem(): vscode.TreeItem {
     const op = this.operation;
@@ -87,6 +94,13 @@ export class OperationNode {
     item.tooltip = `${op.title}\n${vscode.l10n.t('Click to run against {0}.', this.provider.name)}`;
     item.iconPath = new vscode.ThemeIcon(op.broadcast ? 'cloud-upload' : 'play');
     item.contextValue = op.broadcast ? 'operation.broadcast' : 'operation';
+    if (this.unserved) {
+      // Marked, not hidden: running it says why and names a provider that can serve it.
+      item.description = [vscode.l10n.t('not served here'), needs].filter(Boolean).join(' · ');
+      item.tooltip = `${op.title}\n${this.unserved}\n${vscode.l10n.t('Click to choose a provider that can serve it.')}`;
+      item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+      item.contextValue = `${item.contextValue}.unserved`;
+    }
     item.command = { command: operationCommand(op.id), title: op.title, arguments: [this] };
     return item;
   }

@@ -55,6 +55,12 @@ export interface ConsensusOptions {
   port: () => number;
   pingIntervalMs: number;
   readTimeoutMs: number;
+  /** Blocks below this height are pruned on this provider (CometBFT's "lowest height"). */
+  prunedBelow?: bigint;
+  /** false: the transaction indexer is off (tx_index "off"; tx and tx_search refuse). */
+  txIndex?: boolean;
+  /** true: WebSocket upgrades are refused (403), as behind a proxy that forbids them. */
+  wsRefused?: boolean;
 }
 
 const MAX_BATCH = 10;
@@ -121,6 +127,12 @@ export class ConsensusService {
 
   view(): bigint {
     return this.chain.viewHeight(this.o.lag);
+  }
+
+  /** The lowest height this provider serves: the chain's, or higher when pruned. */
+  get earliest(): bigint {
+    const pruned = this.o.prunedBelow ?? 0n;
+    return pruned > this.chain.earliest ? pruned : this.chain.earliest;
   }
 
   // ---------------------------------------------------------------- HTTP
@@ -242,7 +254,9 @@ export class ConsensusService {
   // ---------------------------------------------------------------- WebSocket
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/websocket') {
+    if (path !== '/websocket' || this.o.wsRefused) {
+      if (this.o.wsRefused)
+        return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\nForbidden\n');
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\n404 page not found\n');
       return;
     }
@@ -376,13 +390,13 @@ export class ConsensusService {
     const n = h as bigint;
     if (n <= 0n) throw new Error(`height must be greater than 0, but got ${n}`);
     if (n > ctx.view) throw new Error(`height ${n} must be less than or equal to the current blockchain height ${ctx.view}`);
-    if (n < this.chain.earliest) throw new Error(`height ${n} is not available, lowest height is ${this.chain.earliest}`);
+    if (n < this.earliest) throw new Error(`height ${n} is not available, lowest height is ${this.earliest}`);
     return n;
   }
 
   private blockAt(ctx: Ctx, h: Arg): Block {
     const b = this.chain.block(this.height(ctx, h));
-    if (!b) throw new Error(`height ${String(h)} is not available, lowest height is ${this.chain.earliest}`);
+    if (!b) throw new Error(`height ${String(h)} is not available, lowest height is ${this.earliest}`);
     return b;
   }
 
@@ -521,7 +535,7 @@ export class ConsensusService {
         params: [],
         fn: (_a, ctx) => {
           const latest = chain.block(ctx.view) as Block;
-          const earliest = chain.block(chain.earliest) as Block;
+          const earliest = chain.block(this.earliest <= ctx.view ? this.earliest : chain.earliest) as Block;
           return {
             node_info: this.nodeInfo(nodeId),
             sync_info: {
@@ -556,7 +570,7 @@ export class ConsensusService {
           if (min === 0n) min = 1n;
           if (max === 0n) max = ctx.view;
           if (max > ctx.view) max = ctx.view;
-          if (min < chain.earliest) min = chain.earliest;
+          if (min < this.earliest) min = this.earliest;
           if (min < max - 19n) min = max - 19n;
           if (min > max) throw new Error(`min height ${min} can't be greater than max height ${max}`);
           const metas: unknown[] = [];
@@ -675,6 +689,7 @@ export class ConsensusService {
           ['prove', 'bool'],
         ],
         fn: (a, ctx) => {
+          if (this.o.txIndex === false) throw new Error('transaction indexing is disabled');
           const hash = hexUpper((a.hash as Buffer | undefined) ?? Buffer.alloc(0));
           const t = this.visibleTx(ctx, hash);
           if (!t) throw new Error(`tx (${hash}) not found`);
@@ -690,6 +705,7 @@ export class ConsensusService {
           ['order_by', 'string'],
         ],
         fn: (a, ctx) => {
+          if (this.o.txIndex === false) throw new Error('transaction indexing is disabled');
           const q = searchQuery(a.query);
           const order = orderBy(a.order_by);
           const byHash = equalityValue(q, 'tx.hash');
@@ -717,7 +733,8 @@ export class ConsensusService {
           const q = searchQuery(a.query);
           const order = orderBy(a.order_by);
           const found: Block[] = [];
-          const low = ctx.view - 9999n > chain.earliest ? ctx.view - 9999n : chain.earliest;
+          if (this.o.txIndex === false) throw new Error('block indexing is disabled');
+          const low = ctx.view - 9999n > this.earliest ? ctx.view - 9999n : this.earliest;
           for (let h = low; h <= ctx.view; h++) {
             const b = chain.block(h);
             if (b && matches(q, { 'block.height': [h.toString()], 'tm.event': ['NewBlock'] })) found.push(b);
@@ -814,7 +831,7 @@ export class ConsensusService {
       version: '0.38.12',
       channels: '40202122233038606100',
       moniker: this.o.providerName.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-      other: { tx_index: 'on', rpc_address: `tcp://${this.o.host}:${this.o.port()}` },
+      other: { tx_index: this.o.txIndex === false ? 'off' : 'on', rpc_address: `tcp://${this.o.host}:${this.o.port()}` },
     };
   }
 }

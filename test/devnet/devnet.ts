@@ -19,6 +19,24 @@ export interface DevnetProviderOptions {
   lagBlocks?: number;
   /** Publish the REST base with a trailing slash (the server still serves at its root). */
   restTrailingSlash?: boolean;
+  /** What this provider serves (default: everything the devnet has). */
+  capabilities?: DevnetCapabilities;
+}
+
+/** A provider configured like a public node that serves less (each option alone, or together). */
+export interface DevnetCapabilities {
+  /** Pruned below this height: blocks, EVM state and REST blocks under it are refused; earliest_block_height says so. */
+  prunedBelow?: bigint;
+  /** false: CometBFT's transaction indexer is off. */
+  txIndex?: boolean;
+  /** EVM namespaces served (default eth, net, web3, txpool, debug); e.g. ['eth', 'net', 'web3'] = debug and txpool off. */
+  evmNamespaces?: readonly string[];
+  /** false: no rpc_modules (clients probe each namespace). */
+  rpcModules?: boolean;
+  /** REST modules answering 501 (e.g. ['bank']). */
+  restModulesOff?: readonly string[];
+  /** true: WebSocket upgrades refused (403) on the consensus and the EVM ports. */
+  wsRefused?: boolean;
 }
 
 export interface DevnetOptions {
@@ -110,6 +128,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const providers: Provider[] = specs.map((opts) => {
     const log = new RequestLog(200);
     const lag = Math.max(0, opts.lagBlocks ?? 0);
+    const caps = opts.capabilities ?? {};
     const listeners = {} as Record<DevnetIface, Listener>;
     const consensus = new ConsensusService({
       chain,
@@ -120,10 +139,21 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       port: () => listeners.consensus.port,
       pingIntervalMs: options.wsPingIntervalMs ?? 27_000,
       readTimeoutMs: options.wsReadTimeoutMs ?? 30_000,
+      prunedBelow: caps.prunedBelow,
+      txIndex: caps.txIndex,
+      wsRefused: caps.wsRefused,
     });
-    const rest = new RestService({ chain, providerName: opts.name, lag, host: urlHost, consensusPort: () => listeners.consensus.port });
-    const evm = new EvmService({ chain, lag });
-    const evmWs = new EvmWsService({ chain, lag, evm });
+    const rest = new RestService({
+      chain,
+      providerName: opts.name,
+      lag,
+      host: urlHost,
+      consensusPort: () => listeners.consensus.port,
+      modulesOff: caps.restModulesOff,
+      prunedBelow: caps.prunedBelow,
+    });
+    const evm = new EvmService({ chain, lag, namespaces: caps.evmNamespaces, rpcModules: caps.rpcModules, prunedBelow: caps.prunedBelow });
+    const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });
     listeners.evmRpc = new Listener({
       host,
       port: opts.ports?.evmRpc ?? 0,

@@ -12,7 +12,16 @@ import { type HttpCall, sendJson, sendText } from './server';
 export interface EvmOptions {
   chain: Chain;
   lag: number;
+  /** Namespaces served (default: all the devnet has: eth, net, web3, txpool, debug; Cosmos EVM's default is eth, net, web3). */
+  namespaces?: readonly string[];
+  /** false: no `rpc_modules` (a gateway that hides it), so clients must probe each namespace. */
+  rpcModules?: boolean;
+  /** State and blocks below this height are pruned on this provider. */
+  prunedBelow?: bigint;
 }
+
+/** Every namespace the devnet's EVM JSON-RPC knows. */
+export const EVM_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
 
 type Id = string | number | null;
 
@@ -107,7 +116,25 @@ export class EvmService {
       if (p.length > max) throw new EvmError(-32602, `too many arguments, want at most ${max}`);
       if (p.length < required) throw new EvmError(-32602, `missing value for required argument ${p.length}`);
     };
+    const ns = method.split('_')[0];
+    const served = this.o.namespaces ?? EVM_NAMESPACES;
+    if ((ns !== 'rpc' && !served.includes(ns)) || (method === 'rpc_modules' && this.o.rpcModules === false)) {
+      throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
+    }
+    const pruned = this.o.prunedBelow ?? 0n;
     switch (method) {
+      case 'rpc_modules':
+        return Object.fromEntries(served.map((n) => [n, '1.0']));
+      case 'txpool_status':
+        args(0, 0);
+        return { pending: quantity(BigInt(this.chain.unconfirmed().length)), queued: '0x0' };
+      case 'debug_traceTransaction': {
+        args(1, 2);
+        const hash = hex0x(fixedHexArg(p[0], 0, 32, 'common.Hash'));
+        const t = this.chain.txByEvmHash(hash);
+        if (!t || t.height > view) throw new EvmError(-32000, `transaction ${hash} not found`);
+        return { gas: 21000, failed: false, returnValue: '', structLogs: [] };
+      }
       case 'eth_blockNumber':
         args(0, 0);
         return quantity(view);
@@ -131,7 +158,7 @@ export class EvmService {
         args(2, 2);
         const n = blockNumberArg(p[0], 0, view, this.chain.earliest);
         const full = boolArg(p[1], 1);
-        const b = n <= view ? this.chain.block(n) : undefined;
+        const b = n <= view && n >= pruned ? this.chain.block(n) : undefined;
         return b ? this.blockJson(b, full) : null;
       }
       case 'eth_getBlockByHash': {
@@ -167,6 +194,7 @@ export class EvmService {
         } else {
           const n = blockNumberArg(tag, 1, view, this.chain.earliest);
           if (n > view) throw new EvmError(-32000, 'header not found');
+          if (n < pruned) throw new EvmError(-32000, `failed to load state at height ${n}: version does not exist`);
         }
         return quantity(this.chain.balanceOf(addr));
       }

@@ -27,11 +27,13 @@ export class EvmWsService {
   private readonly clients = new Set<Client>();
   private lastEmitted: bigint;
 
-  constructor(private readonly o: { chain: Chain; lag: number; evm: EvmService }) {
+  constructor(private readonly o: { chain: Chain; lag: number; evm: EvmService; refused?: boolean }) {
     this.lastEmitted = o.chain.viewHeight(o.lag);
   }
 
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.o.refused)
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\nForbidden\n');
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const client: Client = { ws, subs: new Map(), filters: new Map() };
       this.clients.add(client);

@@ -15,7 +15,15 @@ export interface RestOptions {
   lag: number;
   consensusPort: () => number;
   host: string;
+  /** REST modules this gateway answers 501 for (e.g. `bank`, `staking`, `tx`): as a gateway without them. */
+  modulesOff?: readonly string[];
+  /** Blocks below this height are pruned on this provider. */
+  prunedBelow?: bigint;
 }
+
+/** The modules whose `params` the devnet answers (empty params: enough to show the module is served). */
+const PARAMS_MODULES =
+  /^\/cosmos\/(auth|bank|staking|distribution|slashing|mint)\/v1beta1\/params$|^\/cosmos\/gov\/v1\/params\/[a-z]+$|^\/cosmos\/evm\/vm\/v1\/params$/;
 
 const HTTP_OF_GRPC: Record<number, number> = { 2: 500, 3: 400, 4: 504, 5: 404, 7: 403, 8: 429, 12: 501, 13: 500, 14: 503, 16: 401 };
 const BASE = '/cosmos/base/tendermint/v1beta1';
@@ -70,6 +78,9 @@ export class RestService {
     const method = call.req.method ?? 'GET';
     const p = call.path;
     let m: RegExpExecArray | null;
+    const module = /^\/cosmos\/(?:base\/)?([a-z]+)\//.exec(p)?.[1];
+    if (module && this.o.modulesOff?.includes(module)) throw new GrpcError(12, 'Not Implemented', false);
+    if (method === 'GET' && PARAMS_MODULES.test(p)) return { params: {} };
     if (method === 'GET') {
       if (p === `${BASE}/blocks/latest`) return this.block(view, view);
       if ((m = new RegExp(`^${BASE}/blocks/([^/]+)$`).exec(p))) return this.block(parseHeight(m[1]), view);
@@ -89,8 +100,10 @@ export class RestService {
   private blockAt(height: bigint, view: bigint): Block {
     if (height > view) throw new GrpcError(3, 'requested block height is bigger then the chain length');
     if (height <= 0n) throw new GrpcError(2, `height must be greater than 0, but got ${height}`);
-    const b = this.chain.block(height);
-    if (!b) throw new GrpcError(2, `height ${height} is not available, lowest height is ${this.chain.earliest}`);
+    const pruned = this.o.prunedBelow ?? 0n;
+    const lowest = pruned > this.chain.earliest ? pruned : this.chain.earliest;
+    const b = height >= lowest ? this.chain.block(height) : undefined;
+    if (!b) throw new GrpcError(2, `height ${height} is not available, lowest height is ${lowest}`);
     return b;
   }
 

@@ -29,6 +29,8 @@ export interface HealthOptions {
   /** A connection unused for longer than this is assumed closed (set-up measured again). */
   keepAliveMs?: number;
   now?: () => number;
+  /** False skips this interface's probe (a cooldown after failures: session.ts). */
+  shouldProbe?: (provider: string, iface: InterfaceId) => boolean;
 }
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** A probe's answer is small (a status, a block header): anything past this is refused, not read. */
@@ -57,6 +59,7 @@ export class HealthMonitor {
         const key = keyOf(p.name, iface);
         const prev = this.results.get(key)?.at(-1);
         if (prev?.rateLimitedUntil && prev.rateLimitedUntil > this.now()) continue; // honour Retry-After
+        if (this.options.shouldProbe && !this.options.shouldProbe(p.name, iface)) continue; // cooling down
         jobs.push(
           this.probe(iface, address, p.headers, signal).then((r) => {
             const list = this.results.get(key) ?? [];

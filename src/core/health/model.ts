@@ -38,8 +38,8 @@ export interface ProbeFailure {
   status?: number;
 }
 
-/** `suspect`: a height implausibly far ahead of the other providers (heightPlausibility.ts). */
-export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited' | 'suspect';
+/** `suspect`: a height implausibly far ahead of the other providers (heightPlausibility.ts); `stale`: no new block for too long (session.ts). */
+export type HealthState = 'unknown' | 'healthy' | 'lagging' | 'down' | 'wrongChain' | 'rateLimited' | 'suspect' | 'stale';
 
 export interface InterfaceHealth {
   provider: string;
@@ -62,4 +62,10 @@ export interface InterfaceHealth {
   /** Rank among providers for this interface (1 = best); undefined when not ranked. */
   rank?: number;
   score?: number;
+  /** Failed probes in a row (session.ts); a streak of 2 or more puts the interface in cooldown. */
+  errorStreak?: number;
+  /** Cooldown: not probed again before this time (ms since the epoch). */
+  retryAt?: number;
+  /** Stale: when this interface last reported a new height (ms since the epoch). */
+  heightSince?: number;
 }

@@ -5,8 +5,9 @@
 import vscode = require('vscode');
 import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
-import { toCsv, toRecords } from '../../core/health/healthExport';
+import { toCsv } from '../../core/health/healthExport';
 import type { HealthSource } from '../deps';
+import { chartTexts, compareExtras, compareRecords } from './compareCharts';
 
 export class CompareView extends Disposable {
   private panel?: vscode.WebviewPanel;
@@ -40,14 +41,20 @@ export class CompareView extends Disposable {
   }
 
   private post(): void {
-    void this.panel?.webview.postMessage({ type: 'rows', rows: toRecords(this.health.rows()), at: new Date().toISOString() });
+    const rows = this.health.rows();
+    void this.panel?.webview.postMessage({
+      type: 'rows',
+      rows: compareRecords(this.health, rows),
+      ...compareExtras(this.health, rows),
+      at: new Date().toISOString(),
+    });
   }
 
   private async onMessage(m: { type?: string; format?: string }): Promise<void> {
     if (m.type === 'ready') return this.post();
     if (m.type === 'refresh') return void this.health.refresh();
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {
-      const records = toRecords(this.health.rows());
+      const records = compareRecords(this.health, this.health.rows());
       const uri = await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Export provider health'),
         defaultUri: vscode.Uri.file(`provider-health.${m.format}`),
@@ -64,7 +71,8 @@ export class CompareView extends Disposable {
     return webviewPage(webview, media, {
       name: 'compare',
       title: vscode.l10n.t('Compare Providers'),
-      texts: webviewTexts(),
+      texts: { ...webviewTexts(), ...chartTexts() },
+      vendor: { scripts: ['vendor/uplot.js', 'charts.js'], styles: ['vendor/uplot.css'] },
       body: (t) => `<header>
   <h1>${t(vscode.l10n.t('Compare providers'))}</h1>
   <span id="updated" aria-live="polite"></span>
@@ -73,7 +81,14 @@ export class CompareView extends Disposable {
   <button id="export-csv" type="button">${t(vscode.l10n.t('Export CSV'))}</button>
 </header>
 <table id="table" aria-label="${t(vscode.l10n.t('Provider health by interface'))}"><thead></thead><tbody></tbody></table>
-<p id="empty">${t(vscode.l10n.t('Probing…'))}</p>`,
+<p id="empty">${t(vscode.l10n.t('Probing…'))}</p>
+<section id="charts" aria-labelledby="charts-title">
+  <h2 id="charts-title">${t(vscode.l10n.t('This session'))}</h2>
+  <label>${t(vscode.l10n.t('Interface'))} <select id="chart-iface"></select></label>
+  <fieldset id="chart-series"><legend>${t(vscode.l10n.t('Providers shown'))}</legend></fieldset>
+  <figure><figcaption id="latency-title">${t(vscode.l10n.t('Latency over time (ms)'))}</figcaption><div id="chart-latency" role="img" aria-labelledby="latency-title"></div></figure>
+  <figure><figcaption id="behind-title">${t(vscode.l10n.t('Blocks behind over time'))}</figcaption><div id="chart-behind" role="img" aria-labelledby="behind-title"></div></figure>
+</section>`,
     });
   }
 

@@ -6,6 +6,8 @@
 
 // Commands: requests and their documents, copy as curl, the API's run().
 export { copyAsCurl, curlLine, runForApi, runOperation } from './runOperation';
+export { capabilitiesForApi } from './capabilitiesApi';
+export { bestProviderFor } from './capabilityCheck';
 // Views and flows no one needs at startup.
 export { CompareView } from './compareView';
 export { addProvider } from './addProvider';
@@ -18,5 +20,8 @@ export { runQueryDocument } from './queryRun';
 // (first refresh), the status bar's polling fallback (when its WebSocket fails), and the catalogue
 // (when the tree expands an interface, or History copies a request).
 export { HealthMonitor } from '../../core/health/health';
+export { HealthSession } from '../../core/health/session';
+export { CAPABILITY_TTL_MS, probeCapabilities } from '../../core/health/capabilities';
+export { bestProvidersFor, canServe, looksUnserved } from '../../core/health/serves';
 export { interpret, readCometStatus } from '../../core/documents/interpret';
 export { findOperation, operationsFor } from '../../core/chain/operations';

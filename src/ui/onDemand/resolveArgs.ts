@@ -15,22 +15,44 @@ export interface Resolved {
   confirmed: boolean;
 }
 
-/** The provider and complete arguments for `op`; undefined when the user dismisses a prompt. */
-export async function resolveArgs(op: Operation, providers: readonly Provider[], arg: unknown, prompts: Prompts): Promise<Resolved | undefined> {
+/**
+ * The provider and complete arguments for `op`; undefined when the user dismisses a prompt.
+ * `best`, when given, is offered first in the provider pick: the best provider for the request
+ * with its arguments (src/ui/onDemand/capabilityCheck.ts), chosen once they are known.
+ */
+export async function resolveArgs(
+  op: Operation,
+  providers: readonly Provider[],
+  arg: unknown,
+  prompts: Prompts,
+  best?: (args: Args) => Provider | undefined,
+): Promise<Resolved | undefined> {
   const read = readCommandArgument(op, providers, arg);
   let provider = read.provider;
+  let pickBest = false;
   if (!provider) {
-    const picked = await prompts.pick(
-      read.candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
-      { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) },
-    );
+    const items: { label: string; description?: string; provider: Provider; best?: boolean }[] = read.candidates.map((p) => ({
+      label: p.name,
+      description: redactUrl(p.endpoints[op.iface]!),
+      provider: p,
+    }));
+    if (best && read.candidates.length > 1) {
+      items.unshift({
+        label: l10n.t('$(star) Best provider for this request'),
+        description: l10n.t('the ranked best among those that can serve it'),
+        provider: read.candidates[0],
+        best: true,
+      });
+    }
+    const picked = await prompts.pick(items, { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) });
     if (!picked) return undefined;
     provider = picked.provider;
+    pickBest = picked.best === true;
   }
   const args = { ...read.args };
   for (const p of read.missing) {
     const typed = await prompts.input({
-      title: `${op.title} · ${provider.name}`,
+      title: pickBest ? op.title : `${op.title} · ${provider.name}`,
       prompt: p.prompt,
       placeHolder: p.placeholder,
       validate: (text) => checkParam(p, text),
@@ -38,5 +60,6 @@ export async function resolveArgs(op: Operation, providers: readonly Provider[],
     if (typed === undefined) return undefined;
     args[p.key] = typed.trim();
   }
+  if (pickBest && best) provider = best(args) ?? provider;
   return { provider, args, confirmed: read.confirmed };
 }

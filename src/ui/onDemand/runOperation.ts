@@ -20,6 +20,9 @@ import { windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
+import { type Choose, bestProviderFor, checkBeforeRun, suggestAfterFailure } from './capabilityCheck';
+
+const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
 import { showOutcome } from './showOutcome';
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
@@ -37,9 +40,18 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
 }
 
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const resolved = await resolveArgs(op, readSettings().providers.providers, arg, windowPrompts);
+  const providers = readSettings().providers.providers;
+  const health = deps.health;
+  const resolved = await resolveArgs(op, providers, arg, windowPrompts, health && ((a) => bestProviderFor(health, op, a, providers)));
   if (!resolved) return undefined;
-  const { provider, args } = resolved;
+  const { args } = resolved;
+  let provider = resolved.provider;
+  if (health) {
+    // Known unable to serve it: say why before sending, and offer a provider that can.
+    const decision = await checkBeforeRun(health, op, args, provider, providers, choose);
+    if ('cancel' in decision) return undefined;
+    provider = decision.run;
+  }
   await deps.secrets.ready;
   // What goes on the wire has the secrets substituted; what is shown is masked (documents, log).
   const wire = resolveSecrets(deps, provider);
@@ -69,6 +81,13 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   if (outcome.error?.kind === 'cancelled') return undefined;
   const uri = await showOutcome(deps.documents, outcome);
   void deps.history?.record(outcome, deps.documents.dataOf(uri));
+  if (outcome.error && health) {
+    // Refused as "not served here": name the best other provider, one click away.
+    const e = { kind: outcome.error.kind, message: outcome.error.message, status: outcome.error.detail.status, code: outcome.error.detail.code };
+    void suggestAfterFailure(health, op, args, provider, providers, e, choose)
+      .then((alt) => alt && runOperation(deps, op, { ...args, provider: alt.name }))
+      .catch((err: unknown) => deps.log.error(`[request] ${op.id} elsewhere: ${errorMessage(err)}`));
+  }
   return uri;
 }
 

@@ -13,7 +13,7 @@ export function escapeHtml(s: string): string {
 export function webviewPage(
   webview: vscode.Webview,
   media: vscode.Uri,
-  page: { name: string; title: string; texts: unknown; body: (t: (message: string) => string) => string },
+  page: { name: string; title: string; texts: unknown; body: (t: (message: string) => string) => string; vendor?: { scripts?: string[]; styles?: string[] } },
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, `${page.name}.js`));
@@ -26,12 +26,12 @@ export function webviewPage(
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
+${(page.vendor?.styles ?? []).map((f) => `<link rel="stylesheet" href="${webview.asWebviewUri(vscode.Uri.joinPath(media, f))}">\n`).join('')}<link rel="stylesheet" href="${style}">
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body data-l10n="${texts}">
 ${page.body(escapeHtml)}
-<script nonce="${nonce}" src="${script}"></script>
+${(page.vendor?.scripts ?? []).map((f) => `<script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(media, f))}"></script>\n`).join('')}<script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
 }

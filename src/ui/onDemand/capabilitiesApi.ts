@@ -1,0 +1,21 @@
+// The API's capabilities(provider): what the provider can serve, probed on the first call, as
+// plain data (src/api.ts `ApiCapabilities`).
+
+import type { ApiCapabilities } from '../../api';
+import type { Capabilities } from '../../core/health/capabilities';
+import { readSettings } from '../settings';
+
+export interface CapabilityHolder {
+  capabilities(provider: string): Capabilities | undefined;
+  refresh(names?: readonly string[]): Promise<unknown>;
+}
+
+export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
+  const p = readSettings().providers.providers.find((x) => x.name.toLowerCase() === String(provider).toLowerCase());
+  if (!p) throw new Error(`No provider named "${provider}".`);
+  if (!health.capabilities(p.name)) await health.refresh([p.name]);
+  const c = health.capabilities(p.name);
+  if (!c) throw new Error(`The capabilities of "${p.name}" could not be probed: see the log.`);
+  const copy = JSON.parse(JSON.stringify(c)) as Capabilities;
+  return { ...copy, probedAt: new Date(c.probedAt).toISOString() };
+}
