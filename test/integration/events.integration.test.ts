@@ -26,8 +26,11 @@ describe('Watch Events', function () {
   it('api.watch() streams CometBFT NewBlock events and EVM newHeads as plain data until disposed', async () => {
     const comet: WatchEvent[] = [];
     const evm: WatchEvent[] = [];
-    const a = await api.watch({ provider: 'Events node', query: "tm.event='NewBlock'" }, (e) => comet.push(e));
-    const b = await api.watch({ provider: 'Events node', evm: { subscription: 'newHeads' } }, (e) => evm.push(e));
+    // A Disposable at once (not a Promise).
+    const a = api.watch({ provider: 'Events node', query: "tm.event='NewBlock'" }, (e) => comet.push(e));
+    const b = api.watch({ provider: 'Events node', evm: { subscription: 'newHeads' } }, (e) => evm.push(e));
+    assert.equal(typeof a.dispose, 'function');
+    assert.ok(!(a instanceof Promise));
     try {
       await waitFor('three NewBlock events', () => comet.filter((e) => e.kind === 'event').length >= 3, 20_000);
       await waitFor('two newHeads', () => evm.filter((e) => e.kind === 'event').length >= 2, 20_000);
@@ -42,10 +45,18 @@ describe('Watch Events', function () {
     const count = comet.length;
     await new Promise((r) => setTimeout(r, 800));
     assert.equal(comet.length, count, 'no event after dispose');
-    await assert.rejects(
-      api.watch({ provider: 'Events node', query: "tm.event='Tx" }, () => undefined),
-      /never closed/,
-    );
+    // A refused spec: one `note` event, no rejection.
+    const refused: WatchEvent[] = [];
+    const c = api.watch({ provider: 'Events node', query: "tm.event='Tx" }, (e) => refused.push(e));
+    await waitFor('the refusal as a note', () => refused.length > 0, 10_000);
+    c.dispose();
+    assert.equal(refused[0].kind, 'note');
+    assert.match(refused[0].summary, /never closed/);
+    // Disposed before it started: it never starts.
+    const early: WatchEvent[] = [];
+    api.watch({ provider: 'Events node', query: "tm.event='NewBlock'" }, (e) => early.push(e)).dispose();
+    await sleep(1500);
+    assert.deepEqual(early, []);
   });
 
   it('the command opens one console panel per watch', async () => {
