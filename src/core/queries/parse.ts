@@ -40,6 +40,8 @@ export function parseQueryFile(source: string): QueryFile {
     lines.length = MAX_LINES;
   }
   let current: QueryRequest | undefined;
+  /** After a request line that could not be read: its lines belong to no request (the line's diagnostic says why). */
+  let skipping = false;
   const names = new Set<string>();
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -49,7 +51,6 @@ export function parseQueryFile(source: string): QueryFile {
     const error = (c: number, len: number, message: string) =>
       file.diagnostics.push({ line, col: c, endCol: c + Math.max(1, len), severity: 'error', message });
     if (text === '' || text.startsWith('#')) return;
-    if (current) current.endLine = line;
 
     let m: RegExpExecArray | null;
     if ((m = /^@([^\s=]*)\s*=\s?(.*)$/.exec(text))) {
@@ -62,9 +63,12 @@ export function parseQueryFile(source: string): QueryFile {
     }
     if ((m = /^request(?:\s+|$)(.*)$/.exec(text))) {
       current = readRequestHeader(m[1], line, col + text.length - m[1].length, names, error);
+      skipping = !current;
       if (current) file.requests.push(current);
       return;
     }
+    if (skipping) return;
+    if (current) current.endLine = line;
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
     if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
       const at = col + text.length - m[1].length;

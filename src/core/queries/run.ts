@@ -129,10 +129,11 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
 }
 
 async function runRequest(file: QueryFile, request: QueryRequest, ctx: RunContext, done: Map<string, RequestRun>): Promise<RequestRun> {
+  // A request the parser could not read is errored with its located diagnostic; the others run.
+  const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
+  if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
-  if (!op) return { request, runs: [], across: [], error: `unknown operation "${request.target.text}"` };
-  const problems = file.diagnostics.filter((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
-  if (problems.length > 0) return { request, runs: [], across: [], error: `line ${problems[0].line}:${problems[0].col}: ${problems[0].message}` };
+  if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
   const scope = { file, ctx, done };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
