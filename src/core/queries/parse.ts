@@ -106,7 +106,7 @@ function readRequestHeader(rest: string, line: number, col: number, names: Set<s
     error(targetCol, Math.max(1, target.text.length), resolved);
     return request;
   }
-  return { ...request, op: resolved.op, fixedArgs: resolved.fixed };
+  return { name: m[1], line, endLine: line, target, fixedArgs: resolved.fixed, args: [], confirmed: false, assertions: [], op: resolved.op };
 }
 
 /** `evm.blockNumber`, or `<interface> <method|GET path|subscribe query>`. */
@@ -200,6 +200,19 @@ export function readDuration(text: string): number | undefined {
 
 const COMPARE_OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
 
+/** One RegExp per source and flags (bounded): a file repeating `matches /^0x/` compiles it once. */
+const regexes = new Map<string, RegExp>();
+function regexOf(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let re = regexes.get(key);
+  if (!re) {
+    re = new RegExp(source, flags); // throws for a bad one: reported by the caller
+    if (regexes.size >= 256) regexes.clear();
+    regexes.set(key, re);
+  }
+  return re;
+}
+
 function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undefined {
   const error = (message: string, col = a.col, len = a.text.length) => {
     diagnostics.push({ line: a.line, col, endCol: col + Math.max(1, len), severity: 'error', message });
@@ -231,7 +244,7 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { ...a, kind: 'within', path, n: BigInt(m[1]) };
   if ((m = /^matches\s+\/(.*)\/([a-z]*)$/.exec(rest))) {
     try {
-      return { ...a, kind: 'matches', path, regex: new RegExp(m[1], m[2]) };
+      return { ...a, kind: 'matches', path, regex: regexOf(m[1], m[2]) };
     } catch (e) {
       return error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
     }

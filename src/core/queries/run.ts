@@ -108,6 +108,8 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const requests: RequestRun[] = [];
   const want = selected(file, ctx.only);
   const referenced = new Set<string>();
+  const wires: Scope['wires'] = new Map();
+  const options: Scope['options'] = new Map();
   for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
@@ -115,7 +117,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
     if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
     else {
       try {
-        run = await runRequest(file, request, ctx, done);
+        run = await runRequest(file, request, ctx, done, wires, options);
       } catch (err) {
         run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
       }
@@ -128,13 +130,20 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   return { requests, passed: requests.every(requestPassed), elapsedMs: Date.now() - started };
 }
 
-async function runRequest(file: QueryFile, request: QueryRequest, ctx: RunContext, done: Map<string, RequestRun>): Promise<RequestRun> {
+async function runRequest(
+  file: QueryFile,
+  request: QueryRequest,
+  ctx: RunContext,
+  done: Map<string, RequestRun>,
+  wires: Scope['wires'],
+  options: Scope['options'],
+): Promise<RequestRun> {
   // A request the parser could not read is errored with its located diagnostic; the others run.
   const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
   if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
   if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
-  const scope = { file, ctx, done };
+  const scope: Scope = { file, ctx, done, wires, options };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
   if (providers.length === 1) {
@@ -159,6 +168,10 @@ interface Scope {
   file: QueryFile;
   ctx: RunContext;
   done: Map<string, RequestRun>;
+  /** Per provider: the provider as the network sees it (or why not), resolved once per file run. */
+  wires: Map<Provider, { wire: Provider } | { error: unknown }>;
+  /** Per provider and timeout: the options of execute() (one object, not one per request). */
+  options: Map<string, ExecuteOptions>;
 }
 
 function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
@@ -217,7 +230,18 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   try {
     args = { ...request.fixedArgs };
     for (const a of request.args) args[a.key] = interpolate(a.value, scope, provider);
-    wire = ctx.resolveProvider(provider);
+    // Secrets are substituted once per provider and file run (the same answer, or the same error).
+    let resolved = scope.wires.get(provider);
+    if (!resolved) {
+      try {
+        resolved = { wire: ctx.resolveProvider(provider) };
+      } catch (err) {
+        resolved = { error: err };
+      }
+      scope.wires.set(provider, resolved);
+    }
+    if ('error' in resolved) throw resolved.error;
+    wire = resolved.wire;
   } catch (err) {
     return failed(errorMessage(err));
   }
@@ -233,11 +257,14 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       if (!ok) return failed('not sent: the broadcast was not confirmed');
     }
   }
-  const options: ExecuteOptions = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs: request.timeoutMs ?? ctx.execute.timeoutMs };
+  const timeoutMs = request.timeoutMs ?? ctx.execute.timeoutMs;
+  const optionsKey = `${timeoutMs}\u0000${provider.name}`;
+  let options = scope.options.get(optionsKey);
+  if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const outcome = await execute(wire, op, args, options);
   const record = recordOf(provider.name, outcome);
   const assertions: AssertionResult[] = [];
-  const own = request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
+  const own = ownAssertions(request);
   if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
   for (const a of own) {
     try {
@@ -255,16 +282,31 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   return run;
 }
 
+const headers = new WeakMap<QueryRequest, Assertion>();
 /** The implicit assertion of a request that has none: it succeeds. */
 function headerAssertion(request: QueryRequest): Assertion {
-  return { kind: 'success', text: 'success', line: request.line, col: 1 };
+  let a = headers.get(request);
+  if (!a) headers.set(request, (a = { kind: 'success', text: 'success', line: request.line, col: 1 }));
+  return a;
 }
+
+const owns = new WeakMap<QueryRequest, Assertion[]>();
+/** A request's assertions on one provider's result (not those across providers). */
+function ownAssertions(request: QueryRequest): Assertion[] {
+  let own = owns.get(request);
+  if (!own) owns.set(request, (own = request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same')));
+  return own;
+}
+
+/** The parts of each value with a template, scanned once per file (not per request and provider). */
+const templates = new WeakMap<Located, TemplatePart[]>();
 
 /** Resolves a value's variables, environment, secrets (only with a provider) and references. */
 export function interpolate(v: Located, scope: Scope, provider: Provider | undefined, depth = 0): string {
   if (depth > 8) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
   if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
-  const parts = scanTemplate(v, []);
+  let parts = templates.get(v);
+  if (!parts) templates.set(v, (parts = scanTemplate(v, [])));
   return parts.map((p) => resolvePart(p, v, scope, provider, depth)).join('');
 }
 
