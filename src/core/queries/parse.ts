@@ -220,14 +220,14 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   };
   const words = a.text.split(/\s+/);
   const head = words[0] ?? '';
-  if (a.text === 'success' || a.text === 'failure') return { ...a, kind: a.text };
+  if (a.text === 'success' || a.text === 'failure') return { text: a.text, line: a.line, col: a.col, kind: a.text };
   let m: RegExpExecArray | null;
-  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { ...a, kind: 'within', n: BigInt(m[1]) };
+  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { text: a.text, line: a.line, col: a.col, kind: 'within', n: BigInt(m[1]) };
   if ((m = /^latency\s*(<=|<)\s*(.+)$/.exec(a.text))) {
     const ms = readDuration(m[2]);
     return ms === undefined
       ? error('Type a latency bound such as "latency < 500ms" or "latency < 2s".')
-      : { ...a, kind: 'latency', op: m[1] as '<' | '<=', ms };
+      : { text: a.text, line: a.line, col: a.col, kind: 'latency', op: m[1] as '<' | '<=', ms };
   }
   if (a.text === '')
     return error('Expected an assertion: success, status == 200, latency < 2s, <path> == value, <path> matches /re/, <path> exists, heights within N.');
@@ -238,13 +238,13 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   }
   const rest = a.text.slice(head.length).trim();
   const restCol = a.col + a.text.length - rest.length;
-  if (rest === 'exists') return { ...a, kind: 'exists', path, negate: false };
-  if (/^not\s+exists$/.test(rest)) return { ...a, kind: 'exists', path, negate: true };
-  if (rest === 'same') return { ...a, kind: 'same', path };
-  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { ...a, kind: 'within', path, n: BigInt(m[1]) };
+  if (rest === 'exists') return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: false };
+  if (/^not\s+exists$/.test(rest)) return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: true };
+  if (rest === 'same') return { text: a.text, line: a.line, col: a.col, kind: 'same', path };
+  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { text: a.text, line: a.line, col: a.col, kind: 'within', path, n: BigInt(m[1]) };
   if ((m = /^matches\s+\/(.*)\/([a-z]*)$/.exec(rest))) {
     try {
-      return { ...a, kind: 'matches', path, regex: regexOf(m[1], m[2]) };
+      return { text: a.text, line: a.line, col: a.col, kind: 'matches', path, regex: regexOf(m[1], m[2]) };
     } catch (e) {
       return error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
     }
@@ -256,6 +256,6 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   if (valueText === '') return error(`Give a value after "${op}".`, restCol, rest.length);
   const value = { text: valueText, line: a.line, col: a.col + a.text.length - valueText.length };
   scanTemplate(value, diagnostics);
-  if (path.length === 1 && path[0] === 'status') return { ...a, kind: 'status', op, value };
-  return { ...a, kind: 'compare', path: path as PathSegment[], op, value };
+  if (path.length === 1 && path[0] === 'status') return { text: a.text, line: a.line, col: a.col, kind: 'status', op, value };
+  return { text: a.text, line: a.line, col: a.col, kind: 'compare', path: path as PathSegment[], op, value };
 }

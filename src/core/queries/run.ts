@@ -110,6 +110,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const referenced = new Set<string>();
   const wires: Scope['wires'] = new Map();
   const options: Scope['options'] = new Map();
+  const chosen: Scope['chosen'] = new Map();
   for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
@@ -117,13 +118,13 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
     if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
     else {
       try {
-        run = await runRequest(file, request, ctx, done, wires, options);
+        run = await runRequest(file, request, ctx, done, wires, options, chosen);
       } catch (err) {
         run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
       }
     }
     // A result no later request reads is not kept (a file of thousands of requests stays small).
-    if (!referenced.has(request.name)) for (const p of run.runs) p.record = { ...p.record, result: undefined };
+    if (!referenced.has(request.name)) for (const p of run.runs) (p.record as { result?: unknown }).result = undefined;
     done.set(request.name, run);
     requests.push(run);
   }
@@ -137,13 +138,14 @@ async function runRequest(
   done: Map<string, RequestRun>,
   wires: Scope['wires'],
   options: Scope['options'],
+  chosen: Scope['chosen'],
 ): Promise<RequestRun> {
   // A request the parser could not read is errored with its located diagnostic; the others run.
   const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
   if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
   if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
-  const scope: Scope = { file, ctx, done, wires, options };
+  const scope: Scope = { file, ctx, done, wires, options, chosen };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
   if (providers.length === 1) {
@@ -172,6 +174,8 @@ interface Scope {
   wires: Map<Provider, { wire: Provider } | { error: unknown }>;
   /** Per provider and timeout: the options of execute() (one object, not one per request). */
   options: Map<string, ExecuteOptions>;
+  /** Per interface and provider name: the provider it resolves to. */
+  chosen: Map<string, Provider[]>;
 }
 
 function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
@@ -181,6 +185,9 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
   if (request.provider) wanted = interpolate(request.provider, scope, undefined);
   else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
   else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
+  const key = `${op.iface}\u0000${wanted}`;
+  const known = scope.chosen.get(key);
+  if (known) return known;
   const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
   if (wanted?.trim() === '*') {
     if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
@@ -194,9 +201,10 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
         : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
     );
   }
-  // The extension's own resolution: case-insensitive name, the interface present.
-  const read = readCommandArgument(op, ctx.providers, { provider: wanted });
-  return [read.provider!];
+  // The extension's own resolution: case-insensitive name, the interface present (once per name and interface).
+  const chosen = [readCommandArgument(op, ctx.providers, { provider: wanted }).provider!];
+  scope.chosen.set(key, chosen);
+  return chosen;
 }
 
 function recordOf(provider: string, o: Outcome): ResultRecord {
@@ -282,31 +290,23 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   return run;
 }
 
-const headers = new WeakMap<QueryRequest, Assertion>();
 /** The implicit assertion of a request that has none: it succeeds. */
 function headerAssertion(request: QueryRequest): Assertion {
-  let a = headers.get(request);
-  if (!a) headers.set(request, (a = { kind: 'success', text: 'success', line: request.line, col: 1 }));
-  return a;
+  return { kind: 'success', text: 'success', line: request.line, col: 1 };
 }
 
-const owns = new WeakMap<QueryRequest, Assertion[]>();
 /** A request's assertions on one provider's result (not those across providers). */
 function ownAssertions(request: QueryRequest): Assertion[] {
-  let own = owns.get(request);
-  if (!own) owns.set(request, (own = request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same')));
-  return own;
+  let own = true;
+  for (const a of request.assertions) if (a.kind === 'within' || a.kind === 'same') own = false;
+  return own ? request.assertions : request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
 }
-
-/** The parts of each value with a template, scanned once per file (not per request and provider). */
-const templates = new WeakMap<Located, TemplatePart[]>();
 
 /** Resolves a value's variables, environment, secrets (only with a provider) and references. */
 export function interpolate(v: Located, scope: Scope, provider: Provider | undefined, depth = 0): string {
   if (depth > 8) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
   if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
-  let parts = templates.get(v);
-  if (!parts) templates.set(v, (parts = scanTemplate(v, [])));
+  const parts = scanTemplate(v, []);
   return parts.map((p) => resolvePart(p, v, scope, provider, depth)).join('');
 }
 
