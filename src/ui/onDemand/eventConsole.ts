@@ -10,44 +10,13 @@ import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WatchEntry } from '../../core/events/entry';
+import { batchMessage, toJsonLine } from '../../core/events/lines';
 import type { Watch, WatchSnapshot } from '../../core/events/watch';
 import { operationCommand } from '../commandIds';
 
-/** A batch larger than this is cut to its newest lines, with a line saying how many were skipped. */
-const MAX_LINES_PER_BATCH = 500;
-const MAX_SUMMARY = 400;
 /** The event JSON shown when a line is expanded, at most. */
 const MAX_DETAIL_CHARS = 256 * 1024;
 
-export interface ConsoleLine {
-  seq: number;
-  at: string;
-  kind: WatchEntry['kind'];
-  type?: string;
-  height?: string;
-  txHash?: string;
-  summary: string;
-  hasDetail: boolean;
-}
-
-export function toLine(e: WatchEntry): ConsoleLine {
-  return {
-    seq: e.seq,
-    at: new Date(e.at).toISOString(),
-    kind: e.kind,
-    ...(e.type ? { type: e.type } : {}),
-    ...(e.height ? { height: e.height } : {}),
-    ...(e.txHash ? { txHash: e.txHash } : {}),
-    summary: e.summary.length > MAX_SUMMARY ? e.summary.slice(0, MAX_SUMMARY - 1) + '…' : e.summary,
-    hasDetail: e.data !== undefined,
-  };
-}
-
-/** One JSON Lines record per entry (what Export writes). */
-export function toJsonLine(e: WatchEntry): string {
-  const { seq, kind, type, height, txHash, summary, data, truncated, gap } = e;
-  return JSON.stringify({ seq, at: new Date(e.at).toISOString(), kind, type, height, txHash, summary, data, truncated, gap });
-}
 
 export class EventConsole extends Disposable {
   private readonly panel: vscode.WebviewPanel;
@@ -81,9 +50,8 @@ export class EventConsole extends Disposable {
   }
 
   private postBatch(entries: WatchEntry[]): void {
-    const skipped = Math.max(0, entries.length - MAX_LINES_PER_BATCH);
-    const lines = entries.slice(skipped).map(toLine);
-    void this.panel.webview.postMessage({ type: 'lines', lines, skipped });
+    // Only the batch's new lines (at most MAX_LINES_PER_BATCH), never the buffer.
+    void this.panel.webview.postMessage(batchMessage(entries));
   }
 
   private postState(s: WatchSnapshot): void {
