@@ -141,6 +141,6 @@ describe('Watch Events', function () {
     // The hash's link: the explorer's lookup when it exists, else the transaction request.
     const used = await t.openTx(withHash.seq);
     const hasLookUp = (await vscode.commands.getCommands(true)).includes('chainEndpoints.lookUp');
-    assert.equal(used, hasLookUp ? 'chainEndpoints.lookUp' : 'chainEndpoints.op.consensusHttp.tx');
+    assert.equal(used, hasLookUp ? 'chainEndpoints.lookUp' : 'chainEndpoints.consensusHttp.tx');
   });
 });
