@@ -1,8 +1,8 @@
 // @ts-check
 // Case "events": `rate` CometBFT Tx events per second for `seconds` (server in another process)
 // into one core Watch (src/core/events/watch.ts) with the console's buffer (10,000) and batching
-// (100 ms), and a listener doing what the console does per batch (the lines, serialised as for
-// postMessage). Measured: events lost (received vs sent; lines delivered vs received), the buffer
+// (100 ms), and a listener doing what the console does per batch (its message of the batch's
+// newest 500 lines, core/events/lines.ts, serialised as for postMessage). Measured: events lost (received vs sent; lines delivered vs received), the buffer
 // bound, heap after GC every 5 s past the warm-up, and per batch the time from when it was due to
 // the end of its listener (the batching callback latency, Watch.batchLatencies); also the age of
 // the newest event of each batch when its listener ends.
@@ -11,6 +11,7 @@ import os from 'node:os';
 import { childMain, core, gcNow, percentile, startChild } from './lib.mjs';
 
 const { Watch } = core('events/watch');
+const { batchMessage } = core('events/lines');
 
 childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
   const server = startChild('server.mjs', { kind: 'wsrate', rate, seconds });
@@ -24,16 +25,8 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
     let messageBytes = 0;
     const ages = [];
     watch.onBatch((entries) => {
-      const lines = entries.map((e) => ({
-        seq: e.seq,
-        at: new Date(e.at).toISOString(),
-        kind: e.kind,
-        type: e.type,
-        height: e.height,
-        txHash: e.txHash,
-        summary: e.summary,
-      }));
-      messageBytes = Math.max(messageBytes, JSON.stringify({ type: 'lines', lines: lines.slice(-500) }).length);
+      // The console's own message (src/core/events/lines.ts), serialised as postMessage does.
+      messageBytes = Math.max(messageBytes, JSON.stringify(batchMessage(entries)).length);
       for (const e of entries) {
         if (e.kind === 'event') delivered++;
         else notes++;

@@ -54,9 +54,11 @@
     addLine({ seq: -1, at: new Date().toISOString(), kind: 'note', summary: text, hasDetail: false });
   }
 
-  function addLine(line) {
+  /** One line's element (listeners are on the list, not on each line). */
+  function makeLine(line) {
     const li = document.createElement('li');
     li.className = `kind-${line.kind}`;
+    li.dataset.seq = String(line.seq);
     li.appendChild(span('time', clock(line.at)));
     if (line.height) li.appendChild(span('height', '#' + line.height));
     if (line.type) li.appendChild(span('type', line.type));
@@ -66,10 +68,6 @@
       a.className = 'hash';
       a.title = texts.openTx || 'Look up this transaction';
       a.textContent = line.txHash;
-      a.addEventListener('click', (ev) => {
-        ev.stopPropagation();
-        vscode.postMessage({ type: 'openTx', seq: line.seq });
-      });
       li.appendChild(a);
     }
     li.appendChild(span('summary', line.summary));
@@ -77,31 +75,81 @@
     if (line.hasDetail) {
       li.classList.add('expandable');
       li.tabIndex = 0;
-      const toggle = () => {
-        const open = li.querySelector('pre');
-        if (open) return open.remove();
-        vscode.postMessage({ type: 'detail', seq: line.seq });
-      };
-      li.addEventListener('click', toggle);
-      li.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
-          ev.preventDefault();
-          toggle();
-        }
-      });
       bySeq.set(line.seq, li);
     }
     li.hidden = !matches(li);
-    list.appendChild(li);
-    while (list.childElementCount > MAX_LINES) {
+    return li;
+  }
+
+  function addLine(line) {
+    list.appendChild(makeLine(line));
+    trim();
+  }
+
+  /** Removes the oldest lines past MAX_LINES, all at once. */
+  function trim() {
+    let excess = list.childElementCount - MAX_LINES;
+    if (excess <= 0) return;
+    while (excess-- > 0) {
       const first = /** @type {HTMLLIElement} */ (list.firstElementChild);
-      bySeq.forEach((v, k) => v === first && bySeq.delete(k));
+      bySeq.delete(Number(first.dataset.seq));
       first.remove();
-      if (!trimmedNoted) {
-        trimmedNoted = true;
-        counts.title = texts.trimmed || '';
-      }
     }
+    if (!trimmedNoted) {
+      trimmedNoted = true;
+      counts.title = texts.trimmed || '';
+    }
+  }
+
+  /** A batch: only its newest MAX_LINES lines are built, in one fragment, one insertion. */
+  function addLines(lines) {
+    const fresh = [];
+    for (const line of lines) {
+      if (line.seq <= lastSeq) continue;
+      lastSeq = line.seq;
+      fresh.push(line);
+    }
+    const fragment = document.createDocumentFragment();
+    for (const line of fresh.length > MAX_LINES ? fresh.slice(-MAX_LINES) : fresh) fragment.appendChild(makeLine(line));
+    list.appendChild(fragment);
+    trim();
+  }
+
+  function toggle(li) {
+    const open = li.querySelector('pre');
+    if (open) return open.remove();
+    vscode.postMessage({ type: 'detail', seq: Number(li.dataset.seq) });
+  }
+
+  list.addEventListener('click', (ev) => {
+    const target = /** @type {HTMLElement} */ (ev.target);
+    if (target.closest('pre')) return;
+    const li = /** @type {HTMLLIElement | null} */ (target.closest('li'));
+    if (!li) return;
+    if (target.closest('button.hash')) {
+      vscode.postMessage({ type: 'openTx', seq: Number(li.dataset.seq) });
+      return;
+    }
+    if (li.classList.contains('expandable')) toggle(li);
+  });
+  list.addEventListener('keydown', (ev) => {
+    const li = /** @type {HTMLElement} */ (ev.target);
+    if (li.tagName !== 'LI' || !li.classList.contains('expandable')) return;
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      toggle(li);
+    }
+  });
+
+  function applyFilter() {
+    for (const li of Array.from(list.children)) /** @type {HTMLElement} */ (li).hidden = !matches(li);
+  }
+
+  /** After an action of the in-editor tests: what the page shows. */
+  function reportState() {
+    let shown = 0;
+    for (const li of Array.from(list.children)) if (!(/** @type {HTMLElement} */ (li).hidden)) shown++;
+    vscode.postMessage({ type: 'testState', shown, total: list.childElementCount, paused, filter: filter.value });
   }
 
   window.addEventListener('message', (event) => {
@@ -109,11 +157,7 @@
     if (m.type === 'lines') {
       const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
       if (m.skipped > 0) note(format(texts.skipped, m.skipped));
-      for (const line of m.lines) {
-        if (line.seq <= lastSeq) continue;
-        lastSeq = line.seq;
-        addLine(line);
-      }
+      addLines(m.lines);
       empty.hidden = list.childElementCount > 0;
       if (atBottom) window.scrollTo(0, document.body.scrollHeight);
     } else if (m.type === 'state') {
@@ -129,14 +173,20 @@
       if (!li || li.querySelector('pre')) return;
       const pre = document.createElement('pre');
       pre.textContent = m.text;
-      pre.addEventListener('click', (ev) => ev.stopPropagation());
       li.appendChild(pre);
+    } else if (m.type === 'test') {
+      // The in-editor tests drive the page's own controls (eventConsole.ts `testing`).
+      if (typeof m.filter === 'string') {
+        filter.value = m.filter;
+        applyFilter();
+      } else if (m.click === 'pause' || m.click === 'clear') {
+        document.getElementById(m.click)?.click();
+      }
+      setTimeout(reportState, 50);
     }
   });
 
-  filter.addEventListener('input', () => {
-    for (const li of Array.from(list.children)) /** @type {HTMLElement} */ (li).hidden = !matches(li);
-  });
+  filter.addEventListener('input', applyFilter);
   pause.addEventListener('click', () => vscode.postMessage({ type: paused ? 'resume' : 'pause' }));
   document.getElementById('clear')?.addEventListener('click', () => {
     list.replaceChildren();

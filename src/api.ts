@@ -131,8 +131,10 @@ export interface ChainEndpointsApi {
   readonly onDidChangeHeight: vscode.Event<HeightEvent>;
   /**
    * Watches events (reconnecting and resubscribing on its own; a `gap` event marks a lost socket)
-   * and calls `listener` with each, in batches at most ten times a second, until disposed. Rejects
-   * for a spec it cannot follow (unknown provider, no WebSocket address, an invalid query).
+   * and calls `listener` with each, in batches at most ten times a second, until disposed. Returns
+   * the `Disposable` at once (disposing it before the watch started means it never starts). A spec
+   * it cannot follow (unknown provider, no WebSocket address, an invalid query) reaches `listener`
+   * as one `note` event, and nothing follows.
    */
-  watch(spec: WatchSpec, listener: (event: WatchEvent) => void): Promise<vscode.Disposable>;
+  watch(spec: WatchSpec, listener: (event: WatchEvent) => void): vscode.Disposable;
 }

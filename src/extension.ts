@@ -26,6 +26,8 @@ import { QueryFiles } from './ui/queryFiles';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
+import { deferredWatch } from './core/base/deferredWatch';
+import { errorMessage } from './core/base/errors';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {
@@ -101,8 +103,13 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
     capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
-    watch: async (spec, listener) => {
-      const watch = (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener);
+    watch: (spec, listener) => {
+      // The handle at once; a refused spec reaches the listener as a `note` event.
+      const watch = deferredWatch(
+        async () => (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener),
+        listener,
+        (err) => log.warn(`[events] a watch() listener threw: ${errorMessage(err)}`),
+      );
       context.subscriptions.push(watch); // closed on deactivation if the caller did not
       return watch;
     },

@@ -9,12 +9,14 @@ import { registerCommand } from './commands';
 import type { CommandDeps } from './deps';
 import { Disposable } from './lifecycle';
 import { loadOnDemand } from './loadOnDemand';
+import type { QueryEditor } from './onDemand/queryEditor';
 
 const LANGUAGE_ID = 'chainq';
 const LOOK_AFTER_MS = 3000;
 
 export class QueryFiles extends Disposable {
   private started?: Promise<void>;
+  private editor?: QueryEditor;
 
   constructor(private readonly deps: CommandDeps) {
     super();
@@ -43,7 +45,7 @@ export class QueryFiles extends Disposable {
   /** Loads and starts the language features once. */
   private start(): Promise<void> {
     return (this.started ??= loadOnDemand().then(({ QueryEditor }) => {
-      this._register(new QueryEditor(this.deps));
+      this.editor = this._register(new QueryEditor(this.deps));
     }));
   }
 
@@ -54,8 +56,8 @@ export class QueryFiles extends Disposable {
       return undefined;
     }
     await this.start();
-    const { runQueryDocument } = await loadOnDemand();
     const doc = await vscode.workspace.openTextDocument(uri);
-    return runQueryDocument(this.deps, doc, { only: name ? [name] : undefined, open: true });
+    // Through the Testing view's controller: the CodeLens run shows there too.
+    return this.editor!.tests.runFromEditor(doc, name ? [name] : undefined, true);
   }
 }

@@ -94,4 +94,66 @@ describe('query files in VS Code', function () {
       vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'chain-endpoints' && e.document.getText().includes('"block"')),
     );
   });
+  it('CodeLens Run all records the run in the Testing view: pass and fail per assertion with the value found', async () => {
+    const doc = await open(
+      'tested.chainq',
+      [
+        'request latest = consensusRpc.status',
+        'assert result.sync_info.latest_block_height > 10',
+        'assert result.node_info.network == not-this-chain',
+        '',
+        'request number = evm.blockNumber',
+        'assert result matches /^0x/',
+        '',
+      ].join('\n'),
+    );
+    type Tests = Record<string, { state: string; message?: string }>;
+    const result = await vscode.commands.executeCommand<{ run: { passed: boolean }; tests: Tests } | undefined>('chainEndpoints.queries.runAll', doc.uri);
+    assert.ok(result?.tests, 'the run returned no Testing view outcomes');
+    const id = doc.uri.toString();
+    const tests = result.tests;
+    assert.equal(result.run.passed, false);
+    assert.equal(tests[`${id}#latest#2`]?.state, 'passed', JSON.stringify(tests));
+    assert.equal(tests[`${id}#latest#3`]?.state, 'failed', JSON.stringify(tests));
+    assert.match(tests[`${id}#latest#3`].message ?? '', new RegExp(devnet.chainId));
+    assert.match(tests[`${id}#latest#3`].message ?? '', /result document/);
+    assert.equal(tests[`${id}#latest`]?.state, 'failed');
+    assert.equal(tests[`${id}#number`]?.state, 'passed');
+    // "Run" on one request: only that one, in the Testing view as well.
+    const one = await vscode.commands.executeCommand<{ tests: Tests } | undefined>('chainEndpoints.queries.run', doc.uri, 'number');
+    assert.deepEqual(Object.keys(one?.tests ?? {}).sort(), [`${id}#number`, `${id}#number#6`]);
+  });
+
+  it('a parse error in one request errors that request (located) and the others still run', async () => {
+    const doc = await open(
+      'broken.chainq',
+      [
+        'request ok = consensusRpc.status',
+        'assert success',
+        '',
+        'request broken = consensusHttp.block',
+        'height: minus-three',
+        '',
+        'request ok2 = evm.blockNumber',
+        '',
+      ].join('\n'),
+    );
+    type Tests = Record<string, { state: string; message?: string }>;
+    const result = await vscode.commands.executeCommand<{ run: { requests: { request: { name: string }; error?: string }[] }; tests: Tests } | undefined>(
+      'chainEndpoints.queries.runAll',
+      doc.uri,
+    );
+    assert.ok(result, 'the file did not run');
+    const byName = new Map(result.run.requests.map((r) => [r.request.name, r]));
+    assert.equal(byName.get('ok')?.error, undefined);
+    assert.equal(byName.get('ok2')?.error, undefined);
+    assert.match(byName.get('broken')?.error ?? '', /^line 5:9: /);
+    const id = doc.uri.toString();
+    assert.equal(result.tests[`${id}#broken`]?.state, 'errored');
+    assert.equal(result.tests[`${id}#ok`]?.state, 'passed');
+    assert.equal(result.tests[`${id}#ok2`]?.state, 'passed');
+    // Run on the request that parsed: it runs.
+    const one = await vscode.commands.executeCommand<{ tests: Tests } | undefined>('chainEndpoints.queries.run', doc.uri, 'ok2');
+    assert.equal(one?.tests[`${id}#ok2`]?.state, 'passed');
+  });
 });

@@ -11,6 +11,8 @@ import { compare, heightOf } from '../../src/core/queries/assert';
 import { checkQueryFile } from '../../src/core/queries/check';
 import { runCli, secretEnvName } from '../../src/core/queries/cli';
 import { parseQueryFile } from '../../src/core/queries/parse';
+import { runQueryFile } from '../../src/core/queries/run';
+import { HttpClient } from '../../src/core/transport/http';
 import type { Provider } from '../../src/core/config/providers';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 
@@ -193,6 +195,52 @@ describe('query files: the CLI against the devnet', function () {
     assert.equal((await cli(['--nope'])).code, 2);
     assert.match((await cli([file, '--provider', 'Nobody'])).err, /--provider: no provider named "Nobody"/);
     assert.equal((await cli(['x.chainq', '--reporter', 'html'])).code, 2);
+  });
+
+  it('a parse error in one request errors only that request, located; the others run (the editor runner)', async () => {
+    const source = [
+      'request ok = consensusRpc.status',
+      'provider: Local node',
+      '',
+      'request bad = consensusHttp.block',
+      'provider: Local node',
+      '  height: -4',
+      '',
+      'request = nothing',
+      'height: 3',
+      '',
+      'request ok2 = evm.blockNumber',
+      'provider: Local node',
+      'assert result matches /^0x/',
+    ].join('\n');
+    const file = parseQueryFile(source);
+    // The lines after an unreadable request line belong to no request (not to "bad").
+    assert.deepEqual(
+      file.diagnostics.map((d) => `${d.line}:${d.col}`),
+      ['6:11', '8:9'],
+    );
+    assert.equal(file.requests.find((r) => r.name === 'bad')?.endLine, 6);
+    const http = new HttpClient();
+    try {
+      const run = await runQueryFile(file, {
+        providers: devnet.providers.map(({ name, ...endpoints }) => ({ name, endpoints: endpoints as Provider['endpoints'] })),
+        execute: { http, timeoutMs: 10_000, maxBufferBytes: 1 << 20, spillDir: dir, formatWhileReceiving: false },
+        env: {},
+        resolveProvider: (p) => p,
+        secretValue: () => undefined,
+      });
+      assert.deepEqual(
+        run.requests.map((r) => [r.request.name, r.error?.slice(0, 11)]),
+        [
+          ['ok', undefined],
+          ['bad', 'line 6:11: '],
+          ['ok2', undefined],
+        ],
+      );
+      assert.ok(run.requests[2].runs[0].assertions.every((a) => a.passed));
+    } finally {
+      await http.close();
+    }
   });
 
   it('dist/cli.js, the package bin, runs files with the same exit codes (after npm run build)', async function () {

@@ -5,7 +5,7 @@
 
 import * as l10n from '../base/l10n';
 import { errorMessage } from '../base/errors';
-import type { WatchEntry } from './entry';
+import type { EntryFields, WatchEntry } from './entry';
 import { RingBuffer } from './ring';
 
 const RATE_WINDOW_S = 10;
@@ -15,6 +15,9 @@ export class EntryStream {
   private readonly ring: RingBuffer<WatchEntry>;
   private readonly listeners = new Set<(entries: WatchEntry[]) => void>();
   private readonly rate = new Map<number, number>();
+  /** The current second's count (kept apart: a Map write per event costs more than the event's line). */
+  private rateSec = 0;
+  private rateCount = 0;
   private seq = 0;
   private delivered = 0;
   private lastFlush = 0;
@@ -56,8 +59,8 @@ export class EntryStream {
     if (this.firstAt === undefined) return 0;
     const now = Date.now();
     const sec = Math.floor(now / 1000);
-    let n = 0;
-    for (const [s, count] of this.rate) if (s > sec - RATE_WINDOW_S) n += count;
+    let n = this.rateSec > sec - RATE_WINDOW_S ? this.rateCount : 0;
+    for (const [s, count] of this.rate) if (s > sec - RATE_WINDOW_S && s !== this.rateSec) n += count;
     const window = Math.min(RATE_WINDOW_S, Math.max(1, (now - this.firstAt) / 1000));
     return Math.round((n / window) * 10) / 10;
   }
@@ -68,17 +71,38 @@ export class EntryStream {
     return { dispose: () => void this.listeners.delete(listener) };
   }
 
-  push(fields: Omit<WatchEntry, 'seq' | 'at'>): void {
+  /** One entry: its line's fields, the bytes the buffer counts, the event as received. One object per event, always the same shape. */
+  push(kind: WatchEntry['kind'], fields: EntryFields, bytes: number, data?: unknown, gap?: WatchEntry['gap'], truncated?: true): void {
     if (this.disposed) return;
-    if (fields.kind === 'event') {
+    const now = Date.now();
+    if (kind === 'event') {
       this.received++;
-      this.firstAt ??= Date.now();
-      const sec = Math.floor(Date.now() / 1000);
-      this.rate.set(sec, (this.rate.get(sec) ?? 0) + 1);
-      if (this.rate.size > RATE_WINDOW_S + 2) for (const k of this.rate.keys()) if (k <= sec - RATE_WINDOW_S) this.rate.delete(k);
+      this.firstAt ??= now;
+      const sec = Math.floor(now / 1000);
+      if (sec === this.rateSec) this.rateCount++;
+      else {
+        if (this.rateCount > 0) this.rate.set(this.rateSec, this.rateCount);
+        this.rateSec = sec;
+        this.rateCount = 1;
+        if (this.rate.size > RATE_WINDOW_S + 2) for (const k of this.rate.keys()) if (k <= sec - RATE_WINDOW_S) this.rate.delete(k);
+      }
     }
-    this.ring.push({ ...fields, seq: ++this.seq, at: Date.now() });
-    this.schedule();
+    const entry: WatchEntry = {
+      seq: ++this.seq,
+      at: now,
+      kind,
+      type: fields.type,
+      height: fields.height,
+      txHash: fields.txHash,
+      hashKind: fields.hashKind,
+      summary: fields.summary,
+      data,
+      bytes,
+      truncated,
+      gap,
+    };
+    this.ring.push(entry);
+    if (this.timer === undefined) this.schedule();
   }
 
   entries(): WatchEntry[] {

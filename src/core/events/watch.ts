@@ -28,6 +28,8 @@ interface Connection {
   subscriptionId?: string;
   finished: boolean;
   ignoredNoted: boolean;
+  /** Date.now() of the last message or pong (the watchdog reads it: no timer reset per message). */
+  seenAt: number;
 }
 
 type TimerKey = 'connect' | 'reconnect' | 'ping' | 'watchdog';
@@ -183,7 +185,7 @@ export class Watch {
       this.setState('stopped', l10n.t('cannot open {0}: {1}', redactUrl(url), errorMessage(err)));
       return;
     }
-    const conn: Connection = { ws, requestId: ++this.nextId, subscribed: false, finished: false, ignoredNoted: false };
+    const conn: Connection = { ws, requestId: ++this.nextId, subscribed: false, finished: false, ignoredNoted: false, seenAt: Date.now() };
     this.conn = conn;
     this.setState(this.failures === 0 && this.lostAt === undefined ? 'connecting' : 'reconnecting');
     this.timers.set('connect', this.o.connectTimeoutMs, () => {
@@ -201,7 +203,7 @@ export class Watch {
     });
     ws.on('message', (data: WebSocket.RawData) => {
       if (this.conn !== conn) return;
-      this.armWatchdog(conn);
+      conn.seenAt = Date.now();
       try {
         this.onMessage(conn, data);
       } catch (err) {
@@ -209,7 +211,7 @@ export class Watch {
       }
     });
     ws.on('pong', () => {
-      if (this.conn === conn) this.armWatchdog(conn);
+      if (this.conn === conn) conn.seenAt = Date.now();
     });
     ws.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
@@ -271,11 +273,9 @@ export class Watch {
       this.lostAt = undefined;
       this.gaps++;
       const now = Date.now();
-      this.stream.push({
-        kind: 'gap',
-        bytes: 0,
-        gap: { from: lostAt, to: now },
-        summary: l10n.t('disconnected {0}–{1}, events may be missing', clock(lostAt), clock(now)),
+      this.stream.push('gap', { summary: l10n.t('disconnected {0}–{1}, events may be missing', clock(lostAt), clock(now)) }, 0, undefined, {
+        from: lostAt,
+        to: now,
       });
     }
     this.log('info', `event watch subscribed on ${redactUrl(this.target.url)}`);
@@ -292,17 +292,21 @@ export class Watch {
     if (bytes > this.o.maxEventBytes) {
       this.oversize++;
       const note = l10n.t('event of {0} (over {1}): detail truncated', formatBytes(bytes), formatBytes(this.o.maxEventBytes));
-      this.stream.push({
-        ...fields,
-        kind: 'event',
-        bytes: PREVIEW_CHARS,
-        truncated: true,
-        data: { truncated: true, bytes, preview: text.slice(0, PREVIEW_CHARS) },
-        summary: `${fields.summary}  [${note}]`.trim(),
-      });
+      this.stream.push(
+        'event',
+        { ...fields, summary: `${fields.summary}  [${note}]`.trim() },
+        PREVIEW_CHARS,
+        {
+          truncated: true,
+          bytes,
+          preview: text.slice(0, PREVIEW_CHARS),
+        },
+        undefined,
+        true,
+      );
       return;
     }
-    this.stream.push({ ...fields, kind: 'event', bytes, data });
+    this.stream.push('event', fields, bytes, data);
   }
 
   private ignore(conn: Connection, sentence: string): void {
@@ -316,12 +320,19 @@ export class Watch {
   private note(sentence: string): void {
     if (sentence === this.lastNote) return; // a repeated failure adds no line per attempt
     this.lastNote = sentence;
-    this.stream.push({ kind: 'note', bytes: 0, summary: sentence });
+    this.stream.push('note', { summary: sentence }, 0);
   }
 
-  private armWatchdog(conn: Connection): void {
+  /** Fails the connection after 2.5 ping intervals without a message or a pong (one timer, re-armed only when it fires). */
+  private armWatchdog(conn: Connection, wait?: number): void {
     const ms = Math.round(2.5 * this.o.pingIntervalMs);
-    this.timers.set('watchdog', ms, () => this.fail(conn, l10n.t('no message or pong from the server for {0}', formatMs(ms))));
+    if (wait === undefined) conn.seenAt = Date.now();
+    this.timers.set('watchdog', wait ?? ms, () => {
+      if (this.conn !== conn) return;
+      const idle = Date.now() - conn.seenAt;
+      if (idle < ms) return this.armWatchdog(conn, ms - idle);
+      this.fail(conn, l10n.t('no message or pong from the server for {0}', formatMs(ms)));
+    });
   }
 
   private fail(conn: Connection, reason: string): void {

@@ -55,6 +55,11 @@ function expectedValue(text: string): unknown {
  * large answer costs what the preview shows).
  */
 export function preview(v: unknown, max = 200): string {
+  if (v === null || typeof v !== 'object') {
+    // The common case (a height, a hash, a status): no walk.
+    const s = typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? 'null');
+    return s.length <= max ? s : `${s.slice(0, max)}…`;
+  }
   const out: string[] = [];
   let length = 0;
   const push = (s: string): boolean => {

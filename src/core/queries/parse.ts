@@ -40,6 +40,8 @@ export function parseQueryFile(source: string): QueryFile {
     lines.length = MAX_LINES;
   }
   let current: QueryRequest | undefined;
+  /** After a request line that could not be read: its lines belong to no request (the line's diagnostic says why). */
+  let skipping = false;
   const names = new Set<string>();
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -49,7 +51,6 @@ export function parseQueryFile(source: string): QueryFile {
     const error = (c: number, len: number, message: string) =>
       file.diagnostics.push({ line, col: c, endCol: c + Math.max(1, len), severity: 'error', message });
     if (text === '' || text.startsWith('#')) return;
-    if (current) current.endLine = line;
 
     let m: RegExpExecArray | null;
     if ((m = /^@([^\s=]*)\s*=\s?(.*)$/.exec(text))) {
@@ -62,9 +63,12 @@ export function parseQueryFile(source: string): QueryFile {
     }
     if ((m = /^request(?:\s+|$)(.*)$/.exec(text))) {
       current = readRequestHeader(m[1], line, col + text.length - m[1].length, names, error);
+      skipping = !current;
       if (current) file.requests.push(current);
       return;
     }
+    if (skipping) return;
+    if (current) current.endLine = line;
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
     if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
       const at = col + text.length - m[1].length;
@@ -102,7 +106,7 @@ function readRequestHeader(rest: string, line: number, col: number, names: Set<s
     error(targetCol, Math.max(1, target.text.length), resolved);
     return request;
   }
-  return { ...request, op: resolved.op, fixedArgs: resolved.fixed };
+  return { name: m[1], line, endLine: line, target, fixedArgs: resolved.fixed, args: [], confirmed: false, assertions: [], op: resolved.op };
 }
 
 /** `evm.blockNumber`, or `<interface> <method|GET path|subscribe query>`. */
@@ -196,6 +200,19 @@ export function readDuration(text: string): number | undefined {
 
 const COMPARE_OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
 
+/** One RegExp per source and flags (bounded): a file repeating `matches /^0x/` compiles it once. */
+const regexes = new Map<string, RegExp>();
+function regexOf(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let re = regexes.get(key);
+  if (!re) {
+    re = new RegExp(source, flags); // throws for a bad one: reported by the caller
+    if (regexes.size >= 256) regexes.clear();
+    regexes.set(key, re);
+  }
+  return re;
+}
+
 function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undefined {
   const error = (message: string, col = a.col, len = a.text.length) => {
     diagnostics.push({ line: a.line, col, endCol: col + Math.max(1, len), severity: 'error', message });
@@ -203,14 +220,14 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   };
   const words = a.text.split(/\s+/);
   const head = words[0] ?? '';
-  if (a.text === 'success' || a.text === 'failure') return { ...a, kind: a.text };
+  if (a.text === 'success' || a.text === 'failure') return { text: a.text, line: a.line, col: a.col, kind: a.text };
   let m: RegExpExecArray | null;
-  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { ...a, kind: 'within', n: BigInt(m[1]) };
+  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { text: a.text, line: a.line, col: a.col, kind: 'within', n: BigInt(m[1]) };
   if ((m = /^latency\s*(<=|<)\s*(.+)$/.exec(a.text))) {
     const ms = readDuration(m[2]);
     return ms === undefined
       ? error('Type a latency bound such as "latency < 500ms" or "latency < 2s".')
-      : { ...a, kind: 'latency', op: m[1] as '<' | '<=', ms };
+      : { text: a.text, line: a.line, col: a.col, kind: 'latency', op: m[1] as '<' | '<=', ms };
   }
   if (a.text === '')
     return error('Expected an assertion: success, status == 200, latency < 2s, <path> == value, <path> matches /re/, <path> exists, heights within N.');
@@ -221,13 +238,13 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   }
   const rest = a.text.slice(head.length).trim();
   const restCol = a.col + a.text.length - rest.length;
-  if (rest === 'exists') return { ...a, kind: 'exists', path, negate: false };
-  if (/^not\s+exists$/.test(rest)) return { ...a, kind: 'exists', path, negate: true };
-  if (rest === 'same') return { ...a, kind: 'same', path };
-  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { ...a, kind: 'within', path, n: BigInt(m[1]) };
+  if (rest === 'exists') return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: false };
+  if (/^not\s+exists$/.test(rest)) return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: true };
+  if (rest === 'same') return { text: a.text, line: a.line, col: a.col, kind: 'same', path };
+  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { text: a.text, line: a.line, col: a.col, kind: 'within', path, n: BigInt(m[1]) };
   if ((m = /^matches\s+\/(.*)\/([a-z]*)$/.exec(rest))) {
     try {
-      return { ...a, kind: 'matches', path, regex: new RegExp(m[1], m[2]) };
+      return { text: a.text, line: a.line, col: a.col, kind: 'matches', path, regex: regexOf(m[1], m[2]) };
     } catch (e) {
       return error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
     }
@@ -239,6 +256,6 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   if (valueText === '') return error(`Give a value after "${op}".`, restCol, rest.length);
   const value = { text: valueText, line: a.line, col: a.col + a.text.length - valueText.length };
   scanTemplate(value, diagnostics);
-  if (path.length === 1 && path[0] === 'status') return { ...a, kind: 'status', op, value };
-  return { ...a, kind: 'compare', path: path as PathSegment[], op, value };
+  if (path.length === 1 && path[0] === 'status') return { text: a.text, line: a.line, col: a.col, kind: 'status', op, value };
+  return { text: a.text, line: a.line, col: a.col, kind: 'compare', path: path as PathSegment[], op, value };
 }

@@ -108,6 +108,9 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const requests: RequestRun[] = [];
   const want = selected(file, ctx.only);
   const referenced = new Set<string>();
+  const wires: Scope['wires'] = new Map();
+  const options: Scope['options'] = new Map();
+  const chosen: Scope['chosen'] = new Map();
   for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
@@ -115,25 +118,34 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
     if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
     else {
       try {
-        run = await runRequest(file, request, ctx, done);
+        run = await runRequest(file, request, ctx, done, wires, options, chosen);
       } catch (err) {
         run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
       }
     }
     // A result no later request reads is not kept (a file of thousands of requests stays small).
-    if (!referenced.has(request.name)) for (const p of run.runs) p.record = { ...p.record, result: undefined };
+    if (!referenced.has(request.name)) for (const p of run.runs) (p.record as { result?: unknown }).result = undefined;
     done.set(request.name, run);
     requests.push(run);
   }
   return { requests, passed: requests.every(requestPassed), elapsedMs: Date.now() - started };
 }
 
-async function runRequest(file: QueryFile, request: QueryRequest, ctx: RunContext, done: Map<string, RequestRun>): Promise<RequestRun> {
+async function runRequest(
+  file: QueryFile,
+  request: QueryRequest,
+  ctx: RunContext,
+  done: Map<string, RequestRun>,
+  wires: Scope['wires'],
+  options: Scope['options'],
+  chosen: Scope['chosen'],
+): Promise<RequestRun> {
+  // A request the parser could not read is errored with its located diagnostic; the others run.
+  const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
+  if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
-  if (!op) return { request, runs: [], across: [], error: `unknown operation "${request.target.text}"` };
-  const problems = file.diagnostics.filter((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
-  if (problems.length > 0) return { request, runs: [], across: [], error: `line ${problems[0].line}:${problems[0].col}: ${problems[0].message}` };
-  const scope = { file, ctx, done };
+  if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
+  const scope: Scope = { file, ctx, done, wires, options, chosen };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
   if (providers.length === 1) {
@@ -158,6 +170,12 @@ interface Scope {
   file: QueryFile;
   ctx: RunContext;
   done: Map<string, RequestRun>;
+  /** Per provider: the provider as the network sees it (or why not), resolved once per file run. */
+  wires: Map<Provider, { wire: Provider } | { error: unknown }>;
+  /** Per provider and timeout: the options of execute() (one object, not one per request). */
+  options: Map<string, ExecuteOptions>;
+  /** Per interface and provider name: the provider it resolves to. */
+  chosen: Map<string, Provider[]>;
 }
 
 function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
@@ -167,6 +185,9 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
   if (request.provider) wanted = interpolate(request.provider, scope, undefined);
   else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
   else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
+  const key = `${op.iface}\u0000${wanted}`;
+  const known = scope.chosen.get(key);
+  if (known) return known;
   const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
   if (wanted?.trim() === '*') {
     if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
@@ -180,9 +201,10 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
         : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
     );
   }
-  // The extension's own resolution: case-insensitive name, the interface present.
-  const read = readCommandArgument(op, ctx.providers, { provider: wanted });
-  return [read.provider!];
+  // The extension's own resolution: case-insensitive name, the interface present (once per name and interface).
+  const chosen = [readCommandArgument(op, ctx.providers, { provider: wanted }).provider!];
+  scope.chosen.set(key, chosen);
+  return chosen;
 }
 
 function recordOf(provider: string, o: Outcome): ResultRecord {
@@ -216,7 +238,18 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   try {
     args = { ...request.fixedArgs };
     for (const a of request.args) args[a.key] = interpolate(a.value, scope, provider);
-    wire = ctx.resolveProvider(provider);
+    // Secrets are substituted once per provider and file run (the same answer, or the same error).
+    let resolved = scope.wires.get(provider);
+    if (!resolved) {
+      try {
+        resolved = { wire: ctx.resolveProvider(provider) };
+      } catch (err) {
+        resolved = { error: err };
+      }
+      scope.wires.set(provider, resolved);
+    }
+    if ('error' in resolved) throw resolved.error;
+    wire = resolved.wire;
   } catch (err) {
     return failed(errorMessage(err));
   }
@@ -232,11 +265,14 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       if (!ok) return failed('not sent: the broadcast was not confirmed');
     }
   }
-  const options: ExecuteOptions = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs: request.timeoutMs ?? ctx.execute.timeoutMs };
+  const timeoutMs = request.timeoutMs ?? ctx.execute.timeoutMs;
+  const optionsKey = `${timeoutMs}\u0000${provider.name}`;
+  let options = scope.options.get(optionsKey);
+  if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const outcome = await execute(wire, op, args, options);
   const record = recordOf(provider.name, outcome);
   const assertions: AssertionResult[] = [];
-  const own = request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
+  const own = ownAssertions(request);
   if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
   for (const a of own) {
     try {
@@ -257,6 +293,13 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
 /** The implicit assertion of a request that has none: it succeeds. */
 function headerAssertion(request: QueryRequest): Assertion {
   return { kind: 'success', text: 'success', line: request.line, col: 1 };
+}
+
+/** A request's assertions on one provider's result (not those across providers). */
+function ownAssertions(request: QueryRequest): Assertion[] {
+  let own = true;
+  for (const a of request.assertions) if (a.kind === 'within' || a.kind === 'same') own = false;
+  return own ? request.assertions : request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
 }
 
 /** Resolves a value's variables, environment, secrets (only with a provider) and references. */

@@ -10,44 +10,12 @@ import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WatchEntry } from '../../core/events/entry';
+import { batchMessage, toJsonLine } from '../../core/events/lines';
 import type { Watch, WatchSnapshot } from '../../core/events/watch';
 import { operationCommand } from '../commandIds';
 
-/** A batch larger than this is cut to its newest lines, with a line saying how many were skipped. */
-const MAX_LINES_PER_BATCH = 500;
-const MAX_SUMMARY = 400;
 /** The event JSON shown when a line is expanded, at most. */
 const MAX_DETAIL_CHARS = 256 * 1024;
-
-export interface ConsoleLine {
-  seq: number;
-  at: string;
-  kind: WatchEntry['kind'];
-  type?: string;
-  height?: string;
-  txHash?: string;
-  summary: string;
-  hasDetail: boolean;
-}
-
-export function toLine(e: WatchEntry): ConsoleLine {
-  return {
-    seq: e.seq,
-    at: new Date(e.at).toISOString(),
-    kind: e.kind,
-    ...(e.type ? { type: e.type } : {}),
-    ...(e.height ? { height: e.height } : {}),
-    ...(e.txHash ? { txHash: e.txHash } : {}),
-    summary: e.summary.length > MAX_SUMMARY ? e.summary.slice(0, MAX_SUMMARY - 1) + '…' : e.summary,
-    hasDetail: e.data !== undefined,
-  };
-}
-
-/** One JSON Lines record per entry (what Export writes). */
-export function toJsonLine(e: WatchEntry): string {
-  const { seq, kind, type, height, txHash, summary, data, truncated, gap } = e;
-  return JSON.stringify({ seq, at: new Date(e.at).toISOString(), kind, type, height, txHash, summary, data, truncated, gap });
-}
 
 export class EventConsole extends Disposable {
   private readonly panel: vscode.WebviewPanel;
@@ -81,9 +49,8 @@ export class EventConsole extends Disposable {
   }
 
   private postBatch(entries: WatchEntry[]): void {
-    const skipped = Math.max(0, entries.length - MAX_LINES_PER_BATCH);
-    const lines = entries.slice(skipped).map(toLine);
-    void this.panel.webview.postMessage({ type: 'lines', lines, skipped });
+    // Only the batch's new lines (at most MAX_LINES_PER_BATCH), never the buffer.
+    void this.panel.webview.postMessage(batchMessage(entries));
   }
 
   private postState(s: WatchSnapshot): void {
@@ -121,20 +88,35 @@ export class EventConsole extends Disposable {
         // The hash comes from our own buffer, never from the webview.
         const e = this.watch.entry(seq);
         if (!e?.txHash) return;
-        const id = e.hashKind === 'evm' ? operationCommand('evm.getTransactionByHash') : operationCommand('consensusHttp.tx');
-        await vscode.commands.executeCommand(id, { provider: this.provider, hash: e.txHash });
+        await openTransaction(this.provider, e);
         return;
       }
+      case 'testState':
+        this.testing.lastPageState = m as unknown as PageState;
+        return;
     }
   }
 
-  private async export(): Promise<void> {
+  /** What the in-editor tests drive: the page's own controls (through a message) and Export to a file. */
+  readonly testing = {
+    watch: (): Watch => this.watch,
+    lastPageState: undefined as PageState | undefined,
+    /** Types into the filter box or clicks a button of the page; the page answers with a `testState`. */
+    page: (action: { filter: string } | { click: 'pause' | 'clear' }) => this.panel.webview.postMessage({ type: 'test', ...action }),
+    exportTo: (uri: vscode.Uri) => this.export(uri),
+    /** The link of the line `seq` (as a click on its hash): the command it ran. */
+    openTx: (seq: number) => openTransaction(this.provider, this.watch.entry(seq) ?? {}),
+  };
+
+  private async export(to?: vscode.Uri): Promise<void> {
     const entries = this.watch.entries();
-    const uri = await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('Export events as JSON Lines'),
-      defaultUri: vscode.Uri.file(`events-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`),
-      filters: { 'JSON Lines': ['jsonl'] },
-    });
+    const uri =
+      to ??
+      (await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export events as JSON Lines'),
+        defaultUri: vscode.Uri.file(`events-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`),
+        filters: { 'JSON Lines': ['jsonl'] },
+      }));
     if (!uri) return;
     const text = entries.map(toJsonLine).join('\n') + (entries.length ? '\n' : '');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
@@ -160,6 +142,33 @@ export class EventConsole extends Disposable {
 <p id="empty">${t(vscode.l10n.t('Waiting for events…'))}</p>`,
     });
   }
+}
+
+/** What the page reports after a test action: lines shown (after the filter), lines kept, paused. */
+export interface PageState {
+  shown: number;
+  total: number;
+  paused: boolean;
+  filter: string;
+}
+
+/** The explorer's command (branch `exp`, issue #17); absent in builds without the explorer. */
+const LOOK_UP = 'chainEndpoints.lookUp';
+
+/**
+ * A transaction hash's link: the explorer lookup `{ provider, query }` when that command exists,
+ * else the catalogue's own transaction request for the hash (Consensus HTTP or EVM JSON-RPC).
+ */
+export async function openTransaction(provider: string, e: Pick<WatchEntry, 'txHash' | 'hashKind'>): Promise<string> {
+  if (!e.txHash) return 'none';
+  const commands = await vscode.commands.getCommands(true);
+  if (commands.includes(LOOK_UP)) {
+    await vscode.commands.executeCommand(LOOK_UP, { provider, query: e.txHash });
+    return LOOK_UP;
+  }
+  const id = e.hashKind === 'evm' ? operationCommand('evm.getTransactionByHash') : operationCommand('consensusHttp.tx');
+  await vscode.commands.executeCommand(id, { provider, hash: e.txHash });
+  return id;
 }
 
 /** The texts events.js shows ({0}…: values). */

@@ -68,6 +68,11 @@ async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise
   return uri;
 }
 
+/** The parse errors outside every request's lines. */
+export function fileLevelErrors(file: QueryFile): QueryFile['diagnostics'] {
+  return file.diagnostics.filter((d) => d.severity === 'error' && !file.requests.some((r) => d.line >= r.line && d.line <= r.endLine));
+}
+
 export async function runQueryDocument(deps: CommandDeps, document: vscode.TextDocument, options: EditorRunOptions = {}): Promise<EditorRun | undefined> {
   const refused = refusal();
   if (refused) {
@@ -75,7 +80,9 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     return undefined;
   }
   const file = parseQueryFile(document.getText());
-  const firstError = file.diagnostics.find((d) => d.severity === 'error');
+  // An error inside a request errors that request only (the runner reports it, located); one
+  // outside every request (a variable, a stray line) may change any of them: nothing runs.
+  const firstError = fileLevelErrors(file)[0];
   if (firstError) {
     void vscode.window.showErrorMessage(`${vscode.workspace.asRelativePath(document.uri)}:${firstError.line}:${firstError.col}: ${firstError.message}`);
     return undefined;

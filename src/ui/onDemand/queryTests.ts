@@ -10,7 +10,7 @@ import type { AssertionResult } from '../../core/queries/assert';
 import type { QueryFile } from '../../core/queries/syntax';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
-import { refusal, runQueryDocument } from './queryRun';
+import { type EditorRun, refusal, runQueryDocument } from './queryRun';
 
 type Kind = { file: vscode.Uri } | { file: vscode.Uri; request: string } | { file: vscode.Uri; request: string; line: number };
 
@@ -77,8 +77,31 @@ export class QueryTests extends Disposable {
     if (!this.controller.items.get(id)) this.controller.items.add(fileItem);
   }
 
+  /**
+   * The CodeLens "Run" / "Run all": the same run, recorded in the Testing view (one TestRun for the
+   * requests run), so the editor and the Testing view agree. Returns the run and what each test
+   * item ended as.
+   */
+  async runFromEditor(
+    doc: vscode.TextDocument,
+    only: readonly string[] | undefined,
+    open: boolean,
+  ): Promise<(EditorRun & { tests: TestOutcomes }) | undefined> {
+    this.updateFile(doc.uri, parseQueryFile(doc.getText()));
+    const id = doc.uri.toString();
+    const fileItem = this.controller.items.get(id);
+    const include = fileItem && (only ? only.map((n) => fileItem.children.get(`${id}#${n}`)).filter((i): i is vscode.TestItem => !!i) : [fileItem]);
+    const run = new RecordedRun(this.controller.createTestRun(new vscode.TestRunRequest(include), vscode.workspace.asRelativePath(doc.uri), false));
+    try {
+      const result = await this.runFile(run, doc.uri, only ? new Set(only) : undefined, undefined, open);
+      return result && { ...result, tests: run.outcomes };
+    } finally {
+      run.end();
+    }
+  }
+
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const run = this.controller.createTestRun(request);
+    const run = new RecordedRun(this.controller.createTestRun(request));
     try {
       // What to run, per file: every request (undefined) or some of them.
       const byFile = new Map<string, { uri: vscode.Uri; only?: Set<string> }>();
@@ -101,30 +124,46 @@ export class QueryTests extends Disposable {
     }
   }
 
-  private async runFile(run: vscode.TestRun, uri: vscode.Uri, only: Set<string> | undefined, token: vscode.CancellationToken): Promise<void> {
+  private async runFile(
+    run: RecordedRun,
+    uri: vscode.Uri,
+    only: Set<string> | undefined,
+    token: vscode.CancellationToken | undefined,
+    open = false,
+  ): Promise<EditorRun | undefined> {
     const fileItem = this.controller.items.get(uri.toString());
     const refused = refusal();
     if (refused) {
       if (fileItem) run.errored(fileItem, new vscode.TestMessage(refused));
-      return;
+      if (open) void vscode.window.showWarningMessage(refused);
+      return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
-    const result = await runQueryDocument(this.deps, doc, { only: only ? [...only] : undefined, token });
+    fileItem?.children.forEach((item) => {
+      const name = this.kinds.get(item);
+      if (name && 'request' in name && (!only || only.has(name.request))) run.started(item);
+    });
+    const result = await runQueryDocument(this.deps, doc, { only: only ? [...only] : undefined, token, open });
     if (!result) {
       if (fileItem) run.errored(fileItem, new vscode.TestMessage(vscode.l10n.t('The file has errors: see the Problems view.')));
-      return;
+      return undefined;
     }
     this.updateFile(uri, result.file);
     for (const r of result.run.requests) this.report(run, uri, r, result.documents);
+    return result;
   }
 
-  private report(run: vscode.TestRun, uri: vscode.Uri, r: RequestRun, documents: Map<ProviderRun, vscode.Uri>): void {
+  private report(run: RecordedRun, uri: vscode.Uri, r: RequestRun, documents: Map<ProviderRun, vscode.Uri>): void {
     const base = `${uri.toString()}#${r.request.name}`;
     const requestItem = this.controller.items.get(uri.toString())?.children.get(base);
     if (!requestItem) return;
     const duration = r.runs.reduce((s, p) => Math.max(s, p.record.latencyMs), 0);
     if (r.error) {
-      run.errored(requestItem, new vscode.TestMessage(r.error), duration);
+      // A request that did not run: its located error (a parse error, a missing value), at its line.
+      const m = new vscode.TestMessage(r.error);
+      const at = /^line (\d+):(\d+)/.exec(r.error);
+      m.location = new vscode.Location(uri, at ? new vscode.Position(Number(at[1]) - 1, Number(at[2]) - 1) : new vscode.Position(r.request.line - 1, 0));
+      run.errored(requestItem, m, duration);
       return;
     }
     // Each assertion's results: per provider, and across providers.
@@ -167,4 +206,35 @@ function* iterate(items: vscode.TestItemCollection): Generator<vscode.TestItem> 
   const all: vscode.TestItem[] = [];
   items.forEach((i) => all.push(i));
   yield* all;
+}
+
+/** What each test item of a run ended as (id → state and its first message), for the command's caller. */
+export type TestOutcomes = Record<string, { state: 'passed' | 'failed' | 'errored'; message?: string }>;
+
+/** A TestRun that also keeps what it reported. */
+class RecordedRun {
+  readonly outcomes: TestOutcomes = {};
+  constructor(private readonly run: vscode.TestRun) {}
+  started(item: vscode.TestItem): void {
+    this.run.started(item);
+  }
+  passed(item: vscode.TestItem, duration?: number): void {
+    this.outcomes[item.id] = { state: 'passed' };
+    this.run.passed(item, duration);
+  }
+  failed(item: vscode.TestItem, messages: vscode.TestMessage[], duration?: number): void {
+    this.outcomes[item.id] = { state: 'failed', message: text(messages[0]) };
+    this.run.failed(item, messages, duration);
+  }
+  errored(item: vscode.TestItem, message: vscode.TestMessage, duration?: number): void {
+    this.outcomes[item.id] = { state: 'errored', message: text(message) };
+    this.run.errored(item, message, duration);
+  }
+  end(): void {
+    this.run.end();
+  }
+}
+
+function text(m: vscode.TestMessage | undefined): string | undefined {
+  return m === undefined ? undefined : typeof m.message === 'string' ? m.message : m.message.value;
 }

@@ -35,13 +35,15 @@ function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Wat
   });
 }
 
-export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<void> {
+/** Opens a console; resolves with it (the command's result, for the in-editor tests) or undefined when cancelled. */
+export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<EventConsole | undefined> {
   const chosen = await chooseWatch(arg, readSettings().providers.providers, deps.prompts ?? windowPrompts);
-  if (!chosen) return;
+  if (!chosen) return undefined;
   const watch = newWatch(deps, chosen);
   const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);
   deps.keep(view);
   view.start();
+  return view;
 }
 
 function toApiEvent(e: WatchEntry): WatchEvent {

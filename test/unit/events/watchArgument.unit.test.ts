@@ -116,7 +116,7 @@ describe('events: the batched entry stream', () => {
     const got: Array<{ seq: number; kind: string; summary: string }> = [];
     stream.listen((b) => got.push(...b));
     stream.pause();
-    for (let i = 1; i <= 300; i++) stream.push({ kind: 'event', bytes: 1, summary: String(i) });
+    for (let i = 1; i <= 300; i++) stream.push('event', { summary: String(i) }, 1);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(got.length, 0);
     stream.resume();
@@ -145,7 +145,7 @@ describe('events: the batched entry stream', () => {
     stream.listen(() => at.push(performance.now()));
     const t0 = performance.now();
     while (performance.now() - t0 < 450) {
-      stream.push({ kind: 'event', bytes: 1, summary: '' });
+      stream.push('event', { summary: '' }, 1);
       await new Promise((r) => setTimeout(r, 5));
     }
     stream.dispose();
