@@ -138,7 +138,11 @@ const ethAddressCache = new Map<string, Uint8Array>();
 
 function signerAddress(typeUrl: string, value: Uint8Array, prefix: string): { bech32: string; hex?: string } | undefined {
   const key = pubKeyBytes(value);
-  if (!key) return undefined;
+  return key && signerAddressFromKey(typeUrl, key, prefix);
+}
+
+/** The address of a public key (secp256k1: ripemd160(sha256); ethsecp256k1: keccak of the uncompressed key). */
+export function signerAddressFromKey(typeUrl: string, key: Uint8Array, prefix: string): { bech32: string; hex?: string } | undefined {
   let addr: Uint8Array | undefined;
   if (/ethsecp256k1/.test(typeUrl)) {
     const k = Buffer.from(key).toString('hex');
