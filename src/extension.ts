@@ -23,6 +23,7 @@ import { createLog } from './ui/log';
 import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, type TreeSnapshot } from './ui/providersTree';
 import { QueryFiles } from './ui/queryFiles';
+import { registerExplorer } from './ui/explorerLinks';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
@@ -75,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   context.subscriptions.push(
     ...registerOperationCommands(deps),
     new QueryFiles(deps),
+    ...registerExplorer(deps),
     registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
     registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, Commands.refresh, async () => {
@@ -100,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
+    lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),
     watch: async (spec, listener) => {
       const watch = (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener);
       context.subscriptions.push(watch); // closed on deactivation if the caller did not

@@ -44,7 +44,12 @@ export interface DecodedTx {
   readonly memo: string;
   readonly timeoutHeight: string;
   readonly extensionOptions: readonly string[];
-  readonly fee?: { readonly amount: ReadonlyArray<{ denom: string; amount: string }>; readonly gasLimit: string; readonly payer: string; readonly granter: string };
+  readonly fee?: {
+    readonly amount: ReadonlyArray<{ denom: string; amount: string }>;
+    readonly gasLimit: string;
+    readonly payer: string;
+    readonly granter: string;
+  };
   readonly signers: readonly Signer[];
   readonly signatures: number;
   /** Set when the bytes are not a transaction at all (nothing else is then known). */

@@ -2,7 +2,8 @@
 // the hash as keccak256 of those bytes, the sender recovered from the signature, values in base
 // units and in the display denom (18 decimals unless the bank's denom metadata says otherwise).
 
-import { type Hex, type TransactionSerializable, formatUnits, keccak256, parseTransaction, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { type Hex, type TransactionSerializable, formatUnits, getAddress, keccak256, parseTransaction, serializeTransaction } from 'viem';
 
 export interface EvmTx {
   readonly hash: string;
@@ -34,7 +35,7 @@ export async function decodeEvmRaw(raw: Hex | Uint8Array, options: { recover?: b
   let from: string | undefined;
   if (options.recover !== false) {
     try {
-      from = await recoverTransactionAddress({ serializedTransaction: hex as never });
+      from = recoverSender(tx);
     } catch {
       from = undefined;
     }
@@ -61,6 +62,21 @@ export async function decodeEvmRaw(raw: Hex | Uint8Array, options: { recover?: b
     accessListLength: t.accessList?.length ?? 0,
     raw: hex,
   };
+}
+
+/**
+ * The sender: the public key recovered from the signature over the unsigned transaction's hash
+ * (what viem's recoverTransactionAddress does, without its lazily imported curve module, which
+ * would split the bundle).
+ */
+function recoverSender(tx: ReturnType<typeof parseTransaction>): string | undefined {
+  const { r, s, v, yParity, ...unsigned } = tx as { r?: Hex; s?: Hex; v?: bigint; yParity?: number } & Record<string, unknown>;
+  if (!r || !s) return undefined;
+  const bit = yParity ?? (v === undefined ? undefined : v <= 28n ? Number(v - 27n) : Number((v - 35n) % 2n));
+  if (bit !== 0 && bit !== 1) return undefined;
+  const hash = keccak256(serializeTransaction(unsigned as TransactionSerializable));
+  const key = new secp256k1.Signature(BigInt(r), BigInt(s)).addRecoveryBit(bit).recoverPublicKey(hash.slice(2)).toRawBytes(false);
+  return getAddress(`0x${keccak256(key.subarray(1)).slice(-40)}`);
 }
 
 /** The signed bytes of a transaction given by its fields (the older MsgEthereumTx's `data` Any). */

@@ -78,7 +78,11 @@ function innerTx(typeUrl: string, f: Fields): Hex | undefined {
   // Field numbers: LegacyTx 1 nonce 2 gas_price 3 gas 4 to 5 value 6 data 7 v 8 r 9 s;
   // AccessListTx 1 chain_id 2 nonce 3 gas_price 4 gas 5 to 6 value 7 data 8 accesses 9 v 10 r 11 s;
   // DynamicFeeTx 1 chain_id 2 nonce 3 tip_cap 4 fee_cap 5 gas 6 to 7 value 8 data 9 accesses 10 v 11 r 12 s.
-  const layouts: Record<string, { at: number; sig: number }> = { LegacyTx: { at: 0, sig: 7 }, AccessListTx: { at: 1, sig: 9 }, DynamicFeeTx: { at: 1, sig: 10 } };
+  const layouts: Record<string, { at: number; sig: number }> = {
+    LegacyTx: { at: 0, sig: 7 },
+    AccessListTx: { at: 1, sig: 9 },
+    DynamicFeeTx: { at: 1, sig: 10 },
+  };
   const layout = layouts[name];
   if (!layout) return undefined;
   const to = text(g(name === 'LegacyTx' ? 4 : name === 'AccessListTx' ? 5 : 6)) || undefined;
@@ -86,21 +90,42 @@ function innerTx(typeUrl: string, f: Fields): Hex | undefined {
   const v = vBytes instanceof Uint8Array && vBytes.length > 0 ? BigInt(hexOf(vBytes)) : 0n;
   const signature = { r: padded(g(layout.sig + 1)), s: padded(g(layout.sig + 2)) };
   const accessList = (n: number) =>
-    (f.get(n) ?? []).filter((x): x is Uint8Array => x instanceof Uint8Array).map((tuple) => {
-      const t = readFields(tuple);
-      return { address: text(t.get(1)?.[0]) as Hex, storageKeys: (t.get(2) ?? []).map((k) => text(k) as Hex) };
-    });
+    (f.get(n) ?? [])
+      .filter((x): x is Uint8Array => x instanceof Uint8Array)
+      .map((tuple) => {
+        const t = readFields(tuple);
+        return { address: text(t.get(1)?.[0]) as Hex, storageKeys: (t.get(2) ?? []).map((k) => text(k) as Hex) };
+      });
   let tx: TransactionSerializable;
   if (name === 'LegacyTx') {
     // v = 27/28, or chainId*2 + 35/36 (EIP-155).
     const chainId = v >= 35n ? Number((v - 35n) / 2n) : undefined;
-    tx = { type: 'legacy', nonce: Number(num(g(1))), gasPrice: big(text(g(2))), gas: num(g(3)), to: to as Hex | undefined, value: big(text(g(5))), data: hexOf(g(6)), chainId };
+    tx = {
+      type: 'legacy',
+      nonce: Number(num(g(1))),
+      gasPrice: big(text(g(2))),
+      gas: num(g(3)),
+      to: to as Hex | undefined,
+      value: big(text(g(5))),
+      data: hexOf(g(6)),
+      chainId,
+    };
     const yParity = chainId === undefined ? Number(v - 27n) : Number((v - 35n) % 2n);
     return serializeSigned(tx, { ...signature, yParity: yParity === 1 ? 1 : 0 });
   }
   const chainId = Number(big(text(g(1))));
   if (name === 'AccessListTx') {
-    tx = { type: 'eip2930', chainId, nonce: Number(num(g(2))), gasPrice: big(text(g(3))), gas: num(g(4)), to: to as Hex | undefined, value: big(text(g(6))), data: hexOf(g(7)), accessList: accessList(8) };
+    tx = {
+      type: 'eip2930',
+      chainId,
+      nonce: Number(num(g(2))),
+      gasPrice: big(text(g(3))),
+      gas: num(g(4)),
+      to: to as Hex | undefined,
+      value: big(text(g(6))),
+      data: hexOf(g(7)),
+      accessList: accessList(8),
+    };
   } else {
     tx = {
       type: 'eip1559',

@@ -32,8 +32,8 @@ export type QueryKind = Query['kind'];
 
 const MAX_HEIGHT = 9223372036854775807n;
 
-function refuse(english: string, ...args: string[]): never {
-  throw new LocalizedError(l10n.both(english, ...args));
+function refuse(message: l10n.Message): never {
+  throw new LocalizedError(message);
 }
 
 function hexBytes(hex: string): Uint8Array {
@@ -44,21 +44,23 @@ function hexBytes(hex: string): Uint8Array {
 export function identify(input: string): Query {
   const text = input.trim();
   if (text === '') {
-    refuse('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).');
+    refuse(l10n.both('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).'));
   }
-  if (text.length > 200) refuse('That is too long for a height, a hash or an address ({0} characters).', String(text.length));
+  if (text.length > 200) refuse(l10n.both('That is too long for a height, a hash or an address ({0} characters).', String(text.length)));
   if (/^[0-9]+$/.test(text)) {
-    if (text.length > 19 || BigInt(text) > MAX_HEIGHT) refuse('{0} is past the largest block height (2^63-1).', text);
+    if (text.length > 19 || BigInt(text) > MAX_HEIGHT) refuse(l10n.both('{0} is past the largest block height (2^63-1).', text));
     const h = BigInt(text);
-    if (h === 0n) refuse('Block heights start at 1.');
+    if (h === 0n) refuse(l10n.both('Block heights start at 1.'));
     return { kind: 'height', height: h.toString() };
   }
   const hex = /^(0x)?([0-9a-fA-F]+)$/.exec(text);
   if (hex) return identifyHex(text, Boolean(hex[1]), hex[2]);
   if (text.includes('1')) return identifyBech32(text);
   return refuse(
-    '"{0}" is not a block height, a hash or an address: type a height (e.g. 12345), a 64-digit hex hash (0x for EVM), a 0x address or a bech32 address.',
-    text.length > 40 ? `${text.slice(0, 40)}…` : text,
+    l10n.both(
+      '"{0}" is not a block height, a hash or an address: type a height (e.g. 12345), a 64-digit hex hash (0x for EVM), a 0x address or a bech32 address.',
+      text.length > 40 ? `${text.slice(0, 40)}…` : text,
+    ),
   );
 }
 
@@ -70,28 +72,25 @@ function identifyHex(text: string, prefixed: boolean, digits: string): Query {
     if (prefixed && digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
       // Mixed case: an EIP-55 checksum, which must match.
       if (getAddress(`0x${digits.toLowerCase()}`) !== text) {
-        refuse('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text);
+        refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
       }
     }
     return { kind: 'address', bytes: hexBytes(digits), role: prefixed ? 'account' : 'valcons', typed: text };
   }
-  return refuse(
-    '{0} hex digits: a hash has 64 (0x for an EVM hash) and an address 40 (0x…).',
-    String(digits.length),
-  );
+  return refuse(l10n.both('{0} hex digits: a hash has 64 (0x for an EVM hash) and an address 40 (0x…).', String(digits.length)));
 }
 
 function identifyBech32(text: string): Query {
   const decoded = bech32Decode(text);
-  if (typeof decoded === 'string') refuse('{0} is not a valid bech32 address ({1}).', text.length > 60 ? `${text.slice(0, 60)}…` : text, decoded);
+  if (typeof decoded === 'string') refuse(l10n.both('{0} is not a valid bech32 address ({1}).', text.length > 60 ? `${text.slice(0, 60)}…` : text, decoded));
   let bytes: Uint8Array;
   try {
     bytes = bech32.fromWords(decoded.data);
   } catch {
-    return refuse('{0} is not a valid bech32 address (bad padding).', text);
+    return refuse(l10n.both('{0} is not a valid bech32 address (bad padding).', text));
   }
   if (bytes.length !== 20 && bytes.length !== 32) {
-    refuse('{0} holds {1} bytes: an account or validator address holds 20 (or 32).', text, String(bytes.length));
+    refuse(l10n.both('{0} holds {1} bytes: an account or validator address holds 20 (or 32).', text, String(bytes.length)));
   }
   const prefix = decoded.hrp.toLowerCase();
   const role: AddressRole = prefix.endsWith('valoper') ? 'valoper' : prefix.endsWith('valcons') ? 'valcons' : 'account';

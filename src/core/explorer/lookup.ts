@@ -61,7 +61,12 @@ export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): 
       break;
     }
     case 'address':
-      return { ...common, kind: 'address', found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address`, address: await lookUpAddress(src, ctx, q, notes) };
+      return {
+        ...common,
+        kind: 'address',
+        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address`,
+        address: await lookUpAddress(src, ctx, q, notes),
+      };
   }
   if (tried.length === 0) tried.push('nothing: the provider has none of the interfaces this needs (REST, Consensus HTTP/RPC, EVM RPC)');
   return { ...common, kind: 'notFound', found: 'nothing', tried };

@@ -29,7 +29,10 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   };
   if (src.has.rest && forms.account) {
-    const b = await attempt('bank balances', async () => (await src.rest(`/cosmos/bank/v1beta1/balances/${forms.account}?pagination.limit=${MAX_BALANCES}`)) as Json);
+    const b = await attempt(
+      'bank balances',
+      async () => (await src.rest(`/cosmos/bank/v1beta1/balances/${forms.account}?pagination.limit=${MAX_BALANCES}`)) as Json,
+    );
     if (Array.isArray(b?.balances)) {
       const coins: Coin[] = [];
       for (const c of b.balances.slice(0, MAX_BALANCES)) coins.push(await ctx.coin(String(c.denom), String(c.amount)));
@@ -46,7 +49,15 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     const v = await attempt('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`)) as Json);
     if (v?.validator) {
       const { description, operator_address, jailed, status, tokens, delegator_shares, commission } = v.validator as Json;
-      view.validator = { moniker: description?.moniker, operator_address, jailed, status, tokens, delegator_shares, commission_rate: commission?.commission_rates?.rate };
+      view.validator = {
+        moniker: description?.moniker,
+        operator_address,
+        jailed,
+        status,
+        tokens,
+        delegator_shares,
+        commission_rate: commission?.commission_rates?.rate,
+      };
     }
   }
   if (src.has.evm && forms.hex) {

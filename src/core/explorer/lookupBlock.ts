@@ -34,13 +34,29 @@ export function summarize(tx: TxView): string {
     const f = first.fields as Record<string, any>;
     const from = f.fromAddress ?? f.from_address ?? f.delegatorAddress ?? f.delegator_address ?? f.sender;
     const to = f.toAddress ?? f.to_address ?? f.validatorAddress ?? f.validator_address ?? f.receiver;
-    const amount = Array.isArray(f.amount) ? f.amount.map((c: any) => `${c.amount}${c.denom}`).join(',') : f.amount?.amount ? `${f.amount.amount}${f.amount.denom}` : '';
-    facts = [from, to && `→ ${to}`, amount].filter(Boolean).map((s) => ` ${s}`).join('');
+    const amount = Array.isArray(f.amount)
+      ? f.amount.map((c: any) => `${c.amount}${c.denom}`).join(',')
+      : f.amount?.amount
+        ? `${f.amount.amount}${f.amount.denom}`
+        : '';
+    facts = [from, to && `→ ${to}`, amount]
+      .filter(Boolean)
+      .map((s) => ` ${s}`)
+      .join('');
   }
   return `${types.join(', ') || '(no messages)'}${facts}${tx.code ? ` · code ${tx.code}` : ''}`;
 }
 
-async function blockTx(bytesB64: string, index: number, height: string, result: Json | undefined, ctx: ChainContext, prefix: string, recover: boolean, notes: string[]): Promise<BlockTxLine> {
+async function blockTx(
+  bytesB64: string,
+  index: number,
+  height: string,
+  result: Json | undefined,
+  ctx: ChainContext,
+  prefix: string,
+  recover: boolean,
+  notes: string[],
+): Promise<BlockTxLine> {
   const decoded = decodeCosmosTx(Buffer.from(bytesB64, 'base64'), prefix);
   const events = readEvents(result?.events);
   const hashes = evmHashesOf(events);
@@ -95,7 +111,8 @@ export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Js
   const recover = txs.length <= RECOVER_UP_TO;
   const lines: BlockTxLine[] = [];
   for (let i = 0; i < txs.length; i++) lines.push(await blockTx(String(txs[i]), i, height, results?.txs_results?.[i], ctx, prefix, recover, notes));
-  if (!recover && txs.length > 0) notes.push(`Ethereum senders are not recovered in a block of more than ${RECOVER_UP_TO} transactions: look up a transaction for its sender.`);
+  if (!recover && txs.length > 0)
+    notes.push(`Ethereum senders are not recovered in a block of more than ${RECOVER_UP_TO} transactions: look up a transaction for its sender.`);
   const events = readEvents(results?.finalize_block_events ?? [...(results?.begin_block_events ?? []), ...(results?.end_block_events ?? [])]);
   const proposerHex = typeof header.proposer_address === 'string' && /^[0-9A-Fa-f]{40}$/.test(header.proposer_address) ? header.proposer_address : undefined;
   const block: BlockView = {
@@ -164,7 +181,13 @@ export async function lookUpBlockAt(src: ExplorerSource, ctx: ChainContext, heig
 }
 
 /** A block by hash: CometBFT's block_by_hash (UPPERCASE hex), else the EVM's eth_getBlockByHash and its number. */
-export async function lookUpBlockByHash(src: ExplorerSource, ctx: ChainContext, hash: string, notes: string[], tried: string[]): Promise<BlockView | undefined> {
+export async function lookUpBlockByHash(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  hash: string,
+  notes: string[],
+  tried: string[],
+): Promise<BlockView | undefined> {
   const hex = hash.replace(/^0x/, '').toUpperCase();
   if (src.has.comet) {
     tried.push('CometBFT block_by_hash');

@@ -144,7 +144,13 @@ export async function txFromComet(r: Json, ctx: ChainContext): Promise<TxView> {
 }
 
 /** The EVM view of one hash: the EVM RPC's answer, else the signed bytes decoded here, else the events. */
-export async function evmView(src: ExplorerSource, ctx: ChainContext, hash: string, notes: string[], local?: { raw?: `0x${string}`; cosmosHash?: string; events?: readonly EventView[] }): Promise<EvmView | undefined> {
+export async function evmView(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  hash: string,
+  notes: string[],
+  local?: { raw?: `0x${string}`; cosmosHash?: string; events?: readonly EventView[] },
+): Promise<EvmView | undefined> {
   if (src.has.evm) {
     try {
       const t = (await src.evm('eth_getTransactionByHash', [hash])) as Json | null;
@@ -176,7 +182,12 @@ export async function evmView(src: ExplorerSource, ctx: ChainContext, hash: stri
           status: receipt ? (receipt.status === '0x1' ? 'success' : 'failed') : undefined,
           contractAddress: str(receipt?.contractAddress) ?? undefined,
           logs: Array.isArray(receipt?.logs)
-            ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({ address: String(l.address), topics: Array.isArray(l.topics) ? l.topics.map(String) : [], data: String(l.data ?? '0x'), logIndex: hexToDec(l.logIndex) }))
+            ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({
+                address: String(l.address),
+                topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
+                data: String(l.data ?? '0x'),
+                logIndex: hexToDec(l.logIndex),
+              }))
             : undefined,
           source: 'evmRpc',
         };

@@ -67,7 +67,6 @@ function readDelimited(field: number, bytes: Uint8Array, depth: number): DumpFie
 function printable(bytes: Uint8Array): string | undefined {
   if (bytes.length === 0 || bytes.length > 4096) return bytes.length === 0 ? '' : undefined;
   const text = Buffer.from(bytes).toString('utf8');
-  // eslint-disable-next-line no-control-regex
   if (text.includes('\uFFFD') || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text)) return undefined;
   return text;
 }

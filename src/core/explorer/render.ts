@@ -12,7 +12,6 @@ const MAX_EVENTS_SHOWN = 2000;
 /** Text from a server, safe in Markdown: control characters dropped, backticks and markup escaped, cut. */
 export function esc(v: unknown): string {
   let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
-  // eslint-disable-next-line no-control-regex
   s = s.replace(/[\u0000-\u001F\u007F]+/g, ' ');
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
   return s.replace(/([\\`*[\]<>])/g, '\\$1');
@@ -79,12 +78,19 @@ function renderTx(d: Doc, tx: TxView, level: number): void {
     d.kv('code', tx.code === undefined ? undefined : `${tx.code}${tx.code === 0 ? ' (success)' : ' (failed)'}${tx.codespace ? ` ${esc(tx.codespace)}` : ''}`);
     d.kv('log', tx.log && esc(tx.log));
     d.kv('gas', tx.gasWanted || tx.gasUsed ? `${esc(tx.gasUsed ?? '?')} used of ${esc(tx.gasWanted ?? '?')} wanted` : undefined);
-    d.kv('fee', tx.fee && `${tx.fee.amount.map(coin).join(', ') || '0'} · gas limit ${esc(tx.fee.gasLimit)}${tx.fee.payer ? ` · payer ${id(tx.fee.payer)}` : ''}${tx.fee.granter ? ` · granter ${id(tx.fee.granter)}` : ''}`);
+    d.kv(
+      'fee',
+      tx.fee &&
+        `${tx.fee.amount.map(coin).join(', ') || '0'} · gas limit ${esc(tx.fee.gasLimit)}${tx.fee.payer ? ` · payer ${id(tx.fee.payer)}` : ''}${tx.fee.granter ? ` · granter ${id(tx.fee.granter)}` : ''}`,
+    );
     d.kv('memo', tx.memo ? esc(tx.memo) : undefined);
     d.kv('decoded by', tx.decodedBy === 'rest' ? 'the node (REST tx service)' : 'Chain Endpoints (cosmjs-types)');
     if (tx.error) d.kv('error', esc(tx.error));
     for (const [i, s] of tx.signers.entries()) {
-      d.kv(`signer ${i}`, `${s.address ? id(s.address) : '—'}${s.hexAddress ? ` = ${id(s.hexAddress)}` : ''} · sequence ${esc(s.sequence)}${s.pubKeyType ? ` · ${esc(s.pubKeyType)}` : ''}`);
+      d.kv(
+        `signer ${i}`,
+        `${s.address ? id(s.address) : '—'}${s.hexAddress ? ` = ${id(s.hexAddress)}` : ''} · sequence ${esc(s.sequence)}${s.pubKeyType ? ` · ${esc(s.pubKeyType)}` : ''}`,
+      );
     }
     for (const [i, m] of tx.messages.entries()) {
       d.h(level + 1, `Message ${i}: ${esc(m.typeUrl)}`);
@@ -174,7 +180,11 @@ function renderBlock(d: Doc, b: BlockView): void {
   d.kv('proposer', b.proposer && `${id(b.proposer.cometHex)}${b.proposer.valcons ? ` = ${id(b.proposer.valcons)}` : ''}`);
   d.kv('app hash', b.appHash && id(b.appHash));
   d.kv('transactions', String(b.txs.length));
-  if (b.evm) d.kv('EVM block', `${id(b.evm.hash)} · ${b.evm.txCount} EVM transaction(s) · gas used ${esc(b.evm.gasUsed)}${b.evm.gasLimit ? ` of ${esc(b.evm.gasLimit)}` : ''}`);
+  if (b.evm)
+    d.kv(
+      'EVM block',
+      `${id(b.evm.hash)} · ${b.evm.txCount} EVM transaction(s) · gas used ${esc(b.evm.gasUsed)}${b.evm.gasLimit ? ` of ${esc(b.evm.gasLimit)}` : ''}`,
+    );
   if (b.txs.length > 0) {
     d.h(3, 'Transactions');
     for (const t of b.txs) d.line(`${t.index}. ${id(t.hash)} ${esc(t.summary)}`);

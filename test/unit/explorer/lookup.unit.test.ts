@@ -25,7 +25,16 @@ export function fakeSource(has: Partial<ExplorerSource['has']> = {}): ExplorerSo
       asked.push(`rest ${path}`);
       if (path === '/cosmos/auth/v1beta1/bech32') return { bech32_prefix: 'cosmos' };
       if (path === '/cosmos/evm/vm/v1/params') return { params: { evm_denom: 'atest' } };
-      if (path === '/cosmos/bank/v1beta1/denoms_metadata/atest') return { metadata: { display: 'test', denom_units: [{ denom: 'atest', exponent: 0 }, { denom: 'test', exponent: 18 }] } };
+      if (path === '/cosmos/bank/v1beta1/denoms_metadata/atest')
+        return {
+          metadata: {
+            display: 'test',
+            denom_units: [
+              { denom: 'atest', exponent: 0 },
+              { denom: 'test', exponent: 18 },
+            ],
+          },
+        };
       if (path === `/cosmos/tx/v1beta1/txs/${BANK}`) return fixture('rest-tx-bank-send.json');
       if (path === `/cosmos/tx/v1beta1/txs/${ETH_COSMOS}`) return fixture('rest-tx-ethereum.json');
       if (path.startsWith(`/cosmos/bank/v1beta1/balances/${VALIDATOR}`)) return fixture('rest-balances.json');
@@ -143,7 +152,10 @@ describe('explorer: lookups composed from recorded evmd answers', () => {
     assert.match(a.forms.hex ?? '', /^0x[0-9a-fA-F]{40}$/);
     assert.ok(a.balances?.length);
     assert.match(a.balances?.[0].display ?? '', / test$/);
-    assert.equal(a.account?.accountNumber, fixture('rest-account.json').account.base_account?.account_number ?? fixture('rest-account.json').account.account_number);
+    assert.equal(
+      a.account?.accountNumber,
+      fixture('rest-account.json').account.base_account?.account_number ?? fixture('rest-account.json').account.account_number,
+    );
     assert.equal(a.evmBalance?.display, '1 test');
     assert.equal(a.nonce, '2');
     assert.equal(a.isContract, false);

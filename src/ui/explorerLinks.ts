@@ -1,0 +1,23 @@
+// The explorer in the editor: the Look Up… command, and the links and hovers of result documents
+// (every document of the chain-endpoints scheme, old ones included). What they run is loaded on first
+// use (src/ui/onDemand/lookUp.ts, onDemand/explorerLinks.ts): registering them costs activation nothing.
+
+import vscode = require('vscode');
+import { Commands } from './commandIds';
+import { registerCommand } from './commands';
+import type { CommandDeps } from './deps';
+import { loadOnDemand } from './loadOnDemand';
+import { RESULT_SCHEME } from './resultDocuments';
+
+export function registerExplorer(deps: CommandDeps): vscode.Disposable[] {
+  const selector: vscode.DocumentSelector = { scheme: RESULT_SCHEME };
+  return [
+    registerCommand(deps.log, Commands.lookUp, async (arg?: unknown) => (await loadOnDemand()).lookUpCommand(deps, arg)),
+    vscode.languages.registerDocumentLinkProvider(selector, {
+      provideDocumentLinks: async (doc, token) => (await loadOnDemand()).documentLinks(doc, token),
+    }),
+    vscode.languages.registerHoverProvider(selector, {
+      provideHover: async (doc, position) => (await loadOnDemand()).documentHover(doc, position),
+    }),
+  ];
+}
