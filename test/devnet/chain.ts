@@ -1,8 +1,11 @@
 // The one chain state every devnet provider serves: blocks, tx index, mempool, a kvstore-like
 // application, validators and the genesis bytes. Providers only differ in how far behind the
-// tip they look (lag). Hashes are deterministic fakes (SHA-256 of labels) of the right length.
+// tip they look (lag). Block hashes are deterministic fakes (SHA-256 of labels) of the right
+// length. With `realTxs`, every block also carries real signed transactions (ledger.ts): bank
+// sends and MsgEthereumTxs whose hashes, signatures, events and balances are what evmd gives.
 import { bech32Encode, keccak256, sha256, sha512 } from './encoding';
 import { evmTxEvents } from './evmEvents';
+import { type EvmExec, INITIAL_BALANCE, Ledger, type RealTx } from './ledger';
 
 export interface AbciEvent {
   type: string;
@@ -77,12 +80,16 @@ export interface TxRecord {
   index: number;
   result: AbciResult;
   evmHash?: string;
+  /** A real transaction: what it is (bank send or EVM tx) and, for an EVM tx, its receipt. */
+  real?: RealTx;
+  exec?: EvmExec;
 }
 
 interface MempoolTx {
   hash: string;
   bytes: Buffer;
   evmHash?: string;
+  real?: RealTx;
 }
 
 /** A mempool refusal: the RPC answers it with -32603 and this text as data. */
@@ -94,11 +101,15 @@ export interface ChainOptions {
   initialHeight: bigint;
   genesisAppStateBytes: number;
   genesisChunkBytes: number;
+  /** Generate a few real signed transactions in every block (bank send, EVM transfer, contract call). */
+  realTxs?: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
 const EMPTY_SHA = sha256(EMPTY);
 const MAX_BLOCKS_KEPT = 100_000;
+// About 21 KB of heap per block of real txs: 5,000 blocks (83 min at 1 s) stay near 100 MB.
+const MAX_REAL_BLOCKS_KEPT = 5_000;
 const MAX_TX_BYTES = 1_048_576;
 const CACHE_SIZE = 10_000;
 
@@ -121,10 +132,13 @@ export class Chain {
   private appHash: Buffer = EMPTY;
   private readonly listeners = new Set<(b: Block) => void>();
   private readonly txWaiters = new Map<string, Array<(t: TxRecord) => void>>();
+  /** The dev accounts, their balances and nonces, and the execution of real transactions. */
+  readonly ledger: Ledger;
 
   constructor(opts: ChainOptions) {
     this.opts = opts;
     this.earliestHeight = opts.initialHeight;
+    this.ledger = new Ledger(opts.chainId, opts.evmChainId);
     this.genesisTimeNs = BigInt(Date.now()) * 1_000_000n;
     const powers = [1000n, 500n, 250n, 100n];
     this.validators = powers.map((power, i) => {
@@ -221,8 +235,26 @@ export class Chain {
   /** Adds a tx to the mempool as CometBFT's mempool does; throws MempoolError on a refusal. */
   submitTx(tx: Buffer, evm = false): { hash: string; check: AbciResult; evmHash?: string } {
     if (tx.length > MAX_TX_BYTES) throw new MempoolError(`Tx too large. Max size is ${MAX_TX_BYTES}, but got ${tx.length}`);
+    // A signed EIP-1559 tx becomes a real MsgEthereumTx, as evmd wraps it.
+    const wrapped = evm ? this.ledger.fromRawEvm(tx) : undefined;
+    if (wrapped && wrapped.real.kind === 'evm') {
+      const hash = sha256(wrapped.bytes).toString('hex').toUpperCase();
+      const evmHash = wrapped.real.tx.hash;
+      if (this.cache.has(hash)) throw new MempoolError('tx already exists in cache');
+      this.remember(hash);
+      this.mempool.push({ hash, bytes: wrapped.bytes, evmHash, real: wrapped.real });
+      return { hash, check: result(0, '', '', wrapped.real.tx.gas), evmHash };
+    }
     const hash = sha256(tx).toString('hex').toUpperCase();
     if (this.cache.has(hash)) throw new MempoolError('tx already exists in cache');
+    // A bank send signed by a dev account runs like the generated ones (or fails its CheckTx).
+    const bank = evm ? undefined : this.ledger.fromCosmosTx(tx);
+    if (bank && 'real' in bank) {
+      this.remember(hash);
+      this.mempool.push({ hash, bytes: tx, real: bank.real });
+      return { hash, check: result(0, '', '', bank.real.gasLimit) };
+    }
+    if (bank) return { hash, check: result(bank.code, bank.log, 'sdk', 0n) };
     const check = this.checkTx(tx);
     const evmHash = evm ? '0x' + keccak256(tx).toString('hex') : undefined;
     if (check.code === 0) {
@@ -263,7 +295,16 @@ export class Chain {
   produceBlock(): Block {
     const height = this.tipHeight === 0n ? this.opts.initialHeight : this.tipHeight + 1n;
     const prev = this.blocks.get(height - 1n);
-    const pending = this.mempool;
+    const generated: MempoolTx[] = this.opts.realTxs
+      ? this.ledger.generate().map(({ bytes, real }) => ({
+          hash: sha256(bytes).toString('hex').toUpperCase(),
+          bytes,
+          real,
+          evmHash: real.kind === 'evm' ? real.tx.hash : undefined,
+        }))
+      : [];
+    for (const g of generated) this.remember(g.hash);
+    const pending = [...generated, ...this.mempool];
     this.mempool = [];
     const nowNs = BigInt(Date.now()) * 1_000_000n + BigInt(Number(height % 997n) * 1003);
     const timeNs = prev && nowNs <= prev.timeNs ? prev.timeNs + 1_000_123n : nowNs;
@@ -274,9 +315,30 @@ export class Chain {
 
     const results: AbciResult[] = [];
     const evmTxs: Array<{ hash: string; index: number }> = [];
+    const execs: Array<EvmExec | undefined> = [];
+    let logIndex = 0;
+    let cumulativeGasUsed = 0n;
     pending.forEach((t, index) => {
       let res: AbciResult;
-      if (t.evmHash) {
+      if (t.real) {
+        if (t.evmHash) evmTxs.push({ hash: t.evmHash, index });
+        const out = this.ledger.execute(t.real, {
+          height,
+          blockHash: '0x' + id.hash.toString('hex'),
+          cosmosHash: t.hash,
+          evmIndex: evmTxs.length - 1,
+          logIndex,
+          cumulativeGasUsed,
+        } as Parameters<Ledger['execute']>[1]);
+        res = result(0, '', '', out.gasWanted, out.gasUsed);
+        res.events = out.events;
+        res.data = out.data;
+        execs[index] = out.exec;
+        if (out.exec) {
+          logIndex += out.exec.logs.length;
+          cumulativeGasUsed = out.exec.cumulativeGasUsed;
+        }
+      } else if (t.evmHash) {
         evmTxs.push({ hash: t.evmHash, index });
         res = result(0, '', '', 21000n, 21000n);
         res.events = evmTxEvents(t.bytes, t.evmHash, t.hash, evmTxs.length - 1);
@@ -334,7 +396,16 @@ export class Chain {
     };
     this.blocks.set(height, block);
     this.tipHeight = height;
-    const records: TxRecord[] = pending.map((t, index) => ({ hash: t.hash, bytes: t.bytes, height, index, result: results[index], evmHash: t.evmHash }));
+    const records: TxRecord[] = pending.map((t, index) => ({
+      hash: t.hash,
+      bytes: t.bytes,
+      height,
+      index,
+      result: results[index],
+      evmHash: t.evmHash,
+      real: t.real,
+      exec: execs[index],
+    }));
     for (const r of records) {
       this.txs.set(r.hash, r);
       if (r.evmHash) this.evmTxs.set(r.evmHash, r.hash);
@@ -365,6 +436,7 @@ export class Chain {
 
   /** Deterministic balance (may exceed 2^53); one address in five is empty. */
   balanceOf(address: Buffer): bigint {
+    if (this.ledger.knows(address)) return this.ledger.balance(address);
     const h = sha256(Buffer.concat([Buffer.from('balance/'), address]));
     if (h[0] % 5 === 0) return 0n;
     return BigInt('0x' + h.subarray(1, 11).toString('hex'));
@@ -379,7 +451,9 @@ export class Chain {
   }
 
   private prune(): void {
-    while (this.tipHeight - this.earliestHeight + 1n > BigInt(MAX_BLOCKS_KEPT)) {
+    // Real txs weigh more (decoded parts, events, receipts): keep fewer blocks of them.
+    const keep = BigInt(this.opts.realTxs ? MAX_REAL_BLOCKS_KEPT : MAX_BLOCKS_KEPT);
+    while (this.tipHeight - this.earliestHeight + 1n > keep) {
       const b = this.blocks.get(this.earliestHeight);
       if (b) {
         for (let i = 0; i < b.txHashes.length; i++) this.txs.delete(b.txHashes[i]);
@@ -407,17 +481,29 @@ export class Chain {
       app_hash: '',
     };
     const appState = {
-      auth: { params: { max_memo_characters: '256' }, accounts: [] as unknown[] },
+      auth: {
+        params: { max_memo_characters: '256' },
+        accounts: this.ledger.keys.map((k, i) => ({
+          '@type': '/cosmos.auth.v1beta1.BaseAccount',
+          address: k.bech32,
+          pub_key: null,
+          account_number: String(i),
+          sequence: '0',
+        })),
+      },
       bank: {
         params: { default_send_enabled: true },
-        balances: this.validators.map((v) => ({
-          address: bech32Encode('cosmos', v.address),
-          coins: [{ denom: 'astake', amount: this.balanceOf(v.address).toString() }],
-        })),
+        balances: [
+          ...this.validators.map((v) => ({
+            address: bech32Encode('cosmos', v.address),
+            coins: [{ denom: 'atest', amount: this.balanceOf(v.address).toString() }],
+          })),
+          ...this.ledger.keys.map((k) => ({ address: k.bech32, coins: [{ denom: 'atest', amount: INITIAL_BALANCE.toString() }] })),
+        ],
         supply: [] as unknown[],
         denom_metadata: [] as unknown[],
       },
-      evm: { params: { evm_denom: 'astake', chain_id: o.evmChainId.toString() } },
+      evm: { params: { evm_denom: 'atest', chain_id: o.evmChainId.toString() } },
     };
     const prefix = JSON.stringify(head).slice(0, -1) + ',"app_state":' + JSON.stringify(appState).slice(0, -1) + ',"devnet_padding":"';
     const suffix = '"}}';

@@ -5,7 +5,9 @@
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
 //   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
 //   --host H         listen address (default 127.0.0.1)
-import { type DevnetOptions, type DevnetProviderOptions, startDevnet } from './devnet';
+//   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
+import { getAddress } from 'viem';
+import { type Devnet, type DevnetOptions, type DevnetProviderOptions, startDevnet } from './devnet';
 
 interface CliArgs {
   blockMs: number;
@@ -14,12 +16,13 @@ interface CliArgs {
   basePort?: number;
   portsFree: boolean;
   host: string;
+  txs: boolean;
 }
 
-const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H]';
+const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs]';
 
 function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1' };
+  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true };
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -41,6 +44,9 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       case '--base-port':
         out.basePort = num(flag, value());
+        break;
+      case '--no-txs':
+        out.txs = false;
         break;
       case '--ports-free':
         out.portsFree = true;
@@ -81,6 +87,7 @@ async function main(): Promise<void> {
     providers,
     blockIntervalMs: args.blockMs,
     genesisAppStateBytes: Math.round(args.genesisMb * 1024 * 1024),
+    realTxs: args.txs,
   };
   const devnet = await startDevnet(options);
   const genesisChunks = Math.ceil(devnet.genesisBytes().length / (16 * 1024 * 1024));
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
   }));
   console.log('\nSettings snippet (settings.json):\n');
   console.log(`"chainEndpoints.providers": ${JSON.stringify(snippet, null, 2)}`);
+  if (args.txs) printExamples(devnet);
   console.log('\nCtrl+C to stop.');
 
   let lastLogged = devnet.height();
@@ -139,6 +147,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** A few real identifiers to look up (the first blocks' transactions and the dev accounts). */
+function printExamples(devnet: Devnet): void {
+  const chain = devnet.chain;
+  if (chain.tip < 2n) chain.produceBlock();
+  const txs = [...chain.allTxs()];
+  const bank = txs.find((t) => t.real?.kind === 'bank');
+  const transfer = txs.find((t) => t.real?.kind === 'evm' && t.real.tx.to !== null && t.real.tx.input === '0x');
+  const call = txs.find((t) => t.exec?.logs.length);
+  const deploy = txs.find((t) => t.exec?.contractAddress);
+  console.log('\nReal transactions to look up (every block carries a bank send, an EVM transfer and a contract call):');
+  if (bank) console.log(`  bank send        height ${bank.height}  Cosmos ${bank.hash}`);
+  if (transfer) console.log(`  EVM transfer     height ${transfer.height}  EVM ${transfer.evmHash}  Cosmos ${transfer.hash}`);
+  if (call) console.log(`  ERC-20 Transfer  height ${call.height}  EVM ${call.evmHash}  Cosmos ${call.hash}`);
+  if (deploy?.exec?.contractAddress)
+    console.log(`  contract         ${getAddress(deploy.exec.contractAddress)}  (deployed at height ${deploy.height}, EVM ${deploy.evmHash})`);
+  for (const k of chain.ledger.keys.slice(0, 2)) console.log(`  account ${k.name.padEnd(8)} ${k.bech32}  ${k.hex}`);
 }
 
 main().catch((e: unknown) => {

@@ -35,6 +35,11 @@ export interface DevnetOptions {
   initialHeight?: bigint;
   /** WebSocket server ping period (CometBFT: 27 s). */
   wsPingIntervalMs?: number;
+  /**
+   * Every block carries real signed transactions (a bank MsgSend, an EVM transfer and a contract
+   * call logging an ERC-20 Transfer; the first block deploys the contract). Default false.
+   */
+  realTxs?: boolean;
   /** WebSocket read deadline: the server drops a socket it has not heard from for this long (CometBFT: 30 s). */
   wsReadTimeoutMs?: number;
 }
@@ -70,6 +75,8 @@ export interface Devnet {
   wsMaxClients(provider: string, n: number | undefined): void;
   /** A stalled socket goes silent: no events, answers, pings or pongs, and it is never closed (a "dead" proxy socket). */
   wsStall(provider: string, stalled: boolean): void;
+  /** The chain itself (blocks, txs, ledger of dev accounts): for tests and the CLI's examples. */
+  readonly chain: Chain;
 }
 
 interface Provider {
@@ -89,6 +96,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     initialHeight: options.initialHeight ?? 1n,
     genesisAppStateBytes: options.genesisAppStateBytes ?? 0,
     genesisChunkBytes: options.genesisChunkBytes ?? 16 * 1024 * 1024,
+    realTxs: options.realTxs ?? false,
   });
   const specs = options.providers ?? [{ name: 'Local node' }];
   const names = new Set<string>();
@@ -212,6 +220,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       for (const l of all()) await l.stop();
     },
     genesisBytes: () => chain.genesis,
+    chain,
     lastRequests: (name) => find(name).log.list(),
     wsCancelSubscriptions(name, reason = 'internal subscription event buffer is out of capacity') {
       find(name).consensus.cancelSubscriptions(reason);

@@ -2,6 +2,8 @@
 // difference; test/real/evmdFidelity.real.test.ts compares the two). Pinned here so that the
 // devnet keeps them on machines without Go.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { type Devnet, startDevnet } from './devnet';
 
 type Json = any;
@@ -131,5 +133,102 @@ describe('devnet: the answers of a real evmd chain', () => {
       'tx_log(msg_index)',
       'message(module,sender,txType,msg_index)',
     ]);
+  });
+
+  describe('real transactions have the shapes of the recorded evmd ones', () => {
+    let real: Devnet;
+    let R: Devnet['providers'][number];
+    const fixture = (name: string): Json => JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'evmd', name), 'utf8'));
+    /** The JSON's shape: object keys (in order) and value kinds, arrays by their first element. */
+    const shape = (v: Json): Json => {
+      if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]));
+      return v === null ? 'null' : typeof v;
+    };
+    const eventKeys = (events: Json[]): string[] => events.map((e) => `${e.type}(${(e.attributes as Json[]).map((a) => a.key).join(',')})`);
+    const txOf = (kind: 'bank' | 'transfer' | 'call') =>
+      [...real.chain.allTxs()].find((t) =>
+        kind === 'bank'
+          ? t.real?.kind === 'bank'
+          : t.real?.kind === 'evm' && t.real.tx.to !== null && (kind === 'transfer' ? t.real.tx.input === '0x' : t.real.tx.input !== '0x'),
+      ) as NonNullable<ReturnType<Devnet['chain']['tx']>>;
+
+    before(async () => {
+      real = await startDevnet({ blockIntervalMs: 0, realTxs: true, providers: [{ name: 'R' }] });
+      real.produceBlock();
+      R = real.providers[0];
+    });
+    after(() => real.stop());
+
+    it('CometBFT /tx of a bank send: the events of evmd, in its order', async () => {
+      const ours = (await req(`${R.consensusHttp}/tx?hash=0x${txOf('bank').hash}`)).json.result;
+      const theirs = fixture('cometbft-tx-bank-send.json').result;
+      assert.deepEqual(shape(ours), shape(theirs));
+      assert.deepEqual(eventKeys(ours.tx_result.events), eventKeys(theirs.tx_result.events));
+      assert.equal(
+        Buffer.from(ours.tx_result.data, 'base64').toString('hex'),
+        Buffer.from(theirs.tx_result.data, 'base64').toString('hex'),
+        'TxMsgData{MsgSendResponse}',
+      );
+    });
+
+    it("CometBFT /tx of an EVM transfer: evmd's ethereum_tx, message, tx_log events and attribute keys", async () => {
+      const ours = (await req(`${R.consensusHttp}/tx?hash=0x${txOf('transfer').hash}`)).json.result;
+      const theirs = fixture('cometbft-tx-ethereum.json').result;
+      assert.deepEqual(shape(ours), shape(theirs));
+      const pick = (events: Json[]) => eventKeys(events).filter((k) => /^(ethereum_tx|tx_log|tx\(|message\((action|module))/.test(k));
+      assert.deepEqual(pick(ours.tx_result.events), pick(theirs.tx_result.events));
+      const typeUrl = (b64: string) => /\/cosmos[\w.]+/.exec(Buffer.from(b64, 'base64').toString('latin1'))?.[0];
+      assert.equal(typeUrl(ours.tx_result.data), typeUrl(theirs.tx_result.data));
+      const call = (await req(`${R.consensusHttp}/tx?hash=0x${txOf('call').hash}`)).json.result;
+      const log = (call.tx_result.events as Json[]).find((e) => e.type === 'tx_log');
+      assert.deepEqual(
+        (log.attributes as Json[]).map((a) => a.key),
+        ['txLog', 'msg_index'],
+      );
+      assert.deepEqual(Object.keys(JSON.parse(log.attributes[0].value)), [
+        'address',
+        'topics',
+        'data',
+        'blockNumber',
+        'transactionHash',
+        'transactionIndex',
+        'blockHash',
+        'logIndex',
+      ]);
+    });
+
+    it('REST txs, account and balances: the JSON shapes of evmd', async () => {
+      for (const [kind, file] of [
+        ['bank', 'rest-tx-bank-send.json'],
+        ['transfer', 'rest-tx-ethereum.json'],
+      ] as const) {
+        const ours = (await req(`${R.rest}/cosmos/tx/v1beta1/txs/${txOf(kind).hash}`)).json;
+        const theirs = fixture(file);
+        // v is null when the signature's y parity is 0 (as in the recorded tx), base64 when it is 1.
+        const strip = (j: Json) => {
+          for (const m of [...j.tx.body.messages, ...j.tx_response.tx.body.messages]) if (m.data) m.data.v = null;
+          return { ...j, tx_response: { ...j.tx_response, events: [] } };
+        };
+        assert.deepEqual(shape(strip(ours)), shape(strip(theirs)), file);
+      }
+      const alice = real.chain.ledger.keys[0].bech32;
+      assert.deepEqual(shape((await req(`${R.rest}/cosmos/auth/v1beta1/accounts/${alice}`)).json), shape(fixture('rest-account.json')));
+      assert.deepEqual(shape((await req(`${R.rest}/cosmos/bank/v1beta1/balances/${alice}`)).json), shape(fixture('rest-balances.json')));
+      const missing = await req(`${R.rest}/cosmos/auth/v1beta1/accounts/cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a`);
+      assert.equal(missing.status, 404);
+      assert.equal(missing.json.code, 5);
+    });
+
+    it("EVM transaction, receipt and block: the members of evmd's", async () => {
+      const t = txOf('transfer');
+      const rpc = async (method: string, params: unknown[]) => (await post(R.evmRpc, { jsonrpc: '2.0', id: 1, method, params })).json;
+      assert.deepEqual(shape(await rpc('eth_getTransactionByHash', [t.evmHash])), shape(fixture('evm-eth_getTransactionByHash.json')));
+      assert.deepEqual(shape(await rpc('eth_getTransactionReceipt', [t.evmHash])), shape(fixture('evm-eth_getTransactionReceipt.json')));
+      const block = await rpc('eth_getBlockByNumber', ['0x' + t.height.toString(16), true]);
+      const theirs = fixture('evm-eth_getBlockByNumber.json');
+      assert.deepEqual(Object.keys(block.result), Object.keys(theirs.result));
+      assert.deepEqual(shape((block.result.transactions as Json[]).find((x) => x.hash === t.evmHash)), shape(theirs.result.transactions[0]));
+    });
   });
 });

@@ -1,10 +1,12 @@
 // The EVM JSON-RPC interface of one provider, imitating Cosmos EVM's server (go-ethereum's RPC
 // package): POST / only, application/json only, "jsonrpc":"2.0" required, errors in 200s,
-// batches up to 1000, hex quantities. Only txs sent with eth_sendRawTransaction are EVM txs;
-// their hash is the real Keccak-256 of the raw bytes. Sender, nonce etc. are fakes (no RLP).
+// batches up to 1000, hex quantities. EVM txs are the devnet's real ones (ledger.ts, evmReal.ts:
+// signed, with receipts and logs) and signed EIP-1559 txs sent with eth_sendRawTransaction;
+// other raw bytes sent there keep their real Keccak-256 hash but fake parties (no RLP).
 import type { Block, Chain, TxRecord } from './chain';
 import { MempoolError } from './chain';
 import { hex0x, keccak256, quantity, sha256 } from './encoding';
+import { blockBloom, blockLogs, evmRecordsOf, parseLogFilter, realReceiptJson, realTxJson } from './evmReal';
 import { type HttpCall, sendJson, sendText } from './server';
 
 export interface EvmOptions {
@@ -145,6 +147,7 @@ export class EvmService {
         const t = this.chain.txByEvmHash(hash);
         if (t && t.height <= view) return this.txJson(t);
         const pending = this.chain.pendingEvm(hash);
+        if (pending?.real) return realTxJson({ ...pending, height: 0n, index: 0, result: undefined as never }, undefined);
         return pending ? this.txJsonOf(pending.bytes, hash, undefined, undefined) : null;
       }
       case 'eth_getTransactionReceipt': {
@@ -166,6 +169,35 @@ export class EvmService {
           if (n > view) throw new EvmError(-32000, 'header not found');
         }
         return quantity(this.chain.balanceOf(addr));
+      }
+      case 'eth_getTransactionCount': {
+        args(2, 2);
+        return quantity(this.chain.ledger.nonce(fixedHexArg(p[0], 0, 20, 'common.Address')));
+      }
+      case 'eth_getCode': {
+        args(2, 2);
+        return this.chain.ledger.codeAt(fixedHexArg(p[0], 0, 20, 'common.Address'));
+      }
+      case 'eth_getLogs': {
+        args(1, 1);
+        const f = (p[0] ?? {}) as Record<string, unknown>;
+        const filter = parseLogFilter(f);
+        if (f.blockHash !== undefined) {
+          const b = this.chain.blockByHash(fixedHexArg(f.blockHash, 0, 32, 'common.Hash'));
+          if (!b || b.height > view) throw new EvmError(-32000, 'unknown block');
+          return blockLogs(this.chain, b, filter);
+        }
+        const from = f.fromBlock === undefined ? view : blockNumberArg(f.fromBlock, 0, view, this.chain.earliest);
+        const to = f.toBlock === undefined ? view : blockNumberArg(f.toBlock, 0, view, this.chain.earliest);
+        if (from > to) throw new EvmError(-32000, 'invalid block range params');
+        if (to - from > 10_000n) throw new EvmError(-32000, 'maximum [from, to] blocks distance: 10000');
+        const out: Array<Record<string, unknown>> = [];
+        for (let h = from < this.chain.earliest ? this.chain.earliest : from; h <= to && h <= view; h++) {
+          const b = this.chain.block(h);
+          if (b) out.push(...blockLogs(this.chain, b, filter));
+          if (out.length > 10_000) throw new EvmError(-32005, 'query returned more than 10000 results');
+        }
+        return out;
       }
       case 'eth_sendRawTransaction': {
         args(1, 1);
@@ -191,9 +223,9 @@ export class EvmService {
       difficulty: '0x0',
       extraData: '0x',
       gasLimit: quantity(25_000_000n),
-      gasUsed: quantity(21_000n * BigInt(b.evmTxs.length)),
+      gasUsed: quantity(evmRecordsOf(this.chain, b).reduce((sum, t) => sum + (t.exec?.gasUsed ?? 21_000n), 0n)),
       hash: hex0x(b.id.hash),
-      logsBloom: EMPTY_BLOOM,
+      logsBloom: blockBloom(this.chain, b),
       miner: hex0x(b.proposer.address),
       mixHash: ZERO32,
       nonce: '0x0000000000000000',
@@ -213,6 +245,7 @@ export class EvmService {
 
   private txJson(t: TxRecord): Record<string, unknown> {
     const b = this.chain.block(t.height);
+    if (t.real) return realTxJson(t, b);
     const index = b ? b.evmTxs.findIndex((e) => e.hash === t.evmHash) : 0;
     return this.txJsonOf(t.bytes, t.evmHash as string, b, index);
   }
@@ -245,6 +278,7 @@ export class EvmService {
 
   private receiptJson(t: TxRecord): Record<string, unknown> {
     const b = this.chain.block(t.height) as Block;
+    if (t.real) return realReceiptJson(t, b);
     const index = b.evmTxs.findIndex((e) => e.hash === t.evmHash);
     const { from, to } = fakeParties(t.bytes);
     return {

@@ -1,7 +1,8 @@
 // The EVM JSON-RPC WebSocket of one provider (Cosmos EVM serves it on 8546; the devnet on the EVM
 // listener's port): every HTTP method works over the socket, plus `eth_subscribe` to `newHeads`
-// (one notification per devnet block), `logs` (accepted; the devnet's transactions emit no logs,
-// so none arrive) and `newPendingTransactions` (accepted; only transactions sent over this socket
+// (one notification per devnet block), `logs` (with go-ethereum's address/topics filter: one
+// notification per matching log of each new block, e.g. the real txs' ERC-20 Transfer logs)
+// and `newPendingTransactions` (accepted; only transactions sent over this socket
 // are announced), and `eth_unsubscribe`. Subscription ids are 0x-hex, as go-ethereum's.
 // Notifications: {"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":id,"result":…}}.
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Block, Chain } from './chain';
 import type { EvmService } from './evm';
+import { type LogFilter, blockLogs, parseLogFilter } from './evmReal';
 
 type Kind = 'newHeads' | 'logs' | 'newPendingTransactions';
 const KINDS: readonly Kind[] = ['newHeads', 'logs', 'newPendingTransactions'];
@@ -17,6 +19,7 @@ const KINDS: readonly Kind[] = ['newHeads', 'logs', 'newPendingTransactions'];
 interface Client {
   ws: WebSocket;
   subs: Map<string, Kind>;
+  filters: Map<string, LogFilter>;
 }
 
 export class EvmWsService {
@@ -30,7 +33,7 @@ export class EvmWsService {
 
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const client: Client = { ws, subs: new Map() };
+      const client: Client = { ws, subs: new Map(), filters: new Map() };
       this.clients.add(client);
       ws.on('message', (data) => this.onMessage(client, Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
       ws.on('error', () => undefined);
@@ -57,9 +60,11 @@ export class EvmWsService {
         return this.send(client, { jsonrpc: '2.0', id, error: { code: -32602, message: `no "${String(kind)}" subscription in eth namespace` } });
       const subId = '0x' + randomBytes(16).toString('hex');
       client.subs.set(subId, kind);
+      if (kind === 'logs') client.filters.set(subId, parseLogFilter(params[1]));
       return this.send(client, { jsonrpc: '2.0', id, result: subId });
     }
     if (msg?.method === 'eth_unsubscribe') {
+      client.filters.delete(String(params[0]));
       return this.send(client, { jsonrpc: '2.0', id, result: client.subs.delete(String(params[0])) });
     }
     const answer = this.o.evm.handleMessage(msg, this.o.chain.viewHeight(this.o.lag));
@@ -87,7 +92,21 @@ export class EvmWsService {
     while (this.lastEmitted < view) {
       this.lastEmitted++;
       const b = this.o.chain.block(this.lastEmitted);
-      if (b) this.notify('newHeads', () => this.header(b));
+      if (b) {
+        this.notify('newHeads', () => this.header(b));
+        this.notifyLogs(b);
+      }
+    }
+  }
+
+  private notifyLogs(b: Block): void {
+    if (b.evmTxs.length === 0) return;
+    for (const client of this.clients) {
+      for (const [subscription, filter] of client.filters) {
+        for (const log of blockLogs(this.o.chain, b, filter)) {
+          this.send(client, { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result: log } });
+        }
+      }
     }
   }
 

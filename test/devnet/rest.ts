@@ -4,6 +4,7 @@
 import type { Block, BlockId, Chain } from './chain';
 import { MempoolError } from './chain';
 import { bech32Decode, bech32Encode, hexUpper, protoTime, sha256 } from './encoding';
+import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
 
 export interface RestOptions {
@@ -75,6 +76,7 @@ export class RestService {
       if (p === `${BASE}/validatorsets/latest`) return this.validators(view, view);
       if ((m = new RegExp(`^${BASE}/validatorsets/([^/]+)$`).exec(p))) return this.validators(parseHeight(m[1]), view);
       if ((m = /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)$/.exec(p))) return this.balances(m[1]);
+      if ((m = /^\/cosmos\/auth\/v1beta1\/accounts\/([^/]+)$/.exec(p))) return this.account(m[1]);
       if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([^/]+)$/.exec(p))) return this.tx(m[1], view);
     }
     if (method === 'POST' && p === '/cosmos/tx/v1beta1/txs') return this.broadcast(call.body);
@@ -169,7 +171,21 @@ export class RestService {
     };
   }
 
+  private account(address: string): unknown {
+    const bytes = this.address(address);
+    const a = restAccountJson(this.chain.ledger, bytes);
+    if (!a) throw new GrpcError(5, `account ${address} not found`);
+    return a;
+  }
+
   private balances(address: string): unknown {
+    const bytes = this.address(address);
+    const amount = this.chain.balanceOf(bytes);
+    const balances = amount > 0n ? [{ denom: 'atest', amount: amount.toString() }] : [];
+    return { balances, pagination: { next_key: null, total: String(balances.length) } };
+  }
+
+  private address(address: string): Buffer {
     if (address === '') throw new GrpcError(3, 'invalid address: empty address string is not allowed');
     let bytes: Buffer;
     try {
@@ -180,9 +196,7 @@ export class RestService {
     } catch (e) {
       throw new GrpcError(3, `invalid address: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const amount = this.chain.balanceOf(bytes);
-    const balances = amount > 0n ? [{ denom: 'astake', amount: amount.toString() }] : [];
-    return { balances, pagination: { next_key: null, total: String(balances.length) } };
+    return bytes;
   }
 
   private tx(hash: string, view: bigint): unknown {
@@ -192,7 +206,7 @@ export class RestService {
     const t = hash.length === 64 ? this.chain.tx(hash) : undefined;
     if (!t || t.height > view) throw new GrpcError(5, `tx not found: ${hash}`);
     const b = this.chain.block(t.height);
-    const tx = emptyTx();
+    const tx = restTxJson(t) ?? emptyTx();
     return {
       tx,
       tx_response: {
