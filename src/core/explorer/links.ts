@@ -18,13 +18,15 @@ export interface FoundLink {
 }
 
 const HEIGHT_KEYS = 'height|block_height|latest_block_height|earliest_block_height|initial_height|last_height|blockNumber|number|block';
-// One pass, alternatives by group: 1 EVM hash, 2 0x address, 3 64-hex hash, 4 bech32, 5 a height's key and 6 its value.
+// One pass, alternatives by group: 1 EVM hash, 2 0x address, 3 64-hex hash, 4 bech32, 5 a consensus
+// address (40 UPPERCASE hex, as CometBFT writes it), 6 a height (after its key).
 const LINK_RE = new RegExp(
   [
     '(?<![0-9A-Za-z])(0x[0-9a-fA-F]{64})(?![0-9A-Za-z])',
     '(?<![0-9A-Za-z])(0x[0-9a-fA-F]{40})(?![0-9A-Za-z])',
     '(?<![0-9A-Za-z+/])([0-9A-Fa-f]{64})(?![0-9A-Za-z+/=])',
     '(?<![0-9A-Za-z])([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})(?![0-9A-Za-z])',
+    '(?<![0-9A-Za-z])([0-9A-F]{40})(?![0-9A-Za-z])',
     `"?\\b(?:${HEIGHT_KEYS})"?\\s*[:=]\\s*["\`]?(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})(?![0-9A-Za-z])`,
   ].join('|'),
   'g',
@@ -41,11 +43,12 @@ export function scanLinks(text: string, max = MAX_LINKS): FoundLink[] {
   const out: FoundLink[] = [];
   LINK_RE.lastIndex = 0;
   for (let m = LINK_RE.exec(text); m !== null && out.length < max; m = LINK_RE.exec(text)) {
-    const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5];
+    const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6];
     if (value === undefined) continue;
     if (m[4] !== undefined && !validBech32(value)) continue;
-    const start = m[5] !== undefined ? m.index + m[0].length - value.length : m.index;
-    const query = m[5] !== undefined && value.startsWith('0x') ? BigInt(value).toString() : value;
+    const isHeight = m[6] !== undefined;
+    const start = isHeight ? m.index + m[0].length - value.length : m.index;
+    const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;
     if (query === '0') continue;
     out.push({ start, end: start + value.length, query });
   }
@@ -53,7 +56,7 @@ export function scanLinks(text: string, max = MAX_LINKS): FoundLink[] {
 }
 
 const HOVER_RE =
-  /(0x[0-9a-fA-F]{1,64})(?![0-9A-Za-z])|([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})|(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))|(\d{1,78})([a-z][a-z0-9/]{1,127})?/g;
+  /(0x[0-9a-fA-F]{1,64})(?![0-9A-Za-z])|(?<![0-9A-Za-z])([0-9A-F]{40})(?![0-9A-Za-z])|([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})|(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2}))|(\d{1,78})([a-z][a-z0-9/]{1,127})?/g;
 
 export interface HoverInfo {
   readonly start: number;
@@ -100,31 +103,36 @@ export function hoverAt(line: string, character: number, ctx: HoverContext): Hov
       return { start, end, lines: [`${hex} = ${BigInt(hex).toString()} (decimal)`] };
     }
     if (m[2]) {
-      const d = bech32.decodeUnsafe(m[2], 90);
+      // A consensus address as CometBFT writes it (a validator's, a proposer's).
+      const forms = addressForms(Uint8Array.from(Buffer.from(m[2], 'hex')), ctx.prefix ?? 'cosmos', 'valcons');
+      return { start, end, lines: [`consensus: ${forms.valcons}`, `EVM form of the same bytes: ${forms.hex}`] };
+    }
+    if (m[3]) {
+      const d = bech32.decodeUnsafe(m[3], 90);
       if (!d) return undefined;
       const bytes = bech32.fromWords(d.words);
       const role = d.prefix.endsWith('valcons') ? 'valcons' : 'account';
       const forms = addressForms(bytes, accountPrefixOf(d.prefix), role);
       const lines = [
         forms.hex && `EVM: ${forms.hex}`,
-        forms.account && forms.account !== m[2] && `account: ${forms.account}`,
-        forms.valoper && forms.valoper !== m[2] && `validator operator: ${forms.valoper}`,
+        forms.account && forms.account !== m[3] && `account: ${forms.account}`,
+        forms.valoper && forms.valoper !== m[3] && `validator operator: ${forms.valoper}`,
         `hex: ${forms.cometHex}`,
       ];
       return { start, end, lines: lines.filter((l): l is string => Boolean(l)) };
     }
-    if (m[3]) {
-      const t = Date.parse(m[3]);
+    if (m[4]) {
+      const t = Date.parse(m[4]);
       if (Number.isNaN(t)) return undefined;
       return { start, end, lines: [`${new Date(t).toLocaleString()} (${age((ctx.now ?? Date.now()) - t)})`] };
     }
-    if (m[4]) {
+    if (m[5]) {
       // An amount: "123atest", or digits on a line that names an amount and a denom.
-      const denom = m[5] ?? /"denom"\s*:\s*"([a-z][a-z0-9/]{1,127})"/.exec(line)?.[1];
-      if (!denom || !(m[5] || /amount|value|balance/i.test(line))) return undefined;
+      const denom = m[6] ?? /"denom"\s*:\s*"([a-z][a-z0-9/]{1,127})"/.exec(line)?.[1];
+      if (!denom || !(m[6] || /amount|value|balance/i.test(line))) return undefined;
       const u = unitFor(denom, ctx);
       if (!u) return undefined;
-      return { start, end, lines: [`${displayAmount(m[4], u.unit.exponent)} ${u.unit.display}${u.guessed ? ` (assuming ${u.unit.exponent} decimals)` : ''}`] };
+      return { start, end, lines: [`${displayAmount(m[5], u.unit.exponent)} ${u.unit.display}${u.guessed ? ` (assuming ${u.unit.exponent} decimals)` : ''}`] };
     }
   }
   return undefined;

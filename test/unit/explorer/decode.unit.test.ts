@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import path = require('node:path');
 import { decodeCosmosTx } from '../../../src/core/explorer/decodeCosmos';
 import { decodeEvmRaw } from '../../../src/core/explorer/decodeEvm';
+import { BinaryWriter } from 'cosmjs-types/binary';
+import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
+import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 
 export const FIXTURES = path.join(__dirname, '../../../../test/fixtures/evmd');
 export function fixture(name: string): any {
@@ -52,5 +55,94 @@ describe('explorer: decoding real evmd transactions', () => {
     assert.equal(evm.gas, BigInt(byHash.gas).toString());
     assert.equal(evm.chainId, '262144');
     assert.equal(evm.type, 'eip1559');
+  });
+});
+
+describe('explorer: decoding what is not known, and what is broken', () => {
+  // Built with cosmjs-types' encoders: a custom module's message beside a MsgSend.
+  const custom = new BinaryWriter()
+    .uint32(10)
+    .string('hello module')
+    .uint32(16)
+    .uint64(123456789012345678n)
+    .uint32(26)
+    .fork()
+    .uint32(8)
+    .int32(7)
+    .ldelim()
+    .finish();
+  const send = MsgSend.encode(MsgSend.fromPartial({ fromAddress: 'cosmos1a', toAddress: 'cosmos1b', amount: [{ denom: 'atest', amount: '5' }] })).finish();
+  const body = TxBody.encode(
+    TxBody.fromPartial({
+      messages: [
+        { typeUrl: '/my.custom.v1.MsgThing', value: custom },
+        { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: send },
+        { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: Uint8Array.from([0xff, 0xff, 0xff]) },
+      ],
+      memo: 'mixed',
+    }),
+  ).finish();
+  const tx = TxRaw.encode(TxRaw.fromPartial({ bodyBytes: body, authInfoBytes: AuthInfo.encode(AuthInfo.fromPartial({})).finish(), signatures: [] })).finish();
+
+  it('an unknown type keeps its type URL, bytes and a field dump; a broken message says why; the others decode', () => {
+    const d = decodeCosmosTx(tx);
+    assert.equal(d.error, undefined);
+    assert.equal(d.memo, 'mixed');
+    assert.equal(d.messages.length, 3);
+    const [unknown, known, broken] = d.messages;
+    assert.equal(unknown.typeUrl, '/my.custom.v1.MsgThing');
+    assert.equal(unknown.unknown?.base64, Buffer.from(custom).toString('base64'));
+    assert.equal(unknown.unknown?.hex, `0x${Buffer.from(custom).toString('hex')}`);
+    assert.deepEqual(unknown.unknown?.dump, [
+      { field: 1, wire: 'bytes', value: 'hello module' },
+      { field: 2, wire: 'varint', value: '123456789012345678' },
+      { field: 3, wire: 'bytes', nested: [{ field: 1, wire: 'varint', value: '7' }] },
+    ]);
+    assert.equal((known.fields as any).fromAddress ?? (known.fields as any).from_address, 'cosmos1a');
+    assert.equal(broken.typeUrl, '/cosmos.bank.v1beta1.MsgSend');
+    assert.ok(broken.error, 'a message that fails to decode says why');
+    assert.ok(broken.unknown?.hex);
+  });
+
+  it('corrupted or hostile bytes: one error for the transaction, never a throw', () => {
+    const real = Buffer.from(fixture('cometbft-tx-bank-send.json').result.tx, 'base64');
+    const cut = real.subarray(0, real.length - 7);
+    const flipped = Buffer.from(real);
+    flipped[3] ^= 0xff;
+    for (const bytes of [
+      cut,
+      Buffer.from('garbage, not base64 protobuf'),
+      Buffer.alloc(0),
+      Buffer.alloc(64, 0xff),
+      Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]),
+    ]) {
+      const d = decodeCosmosTx(bytes);
+      assert.ok(d.error || d.messages.every((m) => m.error || m.unknown || m.fields), 'decoded or refused');
+      assert.match(d.hash, /^[0-9A-F]{64}$/);
+    }
+    const d = decodeCosmosTx(cut);
+    assert.match(d.error ?? '', /not a Cosmos transaction/);
+    assert.doesNotThrow(() => decodeCosmosTx(flipped));
+  });
+
+  it('a huge varint or length in an unknown message is refused in the dump, not trusted', () => {
+    const d = decodeCosmosTx(
+      TxRaw.encode(
+        TxRaw.fromPartial({
+          bodyBytes: TxBody.encode(
+            TxBody.fromPartial({ messages: [{ typeUrl: '/x.Y', value: Uint8Array.from([0x12, 0xff, 0xff, 0xff, 0xff, 0x07, 0x01]) }] }),
+          ).finish(),
+          authInfoBytes: new Uint8Array(),
+        }),
+      ).finish(),
+    );
+    assert.equal(d.messages[0].typeUrl, '/x.Y');
+    assert.equal(d.messages[0].unknown?.dump, undefined);
+    assert.ok(d.messages[0].unknown?.hex);
+  });
+
+  it('an Ethereum transaction that is not one: an error from decodeEvmRaw', async () => {
+    await assert.rejects(decodeEvmRaw('0x02deadbeef'));
+    await assert.rejects(decodeEvmRaw(new Uint8Array([1, 2, 3])));
   });
 });
