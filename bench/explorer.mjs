@@ -23,6 +23,7 @@ const { BinaryWriter } = require('cosmjs-types/binary');
 const { privateKeyToAccount } = require('viem/accounts');
 const { secp256k1 } = require('@noble/curves/secp256k1');
 const { createHash } = require('node:crypto');
+const { keccak256 } = require('viem');
 
 const B64 = (b) => Buffer.from(b).toString('base64');
 
@@ -157,6 +158,8 @@ function bigLines(megabytes) {
   }
   return { lines, bytes };
 }
+
+export { buildBlock };
 
 childMain(async ({ count, warmup, n }) => {
   const { block, blockResults } = await buildBlock(count);

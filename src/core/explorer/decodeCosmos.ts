@@ -138,8 +138,9 @@ function pubKeyBytes(value: Uint8Array): Uint8Array | undefined {
   return value.subarray(2);
 }
 
-/** Ethereum-style keys derive their address by keccak of the uncompressed key (decompression is costly: cached). */
-const ethAddressCache = new Map<string, Uint8Array>();
+/** Addresses by key and prefix: a block's transactions come from few signers, and ethsecp256k1 needs a costly decompression. */
+const addressCache = new Map<string, { bech32: string; hex?: string } | undefined>();
+const MAX_CACHED = 1000;
 
 function signerAddress(typeUrl: string, value: Uint8Array, prefix: string): { bech32: string; hex?: string } | undefined {
   const key = pubKeyBytes(value);
@@ -148,24 +149,21 @@ function signerAddress(typeUrl: string, value: Uint8Array, prefix: string): { be
 
 /** The address of a public key (secp256k1: ripemd160(sha256); ethsecp256k1: keccak of the uncompressed key). */
 export function signerAddressFromKey(typeUrl: string, key: Uint8Array, prefix: string): { bech32: string; hex?: string } | undefined {
+  const cacheKey = `${prefix} ${typeUrl} ${Buffer.from(key).toString('base64')}`;
+  if (addressCache.has(cacheKey)) return addressCache.get(cacheKey);
   let addr: Uint8Array | undefined;
-  if (/ethsecp256k1/.test(typeUrl)) {
-    const k = Buffer.from(key).toString('hex');
-    addr = ethAddressCache.get(k);
-    if (!addr) {
-      try {
-        const full = secp256k1.ProjectivePoint.fromHex(key).toRawBytes(false);
-        addr = Uint8Array.from(Buffer.from(keccak256(full.subarray(1)).slice(2 + 24), 'hex'));
-      } catch {
-        return undefined;
-      }
-      if (ethAddressCache.size >= 1000) ethAddressCache.clear();
-      ethAddressCache.set(k, addr);
+  try {
+    if (/ethsecp256k1/.test(typeUrl)) {
+      const full = secp256k1.ProjectivePoint.fromHex(key).toRawBytes(false);
+      addr = Uint8Array.from(Buffer.from(keccak256(full.subarray(1)).slice(2 + 24), 'hex'));
+    } else if (/secp256k1\.PubKey$/.test(typeUrl) && key.length === 33) {
+      addr = Uint8Array.from(Buffer.from(ripemd160(createHash('sha256').update(key).digest()).slice(2), 'hex'));
     }
-  } else if (/secp256k1\.PubKey$/.test(typeUrl) && key.length === 33) {
-    addr = Uint8Array.from(Buffer.from(ripemd160(createHash('sha256').update(key).digest()).slice(2), 'hex'));
-  } else {
-    return undefined;
+  } catch {
+    addr = undefined;
   }
-  return { bech32: bech32Encode(prefix, addr), hex: checksumAddress(addr) };
+  const result = addr && { bech32: bech32Encode(prefix, addr), hex: checksumAddress(addr) };
+  if (addressCache.size >= MAX_CACHED) addressCache.clear();
+  addressCache.set(cacheKey, result);
+  return result;
 }

@@ -9,18 +9,23 @@ import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, Tx
 const MAX_VALUE = 2000;
 const MAX_EVENTS_SHOWN = 2000;
 
+/** Characters that need work: controls, and Markdown's own (escaped so server text never becomes markup). */
+const SPECIAL = /[\u0000-\u001F\u007F\\`*[\]<>]/;
+
 /** Text from a server, safe in Markdown: control characters dropped, backticks and markup escaped, cut. */
 export function esc(v: unknown): string {
   let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
+  if (s.length <= MAX_VALUE && !SPECIAL.test(s)) return s; // the common case: an identifier or a number
   s = s.replace(/[\u0000-\u001F\u007F]+/g, ' ');
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
   return s.replace(/([\\`*[\]<>])/g, '\\$1');
 }
 
-/** An identifier: in backticks (backticks inside removed). */
+/** An identifier: in backticks (backticks and escapes inside removed). */
 function id(v: unknown): string {
-  const s = esc(v).replace(/\\`/g, '');
-  return s === '' ? '—' : `\`${s.replace(/\\/g, '')}\``;
+  const e = esc(v);
+  const s = e.includes('\\') ? e.replace(/\\`/g, '').replace(/\\/g, '') : e;
+  return s === '' ? '—' : `\`${s}\``;
 }
 
 function coin(c: Coin | undefined): string {

@@ -174,3 +174,13 @@ describe('explorer: lookups composed from recorded evmd answers', () => {
     assert.deepEqual(none.asked, []);
   });
 });
+
+describe('explorer: rendering server text', () => {
+  it('escapes markup and control characters, cuts long values, keeps identifiers plain', async () => {
+    const { esc } = await import('../../../src/core/explorer/render');
+    assert.equal(esc('cosmos1abc'), 'cosmos1abc');
+    assert.equal(esc('<img src=x onerror=alert(1)> `x` [a](command:evil) *b*'), '\\<img src=x onerror=alert(1)\\> \\`x\\` \\[a\\](command:evil) \\*b\\*');
+    assert.equal(esc('a\u0000\u001b[31mb\nc'), 'a \\[31mb c');
+    assert.match(esc('x'.repeat(5000)), /… \(5000 characters\)$/);
+  });
+});
