@@ -60,7 +60,7 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
       };
     }
   }
-  if (src.has.evm && forms.hex) {
+  if (src.has.evm && forms.hex && q.role !== 'valcons') {
     const hex = forms.hex;
     const bal = await attempt('eth_getBalance', async () => src.evm('eth_getBalance', [hex, 'latest']));
     if (typeof bal === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(bal)) view.evmBalance = await ctx.evmValue(BigInt(bal).toString());
