@@ -53,7 +53,9 @@ export function renderLookup(r: LookupResult): string {
   d.line(`Found: ${esc(r.found)}.`);
   switch (r.kind) {
     case 'tx':
-      renderTx(d, r.tx, 2);
+      // Looked up by its EVM hash: the EVM view first, then the Cosmos transaction carrying it.
+      if (/^0x/i.test(r.query)) for (const e of r.tx.evm) renderEvm(d, e, 2);
+      renderTx(d, /^0x/i.test(r.query) ? { ...r.tx, evm: [] } : r.tx, 2);
       break;
     case 'block':
       renderBlock(d, r.block);
