@@ -3,7 +3,7 @@
 // plain node:http servers), then one table: per case the median and p90 of ours and of the
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
-//   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc)
+//   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc, explorer)
 //   --quick      fewer iterations (a smoke run, not for the record)
 // The results also go to .cache/bench/results.json (every sample summary, per case).
 import { spawnSync } from 'node:child_process';
@@ -203,6 +203,29 @@ if (want('events')) {
     ours: [fmtBytes(r.heapAfterWarmup.min), fmtBytes(r.heapAfterWarmup.max)],
     target: 'flat',
     met: r.heapAfterWarmup.max - r.heapAfterWarmup.min < 16 * 1024 * 1024,
+  });
+}
+
+if (want('explorer')) {
+  log('explorer (a block of 5,000 txs decoded; links of a 50 MB document)');
+  const r = await runChild('explorer.mjs', { count: 5000, warmup: q(2, 1), n: q(7, 2) });
+  results.explorer = r;
+  const rt = ratio(r.ours.median, r.baseline.median);
+  row({
+    case: 'explorer block',
+    what: `Look Up of a 5,000-tx block (${fmtBytes(r.blockBytes)} block + ${fmtBytes(r.blockResultsBytes)} results fetched, every tx decoded, ${fmtBytes(r.decodedBytes)} Markdown) vs the raw document (${fmtBytes(r.rawBytes)})`,
+    ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
+    base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
+    ratio: x(rt),
+    target: '≤ 2.0x',
+    met: rt <= 2.0,
+  });
+  row({
+    case: 'explorer links',
+    what: `links of the visible part of a ${fmtBytes(r.docBytes)} document (${r.docLines.toLocaleString('en-US')} lines; 60 visible + 2 x 500 margin: ${r.linkCount} links)`,
+    ours: [fmtMs(r.links.median), fmtMs(r.links.p90)],
+    target: '< 100 ms',
+    met: r.links.p90 < 100,
   });
 }
 

@@ -44,6 +44,20 @@ const vendorAsExternal = {
 };
 
 /**
+ * A library's own `import()` (viem: its CCIP reader, WebSocket shim and lazily loaded curve, none of
+ * which the extension calls) would each become a chunk, and a second chunk.js fails the build: such
+ * imports stay unresolved, and reject if ever reached.
+ */
+const libraryDynamicImportsExternal = {
+  name: 'library-dynamic-imports-external',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]node_modules[\\/]/.test(args.importer) ? { path: `unbundled:${args.path}`, external: true } : undefined,
+    );
+  },
+};
+
+/**
  * The lazy boundary as a check: source files that must never be in what activation loads
  * (dist/extension.js and the chunk it shares with onDemand.js). Requests, rendering, decoding and
  * health probes belong behind loadOnDemand() (src/ui/onDemand/index.ts). A build that puts one of
@@ -136,7 +150,7 @@ const builds = [
     // ESM entries first: jsonc-parser's `main` is a UMD file whose require() calls esbuild cannot
     // follow, and @scure/base's ESM build lets esbuild keep only bech32.
     mainFields: ['module', 'main'],
-    plugins: [vendorAsExternal, toCommonJs],
+    plugins: [vendorAsExternal, libraryDynamicImportsExternal, toCommonJs],
     logLevel: 'warning',
   },
   // The command-line runner of query files (package.json "bin", src/cli.ts): its own file, never

@@ -115,6 +115,20 @@ export interface ApiCapabilities {
   readonly notes: readonly string[];
 }
 
+export interface LookUpOptions {
+  /** The provider's name; may be left out when only one is configured. */
+  provider?: string;
+  /** Cancels the lookup's requests. */
+  token?: vscode.CancellationToken;
+}
+
+/**
+ * What lookUp() resolves to: `kind` (tx, block, address or notFound), `found` (what the query was
+ * taken for), the decoded parts (`tx`, `block` or `address`), and `notes` for parts that could not be
+ * read. Plain data: numbers are decimal strings. The shapes are src/core/explorer/views.ts.
+ */
+export type LookUpResult = import('./core/explorer/views').LookupResult;
+
 export interface ChainEndpointsApi {
   readonly apiVersion: typeof API_VERSION;
   /** The valid providers as configured. */
@@ -137,4 +151,10 @@ export interface ChainEndpointsApi {
    * as one `note` event, and nothing follows.
    */
   watch(spec: WatchSpec, listener: (event: WatchEvent) => void): vscode.Disposable;
+  /**
+   * Looks up a block height, a block or transaction hash (Cosmos or EVM) or an address, as the Look
+   * Up… command does, without a document. Rejects for a query it cannot read (nothing is sent), an
+   * unknown provider, or cancellation.
+   */
+  lookUp(query: string, options?: LookUpOptions): Promise<LookUpResult>;
 }

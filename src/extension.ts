@@ -23,6 +23,7 @@ import { createLog } from './ui/log';
 import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, type TreeSnapshot } from './ui/providersTree';
 import { QueryFiles } from './ui/queryFiles';
+import { registerExplorer } from './ui/explorerLinks';
 import { ResultDocuments } from './ui/resultDocuments';
 import { SecretStore } from './ui/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   context.subscriptions.push(
     ...registerOperationCommands(deps),
     new QueryFiles(deps),
+    ...registerExplorer(deps),
     registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
     registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     registerCommand(log, Commands.refresh, async () => {
@@ -102,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
+    lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),
     capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
     watch: (spec, listener) => {
       // The handle at once; a refused spec reaches the listener as a `note` event.

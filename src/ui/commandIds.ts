@@ -26,6 +26,7 @@ export const Commands = {
   watchEvents: 'chainEndpoints.watchEvents',
   queriesRun: 'chainEndpoints.queries.run',
   queriesRunAll: 'chainEndpoints.queries.runAll',
+  lookUp: 'chainEndpoints.lookUp',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -54,7 +54,7 @@ export class ResultDocuments extends Disposable implements vscode.FileSystemProv
   }
 
   /** showText for UTF-8 bytes (a result document as rendered: never decoded here when large). */
-  async showData(uri: vscode.Uri, data: Buffer, options: { preview?: boolean; open?: boolean } = {}): Promise<vscode.Uri> {
+  async showData(uri: vscode.Uri, data: Buffer, options: { preview?: boolean; open?: boolean; language?: string } = {}): Promise<vscode.Uri> {
     // Only documents the extension host holds are listed, so the decoded text here is bounded.
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     // An open document reloads asynchronously after the change event: wait for the new text, so
@@ -69,7 +69,8 @@ export class ResultDocuments extends Disposable implements vscode.FileSystemProv
       return uri;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    const language = options.language ?? 'json';
+    if (doc.languageId !== language) await vscode.languages.setTextDocumentLanguage(doc, language);
     await vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
     return uri;
   }

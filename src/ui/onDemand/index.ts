@@ -13,6 +13,9 @@ export { CompareView } from './compareView';
 export { addProvider } from './addProvider';
 export { importChainRegistry } from './importChainRegistry';
 export { watchEvents, watchForApi } from './watchEvents';
+// The explorer: Look Up… (command and API), and the links and hovers of result documents.
+export { lookUpCommand, lookUpForApi } from './lookUp';
+export { documentHover, documentLinks } from './explorerLinks';
 // Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
 export { QueryEditor } from './queryEditor';
 export { runQueryDocument } from './queryRun';

@@ -1,0 +1,98 @@
+// What a typed query is: a block height, a hash (0x: an EVM transaction or a block; 64 hex: a Cosmos
+// transaction or a CometBFT block), an EVM address (EIP-55 checksum verified when mixed case), a
+// hex consensus address, or a bech32 account, validator operator or consensus address (checksum
+// verified). Nothing is sent for input refused here: the error says what to type.
+
+import { getAddress } from 'viem';
+import { LocalizedError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { bech32Decode } from '../chain/validate';
+import { bech32 } from '@scure/base';
+
+export type AddressRole = 'account' | 'valoper' | 'valcons';
+
+export type Query =
+  /** A block height (decimal string, 1 to 2^63-1). */
+  | { readonly kind: 'height'; readonly height: string }
+  /** 0x + 64 hex: an EVM transaction hash or a block hash (lowercase, with 0x). */
+  | { readonly kind: 'evmHash'; readonly hash: string }
+  /** 64 hex without 0x: a Cosmos transaction hash or a CometBFT block hash (UPPERCASE, no 0x). */
+  | { readonly kind: 'cosmosHash'; readonly hash: string }
+  /** 20 (or 32) address bytes, as typed: 0x, bare hex (a consensus address) or bech32. */
+  | {
+      readonly kind: 'address';
+      readonly bytes: Uint8Array;
+      readonly role: AddressRole;
+      /** The bech32 prefix typed (`cosmos`, `cosmosvaloper`, …) or undefined for hex. */
+      readonly prefix?: string;
+      readonly typed: string;
+    };
+
+export type QueryKind = Query['kind'];
+
+const MAX_HEIGHT = 9223372036854775807n;
+
+function refuse(message: l10n.Message): never {
+  throw new LocalizedError(message);
+}
+
+function hexBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+/** Reads a query; throws a LocalizedError that says what to type. */
+export function identify(input: string): Query {
+  const text = input.trim();
+  if (text === '') {
+    refuse(l10n.both('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).'));
+  }
+  if (text.length > 200) refuse(l10n.both('That is too long for a height, a hash or an address ({0} characters).', String(text.length)));
+  if (/^[0-9]+$/.test(text)) {
+    if (text.length > 19 || BigInt(text) > MAX_HEIGHT) refuse(l10n.both('{0} is past the largest block height (2^63-1).', text));
+    const h = BigInt(text);
+    if (h === 0n) refuse(l10n.both('Block heights start at 1.'));
+    return { kind: 'height', height: h.toString() };
+  }
+  const hex = /^(0x)?([0-9a-fA-F]+)$/.exec(text);
+  if (hex) return identifyHex(text, Boolean(hex[1]), hex[2]);
+  if (text.includes('1')) return identifyBech32(text);
+  return refuse(
+    l10n.both(
+      '"{0}" is not a block height, a hash or an address: type a height (e.g. 12345), a 64-digit hex hash (0x for EVM), a 0x address or a bech32 address.',
+      text.length > 40 ? `${text.slice(0, 40)}…` : text,
+    ),
+  );
+}
+
+function identifyHex(text: string, prefixed: boolean, digits: string): Query {
+  if (digits.length === 64) {
+    return prefixed ? { kind: 'evmHash', hash: `0x${digits.toLowerCase()}` } : { kind: 'cosmosHash', hash: digits.toUpperCase() };
+  }
+  if (digits.length === 40) {
+    if (prefixed && digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
+      // Mixed case: an EIP-55 checksum, which must match.
+      if (getAddress(`0x${digits.toLowerCase()}`) !== text) {
+        refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
+      }
+    }
+    return { kind: 'address', bytes: hexBytes(digits), role: prefixed ? 'account' : 'valcons', typed: text };
+  }
+  return refuse(l10n.both('{0} hex digits: a hash has 64 (0x for an EVM hash) and an address 40 (0x…).', String(digits.length)));
+}
+
+function identifyBech32(text: string): Query {
+  const decoded = bech32Decode(text);
+  if (typeof decoded === 'string') refuse(l10n.both('{0} is not a valid bech32 address ({1}).', text.length > 60 ? `${text.slice(0, 60)}…` : text, decoded));
+  let bytes: Uint8Array;
+  try {
+    bytes = bech32.fromWords(decoded.data);
+  } catch {
+    return refuse(l10n.both('{0} is not a valid bech32 address (bad padding).', text));
+  }
+  if (bytes.length !== 20 && bytes.length !== 32) {
+    refuse(l10n.both('{0} holds {1} bytes: an account or validator address holds 20 (or 32).', text, String(bytes.length)));
+  }
+  const prefix = decoded.hrp.toLowerCase();
+  const role: AddressRole = prefix.endsWith('valoper') ? 'valoper' : prefix.endsWith('valcons') ? 'valcons' : 'account';
+  return { kind: 'address', bytes, role, prefix, typed: text.toLowerCase() };
+}

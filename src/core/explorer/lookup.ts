@@ -1,0 +1,73 @@
+// The explorer: one lookup for any identifier. identify() says what the query is; the lookup uses
+// whichever interfaces the provider has, falling back across them (REST, CometBFT, EVM), and
+// composes one result as plain data (views.ts) that render.ts turns into a document. Parts that
+// fail are notes; cancellation ends it; nothing is sent for a query identify() refuses.
+
+import { ChainContext } from './context';
+import { type Query, identify } from './identify';
+import { lookUpAddress } from './lookupAddress';
+import { lookUpBlockAt, lookUpBlockByHash } from './lookupBlock';
+import { cosmosTxOfEvmHash, evmView, lookUpCosmosTx } from './lookupTx';
+import type { ExplorerSource } from './source';
+import type { LookupResult } from './views';
+
+export type { LookupResult } from './views';
+
+/** Looks `query` up on `source`. Throws a LocalizedError for a query it cannot read (nothing sent) or when cancelled. */
+export async function lookUp(source: ExplorerSource, query: string): Promise<LookupResult> {
+  const q = identify(query);
+  return lookUpQuery(source, q, query.trim());
+}
+
+export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): Promise<LookupResult> {
+  const notes: string[] = [];
+  const tried: string[] = [];
+  const ctx = new ChainContext(src, notes, q.kind === 'address' ? q.prefix : undefined);
+  const common = { provider: src.provider, query: text, notes };
+  switch (q.kind) {
+    case 'height': {
+      const block = await lookUpBlockAt(src, ctx, q.height, notes, tried);
+      if (block) return { ...common, kind: 'block', found: `block ${q.height}`, block };
+      break;
+    }
+    case 'cosmosHash': {
+      const tx = await lookUpCosmosTx(src, ctx, q.hash, notes, tried);
+      if (tx) return { ...common, kind: 'tx', found: 'a Cosmos transaction hash', tx };
+      const block = await lookUpBlockByHash(src, ctx, q.hash, notes, tried);
+      if (block) return { ...common, kind: 'block', found: 'a block hash (no transaction has this hash)', block };
+      break;
+    }
+    case 'evmHash': {
+      // An EVM transaction first; then the Cosmos transaction that carries it; then a block.
+      const evm = src.has.evm ? await evmView(src, ctx, q.hash, notes) : undefined;
+      if (src.has.evm) tried.push('eth_getTransactionByHash');
+      const cosmos = await cosmosTxOfEvmHash(src, ctx, q.hash, notes, tried);
+      if (cosmos) {
+        const others = cosmos.evm.filter((e) => e.hash !== q.hash);
+        const mine = cosmos.evm.find((e) => e.hash === q.hash) ?? (evm && { ...evm, cosmosHash: cosmos.hash });
+        return { ...common, kind: 'tx', found: 'an EVM transaction hash', tx: { ...cosmos, evm: mine ? [mine, ...others] : others } };
+      }
+      if (evm) {
+        notes.push('The Cosmos transaction carrying it was not found (the node may not index transactions).');
+        return {
+          ...common,
+          kind: 'tx',
+          found: 'an EVM transaction hash',
+          tx: { hash: '', decodedBy: 'local', messages: [], signers: [], events: [], evm: [evm], height: evm.blockNumber },
+        };
+      }
+      const block = await lookUpBlockByHash(src, ctx, q.hash, notes, tried);
+      if (block) return { ...common, kind: 'block', found: 'a block hash (no transaction has this hash)', block };
+      break;
+    }
+    case 'address':
+      return {
+        ...common,
+        kind: 'address',
+        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address`,
+        address: await lookUpAddress(src, ctx, q, notes),
+      };
+  }
+  if (tried.length === 0) tried.push('nothing: the provider has none of the interfaces this needs (REST, Consensus HTTP/RPC, EVM RPC)');
+  return { ...common, kind: 'notFound', found: 'nothing', tried };
+}

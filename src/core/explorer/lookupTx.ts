@@ -1,0 +1,279 @@
+// A transaction found by its Cosmos hash (REST's tx service first: the node decodes its own types;
+// else CometBFT /tx and local decoding) or by its EVM hash (eth_getTransactionByHash and the
+// receipt; the Cosmos transaction that carries it found with tx_search on ethereum_tx.ethereumTxHash).
+// Each view links the other: the Cosmos view lists its EVM hashes, the EVM view its Cosmos hash.
+
+import { errorMessage, isEndpointError } from '../base/errors';
+import { decodeCosmosTx } from './decodeCosmos';
+import { decodeEvmRaw } from './decodeEvm';
+import { signerFromJson } from './signers';
+import type { ChainContext } from './context';
+import { NotFound, type CometCall, type ExplorerSource } from './source';
+import type { EventGroup, EventView, EvmLog, EvmView, MessageView, TxView } from './views';
+
+type Json = Record<string, any>;
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof NotFound;
+}
+
+/** Cancellation ends the whole lookup; any other failure is a note. */
+export function rethrowCancel(err: unknown): void {
+  if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+}
+
+export function hexToBase64(hex: string): string {
+  return Buffer.from(hex.replace(/^0x/, ''), 'hex').toString('base64');
+}
+
+export const cometCalls = {
+  tx: (hash: string): CometCall => ({ method: 'tx', uri: { hash: `0x${hash}` }, json: { hash: hexToBase64(hash) } }),
+  txSearch: (query: string): CometCall => ({ method: 'tx_search', uri: { query: JSON.stringify(query), per_page: '10' }, json: { query, per_page: '10' } }),
+  block: (height: string): CometCall => ({ method: 'block', uri: { height }, json: { height } }),
+  blockByHash: (hash: string): CometCall => ({ method: 'block_by_hash', uri: { hash: `0x${hash}` }, json: { hash: hexToBase64(hash) } }),
+  blockResults: (height: string): CometCall => ({ method: 'block_results', uri: { height }, json: { height } }),
+};
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
+}
+
+function hexToDec(v: unknown): string | undefined {
+  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
+}
+
+export function readEvents(events: unknown): EventView[] {
+  if (!Array.isArray(events)) return [];
+  return events.slice(0, 5000).map((e: Json) => ({
+    type: String(e?.type ?? ''),
+    attributes: (Array.isArray(e?.attributes) ? e.attributes : []).map((a: Json) => ({ key: String(a?.key ?? ''), value: String(a?.value ?? '') })),
+  }));
+}
+
+export function groupEvents(events: readonly EventView[]): EventGroup[] {
+  const groups = new Map<string | undefined, EventView[]>();
+  for (const e of events) {
+    const idx = e.attributes.find((a) => a.key === 'msg_index')?.value;
+    const list = groups.get(idx) ?? [];
+    list.push(e);
+    groups.set(idx, list);
+  }
+  return [...groups].map(([msgIndex, evs]) => ({ msgIndex, events: evs }));
+}
+
+/** The Ethereum hashes the events name (ethereum_tx.ethereumTxHash), in order. */
+export function evmHashesOf(events: readonly EventView[]): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    if (e.type !== 'ethereum_tx') continue;
+    const h = e.attributes.find((a) => a.key === 'ethereumTxHash')?.value;
+    if (h && /^0x[0-9a-fA-F]{64}$/.test(h) && !out.includes(h.toLowerCase())) out.push(h.toLowerCase());
+  }
+  return out;
+}
+
+/** A transaction as the REST tx service gives it (`tx` and `tx_response`). */
+async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
+  const res: Json = r.tx_response ?? {};
+  const tx: Json = r.tx ?? res.tx ?? {};
+  const events = readEvents(res.events);
+  const hashes = evmHashesOf(events);
+  let evmIndex = 0;
+  const messages: MessageView[] = (Array.isArray(tx.body?.messages) ? tx.body.messages : []).map((m: Json) => {
+    const { ['@type']: typeUrl, ...fields } = m ?? {};
+    const view: MessageView = { typeUrl: String(typeUrl ?? '?'), fields };
+    if (/MsgEthereumTx$/.test(view.typeUrl)) {
+      const stated = typeof fields.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(fields.hash) ? fields.hash.toLowerCase() : undefined;
+      return { ...view, evmHash: stated ?? hashes[evmIndex++] };
+    }
+    return view;
+  });
+  const fee: Json | undefined = tx.auth_info?.fee;
+  const prefix = await ctx.prefix();
+  return {
+    hash: String(res.txhash ?? ''),
+    height: str(res.height),
+    timestamp: str(res.timestamp),
+    code: typeof res.code === 'number' ? res.code : undefined,
+    codespace: str(res.codespace) || undefined,
+    log: str(res.raw_log) || undefined,
+    gasWanted: str(res.gas_wanted),
+    gasUsed: str(res.gas_used),
+    decodedBy: 'rest',
+    messages,
+    memo: str(tx.body?.memo) ?? '',
+    fee: fee && {
+      amount: await Promise.all((Array.isArray(fee.amount) ? fee.amount : []).map((c: Json) => ctx.coin(String(c.denom), String(c.amount)))),
+      gasLimit: String(fee.gas_limit ?? ''),
+      payer: str(fee.payer) || undefined,
+      granter: str(fee.granter) || undefined,
+    },
+    signers: (Array.isArray(tx.auth_info?.signer_infos) ? tx.auth_info.signer_infos : []).map((s: Json) => signerFromJson(s, prefix)),
+    events: groupEvents(events),
+    evm: [],
+  };
+}
+
+/** A transaction as CometBFT's /tx (or one tx_search hit) gives it, decoded here. */
+export async function txFromComet(r: Json, ctx: ChainContext): Promise<TxView> {
+  const bytes = Buffer.from(String(r.tx ?? ''), 'base64');
+  const decoded = decodeCosmosTx(bytes, await ctx.prefix());
+  const result: Json = r.tx_result ?? {};
+  const events = readEvents(result.events);
+  const hashes = evmHashesOf(events);
+  let evmIndex = 0;
+  const messages: MessageView[] = decoded.messages.map((m) => (m.ethereum ? { ...m, evmHash: m.ethereum.statedHash ?? hashes[evmIndex++] } : m));
+  return {
+    hash: String(r.hash ?? decoded.hash).toUpperCase(),
+    height: str(r.height),
+    index: typeof r.index === 'number' ? r.index : undefined,
+    code: typeof result.code === 'number' ? result.code : undefined,
+    codespace: str(result.codespace) || undefined,
+    log: str(result.log) || undefined,
+    gasWanted: str(result.gas_wanted),
+    gasUsed: str(result.gas_used),
+    decodedBy: 'local',
+    messages,
+    memo: decoded.memo,
+    fee: decoded.fee && { ...decoded.fee, amount: await Promise.all(decoded.fee.amount.map((c) => ctx.coin(c.denom, c.amount))) },
+    signers: decoded.signers,
+    events: groupEvents(events),
+    evm: [],
+    error: decoded.error,
+  };
+}
+
+/** The EVM view of one hash: the EVM RPC's answer, else the signed bytes decoded here, else the events. */
+export async function evmView(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  hash: string,
+  notes: string[],
+  local?: { raw?: `0x${string}`; cosmosHash?: string; events?: readonly EventView[] },
+): Promise<EvmView | undefined> {
+  if (src.has.evm) {
+    try {
+      const t = (await src.evm('eth_getTransactionByHash', [hash])) as Json | null;
+      if (t && typeof t === 'object') {
+        let receipt: Json | null = null;
+        try {
+          receipt = (await src.evm('eth_getTransactionReceipt', [hash])) as Json | null;
+        } catch (err) {
+          rethrowCancel(err);
+          notes.push(`eth_getTransactionReceipt: ${errorMessage(err)}`);
+        }
+        return {
+          hash: String(t.hash ?? hash).toLowerCase(),
+          cosmosHash: local?.cosmosHash,
+          from: str(t.from),
+          to: str(t.to) ?? undefined,
+          value: await ctx.evmValue(hexToDec(t.value) ?? '0'),
+          nonce: hexToDec(t.nonce),
+          gas: hexToDec(t.gas),
+          gasPrice: hexToDec(t.gasPrice),
+          maxFeePerGas: hexToDec(t.maxFeePerGas),
+          maxPriorityFeePerGas: hexToDec(t.maxPriorityFeePerGas),
+          input: str(t.input),
+          type: hexToDec(t.type),
+          blockNumber: hexToDec(t.blockNumber),
+          blockHash: str(t.blockHash),
+          gasUsed: hexToDec(receipt?.gasUsed),
+          effectiveGasPrice: hexToDec(receipt?.effectiveGasPrice),
+          status: receipt ? (receipt.status === '0x1' ? 'success' : 'failed') : undefined,
+          contractAddress: str(receipt?.contractAddress) ?? undefined,
+          logs: Array.isArray(receipt?.logs)
+            ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({
+                address: String(l.address),
+                topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
+                data: String(l.data ?? '0x'),
+                logIndex: hexToDec(l.logIndex),
+              }))
+            : undefined,
+          source: 'evmRpc',
+        };
+      }
+    } catch (err) {
+      rethrowCancel(err);
+      notes.push(`eth_getTransactionByHash: ${errorMessage(err)}`);
+    }
+  }
+  const eth = local?.events?.find((e) => e.type === 'ethereum_tx' && e.attributes.some((a) => a.key === 'ethereumTxHash' && a.value.toLowerCase() === hash));
+  const attr = (k: string) => eth?.attributes.find((a) => a.key === k)?.value;
+  const status = eth ? (attr('ethereumTxFailed') ? 'failed' : 'success') : undefined;
+  if (local?.raw) {
+    try {
+      const d = await decodeEvmRaw(local.raw);
+      return { ...d, value: await ctx.evmValue(d.value), cosmosHash: local.cosmosHash, gasUsed: attr('txGasUsed'), status, source: 'decoded' };
+    } catch (err) {
+      notes.push(`Ethereum transaction ${hash}: ${errorMessage(err)}`);
+    }
+  }
+  if (!local) return undefined;
+  return { hash, cosmosHash: local.cosmosHash, gasUsed: attr('txGasUsed'), status, source: 'events' };
+}
+
+/** Adds the EVM view of each MsgEthereumTx. */
+async function withEvm(src: ExplorerSource, ctx: ChainContext, tx: TxView, notes: string[]): Promise<TxView> {
+  const events = tx.events.flatMap((g) => g.events);
+  const evm: EvmView[] = [];
+  for (const m of tx.messages) {
+    if (!m.evmHash) continue;
+    const v = await evmView(src, ctx, m.evmHash, notes, { raw: m.ethereum?.raw, cosmosHash: tx.hash, events });
+    if (v) evm.push(v);
+  }
+  return { ...tx, evm };
+}
+
+/** A Cosmos transaction by its hash (UPPERCASE hex); undefined when no interface knows it. */
+export async function lookUpCosmosTx(src: ExplorerSource, ctx: ChainContext, hash: string, notes: string[], tried: string[]): Promise<TxView | undefined> {
+  let tx: TxView | undefined;
+  if (src.has.rest) {
+    tried.push('REST /cosmos/tx/v1beta1/txs');
+    try {
+      tx = await txFromRest((await src.rest(`/cosmos/tx/v1beta1/txs/${hash}`)) as Json, ctx);
+    } catch (err) {
+      rethrowCancel(err);
+      if (!isNotFound(err)) notes.push(`REST tx: ${errorMessage(err)}`);
+    }
+  }
+  if (src.has.comet) {
+    tried.push('CometBFT /tx');
+    try {
+      const local = await txFromComet((await src.comet(cometCalls.tx(hash))) as Json, ctx);
+      // The node's decoding is kept; the bytes decoded here give the Ethereum transactions their signed bytes.
+      tx = tx ? { ...tx, index: local.index, messages: tx.messages.map((m, i) => ({ ...m, ethereum: local.messages[i]?.ethereum })) } : local;
+    } catch (err) {
+      rethrowCancel(err);
+      if (!isNotFound(err) && !/not found/i.test(errorMessage(err))) notes.push(`CometBFT tx: ${errorMessage(err)}`);
+    }
+  }
+  return tx && withEvm(src, ctx, tx, notes);
+}
+
+/** The Cosmos transaction carrying an Ethereum hash (tx_search on the ethereum_tx event; REST's search when no CometBFT). */
+export async function cosmosTxOfEvmHash(src: ExplorerSource, ctx: ChainContext, hash: string, notes: string[], tried: string[]): Promise<TxView | undefined> {
+  const query = `ethereum_tx.ethereumTxHash='${hash}'`;
+  if (src.has.comet) {
+    tried.push('CometBFT tx_search');
+    try {
+      const r = (await src.comet(cometCalls.txSearch(query))) as Json;
+      const hit = Array.isArray(r?.txs) ? r.txs[0] : undefined;
+      if (hit) return withEvm(src, ctx, await txFromComet(hit, ctx), notes);
+    } catch (err) {
+      rethrowCancel(err);
+      notes.push(`CometBFT tx_search: ${errorMessage(err)}`);
+    }
+  }
+  if (src.has.rest) {
+    tried.push('REST /cosmos/tx/v1beta1/txs?query=');
+    try {
+      const r = (await src.rest(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(query)}&pagination.limit=1`)) as Json;
+      const res = Array.isArray(r?.tx_responses) ? r.tx_responses[0] : undefined;
+      if (res) return withEvm(src, ctx, await txFromRest({ tx: res.tx, tx_response: res }, ctx), notes);
+    } catch (err) {
+      rethrowCancel(err);
+      notes.push(`REST tx search: ${errorMessage(err)}`);
+    }
+  }
+  return undefined;
+}

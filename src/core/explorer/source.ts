@@ -1,0 +1,76 @@
+// Where the explorer's answers come from: the provider's interfaces, each request through the
+// catalogue's execute() (so every timeout, cancellation, size limit, redaction and secret rule of an
+// operation applies), under a per-lookup cap on the number of requests. Tests hand lookups a fake.
+
+import { EndpointError, LocalizedError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
+import type { Args, Operation, WireRequest } from '../chain/operations';
+import type { InterfaceId, Provider } from '../config/providers';
+
+/** A CometBFT call in both argument forms: the URI form (GET) and the JSON-RPC form (POST). */
+export interface CometCall {
+  readonly method: string;
+  /** Query values as the URI form wants them (integers bare, strings JSON-quoted, bytes 0x hex). */
+  readonly uri: Readonly<Record<string, string>>;
+  /** Named params for JSON-RPC (int64 as strings, bytes base64). */
+  readonly json: Readonly<Record<string, unknown>>;
+}
+
+export interface ExplorerSource {
+  readonly provider: string;
+  readonly chainId?: string;
+  readonly has: { readonly rest: boolean; readonly comet: boolean; readonly evm: boolean };
+  /** A REST GET (path with its query). Rejects with a LocalizedError; a 404 has `notFound`. */
+  rest(path: string): Promise<unknown>;
+  /** A CometBFT call's `result`. */
+  comet(call: CometCall): Promise<unknown>;
+  /** An EVM JSON-RPC call's `result`. */
+  evm(method: string, params: readonly unknown[]): Promise<unknown>;
+}
+
+/** The most requests one lookup makes (a block's EVM side and a few metadata reads fit). */
+export const MAX_REQUESTS = 40;
+
+function op(iface: InterfaceId, build: (a: Args) => WireRequest): Operation {
+  return { id: `explorer.${iface}`, iface, label: 'lookUp', title: 'Look Up', params: [], build };
+}
+
+const REST = op('rest', (a) => ({ kind: 'get', path: a.path, rawQuery: a.rawQuery || undefined }));
+const COMET_GET = op('consensusHttp', (a) => ({ kind: 'get', path: `/${a.method}`, query: JSON.parse(a.query) as Record<string, string> }));
+const COMET_POST = op('consensusRpc', (a) => ({ kind: 'jsonrpc', method: a.method, params: JSON.parse(a.params) }));
+const EVM = op('evmRpc', (a) => ({ kind: 'jsonrpc', method: a.method, params: JSON.parse(a.params) }));
+
+export class NotFound extends LocalizedError {}
+
+/** The source behind the command and the API: `provider` with its secrets resolved, `options` as a request's. */
+export function executeSource(provider: Provider, options: ExecuteOptions, onOutcome?: (o: Outcome) => void): ExplorerSource {
+  let count = 0;
+  const run = async (operation: Operation, args: Args): Promise<unknown> => {
+    if (++count > MAX_REQUESTS) throw new LocalizedError(l10n.both('The lookup stopped after {0} requests.', String(MAX_REQUESTS)));
+    const outcome = await execute(provider, operation, args, options);
+    onOutcome?.(outcome);
+    if (outcome.error) {
+      if (outcome.error.kind === 'cancelled') throw outcome.error;
+      if (outcome.status === 404 || /not found/i.test(outcome.error.message)) throw new NotFound(outcome.error.message);
+      throw outcome.error;
+    }
+    if (outcome.file) throw new EndpointError('protocol', l10n.t('The answer is too large for the explorer (it was written to a file).'));
+    return outcome.result;
+  };
+  const e = provider.endpoints;
+  return {
+    provider: provider.name,
+    chainId: provider.chainId,
+    has: { rest: Boolean(e.rest), comet: Boolean(e.consensusHttp || e.consensusRpc), evm: Boolean(e.evmRpc) },
+    rest: (path) => {
+      const q = path.indexOf('?');
+      return run(REST, q < 0 ? { path, rawQuery: '' } : { path: path.slice(0, q), rawQuery: path.slice(q + 1) });
+    },
+    comet: (call) =>
+      e.consensusHttp
+        ? run(COMET_GET, { method: call.method, query: JSON.stringify(call.uri) })
+        : run(COMET_POST, { method: call.method, params: JSON.stringify(call.json) }),
+    evm: (method, params) => run(EVM, { method, params: JSON.stringify(params) }),
+  };
+}

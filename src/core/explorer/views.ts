@@ -1,0 +1,137 @@
+// The explorer's results as plain data (what the API's lookUp() resolves to, and what render.ts
+// turns into a document): a transaction, a block or an address, or what was tried when nothing was
+// found. Numbers are decimal strings (they can pass 2^53), hashes as their interface writes them.
+
+import type { AddressRole } from './identify';
+import type { AddressForms } from './addresses';
+import type { DecodedMessage, Signer } from './decodeCosmos';
+
+export interface Coin {
+  readonly denom: string;
+  readonly amount: string;
+  /** In the display denom (`1.5 test`), when the bank's metadata (or the EVM's 18 decimals) says how. */
+  readonly display?: string;
+}
+
+export interface EventView {
+  readonly type: string;
+  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+}
+
+/** A transaction's events, grouped by the message they belong to (`msg_index`), the rest under undefined. */
+export interface EventGroup {
+  readonly msgIndex?: string;
+  readonly events: readonly EventView[];
+}
+
+export interface EvmLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+  readonly data: string;
+  readonly logIndex?: string;
+}
+
+export interface EvmView {
+  readonly hash: string;
+  /** The Cosmos transaction that carries it. */
+  readonly cosmosHash?: string;
+  readonly from?: string;
+  /** undefined: a contract creation (see `contractAddress`). */
+  readonly to?: string;
+  readonly value?: Coin;
+  readonly nonce?: string;
+  readonly gas?: string;
+  readonly gasPrice?: string;
+  readonly maxFeePerGas?: string;
+  readonly maxPriorityFeePerGas?: string;
+  readonly gasUsed?: string;
+  readonly effectiveGasPrice?: string;
+  readonly input?: string;
+  /** success / failed, from the receipt or the events. */
+  readonly status?: string;
+  readonly logs?: readonly EvmLog[];
+  readonly contractAddress?: string;
+  readonly blockNumber?: string;
+  readonly blockHash?: string;
+  readonly type?: string;
+  /** Where it was read: the EVM RPC, the signed bytes decoded here, or only the Cosmos events. */
+  readonly source: 'evmRpc' | 'decoded' | 'events';
+}
+
+export interface MessageView extends DecodedMessage {
+  /** A MsgEthereumTx: its Ethereum hash. */
+  readonly evmHash?: string;
+}
+
+export interface TxView {
+  readonly hash: string;
+  readonly height?: string;
+  readonly index?: number;
+  readonly timestamp?: string;
+  readonly code?: number;
+  readonly codespace?: string;
+  readonly log?: string;
+  readonly gasWanted?: string;
+  readonly gasUsed?: string;
+  /** `rest`: the node decoded it (its own types, custom modules too); `local`: the bytes were decoded here. */
+  readonly decodedBy: 'rest' | 'local';
+  readonly messages: readonly MessageView[];
+  readonly memo?: string;
+  readonly fee?: { readonly amount: readonly Coin[]; readonly gasLimit: string; readonly payer?: string; readonly granter?: string };
+  readonly signers: readonly Signer[];
+  readonly events: readonly EventGroup[];
+  /** The Ethereum transactions it carries (MsgEthereumTx), each with its own hash. */
+  readonly evm: readonly EvmView[];
+  readonly error?: string;
+}
+
+export interface BlockTxLine {
+  readonly index: number;
+  readonly hash: string;
+  /** One line: the messages' types and the main facts. */
+  readonly summary: string;
+  readonly code?: number;
+  readonly gasUsed?: string;
+  readonly tx: TxView;
+}
+
+export interface BlockView {
+  readonly height: string;
+  readonly hash?: string;
+  readonly time?: string;
+  readonly chainId?: string;
+  readonly proposer?: AddressForms;
+  readonly appHash?: string;
+  readonly txs: readonly BlockTxLine[];
+  /** finalize_block_events (CometBFT 0.38+) or begin/end block events. */
+  readonly events: readonly EventView[];
+  readonly evm?: { readonly hash: string; readonly txCount: number; readonly gasUsed: string; readonly gasLimit?: string; readonly baseFeePerGas?: string };
+}
+
+export interface AddressView {
+  readonly typed: string;
+  readonly role: AddressRole;
+  readonly forms: AddressForms;
+  readonly balances?: readonly Coin[];
+  readonly evmBalance?: Coin;
+  readonly account?: { readonly type?: string; readonly accountNumber?: string; readonly sequence?: string };
+  readonly nonce?: string;
+  readonly isContract?: boolean;
+  readonly codeBytes?: number;
+  readonly validator?: Readonly<Record<string, unknown>>;
+}
+
+interface Common {
+  readonly provider: string;
+  readonly query: string;
+  /** What the query was taken for, and what was found (`an EVM transaction hash`…), one sentence. */
+  readonly found: string;
+  /** Parts that could not be read (one sentence each); the rest is still shown. */
+  readonly notes: readonly string[];
+}
+
+export type LookupResult =
+  | (Common & { readonly kind: 'tx'; readonly tx: TxView })
+  | (Common & { readonly kind: 'block'; readonly block: BlockView })
+  | (Common & { readonly kind: 'address'; readonly address: AddressView })
+  | (Common & { readonly kind: 'notFound'; readonly tried: readonly string[] });

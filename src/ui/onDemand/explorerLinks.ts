@@ -1,0 +1,77 @@
+// Links and hovers in result documents, computed on demand: only the lines visible in the editors
+// showing the document (plus a margin), or the whole document when it is small, and at most
+// MAX_LINKS links, so a 50 MB document costs what its visible part costs. A link opens Look Up on
+// the document's provider (a command URI to chainEndpoints.lookUp with `{ provider, query }`).
+
+import vscode = require('vscode');
+import { knownContext } from '../../core/explorer/context';
+import { MAX_LINKS, hoverAt, scanLinks } from '../../core/explorer/links';
+import { readSettings } from '../settings';
+
+/** Lines scanned above and below what is visible. */
+const MARGIN_LINES = 500;
+/** Up to this many lines, the whole document is scanned. */
+const WHOLE_DOCUMENT_LINES = 20_000;
+/** Characters of a line read around a hover (a minified answer may be one 50 MB line). */
+const HOVER_WINDOW = 300;
+/** Characters read per line for links. */
+const MAX_LINE_CHARS = 20_000;
+
+/** The configured provider a result document belongs to (its first path segment, cleaned as written). */
+export function providerOfDocument(uri: vscode.Uri): string | undefined {
+  const segment = decodeURIComponent(uri.path.split('/')[1] ?? '');
+  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
+  return readSettings().providers.providers.find((p) => clean(p.name) === segment || p.name === segment)?.name;
+}
+
+/** The line ranges to scan: the whole document when small, else the visible ranges plus a margin, merged. */
+export function linesToScan(doc: vscode.TextDocument, visible: readonly vscode.Range[]): Array<[number, number]> {
+  if (doc.lineCount <= WHOLE_DOCUMENT_LINES) return [[0, doc.lineCount - 1]];
+  const spans = (visible.length > 0 ? visible : [new vscode.Range(0, 0, 0, 0)])
+    .map((r): [number, number] => [Math.max(0, r.start.line - MARGIN_LINES), Math.min(doc.lineCount - 1, r.end.line + MARGIN_LINES)])
+    .sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s[0] <= last[1] + 1) last[1] = Math.max(last[1], s[1]);
+    else merged.push([s[0], s[1]]);
+  }
+  return merged;
+}
+
+export function lookUpCommandUri(provider: string | undefined, query: string): vscode.Uri {
+  const arg = provider === undefined ? { query } : { provider, query };
+  return vscode.Uri.parse(`command:chainEndpoints.lookUp?${encodeURIComponent(JSON.stringify([arg]))}`);
+}
+
+export function documentLinks(doc: vscode.TextDocument, token?: vscode.CancellationToken): vscode.DocumentLink[] {
+  const provider = providerOfDocument(doc.uri);
+  const visible = vscode.window.visibleTextEditors.filter((e) => e.document === doc).flatMap((e) => e.visibleRanges);
+  const links: vscode.DocumentLink[] = [];
+  for (const [from, to] of linesToScan(doc, visible)) {
+    for (let line = from; line <= to && links.length < MAX_LINKS; line++) {
+      if (token?.isCancellationRequested) return links;
+      const text = doc.lineAt(line).text;
+      for (const l of scanLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length)) {
+        const link = new vscode.DocumentLink(new vscode.Range(line, l.start, line, l.end), lookUpCommandUri(provider, l.query));
+        link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
+        links.push(link);
+      }
+    }
+  }
+  return links;
+}
+
+export function documentHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  const lineLength = doc.lineAt(position.line).range.end.character;
+  const from = Math.max(0, position.character - HOVER_WINDOW);
+  const to = Math.min(lineLength, position.character + HOVER_WINDOW);
+  const text = doc.getText(new vscode.Range(position.line, from, position.line, to));
+  const provider = providerOfDocument(doc.uri);
+  const known = provider ? knownContext(provider) : { prefix: undefined, unit: () => undefined };
+  const info = hoverAt(text, position.character - from, known);
+  if (!info) return undefined;
+  const md = new vscode.MarkdownString();
+  for (const line of info.lines) md.appendText(line).appendMarkdown('  \n');
+  return new vscode.Hover(md, new vscode.Range(position.line, from + info.start, position.line, from + info.end));
+}

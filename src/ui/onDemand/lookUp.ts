@@ -1,0 +1,156 @@
+// Look Up…: the explorer's command and API. Reads `{ provider?, query }` (asking for what is missing,
+// the query checked as typed), runs the lookup under a cancellable progress notification with the
+// provider's secrets resolved, and opens the composed result as a read-only Markdown document (masked)
+// whose Uri it returns. The API's lookUp() resolves to the same result as plain data.
+
+import { createHash } from 'node:crypto';
+import vscode = require('vscode');
+import { errorMessage, shownMessage } from '../../core/base/errors';
+import type { ExecuteOptions } from '../../core/chain/execute';
+import type { Provider } from '../../core/config/providers';
+import { identify } from '../../core/explorer/identify';
+import { lookUpQuery } from '../../core/explorer/lookup';
+import { renderLookup } from '../../core/explorer/render';
+import { executeSource } from '../../core/explorer/source';
+import type { LookupResult } from '../../core/explorer/views';
+import { maskDeep, masker } from '../../core/secrets/mask';
+import { redactUrl } from '../../core/secrets/redact';
+import type { CommandDeps } from '../deps';
+import { type Prompts, windowPrompts } from '../prompts';
+import { RESULT_SCHEME } from '../resultDocuments';
+import { readSettings } from '../settings';
+
+export interface LookUpArgument {
+  readonly provider?: string;
+  readonly query?: string;
+}
+
+function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
+  const s = readSettings();
+  return {
+    headers: provider.headers,
+    http: deps.http,
+    timeoutMs: s.requestTimeoutMs,
+    maxBufferBytes: s.maxDocumentBytes,
+    maxDownloadBytes: s.maxDownloadBytes,
+    spillDir: deps.storageDir,
+    signal,
+    formatWhileReceiving: false,
+  };
+}
+
+function findProvider(name: string | undefined): Provider | undefined {
+  if (!name) return undefined;
+  return readSettings().providers.providers.find((p) => p.name.toLowerCase() === name.toLowerCase());
+}
+
+/** What the command asks for: the provider (when several), then the query. */
+export async function readLookUpArgument(
+  arg: unknown,
+  providers: readonly Provider[],
+  prompts: Prompts,
+): Promise<{ provider: Provider; query: string } | undefined> {
+  const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
+  let provider = typeof a.provider === 'string' ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase()) : undefined;
+  if (typeof a.provider === 'string' && !provider) throw new Error(vscode.l10n.t('No provider named "{0}".', a.provider));
+  if (!provider) {
+    if (providers.length === 1) provider = providers[0];
+    else {
+      const picked = await prompts.pick(
+        providers.map((p) => ({
+          label: p.name,
+          description: redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? ''),
+          provider: p,
+        })),
+        { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') },
+      );
+      if (!picked) return undefined;
+      provider = picked.provider;
+    }
+  }
+  let query = typeof a.query === 'string' ? a.query : undefined;
+  if (query === undefined) {
+    query = await prompts.input({
+      title: vscode.l10n.t('Look Up · {0}', provider.name),
+      prompt: vscode.l10n.t('A block height, a block or transaction hash (Cosmos or EVM), or an address (0x… or bech32)'),
+      placeHolder: vscode.l10n.t('e.g. 12345, 0x…, cosmos1…'),
+      validate: (text) => {
+        try {
+          identify(text);
+          return undefined;
+        } catch (err) {
+          return shownMessage(err);
+        }
+      },
+    });
+    if (query === undefined) return undefined;
+  }
+  return { provider, query: query.trim() };
+}
+
+async function run(deps: CommandDeps, provider: Provider, query: string, signal: AbortSignal): Promise<LookupResult> {
+  const q = identify(query); // throws the sentence that says what to type: nothing is sent
+  await deps.secrets.ready;
+  const wire = deps.secrets.resolve(provider);
+  const started = Date.now();
+  const result = await lookUpQuery(
+    executeSource(wire, options(deps, wire, signal), (o) => {
+      const line = `[lookUp] ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms`;
+      if (o.error) deps.log.warn(`${line} · ${masker.mask(o.error.message)}`);
+      else deps.log.info(line);
+    }),
+    q,
+    query,
+  );
+  deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
+  return maskDeep(result) as LookupResult;
+}
+
+/** The document's address: `chain-endpoints:/<provider>/Look Up <query>.md`. */
+export function lookUpUri(provider: string, query: string): vscode.Uri {
+  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
+  const shown = query.length > 24 ? `${query.slice(0, 12)}…${query.slice(-8)}` : query;
+  return vscode.Uri.from({
+    scheme: RESULT_SCHEME,
+    path: `/${clean(provider)}/Look Up ${clean(shown)}.md`,
+    query: `lookUp&${createHash('sha1').update(query).digest('hex').slice(0, 10)}`,
+  });
+}
+
+export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const read = await readLookUpArgument(arg, readSettings().providers.providers, windowPrompts);
+  if (!read) return undefined;
+  const { provider, query } = read;
+  identify(query); // bad input: its sentence, before any progress or request
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up {0} · {1}', query, provider.name), cancellable: true },
+    (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      return run(deps, provider, query, abort.signal).finally(() => sub.dispose());
+    },
+  );
+  const text = masker.mask(renderLookup(result));
+  return deps.documents.showData(lookUpUri(provider.name, query), Buffer.from(text, 'utf8'), { language: 'markdown' });
+}
+
+/** The API's lookUp(): the composed result as plain data. Rejects for an unknown provider or a query it cannot read. */
+export async function lookUpForApi(
+  deps: CommandDeps,
+  query: string,
+  opts: { provider?: string; token?: vscode.CancellationToken } = {},
+): Promise<LookupResult> {
+  const providers = readSettings().providers.providers;
+  const provider = findProvider(opts.provider) ?? (opts.provider === undefined && providers.length === 1 ? providers[0] : undefined);
+  if (!provider)
+    throw new Error(opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`);
+  const abort = new AbortController();
+  const sub = opts.token?.onCancellationRequested(() => abort.abort());
+  try {
+    return await run(deps, provider, String(query ?? ''), abort.signal);
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  } finally {
+    sub?.dispose();
+  }
+}

@@ -1,0 +1,99 @@
+// The explorer in the editor against the devnet's real transactions: Look Up… from the command (a
+// block, then an EVM hash reached by following a link of the block's document), the API's lookUp(),
+// the links of an ordinary result document and a hover.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChainEndpointsApi } from '../../src/api';
+import { type Devnet, startDevnet } from '../devnet/devnet';
+import { EXTENSION_ID, closeAllEditors, getJson, providerSettings, runForDocument, setProviders, waitFor } from './helpers';
+import { ui } from './uiDriver';
+
+const PROVIDER = 'Explorer node';
+
+/** The command and its argument behind a link's command URI. */
+function commandOf(link: vscode.DocumentLink): { command: string; arg: { provider?: string; query: string } } {
+  assert.ok(link.target, 'the link has a target');
+  assert.equal(link.target.scheme, 'command');
+  const [arg] = JSON.parse(decodeURIComponent(link.target.query)) as Array<{ provider?: string; query: string }>;
+  return { command: link.target.path, arg };
+}
+
+describe('Explorer: Look Up…', function () {
+  this.timeout(90_000);
+  let devnet: Devnet;
+  let api: ChainEndpointsApi;
+  let height: bigint;
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 300, realTxs: true, providers: [{ name: PROVIDER }] });
+    await setProviders(providerSettings(devnet.providers));
+    api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
+    const status = await waitFor('a few blocks', async () => {
+      const s = (await getJson(`${devnet.providers[0].consensusHttp}/status`)) as { result: { sync_info: { latest_block_height: string } } };
+      return BigInt(s.result.sync_info.latest_block_height) >= 4n ? s : undefined;
+    });
+    height = BigInt(status.result.sync_info.latest_block_height) - 1n;
+  });
+  after(async () => {
+    await closeAllEditors();
+    await devnet.stop();
+  });
+
+  it('looks up a block from the command, and a followed link opens the EVM transaction with its Cosmos transaction', async () => {
+    const block = await runForDocument('chainEndpoints.lookUp', { provider: PROVIDER, query: String(height) });
+    assert.equal(block.doc.languageId, 'markdown');
+    assert.match(block.text, new RegExp(`## Block \`${height}\``));
+    assert.match(block.text, /MsgSend cosmos1/);
+    assert.match(block.text, /MsgEthereumTx 0x[0-9a-f]{64}/);
+    assert.match(block.text, /proposer: `[0-9A-F]{40}` = `cosmosvalcons1/);
+    const evmHash = /MsgEthereumTx (0x[0-9a-f]{64})/.exec(block.text)![1];
+
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', block.uri);
+    const link = links.find((l) => l.target?.scheme === 'command' && commandOf(l).arg.query === evmHash);
+    assert.ok(link, `a link to ${evmHash} among ${links.length}`);
+    const { command, arg } = commandOf(link);
+    assert.equal(command, 'chainEndpoints.lookUp');
+    assert.equal(arg.provider, PROVIDER);
+    assert.equal(block.doc.getText(link.range), evmHash);
+    if (ui.available) await ui.screenshot('explorer-block.png');
+
+    // Following it: what the editor runs for a command link.
+    const tx = await runForDocument(command, arg);
+    assert.match(tx.text, /Found: an EVM transaction hash\./);
+    assert.match(tx.text, new RegExp(`## EVM transaction \`${evmHash}\``));
+    assert.match(tx.text, /## Cosmos transaction `[0-9A-F]{64}`/);
+    assert.match(tx.text, /Cosmos transaction: `[0-9A-F]{64}`/);
+    assert.match(tx.text, /status: success/);
+    if (ui.available) await ui.screenshot('explorer-tx.png');
+  });
+
+  it('api.lookUp() gives plain data: an address in both forms, with balances and its EVM nonce', async () => {
+    const r = await api.lookUp(String(height), { provider: PROVIDER });
+    assert.equal(r.kind, 'block');
+    if (r.kind !== 'block') return;
+    const send = r.block.txs.find((t) => t.tx.messages[0]?.typeUrl === '/cosmos.bank.v1beta1.MsgSend');
+    assert.ok(send);
+    const from = send.tx.signers[0].address!;
+    const a = await api.lookUp(from, { provider: PROVIDER });
+    assert.equal(a.kind, 'address');
+    if (a.kind !== 'address') return;
+    assert.equal(a.address.forms.account, from);
+    assert.match(a.address.forms.hex ?? '', /^0x[0-9a-fA-F]{40}$/);
+    assert.ok(a.address.balances?.some((c) => c.denom === 'atest'));
+    assert.match(a.address.nonce ?? '', /^\d+$/);
+    await assert.rejects(api.lookUp('not an identifier', { provider: PROVIDER }), /not a block height, a hash or an address/);
+  });
+
+  it('an ordinary result document gets links and hovers too', async () => {
+    const doc = await runForDocument('chainEndpoints.consensusHttp.block', { provider: PROVIDER, height: String(height) });
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
+    const heightLink = links.find((l) => commandOf(l).arg.query === String(height));
+    assert.ok(heightLink, 'the height is a link');
+    const proposer = links.find((l) => /^[0-9A-F]{40}$/.test(commandOf(l).arg.query));
+    assert.ok(proposer, 'the proposer address is a link');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, proposer.range.start.translate(0, 2));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /valcons|EVM|hex/);
+  });
+});

@@ -1,0 +1,186 @@
+import * as assert from 'node:assert/strict';
+import { LocalizedError } from '../../../src/core/base/errors';
+import { forgetContext } from '../../../src/core/explorer/context';
+import { lookUp } from '../../../src/core/explorer/lookup';
+import { renderLookup } from '../../../src/core/explorer/render';
+import { type CometCall, type ExplorerSource, NotFound } from '../../../src/core/explorer/source';
+import { fixture } from './decode.unit.test';
+
+const BANK = '05DD664CA50845EF5652766A971FE81C10BCB76F601DCE52CF56C23B775E8EB1';
+const ETH_COSMOS = '5BD19B2385E7D682AAB45A7210E8C52CFD09A409D1DF58E4159A1A1C9ED39E1C';
+const ETH = '0xb1095b1c91b8b316069293d6ecb98b262306416902b888bda4f4ab44d1250163';
+const VALIDATOR = 'cosmos10jmp6sgh4cc6zt3e8gw05wavvejgr5pwsjskvv';
+
+/** A provider answering from the recorded evmd answers; records what was asked. */
+export function fakeSource(has: Partial<ExplorerSource['has']> = {}): ExplorerSource & { asked: string[] } {
+  const asked: string[] = [];
+  const comet = (name: string) => fixture(name).result;
+  const ethTx = comet('cometbft-tx-ethereum.json');
+  return {
+    asked,
+    provider: 'evmd',
+    chainId: 'chain-endpoints-evmd-1',
+    has: { rest: true, comet: true, evm: true, ...has },
+    async rest(path) {
+      asked.push(`rest ${path}`);
+      if (path === '/cosmos/auth/v1beta1/bech32') return { bech32_prefix: 'cosmos' };
+      if (path === '/cosmos/evm/vm/v1/params') return { params: { evm_denom: 'atest' } };
+      if (path === '/cosmos/bank/v1beta1/denoms_metadata/atest')
+        return {
+          metadata: {
+            display: 'test',
+            denom_units: [
+              { denom: 'atest', exponent: 0 },
+              { denom: 'test', exponent: 18 },
+            ],
+          },
+        };
+      if (path === `/cosmos/tx/v1beta1/txs/${BANK}`) return fixture('rest-tx-bank-send.json');
+      if (path === `/cosmos/tx/v1beta1/txs/${ETH_COSMOS}`) return fixture('rest-tx-ethereum.json');
+      if (path.startsWith(`/cosmos/bank/v1beta1/balances/${VALIDATOR}`)) return fixture('rest-balances.json');
+      if (path === `/cosmos/auth/v1beta1/accounts/${VALIDATOR}`) return fixture('rest-account.json');
+      throw new NotFound(`no ${path}`);
+    },
+    async comet(call: CometCall) {
+      asked.push(`comet ${call.method} ${JSON.stringify(call.uri)}`);
+      if (call.method === 'block' && call.uri.height === '4') return comet('cometbft-block.json');
+      if (call.method === 'block_results' && call.uri.height === '4') return comet('cometbft-block_results.json');
+      if (call.method === 'tx' && call.uri.hash === `0x${BANK}`) return comet('cometbft-tx-bank-send.json');
+      if (call.method === 'tx' && call.uri.hash === `0x${ETH_COSMOS}`) return ethTx;
+      if (call.method === 'tx_search' && call.uri.query === JSON.stringify(`ethereum_tx.ethereumTxHash='${ETH}'`)) return { txs: [ethTx], total_count: '1' };
+      throw new LocalizedError(`tx (${call.method}) not found`);
+    },
+    async evm(method, params) {
+      asked.push(`evm ${method} ${JSON.stringify(params)}`);
+      if (method === 'eth_getTransactionByHash' && params[0] === ETH) return fixture('evm-eth_getTransactionByHash.json').result;
+      if (method === 'eth_getTransactionReceipt' && params[0] === ETH) return fixture('evm-eth_getTransactionReceipt.json').result;
+      if (method === 'eth_getBlockByNumber' && params[0] === '0x4') return fixture('evm-eth_getBlockByNumber.json').result;
+      if (method === 'eth_getBalance') return '0xde0b6b3a7640000';
+      if (method === 'eth_getTransactionCount') return '0x2';
+      if (method === 'eth_getCode') return '0x';
+      return null;
+    },
+  };
+}
+
+describe('explorer: lookups composed from recorded evmd answers', () => {
+  beforeEach(() => forgetContext());
+
+  it('a Cosmos hash (any case) of a bank send: decoded by the node, events grouped by message', async () => {
+    const r = await lookUp(fakeSource(), BANK.toLowerCase());
+    assert.equal(r.kind, 'tx');
+    if (r.kind !== 'tx') return;
+    assert.equal(r.tx.hash, BANK);
+    assert.equal(r.tx.decodedBy, 'rest');
+    assert.equal(r.tx.messages[0].typeUrl, '/cosmos.bank.v1beta1.MsgSend');
+    assert.equal(r.tx.height, '4');
+    assert.equal(r.tx.code, 0);
+    assert.ok(r.tx.events.some((g) => g.msgIndex === '0'));
+    assert.equal(r.tx.signers[0].address, (r.tx.messages[0].fields as any).from_address);
+    assert.deepEqual(r.tx.evm, []);
+    const doc = renderLookup(r);
+    assert.match(doc, /Cosmos transaction `05DD664C/);
+    assert.match(doc, /MsgSend/);
+  });
+
+  it('the same bank send with only CometBFT: decoded locally', async () => {
+    const r = await lookUp(fakeSource({ rest: false, evm: false }), BANK);
+    assert.equal(r.kind, 'tx');
+    if (r.kind !== 'tx') return;
+    assert.equal(r.tx.decodedBy, 'local');
+    assert.equal(r.tx.messages[0].typeUrl, '/cosmos.bank.v1beta1.MsgSend');
+    assert.ok(r.tx.fee?.amount[0].amount);
+  });
+
+  it('an EVM hash: the EVM view and the Cosmos transaction that carries it, each naming the other', async () => {
+    const src = fakeSource();
+    const r = await lookUp(src, ETH);
+    assert.equal(r.kind, 'tx');
+    if (r.kind !== 'tx') return;
+    assert.equal(r.tx.hash, ETH_COSMOS);
+    assert.equal(r.tx.messages[0].evmHash, ETH);
+    const e = r.tx.evm[0];
+    assert.equal(e.hash, ETH);
+    assert.equal(e.cosmosHash, ETH_COSMOS);
+    assert.equal(e.source, 'evmRpc');
+    assert.equal(e.status, 'success');
+    assert.equal(e.value?.amount, '123456789');
+    assert.match(e.value?.display ?? '', /test$/);
+    assert.ok(src.asked.some((a) => a.startsWith('comet tx_search')));
+    const doc = renderLookup(r);
+    assert.match(doc, new RegExp(`EVM transaction \`${ETH}\``));
+    assert.match(doc, new RegExp(`Cosmos transaction: \`${ETH_COSMOS}\``));
+  });
+
+  it('an EVM hash without an EVM RPC: the Ethereum transaction decoded from the Cosmos bytes', async () => {
+    const r = await lookUp(fakeSource({ evm: false, rest: false }), ETH);
+    assert.equal(r.kind, 'tx');
+    if (r.kind !== 'tx') return;
+    const e = r.tx.evm[0];
+    assert.equal(e.source, 'decoded');
+    assert.equal(e.hash, ETH);
+    assert.equal(e.from?.toLowerCase(), fixture('evm-eth_getTransactionByHash.json').result.from.toLowerCase());
+  });
+
+  it('a block: header, proposer in both forms, each tx as a line then decoded, events, the EVM block', async () => {
+    const r = await lookUp(fakeSource(), '4');
+    assert.equal(r.kind, 'block');
+    if (r.kind !== 'block') return;
+    const b = r.block;
+    assert.equal(b.height, '4');
+    assert.match(b.proposer?.valcons ?? '', /^cosmosvalcons1/);
+    assert.match(b.proposer?.cometHex ?? '', /^[0-9A-F]{40}$/);
+    assert.deepEqual(
+      b.txs.map((t) => t.hash),
+      [BANK, ETH_COSMOS],
+    );
+    assert.match(b.txs[0].summary, /^MsgSend cosmos1/);
+    assert.match(b.txs[1].summary, /^MsgEthereumTx 0xb1095b1c/);
+    assert.equal(b.txs[1].tx.evm[0].hash, ETH);
+    assert.ok(b.events.length > 0);
+    assert.equal(b.evm?.hash, fixture('evm-eth_getBlockByNumber.json').result.hash);
+    assert.equal(b.evm?.txCount, 1);
+    assert.match(renderLookup(r), /### Transactions\n\n0\. `05DD664C/);
+  });
+
+  it('an address: both forms, balances with display units, account, EVM balance, nonce, not a contract', async () => {
+    const r = await lookUp(fakeSource(), VALIDATOR);
+    assert.equal(r.kind, 'address');
+    if (r.kind !== 'address') return;
+    const a = r.address;
+    assert.equal(a.forms.account, VALIDATOR);
+    assert.match(a.forms.hex ?? '', /^0x[0-9a-fA-F]{40}$/);
+    assert.ok(a.balances?.length);
+    assert.match(a.balances?.[0].display ?? '', / test$/);
+    assert.equal(
+      a.account?.accountNumber,
+      fixture('rest-account.json').account.base_account?.account_number ?? fixture('rest-account.json').account.account_number,
+    );
+    assert.equal(a.evmBalance?.display, '1 test');
+    assert.equal(a.nonce, '2');
+    assert.equal(a.isContract, false);
+    // The 0x form finds the same account.
+    forgetContext();
+    const again = await lookUp(fakeSource(), a.forms.hex!);
+    assert.equal(again.kind === 'address' && again.address.forms.account, VALIDATOR);
+  });
+
+  it('nothing found: says what was tried; bad input: a sentence and nothing sent', async () => {
+    const src = fakeSource();
+    const r = await lookUp(src, '99');
+    assert.equal(r.kind, 'notFound');
+    const none = fakeSource();
+    await assert.rejects(lookUp(none, 'hello'), /not a block height, a hash or an address/);
+    assert.deepEqual(none.asked, []);
+  });
+});
+
+describe('explorer: rendering server text', () => {
+  it('escapes markup and control characters, cuts long values, keeps identifiers plain', async () => {
+    const { esc } = await import('../../../src/core/explorer/render');
+    assert.equal(esc('cosmos1abc'), 'cosmos1abc');
+    assert.equal(esc('<img src=x onerror=alert(1)> `x` [a](command:evil) *b*'), '\\<img src=x onerror=alert(1)\\> \\`x\\` \\[a\\](command:evil) \\*b\\*');
+    assert.equal(esc('a\u0000\u001b[31mb\nc'), 'a \\[31mb c');
+    assert.match(esc('x'.repeat(5000)), /… \(5000 characters\)$/);
+  });
+});
