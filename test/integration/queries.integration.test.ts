@@ -156,4 +156,46 @@ describe('query files in VS Code', function () {
     const one = await vscode.commands.executeCommand<{ tests: Tests } | undefined>('chainEndpoints.queries.run', doc.uri, 'ok2');
     assert.equal(one?.tests[`${id}#ok2`]?.state, 'passed');
   });
+  it('diagnoses an undefined variable and reference, and completes operations, parameters, providers and variables', async () => {
+    const doc = await open(
+      'complete.chainq',
+      [
+        '@addr = 0x2222222222222222222222222222222222222222',
+        'request a = consensusHttp.block',
+        'height: ${nope}',
+        'provider: ',
+        '',
+        'request b = evm.getBalance',
+        'address: {{zzz.result}}',
+        '',
+      ].join('\n'),
+    );
+    const diagnostics = await waitFor('diagnostics', () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.length >= 2 ? d : undefined;
+    });
+    const shown = diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
+    assert.ok(
+      shown.some((x) => x.startsWith('3:') && /nope/.test(x)),
+      shown.join('\n'),
+    );
+    assert.ok(
+      shown.some((x) => x.startsWith('7:') && /zzz/.test(x)),
+      shown.join('\n'),
+    );
+    const labelsAt = async (line: number, character: number) => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        new vscode.Position(line, character),
+      );
+      return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    };
+    assert.ok((await labelsAt(1, 12)).includes('consensusRpc.status'), 'operation ids');
+    assert.ok((await labelsAt(3, 10)).includes('Query devnet'), 'provider names');
+    const vars = await labelsAt(2, 10);
+    assert.ok(vars.includes('addr'), `variables: ${vars.join(', ')}`);
+    const keys = await labelsAt(6, 0);
+    assert.ok(keys.includes('address') && keys.includes('provider'), `parameter keys: ${keys.join(', ')}`);
+  });
 });

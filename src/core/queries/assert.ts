@@ -144,12 +144,10 @@ export function heightOf(result: unknown): bigint | undefined {
  * and status); `within` and `same` are evaluated across providers by evaluateAcross().
  */
 export function evaluate(a: Assertion, r: ResultRecord, expected?: string): AssertionResult {
-  const done = (passed: boolean, message: string, actual?: unknown): AssertionResult => ({
-    assertion: a,
-    passed,
-    message,
-    ...(actual !== undefined || passed === false ? { actual: actual === undefined ? undefined : shorten(actual) } : {}),
-  });
+  const done = (passed: boolean, message: string, actual?: unknown): AssertionResult =>
+    actual !== undefined || passed === false
+      ? { assertion: a, passed, message, actual: actual === undefined ? undefined : shorten(actual) }
+      : { assertion: a, passed, message };
   switch (a.kind) {
     case 'success':
       return r.error ? done(false, `failed: ${r.error}`) : done(true, 'succeeded');
