@@ -16,7 +16,7 @@ describe('Watch Events', function () {
   let api: ChainEndpointsApi;
 
   before(async () => {
-    devnet = await startDevnet({ blockIntervalMs: 300, providers: [{ name: 'Events node' }] });
+    devnet = await startDevnet({ blockIntervalMs: 300, realTxs: true, providers: [{ name: 'Events node' }] });
     const [p] = providerSettings(devnet.providers);
     await setProviders([{ ...p, evmWs: devnet.providers[0].evmWs }]);
     api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
@@ -92,6 +92,7 @@ describe('Watch Events', function () {
         page(action: { filter: string } | { click: 'pause' | 'clear' }): Thenable<boolean>;
         exportTo(uri: vscode.Uri): Promise<void>;
         openTx(seq: number): Promise<string>;
+        detail(seq: number): Promise<string>;
       };
     };
     const view = await vscode.commands.executeCommand<Handle>('chainEndpoints.watchEvents', { provider: 'Events node', query: "tm.event='Tx'" });
@@ -138,9 +139,24 @@ describe('Watch Events', function () {
     assert.equal(lines.length, t.watch().entries().length);
     const records = lines.map((l) => JSON.parse(l) as { kind: string; txHash?: string; data?: unknown });
     assert.ok(records.some((r) => r.kind === 'event' && r.txHash === withHash.txHash && r.data !== undefined));
-    // The hash's link: the explorer's lookup when it exists, else the transaction request.
-    const used = await t.openTx(withHash.seq);
-    const hasLookUp = (await vscode.commands.getCommands(true)).includes('chainEndpoints.lookUp');
-    assert.equal(used, hasLookUp ? 'chainEndpoints.lookUp' : 'chainEndpoints.consensusHttp.tx');
+    // The hash's link: the explorer's lookup.
+    assert.equal(await t.openTx(withHash.seq), 'chainEndpoints.lookUp');
+    // An expanded line: the devnet's real transactions decoded (a bank send, an Ethereum transaction inside MsgEthereumTx).
+    const details = await Promise.all(
+      t
+        .watch()
+        .entries()
+        .filter((e) => e.kind === 'event' && e.txHash)
+        .slice(0, 30)
+        .map((e) => t.detail(e.seq)),
+    );
+    assert.ok(
+      details.some((d) => d.includes('/cosmos.bank.v1beta1.MsgSend') && d.includes('Transaction (decoded)')),
+      'a bank send decoded',
+    );
+    assert.ok(
+      details.some((d) => d.includes('Ethereum transaction (decoded)') && /"from": "0x[0-9a-fA-F]{40}"/.test(d)),
+      'an Ethereum transaction decoded with its sender',
+    );
   });
 });

@@ -12,7 +12,8 @@ import type { Log } from '../log';
 import type { WatchEntry } from '../../core/events/entry';
 import { batchMessage, toJsonLine } from '../../core/events/lines';
 import type { Watch, WatchSnapshot } from '../../core/events/watch';
-import { operationCommand } from '../commandIds';
+import { Commands } from '../commandIds';
+import { eventDetail } from './eventDetail';
 
 /** The event JSON shown when a line is expanded, at most. */
 const MAX_DETAIL_CHARS = 256 * 1024;
@@ -76,14 +77,9 @@ export class EventConsole extends Disposable {
         return this.watch.reconnect();
       case 'export':
         return this.export();
-      case 'detail': {
-        const e = this.watch.entry(seq);
-        let text = e?.data === undefined ? vscode.l10n.t('This event is no longer in the buffer.') : JSON.stringify(e.data, null, 2);
-        if (text.length > MAX_DETAIL_CHARS)
-          text = text.slice(0, MAX_DETAIL_CHARS) + '\n' + vscode.l10n.t('… cut at {0} characters; Export has the whole event.', MAX_DETAIL_CHARS);
-        void this.panel.webview.postMessage({ type: 'detail', seq, text });
+      case 'detail':
+        void this.panel.webview.postMessage({ type: 'detail', seq, text: await this.detailText(seq) });
         return;
-      }
       case 'openTx': {
         // The hash comes from our own buffer, never from the webview.
         const e = this.watch.entry(seq);
@@ -97,6 +93,22 @@ export class EventConsole extends Disposable {
     }
   }
 
+  /** An expanded line: the event decoded with the explorer's decoders (a Tx event's transaction), then as received; cut at MAX_DETAIL_CHARS. */
+  private async detailText(seq: number): Promise<string> {
+    const e = this.watch.entry(seq);
+    let text =
+      e?.data === undefined
+        ? vscode.l10n.t('This event is no longer in the buffer.')
+        : await eventDetail(e.data, {
+            decoded: vscode.l10n.t('Transaction (decoded)'),
+            ethereum: vscode.l10n.t('Ethereum transaction (decoded)'),
+            event: vscode.l10n.t('Event (as received)'),
+          });
+    if (text.length > MAX_DETAIL_CHARS)
+      text = text.slice(0, MAX_DETAIL_CHARS) + '\n' + vscode.l10n.t('… cut at {0} characters; Export has the whole event.', MAX_DETAIL_CHARS);
+    return text;
+  }
+
   /** What the in-editor tests drive: the page's own controls (through a message) and Export to a file. */
   readonly testing = {
     watch: (): Watch => this.watch,
@@ -104,6 +116,8 @@ export class EventConsole extends Disposable {
     /** Types into the filter box or clicks a button of the page; the page answers with a `testState`. */
     page: (action: { filter: string } | { click: 'pause' | 'clear' }) => this.panel.webview.postMessage({ type: 'test', ...action }),
     exportTo: (uri: vscode.Uri) => this.export(uri),
+    /** The text an expanded line shows. */
+    detail: (seq: number) => this.detailText(seq),
     /** The link of the line `seq` (as a click on its hash): the command it ran. */
     openTx: (seq: number) => openTransaction(this.provider, this.watch.entry(seq) ?? {}),
   };
@@ -152,23 +166,11 @@ export interface PageState {
   filter: string;
 }
 
-/** The explorer's command (branch `exp`, issue #17); absent in builds without the explorer. */
-const LOOK_UP = 'chainEndpoints.lookUp';
-
-/**
- * A transaction hash's link: the explorer lookup `{ provider, query }` when that command exists,
- * else the catalogue's own transaction request for the hash (Consensus HTTP or EVM JSON-RPC).
- */
-export async function openTransaction(provider: string, e: Pick<WatchEntry, 'txHash' | 'hashKind'>): Promise<string> {
+/** A transaction hash's link: the explorer's Look Up `{ provider, query }` (Cosmos or EVM hash alike). */
+export async function openTransaction(provider: string, e: Pick<WatchEntry, 'txHash'>): Promise<string> {
   if (!e.txHash) return 'none';
-  const commands = await vscode.commands.getCommands(true);
-  if (commands.includes(LOOK_UP)) {
-    await vscode.commands.executeCommand(LOOK_UP, { provider, query: e.txHash });
-    return LOOK_UP;
-  }
-  const id = e.hashKind === 'evm' ? operationCommand('evm.getTransactionByHash') : operationCommand('consensusHttp.tx');
-  await vscode.commands.executeCommand(id, { provider, hash: e.txHash });
-  return id;
+  await vscode.commands.executeCommand(Commands.lookUp, { provider, query: e.txHash });
+  return Commands.lookUp;
 }
 
 /** The texts events.js shows ({0}…: values). */
