@@ -10,6 +10,7 @@ import { INTERFACE_LABELS, type InterfaceId, type Provider, type ProviderProblem
 import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
+import type { NetworkNode } from './networkNode';
 
 const INTERFACE_ICONS: Record<InterfaceId, string> = {
   evmRpc: 'symbol-event',
@@ -108,7 +109,7 @@ export class ProblemNode {
   }
 }
 
-export type TreeNode = ProviderNode | InterfaceNode | OperationNode | ProblemNode;
+export type TreeNode = NetworkNode | ProviderNode | InterfaceNode | OperationNode | ProblemNode;
 
 function hasKind(value: unknown, kind: TreeNode['kind']): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;

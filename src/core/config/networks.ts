@@ -84,6 +84,19 @@ function keyFor(id: DiscoveredChain, cosmosOfEvm: ReadonlyMap<string, string>): 
   return cosmos ? `cosmos:${cosmos}` : `evm:${id.evmChainId}`;
 }
 
+/** What each provider's node reported, from health rows (`chainId`: the last one a probe carried). */
+export function discoveredChains(rows: readonly { provider: string; iface: string; chainId?: string }[]): (name: string) => DiscoveredChain | undefined {
+  const out = new Map<string, DiscoveredChain>();
+  for (const r of rows) {
+    if (r.chainId === undefined) continue;
+    const d = out.get(r.provider) ?? {};
+    if (r.iface === 'evmRpc' || r.iface === 'evmWs') d.evmChainId ??= r.chainId;
+    else d.chainId ??= r.chainId;
+    out.set(r.provider, d);
+  }
+  return (name) => out.get(name);
+}
+
 /** The network of each provider, by provider name. */
 export function networkIndex(networks: readonly Network[]): Map<string, Network> {
   const out = new Map<string, Network>();

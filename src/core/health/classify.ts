@@ -6,7 +6,7 @@
 
 import { DNS_CODES, REFUSED_CODES, TIMEOUT_CODES, isTlsCode } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { type DiscoveredChain, groupNetworks } from '../config/networks';
+import { discoveredChains, groupNetworks } from '../config/networks';
 import { INTERFACES, type InterfaceId, type Provider } from '../config/providers';
 import { suspectProviders } from './heightPlausibility';
 import { FAMILY, type Family, type InterfaceHealth, type ProbeFailure, type ProbeResult } from './model';
@@ -57,19 +57,6 @@ export function majority(values: (string | undefined)[]): string | undefined {
   let n = 0;
   for (const [v, c] of counts) if (c > n) [best, n] = [v, c];
   return best;
-}
-
-/** What each provider's node reported, from its rows: the chain ids its network is discovered by. */
-export function discoveredChains(rows: readonly InterfaceHealth[]): (name: string) => DiscoveredChain | undefined {
-  const out = new Map<string, DiscoveredChain>();
-  for (const r of rows) {
-    if (r.chainId === undefined) continue;
-    const d = out.get(r.provider) ?? {};
-    if (FAMILY[r.iface] === 'evm') d.evmChainId ??= r.chainId;
-    else d.chainId ??= r.chainId;
-    out.set(r.provider, d);
-  }
-  return (name) => out.get(name);
 }
 
 /** Sets network, state, behind, slowerMs, crossCheck, rank and score on every row, network by network. */
