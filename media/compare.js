@@ -19,6 +19,8 @@
   ].map(([key, label]) => [key, (texts.columns && texts.columns[key]) || label]);
   const numeric = new Set(['height', 'behind', 'medianMs', 'p90Ms', 'successRate', 'rank']);
   let rows = [];
+  /** The networks (key, label, chainId, evmChainId, height, providers); grouped when more than one. */
+  let networks = [];
   let sortKey = 'provider';
   let ascending = true;
 
@@ -85,7 +87,34 @@
     }
     thead.appendChild(tr);
     tbody.replaceChildren();
-    for (const row of [...rows].sort(compare)) {
+    const sorted = [...rows].sort(compare);
+    const groups =
+      networks.length > 1
+        ? networks.map((n) => ({ n, rows: sorted.filter((r) => n.providers.includes(r.provider)) }))
+        : [{ n: undefined, rows: sorted }];
+    for (const group of groups) {
+      if (group.n) {
+        const head = document.createElement('tr');
+        head.className = 'network';
+        const th = document.createElement('th');
+        th.scope = 'rowgroup';
+        th.colSpan = columns.length;
+        const n = group.n;
+        const parts = [n.label];
+        if (n.chainId && n.chainId !== n.label) parts.push(n.chainId);
+        if (n.evmChainId) parts.push(format(texts.evm || 'EVM {0}', n.evmChainId));
+        if (n.height) parts.push(format(texts.network || 'height {0}', BigInt(n.height).toLocaleString('en-US')));
+        th.textContent = parts.join(' · ');
+        head.appendChild(th);
+        tbody.appendChild(head);
+      }
+      renderRows(group.rows);
+    }
+    empty.hidden = rows.length > 0;
+  }
+
+  function renderRows(list) {
+    for (const row of list) {
       const line = document.createElement('tr');
       line.className = `state-${row.state}`;
       for (const [key] of columns) {
@@ -98,13 +127,13 @@
       }
       tbody.appendChild(line);
     }
-    empty.hidden = rows.length > 0;
   }
 
   window.addEventListener('message', (event) => {
     const m = event.data;
     if (m && m.type === 'rows') {
       rows = m.rows;
+      networks = Array.isArray(m.networks) ? m.networks : [];
       updated.textContent = format(texts.updated || 'updated {0}', new Date(m.at).toLocaleTimeString());
       render();
     }

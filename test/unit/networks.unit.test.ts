@@ -8,6 +8,8 @@ import { classify, summarize } from '../../src/core/health/classify';
 import type { InterfaceHealth, ProbeResult } from '../../src/core/health/model';
 import { networkOfPrimary } from '../../src/core/health/heightFollower';
 import { ranked } from '../../src/core/health/rank';
+import { summarizeNetworks } from '../../src/core/health/networkSummary';
+import { toCsv, toRecords } from '../../src/core/health/healthExport';
 
 const p = (name: string, extra: Partial<Provider> = {}): Provider => ({
   name,
@@ -167,5 +169,28 @@ describe('health within a network', () => {
     const two = rows({ new: 'down', a: { chain: 'x-1', evm: '0x1', height: 10n }, b: { chain: 'y-1', evm: '0x2', height: 10n } });
     classify(two, providers, () => ({}), 2);
     assert.equal(networkOfPrimary(two, 'new'), 'unknown:new');
+  });
+});
+
+describe('Compare grouped by network', () => {
+  it('summarises each network (name, chain ids, best height, providers) and names the network of each record', () => {
+    const providers = [p('m1', { network: 'Mainnet' }), p('t1'), p('m2'), p('t2')];
+    const list = rows({
+      m1: { chain: 'main-1', evm: '0x2329', height: 5000n },
+      t1: { chain: 'test-1', evm: '0x2328', height: 120n },
+      m2: { chain: 'main-1', evm: '0x2329', height: 4999n },
+      t2: { chain: 'test-1', evm: '0x2328', height: 100n },
+    });
+    classify(list, providers, () => ({}), 2);
+    const nets = summarizeNetworks(providers, list);
+    assert.deepEqual(nets, [
+      { key: 'cosmos:main-1', label: 'Mainnet', chainId: 'main-1', evmChainId: '9001', height: '5000', providers: ['m1', 'm2'] },
+      { key: 'cosmos:test-1', label: 'test-1', chainId: 'test-1', evmChainId: '9000', height: '120', providers: ['t1', 't2'] },
+    ]);
+    const labels = new Map(nets.map((n) => [n.key, n.label]));
+    const records = toRecords(list, (k) => labels.get(k)!);
+    assert.equal(records.find((r) => r.provider === 't2')!.network, 'test-1');
+    assert.equal(records.find((r) => r.provider === 'm2')!.network, 'Mainnet');
+    assert.match(toCsv(records).split('\n')[0], /,network$/);
   });
 });

@@ -1,11 +1,14 @@
 // "Compare Providers": a webview table of every provider x interface (height, blocks behind,
 // median and p90 latency, success rate, last error, rate limit, rank), sortable, exportable as
-// JSON and CSV, updated live while open. Strict CSP: no remote content, one nonce'd script.
+// JSON and CSV, updated live while open. With several networks the table is grouped by network
+// (a header row each: name, chain ids, best height), sorted within each. Strict CSP: no remote content, one nonce'd script.
 
 import vscode = require('vscode');
 import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
 import { toCsv, toRecords } from '../../core/health/healthExport';
+import { summarizeNetworks } from '../../core/health/networkSummary';
+import { readSettings } from '../settings';
 import type { HealthSource } from '../deps';
 
 export class CompareView extends Disposable {
@@ -39,15 +42,24 @@ export class CompareView extends Disposable {
     await this.health.refresh();
   }
 
+  /** What the table shows: the records (network by display name) and the networks, in settings order. */
+  content(): { rows: ReturnType<typeof toRecords>; networks: ReturnType<typeof summarizeNetworks> } {
+    const rows = this.health.rows();
+    const networks = summarizeNetworks(readSettings().providers.providers, rows);
+    const labels = new Map(networks.map((n) => [n.key, n.label]));
+    return { rows: toRecords(rows, (k) => labels.get(k) ?? k), networks };
+  }
+
   private post(): void {
-    void this.panel?.webview.postMessage({ type: 'rows', rows: toRecords(this.health.rows()), at: new Date().toISOString() });
+    if (!this.panel) return;
+    void this.panel.webview.postMessage({ type: 'rows', ...this.content(), at: new Date().toISOString() });
   }
 
   private async onMessage(m: { type?: string; format?: string }): Promise<void> {
     if (m.type === 'ready') return this.post();
     if (m.type === 'refresh') return void this.health.refresh();
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {
-      const records = toRecords(this.health.rows());
+      const records = this.content().rows;
       const uri = await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Export provider health'),
         defaultUri: vscode.Uri.file(`provider-health.${m.format}`),
@@ -84,7 +96,7 @@ export class CompareView extends Disposable {
 }
 
 /** The texts compare.js shows: column headers by record key, and cell templates ({0}: a time). */
-function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: string; updated: string } {
+function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: string; updated: string; network: string; evm: string } {
   return {
     columns: {
       provider: vscode.l10n.t('Provider'),
@@ -101,5 +113,7 @@ function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: st
     },
     rateLimitedUntil: vscode.l10n.t({ message: 'until {0}', comment: ['Rate limit column of Compare Providers; {0} is a time of day'] }),
     updated: vscode.l10n.t({ message: 'updated {0}', comment: ['Compare Providers header; {0} is a time of day'] }),
+    network: vscode.l10n.t({ message: 'height {0}', comment: ['Compare Providers network header; {0} is the best height of the network'] }),
+    evm: vscode.l10n.t({ message: 'EVM {0}', comment: ['Compare Providers network header; {0} is the EVM chain id'] }),
   };
 }
