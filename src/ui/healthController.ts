@@ -12,6 +12,7 @@ import { type InterfaceId, type Provider } from '../core/config/providers';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
 import { type SecretStore } from './secretStore';
+import { setNetworkSource } from './networkDirectory';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController extends Disposable {
@@ -32,6 +33,7 @@ export class HealthController extends Disposable {
   ) {
     super();
     this._register(this.changed);
+    setNetworkSource(() => this.current);
     this._register(
       onSettingsChanged(['health', 'providers'], () => this.schedule()),
       vscode.window.onDidChangeWindowState(() => this.schedule()),

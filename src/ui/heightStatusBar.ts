@@ -9,6 +9,7 @@ import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { type HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
+import { groupForPick } from '../core/config/networks';
 import { type Provider, joinUrl } from '../core/config/providers';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
@@ -17,6 +18,8 @@ import { type HttpClient } from '../core/transport/http';
 import { type HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
+import { currentNetworks } from './networkDirectory';
+import { windowPrompts } from './prompts';
 import { type SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
@@ -254,11 +257,11 @@ export class HeightStatusBar extends Disposable {
   async switchProvider(): Promise<void> {
     const { providers } = readSettings().providers;
     const candidates = providers.filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
-    const picked = await vscode.window.showQuickPick(
-      candidates.map((x) => ({
+    const picked = await windowPrompts.pick(
+      groupForPick(candidates, currentNetworks(providers)).map(({ provider: x, group }) => ({
         label: x.name,
         description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
-        picked: x.name === this.follower.view?.configured.name,
+        ...(group !== undefined ? { group } : {}),
       })),
       { title: vscode.l10n.t('Follow the block height of…') },
     );

@@ -111,3 +111,17 @@ export function sameNetwork(providers: readonly Provider[], networks: readonly N
   const names = new Set(n.providers.map((p) => p.name));
   return providers.filter((p) => names.has(p.name));
 }
+
+/**
+ * Providers in the order a pick shows them: network by network, each with its network's name as
+ * `group` (the pick's separator) when there is more than one network; as given otherwise.
+ */
+export function groupForPick<T extends { name: string }>(providers: readonly T[], networks: readonly Network[]): { provider: T; group?: string }[] {
+  if (networks.length < 2) return providers.map((provider) => ({ provider }));
+  const index = networkIndex(networks);
+  const order = new Map(networks.map((n, i) => [n.key, i]));
+  return providers
+    .map((provider, i) => ({ provider, i, n: index.get(provider.name) }))
+    .sort((a, b) => (order.get(a.n?.key ?? '') ?? networks.length) - (order.get(b.n?.key ?? '') ?? networks.length) || a.i - b.i)
+    .map(({ provider, n }) => ({ provider, ...(n ? { group: n.label } : {}) }));
+}

@@ -5,6 +5,7 @@
 import * as l10n from '../../core/base/l10n';
 import { checkParam, readCommandArgument } from '../../core/chain/commandArgs';
 import type { Args, Operation } from '../../core/chain/operations';
+import { type Network, groupForPick } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { Prompts } from '../prompts';
@@ -16,12 +17,24 @@ export interface Resolved {
 }
 
 /** The provider and complete arguments for `op`; undefined when the user dismisses a prompt. */
-export async function resolveArgs(op: Operation, providers: readonly Provider[], arg: unknown, prompts: Prompts): Promise<Resolved | undefined> {
+export async function resolveArgs(
+  op: Operation,
+  providers: readonly Provider[],
+  arg: unknown,
+  prompts: Prompts,
+  /** The networks (grouping the pick by network when more than one). */
+  networks: readonly Network[] = [],
+): Promise<Resolved | undefined> {
   const read = readCommandArgument(op, providers, arg);
   let provider = read.provider;
   if (!provider) {
     const picked = await prompts.pick(
-      read.candidates.map((p) => ({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p })),
+      groupForPick(read.candidates, networks).map(({ provider: p, group }) => ({
+        label: p.name,
+        description: redactUrl(p.endpoints[op.iface]!),
+        provider: p,
+        ...(group !== undefined ? { group } : {}),
+      })),
       { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) },
     );
     if (!picked) return undefined;

@@ -20,6 +20,7 @@ import { windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
+import { currentNetworks } from '../networkDirectory';
 import { showOutcome } from './showOutcome';
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
@@ -37,7 +38,7 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
 }
 
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const resolved = await resolveArgs(op, readSettings().providers.providers, arg, windowPrompts);
+  const resolved = await resolveArgs(op, readSettings().providers.providers, arg, windowPrompts, currentNetworks(readSettings().providers.providers));
   if (!resolved) return undefined;
   const { provider, args } = resolved;
   await deps.secrets.ready;
@@ -134,7 +135,13 @@ export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boole
     void vscode.window.showInformationMessage(vscode.l10n.t('Copy as curl works on an operation in the Chain Endpoints view.'));
     return undefined;
   }
-  const resolved = await resolveArgs(node.operation, readSettings().providers.providers, node, windowPrompts);
+  const resolved = await resolveArgs(
+    node.operation,
+    readSettings().providers.providers,
+    node,
+    windowPrompts,
+    currentNetworks(readSettings().providers.providers),
+  );
   if (!resolved) return undefined;
   try {
     await deps.secrets.ready;
