@@ -194,3 +194,43 @@ describe('Compare grouped by network', () => {
     assert.match(toCsv(records).split('\n')[0], /,network$/);
   });
 });
+
+describe('two networks served by the devnet, probed', function () {
+  this.timeout(30_000);
+  it('each network is judged on its own: heights, lag and rank within it; the tree groups them', async () => {
+    const { startNetworks, SECOND_NETWORK } = await import('../devnet/devnet');
+    const { HealthMonitor } = await import('../../src/core/health/health');
+    const { HttpClient } = await import('../../src/core/transport/http');
+    const nets = await startNetworks([
+      { blockIntervalMs: 100, initialHeight: 5000n, providers: [{ name: 'A one' }, { name: 'A two' }, { name: 'A lagging', lagBlocks: 5 }] },
+      { ...SECOND_NETWORK, initialHeight: 1n, blockIntervalMs: 100, providers: [{ name: 'B one' }, { name: 'B lagging', lagBlocks: 5 }] },
+    ]);
+    const http = new HttpClient();
+    try {
+      // The first network (3 providers) is ~5000 blocks ahead: the old majority called B "wrong chain".
+      while (nets.devnets[1].height() < 8n) await new Promise((r) => setTimeout(r, 50));
+      const providers: Provider[] = nets.providers.map(({ name, evmWs: _ws, ...endpoints }) => ({ name, endpoints }));
+      const monitor = new HealthMonitor({ http, timeoutMs: 3000 });
+      await monitor.refresh(providers);
+      const list = monitor.assess(providers);
+      assert.equal(find(list, 'B one').state, 'healthy', find(list, 'B one').reason);
+      assert.equal(find(list, 'B one', 'evmRpc').state, 'healthy', find(list, 'B one', 'evmRpc').reason);
+      assert.equal(find(list, 'B lagging').state, 'lagging');
+      assert.ok(find(list, 'B lagging').behind! >= 3n && find(list, 'B lagging').behind! < 10n, `behind ${find(list, 'B lagging').behind}`);
+      assert.equal(find(list, 'A lagging').state, 'lagging');
+      assert.equal(find(list, 'B one').rank, 1);
+      assert.equal(find(list, 'B one').network, 'cosmos:chain-endpoints-devnet-2');
+      assert.equal(find(list, 'A one').network, 'cosmos:chain-endpoints-devnet-1');
+      assert.deepEqual(
+        summarizeNetworks(providers, list).map((n) => [n.label, n.evmChainId, n.providers]),
+        [
+          ['chain-endpoints-devnet-1', '262144', ['A one', 'A two', 'A lagging']],
+          ['chain-endpoints-devnet-2', '262145', ['B one', 'B lagging']],
+        ],
+      );
+    } finally {
+      await http.close();
+      await nets.stop();
+    }
+  });
+});
