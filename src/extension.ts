@@ -36,6 +36,8 @@ export interface ActivatedApi extends ChainEndpointsApi {
     history(): Promise<readonly HistoryEntry[]>;
     /** The per-network status-bar items (statusBar.perNetwork): the provider each follows. */
     networkHeights(): { configured?: string; following?: string; height?: string }[];
+    /** What the Compare view shows (its records and networks), once opened. */
+    compareContent(): Promise<ReturnType<CompareView['content']> | undefined>;
   };
 }
 
@@ -126,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       history: () => history.list(),
       networkHeights: () =>
         networkBars.all().map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
+      compareContent: async () => (compare ? (await compare).content() : undefined),
     },
   };
 }
