@@ -97,8 +97,12 @@ describe('several networks side by side', function () {
     assert.equal(current.provider, 'Small steady', "the other provider of the same network, not a larger network's");
     assert.equal(current.configured, 'Small flaky');
     assert.match(current.reason ?? '', /Small flaky is unreachable/);
-    await waitFor('the fallback live', () => (api.currentHeight()?.state === 'live' ? api.currentHeight() : undefined), 10_000);
-    const shown = BigInt(api.currentHeight()!.height!);
+    const live = await waitFor('the fallback live with a height', () => {
+      const c = api.currentHeight();
+      return c?.state === 'live' && c.height !== undefined ? c : undefined;
+    });
+    assert.equal(live.provider, 'Small steady');
+    const shown = BigInt(live.height!);
     assert.ok(shown < 1000n, `the smaller network's height, not the larger one's (shown ${shown})`);
     if (ui.available) await ui.screenshot('status-bar-network-failover.png');
     // Its network's other provider stopped too: no failover at all (never to the larger network).

@@ -153,8 +153,7 @@ export class HeightFollower {
     const rows = await this.deps.refreshHealth(providers.map((p) => p.name));
     if (this.primary !== primary) return; // restarted meanwhile
     const network = networkOfPrimary(rows, primary.provider.name);
-    const healthy = (iface: 'consensusWs' | 'consensusHttp') =>
-      ranked(rows, iface).filter((r) => r.state === 'healthy' && !exclude.has(r.provider) && (network === undefined || r.network === network));
+    const healthy = (iface: 'consensusWs' | 'consensusHttp') => ranked(rows, iface, network).filter((r) => r.state === 'healthy' && !exclude.has(r.provider));
     const ws = healthy('consensusWs')[0];
     const choice = ws ?? healthy('consensusHttp')[0];
     if (!choice) {
