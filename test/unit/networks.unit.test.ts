@@ -232,3 +232,36 @@ describe('two networks served by the devnet, probed', function () {
     }
   });
 });
+
+describe('provider picks grouped by network', () => {
+  it('orders the candidates network by network, each under its network name; one network: no groups', async () => {
+    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { findOperation } = await import('../../src/core/chain/operations');
+    const { groupForPick } = await import('../../src/core/config/networks');
+    const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
+    const networks = groupNetworks(providers);
+    let seen: { label: string; group?: string }[] = [];
+    const prompts = {
+      pick: async <T>(items: readonly T[]) => {
+        seen = items as never;
+        return items[2];
+      },
+      input: async () => '5',
+      confirm: async () => true,
+    };
+    const r = await resolveArgs(findOperation('consensusHttp.block')!, providers, undefined, prompts, networks);
+    assert.deepEqual(
+      seen.map((i) => [i.label, i.group]),
+      [
+        ['main-a', 'Mainnet'],
+        ['main-b', 'Mainnet'],
+        ['test-a', 'test-1'],
+      ],
+    );
+    assert.equal(r!.provider.name, 'test-a');
+    assert.deepEqual(
+      groupForPick(providers.slice(0, 1), groupNetworks(providers.slice(0, 1))).map((x) => x.group),
+      [undefined],
+    );
+  });
+});
