@@ -4,6 +4,7 @@
 import vscode = require('vscode');
 import { formatHeight } from '../core/base/numbers';
 import type { Network } from '../core/config/networks';
+import { escapeMarkdown } from '../core/documents/markdown';
 import type { InterfaceHealth } from '../core/health/model';
 import { healthColor, summarizeProvider } from './healthPresentation';
 
@@ -44,7 +45,7 @@ export class NetworkNode {
     item.iconPath = new vscode.ThemeIcon('globe', summary ? healthColor(summary.state) : undefined);
     item.contextValue = 'network';
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(vscode.l10n.t('**Network** {0}', n.label.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&')));
+    tooltip.appendMarkdown(vscode.l10n.t('**Network** {0}', escapeMarkdown(n.label)));
     tooltip.appendText(`\n${item.description}\n${n.providers.map((p) => p.name).join(', ')}`);
     item.tooltip = tooltip;
     return item;
