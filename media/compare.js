@@ -25,6 +25,8 @@
   // media/charts.js (loaded first) draws the sparklines and the charts with uPlot.
   const charts = window.chainCharts;
   let rows = [];
+  /** The networks (key, label, chainId, evmChainId, height, providers); grouped when more than one. */
+  let networks = [];
   let sortKey = 'provider';
   let ascending = true;
 
@@ -92,7 +94,34 @@
     thead.appendChild(tr);
     if (charts) charts.clearSparklines();
     tbody.replaceChildren();
-    for (const row of [...rows].sort(compare)) {
+    const sorted = [...rows].sort(compare);
+    const groups =
+      networks.length > 1
+        ? networks.map((n) => ({ n, rows: sorted.filter((r) => n.providers.includes(r.provider)) }))
+        : [{ n: undefined, rows: sorted }];
+    for (const group of groups) {
+      if (group.n) {
+        const head = document.createElement('tr');
+        head.className = 'network';
+        const th = document.createElement('th');
+        th.scope = 'rowgroup';
+        th.colSpan = columns.length;
+        const n = group.n;
+        const parts = [n.label];
+        if (n.chainId && n.chainId !== n.label) parts.push(n.chainId);
+        if (n.evmChainId) parts.push(format(texts.evm || 'EVM {0}', n.evmChainId));
+        if (n.height) parts.push(format(texts.network || 'height {0}', BigInt(n.height).toLocaleString('en-US')));
+        th.textContent = parts.join(' · ');
+        head.appendChild(th);
+        tbody.appendChild(head);
+      }
+      renderRows(group.rows);
+    }
+    empty.hidden = rows.length > 0;
+  }
+
+  function renderRows(list) {
+    for (const row of list) {
       const line = document.createElement('tr');
       line.className = `state-${row.state}`;
       for (const [key] of columns) {
@@ -110,7 +139,6 @@
       }
       tbody.appendChild(line);
     }
-    empty.hidden = rows.length > 0;
   }
 
   window.addEventListener('message', (event) => {
@@ -118,6 +146,7 @@
     if (m && m.type === 'rows') {
       rows = m.rows;
       if (charts && m.history) charts.update(m.history);
+      networks = Array.isArray(m.networks) ? m.networks : [];
       updated.textContent = format(texts.updated || 'updated {0}', new Date(m.at).toLocaleTimeString());
       render();
     }

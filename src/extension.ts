@@ -17,6 +17,7 @@ import { readSettings } from './ui/settings';
 import type { CompareView } from './ui/onDemand/compareView';
 import { HealthController } from './ui/healthController';
 import { HeightStatusBar } from './ui/heightStatusBar';
+import { NetworkStatusBars } from './ui/networkStatusBars';
 import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
@@ -32,7 +33,15 @@ import { errorMessage } from './core/base/errors';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {
-  readonly testing: { treeSnapshot(): Promise<TreeSnapshot[]>; healthRows(): readonly InterfaceHealth[]; history(): Promise<readonly HistoryEntry[]> };
+  readonly testing: {
+    treeSnapshot(): Promise<TreeSnapshot[]>;
+    healthRows(): readonly InterfaceHealth[];
+    history(): Promise<readonly HistoryEntry[]>;
+    /** The per-network status-bar items (statusBar.perNetwork): the provider each follows. */
+    networkHeights(): { configured?: string; following?: string; height?: string }[];
+    /** What the Compare view shows (its records and networks), once opened. */
+    compareContent(): Promise<ReturnType<CompareView['content']> | undefined>;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): ActivatedApi {
@@ -54,8 +63,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const health = new HealthController(http, log, secrets);
   const tree = new ProvidersTree(health);
   const statusBar = new HeightStatusBar(log, http, health, secrets);
+  const networkBars = new NetworkStatusBars(log, http, health, secrets, statusBar);
   const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
-  context.subscriptions.push(secrets, documents, health, tree, statusBar, history);
+  context.subscriptions.push(secrets, documents, health, tree, statusBar, networkBars, history);
 
   // What no one sees at startup is loaded on first use (src/ui/onDemand.ts): the comparison view,
   // the two ways to add providers, and the request runner.
@@ -89,9 +99,10 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     registerCommand(log, Commands.addProvider, async () => (await loadOnDemand()).addProvider()),
     registerCommand(log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
     registerCommand(log, Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints')),
-    registerCommand(log, Commands.statusBarMenu, () => statusBar.showMenu()),
-    registerCommand(log, Commands.statusBarReconnect, () => statusBar.reconnect()),
-    registerCommand(log, Commands.statusBarSwitchProvider, () => statusBar.switchProvider()),
+    // With one item per network (statusBar.perNetwork), an item's menu names its network.
+    registerCommand(log, Commands.statusBarMenu, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).showMenu()),
+    registerCommand(log, Commands.statusBarReconnect, () => [statusBar, ...networkBars.all()].forEach((b) => b.reconnect())),
+    registerCommand(log, Commands.statusBarSwitchProvider, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).switchProvider()),
     registerCommand(log, Commands.watchEvents, async (arg?: unknown) =>
       (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, keep: (d) => context.subscriptions.push(d) }, arg),
     ),
@@ -122,7 +133,14 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       if (!configured || !following) return undefined;
       return { provider: following.name, configured: configured.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped', reason };
     },
-    testing: { treeSnapshot: () => tree.snapshot(), healthRows: () => health.rows(), history: () => history.list() },
+    testing: {
+      treeSnapshot: () => tree.snapshot(),
+      healthRows: () => health.rows(),
+      history: () => history.list(),
+      networkHeights: () =>
+        networkBars.all().map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
+      compareContent: async () => (compare ? (await compare).content() : undefined),
+    },
   };
 }
 

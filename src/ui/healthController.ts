@@ -14,6 +14,7 @@ import { INTERFACES, type InterfaceId, type Provider } from '../core/config/prov
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
 import { type SecretStore } from './secretStore';
+import { setNetworkSource } from './networkDirectory';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController extends Disposable {
@@ -42,6 +43,7 @@ export class HealthController extends Disposable {
   ) {
     super();
     this._register(this.changed);
+    setNetworkSource(() => this.current);
     this._register(
       onSettingsChanged(['health', 'providers'], () => this.schedule()),
       vscode.window.onDidChangeWindowState(() => this.schedule()),

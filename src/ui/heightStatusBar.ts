@@ -9,6 +9,7 @@ import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { type HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
+import { groupForPick } from '../core/config/networks';
 import { type Provider, joinUrl } from '../core/config/providers';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
@@ -17,6 +18,8 @@ import { type HttpClient } from '../core/transport/http';
 import { type HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
+import { currentNetworks } from './networkDirectory';
+import { windowPrompts } from './prompts';
 import { type SecretStore } from './secretStore';
 import { SECTION, onSettingsChanged, readSettings } from './settings';
 
@@ -63,11 +66,17 @@ export class HeightStatusBar extends Disposable {
     private readonly http: HttpClient,
     health: HealthController,
     private readonly secrets: SecretStore,
+    /** Set for one item of `statusBar.perNetwork`: the network it follows (networkStatusBars.ts). */
+    private readonly scope?: { key: string; label: string; index: number },
   ) {
     super();
-    this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
-    this.item.name = vscode.l10n.t('Chain Endpoints: block height');
-    this.item.command = Commands.statusBarMenu;
+    this.item = vscode.window.createStatusBarItem(
+      scope ? `${STATUS_ITEM_ID}.${scope.index}` : STATUS_ITEM_ID,
+      vscode.StatusBarAlignment.Left,
+      100 - (scope?.index ?? 0),
+    );
+    this.item.name = scope ? vscode.l10n.t('Chain Endpoints: block height of {0}', scope.label) : vscode.l10n.t('Chain Endpoints: block height');
+    this.item.command = scope ? { command: Commands.statusBarMenu, title: this.item.name, arguments: [scope.key] } : Commands.statusBarMenu;
     this.follower = new HeightFollower(
       {
         startFeed: (provider, pollOnly, onChange) => this.startFeed(provider, pollOnly, onChange),
@@ -100,8 +109,8 @@ export class HeightStatusBar extends Disposable {
   restart(): void {
     this.stopFeeds();
     const settings = readSettings();
-    const provider = chooseStatusProvider(settings.providers.providers, settings.statusBarProvider);
-    if (!settings.statusBarEnabled || !provider) {
+    const provider = chooseStatusProvider(this.candidates(), settings.statusBarProvider);
+    if (!settings.statusBarEnabled || !provider || (!this.scope && perNetworkItems())) {
       this.item.hide();
       if (settings.statusBarEnabled && !provider) this.log.info('[status] no provider with a consensus address: status bar hidden');
       return;
@@ -117,6 +126,13 @@ export class HeightStatusBar extends Disposable {
 
   reconnect(): void {
     this.follower.reconnect();
+  }
+
+  /** The providers this item may follow: all, or those of its network. */
+  private candidates(): Provider[] {
+    const { providers } = readSettings().providers;
+    if (!this.scope) return providers;
+    return currentNetworks(providers).find((n) => n.key === this.scope!.key)?.providers ?? [];
   }
 
   private startFeed(provider: Provider, pollOnly: boolean, onChange: (s: HeightSnapshot) => void): HeightTracker {
@@ -203,6 +219,9 @@ export class HeightStatusBar extends Disposable {
     const since = s.receivedAt ? vscode.l10n.t('{0} s ago', Math.max(0, Math.round((Date.now() - s.receivedAt) / 1000))) : '—';
     const source = s.source === 'websocket' ? vscode.l10n.t('websocket') : s.source === 'polling' ? vscode.l10n.t('polling') : undefined;
     const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
+    const networks = currentNetworks(readSettings().providers.providers);
+    const network = networks.length > 1 ? networks.find((n) => n.providers.some((x) => x.name === configured.name)) : undefined;
+    if (network) rows.push(vscode.l10n.t('Network: {0}', escapeMarkdown(network.label)), '');
     if (reason) {
       rows.push(
         vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(reason.shown), configured.name),
@@ -253,12 +272,12 @@ export class HeightStatusBar extends Disposable {
 
   async switchProvider(): Promise<void> {
     const { providers } = readSettings().providers;
-    const candidates = providers.filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
-    const picked = await vscode.window.showQuickPick(
-      candidates.map((x) => ({
+    const candidates = this.candidates().filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
+    const picked = await windowPrompts.pick(
+      groupForPick(candidates, currentNetworks(providers)).map(({ provider: x, group }) => ({
         label: x.name,
         description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
-        picked: x.name === this.follower.view?.configured.name,
+        ...(group !== undefined ? { group } : {}),
       })),
       { title: vscode.l10n.t('Follow the block height of…') },
     );
@@ -276,4 +295,10 @@ export class HeightStatusBar extends Disposable {
     this.stopFeeds();
     super.dispose();
   }
+}
+
+/** True when `statusBar.perNetwork` is on and there are several networks: one item each instead. */
+export function perNetworkItems(): boolean {
+  const settings = readSettings();
+  return settings.statusBarPerNetwork && currentNetworks(settings.providers.providers).length > 1;
 }

@@ -6,6 +6,8 @@ import vscode = require('vscode');
 export interface PickItem {
   label: string;
   description?: string;
+  /** Items with a group are shown under a separator of that name (the network of a provider). */
+  group?: string;
 }
 
 export interface Prompts {
@@ -26,7 +28,23 @@ export interface Prompts {
 }
 
 export const windowPrompts: Prompts = {
-  pick: (items, options) => Promise.resolve(vscode.window.showQuickPick([...items], { ...options, ignoreFocusOut: true })),
+  pick: async (items, options) => {
+    const picked = await vscode.window.showQuickPick(withSeparators(items), { ...options, ignoreFocusOut: true });
+    return picked as (typeof items)[number] | undefined;
+  },
   input: ({ validate, ...options }) => Promise.resolve(vscode.window.showInputBox({ ...options, ignoreFocusOut: true, validateInput: validate })),
   confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
 };
+
+/** A separator before each run of items of one group (none when no item has a group). */
+export function withSeparators<T extends PickItem>(items: readonly T[]): (T | vscode.QuickPickItem)[] {
+  if (!items.some((i) => i.group !== undefined)) return [...items];
+  const out: (T | vscode.QuickPickItem)[] = [];
+  let group: string | undefined;
+  for (const item of items) {
+    if (item.group !== undefined && item.group !== group) out.push({ label: item.group, kind: vscode.QuickPickItemKind.Separator });
+    group = item.group;
+    out.push(item);
+  }
+  return out;
+}

@@ -5,7 +5,9 @@
 
 import vscode = require('vscode');
 import { Disposable } from './lifecycle';
+import { type Network, discoveredChains, groupNetworks } from '../core/config/networks';
 import { INTERFACES } from '../core/config/providers';
+import { NetworkNode } from './networkNode';
 import { type HealthController } from './healthController';
 import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, type TreeNode } from './treeNodes';
 import { readSettings, onSettingsChanged } from './settings';
@@ -27,6 +29,8 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
   private readonly view: vscode.TreeView<TreeNode>;
   /** Providers whose rows the user collapsed (rows start expanded). */
   private readonly collapsed = new Set<string>();
+  /** Networks (keys) the user collapsed. */
+  private readonly collapsedNetworks = new Set<string>();
 
   constructor(private readonly health: HealthController) {
     super();
@@ -45,10 +49,12 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
       }),
       this.view.onDidExpandElement((e) => {
         if (e.element instanceof ProviderNode) this.collapsed.delete(e.element.provider.name);
+        if (e.element instanceof NetworkNode) this.collapsedNetworks.delete(e.element.network.key);
         this.reportShown();
       }),
       this.view.onDidCollapseElement((e) => {
         if (e.element instanceof ProviderNode) this.collapsed.add(e.element.provider.name);
+        if (e.element instanceof NetworkNode) this.collapsedNetworks.add(e.element.network.key);
         this.reportShown();
       }),
     );
@@ -62,10 +68,15 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
 
   /** Tells the health controller which providers a person can see now. */
   private reportShown(): void {
+    const hidden = new Set(
+      this.networks()
+        .filter((n) => this.collapsedNetworks.has(n.key))
+        .flatMap((n) => n.providers.map((p) => p.name)),
+    );
     const names = this.view.visible
       ? readSettings()
           .providers.providers.map((p) => p.name)
-          .filter((n) => !this.collapsed.has(n))
+          .filter((n) => !this.collapsed.has(n) && !hidden.has(n))
       : [];
     this.health.setShown(new Set(names));
   }
@@ -83,16 +94,29 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     if (!node) {
       const { providers, problems } = readSettings().providers;
       const rows = this.health.rows();
-      return [
-        ...providers.map(
-          (p) =>
-            new ProviderNode(
-              p,
-              rows.filter((r) => r.provider === p.name),
-            ),
-        ),
-        ...problems.map((p) => new ProblemNode(p)),
-      ];
+      const networks = this.networks();
+      // One network keeps the plain list of providers; several are shown above their providers.
+      const top =
+        networks.length > 1
+          ? networks.map((n) => new NetworkNode(n, rowsOf(rows, n)))
+          : providers.map(
+              (p) =>
+                new ProviderNode(
+                  p,
+                  rows.filter((r) => r.provider === p.name),
+                ),
+            );
+      return [...top, ...problems.map((p) => new ProblemNode(p))];
+    }
+    if (node instanceof NetworkNode) {
+      const rows = this.health.rows();
+      return node.network.providers.map(
+        (p) =>
+          new ProviderNode(
+            p,
+            rows.filter((r) => r.provider === p.name),
+          ),
+      );
     }
     if (node instanceof ProviderNode) {
       const caps = this.health.capabilities(node.provider.name);
@@ -116,7 +140,18 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
   getParent(node: TreeNode): TreeNode | undefined {
     if (node instanceof OperationNode) return new InterfaceNode(node.provider, node.operation.iface);
     if (node instanceof InterfaceNode) return new ProviderNode(node.provider);
+    if (node instanceof ProviderNode) {
+      const networks = this.networks();
+      const n = networks.length > 1 ? networks.find((x) => x.providers.some((p) => p.name === node.provider.name)) : undefined;
+      return n && new NetworkNode(n, rowsOf(this.health.rows(), n));
+    }
     return undefined;
+  }
+
+  /** The configured providers grouped into networks (declared, else discovered by the probes). */
+  networks(): Network[] {
+    const rows = this.health.rows();
+    return groupNetworks(readSettings().providers.providers, discoveredChains(rows));
   }
 
   /** The whole tree as plain data (labels, descriptions, context values): for tests and the API. */
@@ -130,7 +165,7 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
         description: typeof item.description === 'string' ? item.description : undefined,
         contextValue: item.contextValue,
         command: item.command?.command,
-        children: child instanceof ProviderNode || child instanceof InterfaceNode ? await this.snapshot(child) : [],
+        children: child instanceof NetworkNode || child instanceof ProviderNode || child instanceof InterfaceNode ? await this.snapshot(child) : [],
       });
     }
     return out;
@@ -153,4 +188,9 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     if (state === 'broken') messages.push(vscode.l10n.t('No valid provider: fix the entries below in settings, or add a provider.'));
     this.view.message = messages.length ? messages.join(' ') : undefined;
   }
+}
+
+function rowsOf<R extends { provider: string }>(rows: readonly R[], network: Network): R[] {
+  const names = new Set(network.providers.map((p) => p.name));
+  return rows.filter((r) => names.has(r.provider));
 }

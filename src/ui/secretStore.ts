@@ -10,10 +10,13 @@ import { Disposable } from './lifecycle';
 import { LocalizedError } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
+import { groupForPick } from '../core/config/networks';
 import { type Provider } from '../core/config/providers';
 import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
 import { SECRET_NAME, secretNames } from '../core/config/secrets';
 import { type Log } from './log';
+import { currentNetworks } from './networkDirectory';
+import { windowPrompts } from './prompts';
 import { userProviders } from './settings';
 
 /** Before secrets were bound to a provider: one key per name, and the list of names. */
@@ -163,13 +166,14 @@ export class SecretStore extends Disposable {
     }
     if (!provider) {
       const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
-      const picked = await vscode.window.showQuickPick(
-        candidates.map((p) => ({
+      const picked = await windowPrompts.pick(
+        groupForPick(candidates, currentNetworks(users)).map(({ provider: p, group }) => ({
           label: p.name,
           description: secretNames(p)
             .map((n) => `\${secret:${n}}`)
             .join(' '),
           p,
+          ...(group !== undefined ? { group } : {}),
         })),
         { title: vscode.l10n.t('Set Secret: for which provider of your user settings?') },
       );

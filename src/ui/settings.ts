@@ -17,6 +17,8 @@ export interface Settings {
   readonly maxDownloadBytes: number;
   readonly statusBarEnabled: boolean;
   readonly statusBarProvider: string;
+  /** One status-bar item per network (`statusBar.perNetwork`). */
+  readonly statusBarPerNetwork: boolean;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
 }
@@ -41,6 +43,7 @@ export function readSettings(): Settings {
     maxDownloadBytes: clampNumber(limit('maxDownloadMegabytes'), 1024, 1, 65536) * 1024 * 1024,
     statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
     statusBarProvider: (c.get<string>('statusBar.provider') ?? '').trim(),
+    statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
   };
 }

@@ -12,6 +12,7 @@ import { redactUrl } from '../core/secrets/redact';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 import type { Capabilities } from '../core/health/capabilities';
 import { capabilityTooltipLines } from './capabilityPresentation';
+import type { NetworkNode } from './networkNode';
 
 const INTERFACE_ICONS: Record<InterfaceId, string> = {
   evmRpc: 'symbol-event',
@@ -122,7 +123,7 @@ export class ProblemNode {
   }
 }
 
-export type TreeNode = ProviderNode | InterfaceNode | OperationNode | ProblemNode;
+export type TreeNode = NetworkNode | ProviderNode | InterfaceNode | OperationNode | ProblemNode;
 
 function hasKind(value: unknown, kind: TreeNode['kind']): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;

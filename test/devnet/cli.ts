@@ -6,8 +6,10 @@
 //   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
 //   --host H         listen address (default 127.0.0.1)
 //   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
+//   --second-network also serve a second chain (chain-endpoints-devnet-2, heights from 5000) with
+//                    "Second network" and "Second network lagging" (3 blocks behind), free ports
 import { getAddress } from 'viem';
-import { type Devnet, type DevnetOptions, type DevnetProviderOptions, startDevnet } from './devnet';
+import { type Devnet, type DevnetOptions, type DevnetProviderOptions, SECOND_NETWORK, startDevnet, startNetworks } from './devnet';
 
 interface CliArgs {
   blockMs: number;
@@ -17,12 +19,13 @@ interface CliArgs {
   portsFree: boolean;
   host: string;
   txs: boolean;
+  secondNetwork: boolean;
 }
 
-const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs]';
+const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--second-network]';
 
 function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true };
+  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true, secondNetwork: false };
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -50,6 +53,9 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       case '--ports-free':
         out.portsFree = true;
+        break;
+      case '--second-network':
+        out.secondNetwork = true;
         break;
       case '--host':
         out.host = value() ?? out.host;
@@ -89,11 +95,22 @@ async function main(): Promise<void> {
     genesisAppStateBytes: Math.round(args.genesisMb * 1024 * 1024),
     realTxs: args.txs,
   };
-  const devnet = await startDevnet(options);
+  const second: DevnetOptions = {
+    ...SECOND_NETWORK,
+    host: args.host,
+    blockIntervalMs: args.blockMs,
+    providers: [{ name: 'Second network' }, { name: 'Second network lagging', lagBlocks: 3 }],
+    realTxs: args.txs,
+  };
+  const networks = args.secondNetwork ? await startNetworks([options, second]) : undefined;
+  const devnet: Devnet = networks ? networks.devnets[0] : await startDevnet(options);
+  const others = networks ? networks.devnets.slice(1) : [];
+  for (const d of others) console.log(`second network ${d.chainId} (EVM chain id ${d.evmChainId}) at height ${d.height()}`);
   const genesisChunks = Math.ceil(devnet.genesisBytes().length / (16 * 1024 * 1024));
   console.log(`devnet ${devnet.chainId} (EVM chain id ${devnet.evmChainId}, 0x${devnet.evmChainId.toString(16)}) at height ${devnet.height()}`);
   console.log(`genesis: ${devnet.genesisBytes().length} bytes${genesisChunks > 1 ? `, ${genesisChunks} chunks (use genesis_chunked)` : ''}`);
-  for (const p of devnet.providers) {
+  const allProviders = [...devnet.providers, ...others.flatMap((d) => d.providers)];
+  for (const p of allProviders) {
     console.log(`\n${p.name}`);
     console.log(`  EVM JSON-RPC    ${p.evmRpc}`);
     console.log(`  Consensus HTTP  ${p.consensusHttp}`);
@@ -102,7 +119,7 @@ async function main(): Promise<void> {
     console.log(`  REST            ${p.rest}`);
     console.log(`  EVM WS          ${p.evmWs}`);
   }
-  const snippet = devnet.providers.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest, evmWs }) => ({
+  const snippet = allProviders.map(({ name, evmRpc, consensusHttp, consensusRpc, consensusWs, rest, evmWs }) => ({
     name,
     evmRpc,
     consensusHttp,
@@ -137,7 +154,7 @@ async function main(): Promise<void> {
     clearInterval(blockLog);
     const force = setTimeout(() => process.exit(1), 5000);
     force.unref();
-    devnet.stop().then(
+    (networks ?? devnet).stop().then(
       () => process.exit(0),
       (e: unknown) => {
         console.error(e);

@@ -264,3 +264,52 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
   return devnet;
 }
+
+/** Several devnets side by side: one chain each (its own chain ids, heights and providers). */
+export interface DevnetNetworks {
+  readonly devnets: Devnet[];
+  /** Every provider of every chain, in order. */
+  readonly providers: DevnetProviderUrls[];
+  /** The devnet serving `provider`. */
+  of(provider: string): Devnet;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one devnet per options (give each its own chainId, evmChainId and provider names; an
+ * initialHeight sets its heights apart). Stops the started ones when one fails to start.
+ */
+export async function startNetworks(networks: DevnetOptions[]): Promise<DevnetNetworks> {
+  const devnets: Devnet[] = [];
+  try {
+    for (const options of networks) devnets.push(await startDevnet(options));
+  } catch (e) {
+    for (const d of devnets) await d.stop();
+    throw e;
+  }
+  const names = devnets.flatMap((d) => d.providers.map((p) => p.name));
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) {
+    for (const d of devnets) await d.stop();
+    throw new Error(`duplicate devnet provider name across networks: ${dup}`);
+  }
+  return {
+    devnets,
+    providers: devnets.flatMap((d) => d.providers),
+    of: (provider) => {
+      const d = devnets.find((x) => x.providers.some((p) => p.name === provider));
+      if (!d) throw new Error(`unknown devnet provider: ${provider}`);
+      return d;
+    },
+    stop: async () => {
+      for (const d of devnets) await d.stop();
+    },
+  };
+}
+
+/** The second chain `npm run devnet -- --second-network` serves: another chain id, heights from 5000. */
+export const SECOND_NETWORK: Pick<DevnetOptions, 'chainId' | 'evmChainId' | 'initialHeight'> = {
+  chainId: 'chain-endpoints-devnet-2',
+  evmChainId: 262145n,
+  initialHeight: 5000n,
+};

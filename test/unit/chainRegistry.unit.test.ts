@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ChainRegistryError, type ImportCandidate, parseChainJson } from '../../src/core/config/chainRegistry';
 import { normalizeAddress } from '../../src/core/config/registryDuplicates';
+import { groupNetworks } from '../../src/core/config/networks';
 import { DEFAULT_PROVIDERS, parseProviders } from '../../src/core/config/providers';
 
 // Compiled to out/test/unit: the fixtures stay in the source tree.
@@ -49,6 +50,7 @@ describe('chain registry: a Cosmos EVM testnet with several providers', () => {
       rest: 'https://api.testnet.lumen.example.org',
       chainId: 'lumen_7701-1',
       evmChainId: '7701',
+      network: 'Lumen Testnet',
     });
   });
 
@@ -103,7 +105,7 @@ describe('chain registry: a Cosmos EVM testnet with several providers', () => {
     assert.equal(ip.entry.consensusRpc, 'http://65.108.12.34:26657');
     assert.equal(ip.entry.rest, 'http://65.108.12.34:1317', 'rpc and rest of one unnamed host are one candidate');
     const evmOnly = byProvider(candidates, 'jsonrpc.lumen-testnet.stakeme.pro');
-    assert.deepEqual(Object.keys(evmOnly.entry).sort(), ['chainId', 'evmChainId', 'evmRpc', 'name']);
+    assert.deepEqual(Object.keys(evmOnly.entry).sort(), ['chainId', 'evmChainId', 'evmRpc', 'name', 'network']);
   });
 
   it('notes gRPC as not imported on its provider', () => {
@@ -198,6 +200,10 @@ describe('chain registry: a mainnet without EVM and with unnamed endpoints', () 
     );
     assert.equal(byProvider(candidates, 'Lavender.Five Nodes 🐝').entry.rest, 'https://kestrel-api.lavenderfive.com');
     assert.ok(candidates.every((c) => c.entry.evmChainId === undefined));
+    assert.ok(
+      candidates.every((c) => c.entry.network === 'Kestrel mainnet'),
+      'the network named from pretty_name and network_type',
+    );
     assert.ok(
       notes.some((n) => /grpc-web\.kestrel\.example\.net not imported/.test(n)),
       notes.join('\n'),
@@ -326,5 +332,23 @@ describe('chain registry: address normalization', () => {
     assert.equal(normalizeAddress('https://rpc.example.org/a/b//#x'), 'https://rpc.example.org/a/b');
     assert.equal(normalizeAddress('http://rpc.example.org:80/?key=1'), 'http://rpc.example.org/?key=1');
     assert.equal(normalizeAddress(' http://10.0.0.1:26657 '), 'http://10.0.0.1:26657');
+  });
+});
+
+describe('chain registry: a testnet and a mainnet import as two networks', () => {
+  it('names each network from pretty_name and network_type, and groups them apart by chain_id', () => {
+    const chainJson = (chainId: string, pretty: string, type: string, host: string) =>
+      JSON.stringify({ chain_id: chainId, pretty_name: pretty, network_type: type, apis: { rpc: [{ address: `https://${host}`, provider: 'P' }] } });
+    const test = parseChainJson(chainJson('evmos_9000-4', 'Evmos Testnet', 'testnet', 'rpc.test.example.org'), []);
+    const main = parseChainJson(chainJson('evmos_9001-2', 'Evmos', 'mainnet', 'rpc.main.example.org'), []);
+    const entries = [...test.candidates, ...main.candidates].map((c) => c.entry);
+    const networks = groupNetworks(parseProviders(entries).providers);
+    assert.deepEqual(
+      networks.map((n) => [n.label, n.chainId, n.providers.length]),
+      [
+        ['Evmos Testnet', 'evmos_9000-4', 1],
+        ['Evmos mainnet', 'evmos_9001-2', 1],
+      ],
+    );
   });
 });

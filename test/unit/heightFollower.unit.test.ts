@@ -199,4 +199,28 @@ describe('HeightFollower (status bar policy)', () => {
     assert.equal(h.feeds[1].reconnects, 1);
     h.follower.stop();
   });
+  it("with two networks, fails over only within the configured provider's network, never to the larger one", async () => {
+    const net = (n: string) => ({ network: n });
+    const rows = [
+      row('big1', 'consensusWs', 'healthy', 1, net('cosmos:big-1')),
+      row('big2', 'consensusWs', 'healthy', 2, net('cosmos:big-1')),
+      row('small1', 'consensusWs', 'down', undefined, net('cosmos:small-7')),
+      row('small2', 'consensusWs', 'healthy', 1, net('cosmos:small-7')),
+    ];
+    const h = harness([ws('big1'), ws('big2'), ws('small1'), ws('small2')], rows);
+    h.follower.follow(ws('small1'));
+    h.feeds[0].set({ state: 'reconnecting', detail: 'connection refused' });
+    await settle();
+    assert.equal(h.feeds.at(-1)!.provider.name, 'small2', 'the other provider of the same network');
+    assert.equal(h.views.at(-1)!.following.name, 'small2');
+    h.follower.stop();
+    // The same network's other provider down too: no failover at all, never to the larger network.
+    const alone = harness([ws('big1'), ws('small1'), ws('small2')], [rows[0], rows[2], row('small2', 'consensusWs', 'down', undefined, net('cosmos:small-7'))]);
+    alone.follower.follow(ws('small1'));
+    alone.feeds[0].set({ state: 'reconnecting', detail: 'connection refused' });
+    await settle();
+    assert.equal(alone.feeds.length, 1, alone.feeds.map((f) => f.provider.name).join());
+    assert.match(alone.logs.join('\n'), /no healthy provider/);
+    alone.follower.stop();
+  });
 });

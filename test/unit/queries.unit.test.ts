@@ -243,6 +243,45 @@ describe('query files: the CLI against the devnet', function () {
     }
   });
 
+  it('"provider: *" stays within one network: that of @provider, else it says which networks it would mix', async () => {
+    const twoNetworks = path.join(dir, 'two-networks.json');
+    const local = devnet.providers[0];
+    const entries = [
+      ...devnet.providers.map((p) => ({ ...p, chainId: devnet.chainId })),
+      { name: 'Mainnet', consensusRpc: local.consensusRpc, chainId: 'mainnet-1', network: 'Main' },
+    ];
+    writeFileSync(twoNetworks, JSON.stringify(entries));
+    const file = path.join(dir, 'fan-out.chainq');
+    writeFileSync(file, 'request s = consensusRpc.status\nprovider: *\nassert heights within 2\n');
+    const run = async (extra: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCli(['run', file, '--reporter', 'json', '--providers', twoNetworks, ...extra], {
+        cwd: ROOT,
+        env: { [secretEnvName('Second', 'apiKey')]: 'x' },
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+      });
+      return { code, out, err };
+    };
+    const within = await run(['--provider', 'Second']);
+    assert.equal(within.code, 0, within.out + within.err);
+    assert.deepEqual(
+      JSON.parse(within.out)
+        .files[0].requests[0].providers.map((p: { provider: string }) => p.provider)
+        .sort(),
+      ['Local node', 'Second'],
+    );
+    const main = await run(['--provider', 'Mainnet']);
+    assert.deepEqual(
+      JSON.parse(main.out).files[0].requests[0].providers.map((p: { provider: string }) => p.provider),
+      ['Mainnet'],
+    );
+    const mixed = await run([]);
+    assert.equal(mixed.code, 1, mixed.out + mixed.err);
+    assert.match(mixed.out + mixed.err, /would compare 2 networks \(chain-endpoints-devnet-1, Main\)/);
+  });
+
   it('dist/cli.js, the package bin, runs files with the same exit codes (after npm run build)', async function () {
     const cliJs = path.join(ROOT, 'dist', 'cli.js');
     if (!existsSync(cliJs)) this.skip();

@@ -23,7 +23,7 @@ export { normalizeAddress } from './registryDuplicates';
 import { type InterfaceId, validateAddress } from './providers';
 
 /** A provider entry as written to `chainEndpoints.providers`. */
-export type ProviderEntry = { name: string } & Partial<Record<InterfaceId | 'chainId' | 'evmChainId', string>>;
+export type ProviderEntry = { name: string } & Partial<Record<InterfaceId | 'chainId' | 'evmChainId' | 'network', string>>;
 
 export interface RegistryChain {
   /** `chain_id` (the Cosmos chain-id, e.g. `evmos_9000-4`). */
@@ -230,6 +230,8 @@ export function parseChainJson(text: string, existing: readonly { name: string; 
       continue;
     }
     const entry = buildEntry(group, chainId, evm?.id);
+    const network = networkName(chain);
+    if (network) entry.network = network;
     const base = chainId ? `${group.provider} (${chainId})` : group.provider;
     const name = uniqueName(base, taken);
     taken.add(name.toLowerCase());
@@ -347,6 +349,19 @@ function wsFromRpc(rpc: string): string {
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/websocket`;
   url.search = '';
   return url.toString();
+}
+
+/**
+ * The network's display name from the registry: `pretty_name` (else `chain_name`) with its
+ * `network_type` when the name does not say it ("Evmos" + testnet: "Evmos testnet"), so a testnet
+ * and a mainnet import as two networks (they are grouped by `chain_id`; this names them).
+ */
+export function networkName(chain: RegistryChain): string | undefined {
+  const name = chain.name?.trim();
+  const type = chain.networkType?.trim();
+  if (!name) return chain.chainId && type ? `${chain.chainId} ${type}` : undefined;
+  if (!type || name.toLowerCase().includes(type.toLowerCase())) return name.slice(0, 100);
+  return `${name} ${type}`.slice(0, 100);
 }
 
 function buildEntry(group: Group, chainId: string | undefined, evmChainId: string | undefined): ProviderEntry {

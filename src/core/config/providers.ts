@@ -40,6 +40,8 @@ export interface Provider {
   /** Expected chain identities (optional): the Cosmos chain-id and the EVM chain id (0x-hex). */
   readonly chainId?: string;
   readonly evmChainId?: string;
+  /** The network's display name (optional; providers are grouped by chain identity, see networks.ts). */
+  readonly network?: string;
   /** Extra request headers; values may reference `${secret:NAME}` (kept in SecretStorage). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Where the definition comes from (set by the settings reader): only a user provider gets secrets. */
@@ -178,12 +180,24 @@ export function parseProviders(raw: unknown): ParsedProviders {
       problems.push({ index, name, message: l10n.t('{0}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".', name) });
       return;
     }
+    if (entry.network !== undefined && entry.network !== null && (typeof entry.network !== 'string' || entry.network.length > 100)) {
+      problems.push({ index, name, message: l10n.t('{0}: network must be a name (text of at most 100 characters) such as "Evmos testnet".', name) });
+      return;
+    }
+    const network = typeof entry.network === 'string' && entry.network.trim() ? entry.network.trim() : undefined;
     const headers = parseHeaders(entry.headers);
     if (typeof headers === 'string') {
       problems.push({ index, name, message: `${name}: ${headers}` });
       return;
     }
-    providers.push({ name, endpoints, ...(chainId ? { chainId } : {}), ...(evmChainId ? { evmChainId } : {}), ...(headers ? { headers } : {}) });
+    providers.push({
+      name,
+      endpoints,
+      ...(chainId ? { chainId } : {}),
+      ...(evmChainId ? { evmChainId } : {}),
+      ...(network ? { network } : {}),
+      ...(headers ? { headers } : {}),
+    });
   });
   return { providers, problems };
 }

@@ -1,10 +1,12 @@
 // Classifying probe results: each interface's window summarised (latency percentiles, success
 // rate), then judged against the best of its family (consensus heights together, EVM heights
 // together): healthy, lagging, down, wrong chain, rate-limited or suspect (a height implausibly far
-// ahead); then ranked for failover. Pure: no I/O.
+// ahead); then ranked for failover. Everything is judged within one network (config/networks.ts):
+// another network's heights, chain ids and latencies never count. Pure: no I/O.
 
 import { DNS_CODES, REFUSED_CODES, TIMEOUT_CODES, isTlsCode } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { discoveredChains, groupNetworks } from '../config/networks';
 import { INTERFACES, type InterfaceId, type Provider } from '../config/providers';
 import { suspectProviders } from './heightPlausibility';
 import { FAMILY, type Family, type InterfaceHealth, type ProbeFailure, type ProbeResult } from './model';
@@ -32,6 +34,7 @@ export function summarize(provider: string, iface: InterfaceId, history: readonl
     .map((r) => r.latencyMs!)
     .sort((a, b) => a - b);
   const failed = [...history].reverse().find((r) => !r.ok);
+  const chainId = [...history].reverse().find((r) => r.ok && r.chainId !== undefined)?.chainId;
   return {
     provider,
     iface,
@@ -42,6 +45,7 @@ export function summarize(provider: string, iface: InterfaceId, history: readonl
     p90Ms: percentile(latencies, 0.9),
     successRate: history.length ? history.filter((r) => r.ok).length / history.length : undefined,
     samples: history.length,
+    ...(chainId !== undefined ? { chainId } : {}),
     ...(last?.rateLimitedUntil && last.rateLimitedUntil > now ? { state: 'rateLimited' as const, reason: l10n.t('429 rate-limited') } : {}),
   };
 }
@@ -55,8 +59,20 @@ export function majority(values: (string | undefined)[]): string | undefined {
   return best;
 }
 
-/** Sets state, behind, slowerMs, crossCheck, rank and score on every row. */
+/** Sets network, state, behind, slowerMs, crossCheck, rank and score on every row, network by network. */
 export function classify(rows: InterfaceHealth[], providers: readonly Provider[], expected: (p: Provider) => ExpectedChain, now: number): void {
+  for (const network of groupNetworks(providers, discoveredChains(rows))) {
+    const names = new Set(network.providers.map((p) => p.name));
+    const members = rows.filter((r) => names.has(r.provider));
+    for (const r of members) r.network = network.key;
+    classifyNetwork(members, network.providers, expected);
+    rank(members, now);
+  }
+  crossCheck(rows);
+}
+
+/** Classifies the rows of one network's providers. */
+function classifyNetwork(rows: InterfaceHealth[], providers: readonly Provider[], expected: (p: Provider) => ExpectedChain): void {
   const byName = new Map(providers.map((p) => [p.name, p]));
   for (const family of ['consensus', 'evm'] as Family[]) {
     const members = rows.filter((r) => FAMILY[r.iface] === family);
@@ -106,8 +122,6 @@ export function classify(rows: InterfaceHealth[], providers: readonly Provider[]
       r.reason = lagging ? ((r.behind ?? 0n) > LAG_BLOCKS ? l10n.t('{0} behind', String(r.behind)) : l10n.t('{0} ms slower', String(r.slowerMs))) : undefined;
     }
   }
-  crossCheck(rows);
-  rank(rows, now);
 }
 
 /** Flags an interface more than LAG_BLOCKS behind the provider's other interfaces. */

@@ -21,11 +21,14 @@ export interface HealthRecord {
   lastErrorAt: string | null;
   rateLimitedUntil: string | null;
   crossCheck: string | null;
+  /** The provider's network (its display name; config/networks.ts). */
+  network: string | null;
 }
 
 const round = (n: number | undefined) => (n === undefined ? null : Math.round(n));
 
-export function toRecords(rows: readonly InterfaceHealth[]): HealthRecord[] {
+/** `networkLabel` names a network key (the rows' `network`); the key itself when omitted. */
+export function toRecords(rows: readonly InterfaceHealth[], networkLabel: (key: string) => string = (k) => k): HealthRecord[] {
   return rows.map((r) => ({
     provider: r.provider,
     interface: INTERFACE_LABELS[r.iface],
@@ -44,6 +47,7 @@ export function toRecords(rows: readonly InterfaceHealth[]): HealthRecord[] {
     lastErrorAt: r.lastError ? new Date(r.lastError.at).toISOString() : null,
     rateLimitedUntil: r.last?.rateLimitedUntil && r.last.rateLimitedUntil > Date.now() ? new Date(r.last.rateLimitedUntil).toISOString() : null,
     crossCheck: r.crossCheck ?? null,
+    network: r.network === undefined ? null : networkLabel(r.network),
   }));
 }
 

@@ -4,7 +4,9 @@
 // best-ranked healthy provider (a WebSocket one first) until the configured one is live again; the
 // primary keeps running in the background to notice. The height shown never goes down while the
 // configured provider stays the same, except when it is dropped for a suspect height (then the
-// fallback's own height is shown). Feeds are HeightTrackers in the editor and fakes in tests.
+// fallback's own height is shown). A fallback is always a provider of the configured provider's
+// network (the rows' `network`, config/networks.ts): the bar never shows another chain's height.
+// Feeds are HeightTrackers in the editor and fakes in tests.
 
 import type { Message } from '../base/l10n';
 import * as l10n from '../base/l10n';
@@ -150,7 +152,8 @@ export class HeightFollower {
     if (providers.length === 0) return;
     const rows = await this.deps.refreshHealth(providers.map((p) => p.name));
     if (this.primary !== primary) return; // restarted meanwhile
-    const healthy = (iface: 'consensusWs' | 'consensusHttp') => ranked(rows, iface).filter((r) => r.state === 'healthy' && !exclude.has(r.provider));
+    const network = networkOfPrimary(rows, primary.provider.name);
+    const healthy = (iface: 'consensusWs' | 'consensusHttp') => ranked(rows, iface, network).filter((r) => r.state === 'healthy' && !exclude.has(r.provider));
     const ws = healthy('consensusWs')[0];
     const choice = ws ?? healthy('consensusHttp')[0];
     if (!choice) {
@@ -208,4 +211,17 @@ export class HeightFollower {
     this.primary = undefined;
     this.shownHeight = undefined;
   }
+}
+
+/**
+ * The network a fallback must be on: the primary's (from its rows). A primary never identified
+ * (not declared, never answered) counts as on the only identified network when there is just one,
+ * else no fallback is safe (a sentinel no row matches). Undefined when rows carry no network.
+ */
+export function networkOfPrimary(rows: readonly InterfaceHealth[], primary: string): string | undefined {
+  const own = rows.find((r) => r.provider === primary && r.network !== undefined)?.network;
+  if (own === undefined) return undefined;
+  if (!own.startsWith('unknown:')) return own;
+  const known = new Set(rows.map((r) => r.network).filter((n): n is string => n !== undefined && !n.startsWith('unknown:')));
+  return known.size === 1 ? [...known][0] : own;
 }

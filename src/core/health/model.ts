@@ -55,6 +55,10 @@ export interface InterfaceHealth {
   p90Ms?: number;
   successRate?: number;
   samples: number;
+  /** The chain id the node last reported (the latest probe that carried one): its network. */
+  chainId?: string;
+  /** Key of the provider's network (networks.ts), set by classify. */
+  network?: string;
   /** Why the state: one short phrase for the tree's description. */
   reason?: string;
   /** This interface lags the provider's other interfaces (cross-check). */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { errorMessage } from '../base/errors';
+import { groupNetworks, networkIndex } from '../config/networks';
 import { type Provider, parseProviders } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
 import { masker } from '../secrets/mask';
@@ -168,6 +169,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (broken) return 2;
 
+  const declaredNetworks = networkIndex(groupNetworks(providers));
   const http = new HttpClient({ userAgent: 'chain-endpoints-cli' });
   const spillDir = mkdtempSync(path.join(tmpdir(), 'chain-endpoints-cli-'));
   const reports: FileReport[] = [];
@@ -179,6 +181,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         execute: { http, timeoutMs: options.timeoutMs, maxBufferBytes: 20 * 1024 * 1024, spillDir, formatWhileReceiving: false },
         env: io.env,
         defaultProvider: options.provider,
+        // Networks as the providers declare them (chainId, evmChainId, network): no probe here.
+        networkOf: (p) => declaredNetworks.get(p.name)?.label,
         concurrency: options.concurrency,
         signal: io.signal,
         resolveProvider: (p) => {

@@ -25,6 +25,12 @@ export interface RunContext {
   secretHint?(p: Provider, name: string): string;
   /** Used by requests without a `provider:` line (replaces the file's `@provider`). */
   readonly defaultProvider?: string;
+  /**
+   * The network of a provider (its name: config/networks.ts). A fan-out (`provider: *`) runs on the
+   * providers of one network: that of the file's `@provider` (or defaultProvider) when set, else it
+   * must be the only network among the candidates. Without it, `*` runs on every candidate.
+   */
+  networkOf?(p: Provider): string | undefined;
   /** Requests of one fan-out in flight at once (default 4). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
@@ -191,7 +197,7 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
   const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
   if (wanted?.trim() === '*') {
     if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
-    return candidates;
+    return withinOneNetwork(candidates, scope, op.iface);
   }
   if (wanted === undefined) {
     if (candidates.length === 1) return candidates;
@@ -205,6 +211,26 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
   const chosen = [readCommandArgument(op, ctx.providers, { provider: wanted }).provider!];
   scope.chosen.set(key, chosen);
   return chosen;
+}
+
+/** The candidates of one network (see RunContext.networkOf): `*` never compares two chains. */
+function withinOneNetwork(candidates: Provider[], scope: Scope, iface: string): Provider[] {
+  const { ctx, file } = scope;
+  const of = ctx.networkOf;
+  if (!of) return candidates;
+  const networks = [...new Set(candidates.map((p) => of(p) ?? ''))];
+  if (networks.length <= 1) return candidates;
+  const anchorName = ctx.defaultProvider ?? (file.variables.has('provider') ? interpolate(file.variables.get('provider')!, scope, undefined) : undefined);
+  const anchor = anchorName ? ctx.providers.find((p) => p.name.toLowerCase() === anchorName.trim().toLowerCase()) : undefined;
+  if (anchor) {
+    const network = of(anchor) ?? '';
+    const mine = candidates.filter((p) => (of(p) ?? '') === network);
+    if (mine.length > 0) return mine;
+    throw new ValueError(`no provider of the network ${network} (that of ${anchor.name}) has a ${iface} address`);
+  }
+  throw new ValueError(
+    `"provider: *" would compare ${networks.length} networks (${networks.join(', ')}): set @provider to a provider of the network to query, and * runs on the providers of that network`,
+  );
 }
 
 function recordOf(provider: string, o: Outcome): ResultRecord {

@@ -4,6 +4,7 @@
 
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
+import { type Network, groupForPick } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { queryTemplates, validateQuery } from '../../core/events/query';
 import {
@@ -23,7 +24,12 @@ export interface Chosen {
 }
 
 /** What to watch: the argument completed by the prompts; undefined when the user dismissed one. */
-export async function chooseWatch(arg: unknown, providers: readonly Provider[], prompts: Prompts): Promise<Chosen | undefined> {
+export async function chooseWatch(
+  arg: unknown,
+  providers: readonly Provider[],
+  prompts: Prompts,
+  networks: readonly Network[] = [],
+): Promise<Chosen | undefined> {
   const given = readWatchArgument(arg, providers);
   let provider = given.provider;
   if (!provider) {
@@ -37,10 +43,11 @@ export async function chooseWatch(arg: unknown, providers: readonly Provider[], 
     }
     if (candidates.length === 1) provider = candidates[0];
     else {
-      const items = candidates.map((p) => ({
+      const items = groupForPick(candidates, networks).map(({ provider: p, group }) => ({
         label: p.name,
         description: [p.endpoints.consensusWs && 'CometBFT', p.endpoints.evmWs && 'EVM'].filter(Boolean).join(' · '),
         p,
+        ...(group !== undefined ? { group } : {}),
       }));
       provider = (await prompts.pick(items, { title: l10n.t('Watch Events'), placeHolder: l10n.t('The provider to watch') }))?.p;
       if (!provider) return undefined;

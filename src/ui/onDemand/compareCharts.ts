@@ -19,8 +19,12 @@ export interface SeriesHistory {
 }
 
 /** The rows with their capability cells: the table and its exports. */
-export function compareRecords(health: HealthSource, rows: readonly InterfaceHealth[]): (HealthRecord & ReturnType<typeof capabilityCells>)[] {
-  const records = toRecords(rows);
+export function compareRecords(
+  health: HealthSource,
+  rows: readonly InterfaceHealth[],
+  networkLabel?: (key: string) => string,
+): (HealthRecord & ReturnType<typeof capabilityCells>)[] {
+  const records = toRecords(rows, networkLabel);
   return records.map((r, i) => ({ ...r, ...capabilityCells(health.capabilities?.(rows[i].provider), rows[i].iface) }));
 }
 

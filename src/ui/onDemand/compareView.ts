@@ -1,10 +1,13 @@
 // "Compare Providers": a webview table of every provider x interface (height, blocks behind,
 // median and p90 latency, success rate, last error, rate limit, rank), sortable, exportable as
-// JSON and CSV, updated live while open. Strict CSP: no remote content, one nonce'd script.
+// JSON and CSV, updated live while open. With several networks the table is grouped by network
+// (a header row each: name, chain ids, best height), sorted within each. Strict CSP: no remote content, one nonce'd script.
 
 import vscode = require('vscode');
 import { webviewPage } from './webviewPage';
 import { Disposable } from '../lifecycle';
+import { summarizeNetworks } from '../../core/health/networkSummary';
+import { readSettings } from '../settings';
 import { toCsv } from '../../core/health/healthExport';
 import type { HealthSource } from '../deps';
 import { chartTexts, compareExtras, compareRecords } from './compareCharts';
@@ -40,21 +43,24 @@ export class CompareView extends Disposable {
     await this.health.refresh();
   }
 
+  /** What the table shows: the records (network by display name) and the networks, in settings order. */
+  content(rows = this.health.rows()): { rows: ReturnType<typeof compareRecords>; networks: ReturnType<typeof summarizeNetworks> } {
+    const networks = summarizeNetworks(readSettings().providers.providers, rows);
+    const labels = new Map(networks.map((n) => [n.key, n.label]));
+    return { rows: compareRecords(this.health, rows, (k) => labels.get(k) ?? k), networks };
+  }
+
   private post(): void {
+    if (!this.panel) return;
     const rows = this.health.rows();
-    void this.panel?.webview.postMessage({
-      type: 'rows',
-      rows: compareRecords(this.health, rows),
-      ...compareExtras(this.health, rows),
-      at: new Date().toISOString(),
-    });
+    void this.panel.webview.postMessage({ type: 'rows', ...this.content(rows), ...compareExtras(this.health, rows), at: new Date().toISOString() });
   }
 
   private async onMessage(m: { type?: string; format?: string }): Promise<void> {
     if (m.type === 'ready') return this.post();
     if (m.type === 'refresh') return void this.health.refresh();
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {
-      const records = compareRecords(this.health, this.health.rows());
+      const records = this.content().rows;
       const uri = await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Export provider health'),
         defaultUri: vscode.Uri.file(`provider-health.${m.format}`),
@@ -99,7 +105,7 @@ export class CompareView extends Disposable {
 }
 
 /** The texts compare.js shows: column headers by record key, and cell templates ({0}: a time). */
-function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: string; updated: string } {
+function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: string; updated: string; network: string; evm: string } {
   return {
     columns: {
       provider: vscode.l10n.t('Provider'),
@@ -116,5 +122,7 @@ function webviewTexts(): { columns: Record<string, string>; rateLimitedUntil: st
     },
     rateLimitedUntil: vscode.l10n.t({ message: 'until {0}', comment: ['Rate limit column of Compare Providers; {0} is a time of day'] }),
     updated: vscode.l10n.t({ message: 'updated {0}', comment: ['Compare Providers header; {0} is a time of day'] }),
+    network: vscode.l10n.t({ message: 'height {0}', comment: ['Compare Providers network header; {0} is the best height of the network'] }),
+    evm: vscode.l10n.t({ message: 'EVM {0}', comment: ['Compare Providers network header; {0} is the EVM chain id'] }),
   };
 }

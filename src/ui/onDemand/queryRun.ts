@@ -6,6 +6,7 @@
 
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
+import { networkIndex } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { renderDocumentBytes } from '../../core/documents/render';
 import { parseQueryFile } from '../../core/queries/parse';
@@ -17,6 +18,7 @@ import { masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { windowPrompts } from '../prompts';
+import { currentNetworks } from '../networkDirectory';
 import { readSettings } from '../settings';
 import { resultUri } from './showOutcome';
 
@@ -98,6 +100,7 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     const subs = [token.onCancellationRequested(() => abort.abort()), options.token?.onCancellationRequested(() => abort.abort())];
     return runQueryFile(file, {
       providers: settings.providers.providers,
+      networkOf: networkNamer(settings.providers.providers),
       execute: { http: deps.http, timeoutMs: settings.requestTimeoutMs, maxBufferBytes: settings.maxDocumentBytes, spillDir: deps.storageDir },
       env: process.env,
       signal: abort.signal,
@@ -139,4 +142,10 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
   if (failed) void vscode.window.showWarningMessage(summary);
   else void vscode.window.setStatusBarMessage(summary, 5000);
   return { file, run, documents };
+}
+
+/** The network name of each provider (networks known now: declared, else discovered by the probes). */
+function networkNamer(providers: readonly Provider[]): (p: Provider) => string | undefined {
+  const index = networkIndex(currentNetworks(providers));
+  return (p) => index.get(p.name)?.label;
 }

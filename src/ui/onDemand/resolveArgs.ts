@@ -5,6 +5,7 @@
 import * as l10n from '../../core/base/l10n';
 import { checkParam, readCommandArgument } from '../../core/chain/commandArgs';
 import type { Args, Operation } from '../../core/chain/operations';
+import { type Network, groupForPick } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { Prompts } from '../prompts';
@@ -17,42 +18,49 @@ export interface Resolved {
 
 /**
  * The provider and complete arguments for `op`; undefined when the user dismisses a prompt.
- * `best`, when given, is offered first in the provider pick: the best provider for the request
- * with its arguments (src/ui/onDemand/capabilityCheck.ts), chosen once they are known.
+ * `best`, when given, is offered first in the provider pick (first in each network's group): the
+ * best provider for the request among that network's providers (src/ui/onDemand/capabilityCheck.ts),
+ * chosen once the arguments are known.
  */
 export async function resolveArgs(
   op: Operation,
   providers: readonly Provider[],
   arg: unknown,
   prompts: Prompts,
-  best?: (args: Args) => Provider | undefined,
+  /** The networks (grouping the pick by network when more than one). */
+  networks: readonly Network[] = [],
+  best?: (args: Args, among: readonly Provider[]) => Provider | undefined,
 ): Promise<Resolved | undefined> {
   const read = readCommandArgument(op, providers, arg);
   let provider = read.provider;
-  let pickBest = false;
+  let bestAmong: Provider[] | undefined;
   if (!provider) {
-    const items: { label: string; description?: string; provider: Provider; best?: boolean }[] = read.candidates.map((p) => ({
-      label: p.name,
-      description: redactUrl(p.endpoints[op.iface]!),
-      provider: p,
-    }));
-    if (best && read.candidates.length > 1) {
-      items.unshift({
-        label: l10n.t('$(star) Best provider for this request'),
-        description: l10n.t('the ranked best among those that can serve it'),
-        provider: read.candidates[0],
-        best: true,
-      });
+    type Item = { label: string; description?: string; provider: Provider; group?: string; among?: Provider[] };
+    const items: Item[] = [];
+    const grouped = groupForPick(read.candidates, networks);
+    for (const { provider: p, group } of grouped) {
+      if (best && items.every((i) => i.group !== group)) {
+        const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
+        if (among.length > 1)
+          items.push({
+            label: l10n.t('$(star) Best provider for this request'),
+            description: l10n.t('the ranked best among those that can serve it'),
+            provider: p,
+            among,
+            ...(group !== undefined ? { group } : {}),
+          });
+      }
+      items.push({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p, ...(group !== undefined ? { group } : {}) });
     }
     const picked = await prompts.pick(items, { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) });
     if (!picked) return undefined;
     provider = picked.provider;
-    pickBest = picked.best === true;
+    bestAmong = picked.among;
   }
   const args = { ...read.args };
   for (const p of read.missing) {
     const typed = await prompts.input({
-      title: pickBest ? op.title : `${op.title} · ${provider.name}`,
+      title: bestAmong ? op.title : `${op.title} · ${provider.name}`,
       prompt: p.prompt,
       placeHolder: p.placeholder,
       validate: (text) => checkParam(p, text),
@@ -60,6 +68,6 @@ export async function resolveArgs(
     if (typed === undefined) return undefined;
     args[p.key] = typed.trim();
   }
-  if (pickBest && best) provider = best(args) ?? provider;
+  if (bestAmong && best) provider = best(args, bestAmong) ?? provider;
   return { provider, args, confirmed: read.confirmed };
 }

@@ -23,6 +23,7 @@ import { resolveArgs } from './resolveArgs';
 import { type Choose, bestProviderFor, checkBeforeRun, suggestAfterFailure } from './capabilityCheck';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
+import { currentNetworks } from '../networkDirectory';
 import { showOutcome } from './showOutcome';
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
@@ -42,7 +43,14 @@ function executeOptions(deps: CommandDeps, headers: Record<string, string> | und
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
   const providers = readSettings().providers.providers;
   const health = deps.health;
-  const resolved = await resolveArgs(op, providers, arg, windowPrompts, health && ((a) => bestProviderFor(health, op, a, providers)));
+  const resolved = await resolveArgs(
+    op,
+    providers,
+    arg,
+    windowPrompts,
+    currentNetworks(providers),
+    health && ((a, among) => bestProviderFor(health, op, a, among)),
+  );
   if (!resolved) return undefined;
   const { args } = resolved;
   let provider = resolved.provider;
@@ -153,7 +161,13 @@ export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boole
     void vscode.window.showInformationMessage(vscode.l10n.t('Copy as curl works on an operation in the Chain Endpoints view.'));
     return undefined;
   }
-  const resolved = await resolveArgs(node.operation, readSettings().providers.providers, node, windowPrompts);
+  const resolved = await resolveArgs(
+    node.operation,
+    readSettings().providers.providers,
+    node,
+    windowPrompts,
+    currentNetworks(readSettings().providers.providers),
+  );
   if (!resolved) return undefined;
   try {
     await deps.secrets.ready;

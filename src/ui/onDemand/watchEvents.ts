@@ -14,6 +14,7 @@ import { readWatchArgument, watchTargetOf, watchTitle } from '../../core/events/
 import type { Log } from '../log';
 import { type Prompts, windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
+import { currentNetworks } from '../networkDirectory';
 import { EventConsole } from './eventConsole';
 import { type Chosen, chooseWatch } from './chooseWatch';
 
@@ -37,7 +38,7 @@ function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Wat
 
 /** Opens a console; resolves with it (the command's result, for the in-editor tests) or undefined when cancelled. */
 export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<EventConsole | undefined> {
-  const chosen = await chooseWatch(arg, readSettings().providers.providers, deps.prompts ?? windowPrompts);
+  const chosen = await chooseWatch(arg, readSettings().providers.providers, deps.prompts ?? windowPrompts, currentNetworks(readSettings().providers.providers));
   if (!chosen) return undefined;
   const watch = newWatch(deps, chosen);
   const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);
