@@ -9,6 +9,7 @@ import { errorMessage, shownMessage } from '../../core/base/errors';
 import type { ExecuteOptions } from '../../core/chain/execute';
 import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
+import { bestForLookup } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
 import { renderLookup } from '../../core/explorer/render';
 import { executeSource } from '../../core/explorer/source';
@@ -19,6 +20,8 @@ import type { CommandDeps } from '../deps';
 import { type Prompts, windowPrompts } from '../prompts';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
+import { currentNetworks } from '../networkDirectory';
+import { type Network, groupForPick } from '../../core/config/networks';
 
 export interface LookUpArgument {
   readonly provider?: string;
@@ -44,34 +47,49 @@ function findProvider(name: string | undefined): Provider | undefined {
   return readSettings().providers.providers.find((p) => p.name.toLowerCase() === name.toLowerCase());
 }
 
-/** What the command asks for: the provider (when several), then the query. */
+/** What the command asks for: the provider (when several, grouped by network, each group's best first), then the query. */
 export async function readLookUpArgument(
   arg: unknown,
   providers: readonly Provider[],
   prompts: Prompts,
+  networks: readonly Network[] = [],
+  best?: (query: string, among: readonly Provider[]) => Provider | undefined,
 ): Promise<{ provider: Provider; query: string } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
   let provider = typeof a.provider === 'string' ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase()) : undefined;
   if (typeof a.provider === 'string' && !provider) throw new Error(vscode.l10n.t('No provider named "{0}".', a.provider));
+  let bestAmong: Provider[] | undefined;
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
-      const picked = await prompts.pick(
-        providers.map((p) => ({
-          label: p.name,
-          description: redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? ''),
-          provider: p,
-        })),
-        { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') },
-      );
+      type Item = { label: string; description?: string; provider: Provider; group?: string; among?: Provider[] };
+      const items: Item[] = [];
+      const grouped = groupForPick(providers, networks);
+      for (const { provider: p, group } of grouped) {
+        if (best && items.every((i) => i.group !== group)) {
+          const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
+          if (among.length > 1)
+            items.push({
+              label: vscode.l10n.t('$(star) Best provider for this lookup'),
+              description: vscode.l10n.t('the ranked best among those that can serve it'),
+              provider: p,
+              among,
+              ...(group !== undefined ? { group } : {}),
+            });
+        }
+        const description = redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? '');
+        items.push({ label: p.name, description, provider: p, ...(group !== undefined ? { group } : {}) });
+      }
+      const picked = await prompts.pick(items, { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') });
       if (!picked) return undefined;
       provider = picked.provider;
+      bestAmong = picked.among;
     }
   }
   let query = typeof a.query === 'string' ? a.query : undefined;
   if (query === undefined) {
     query = await prompts.input({
-      title: vscode.l10n.t('Look Up · {0}', provider.name),
+      title: bestAmong ? vscode.l10n.t('Look Up') : vscode.l10n.t('Look Up · {0}', provider.name),
       prompt: vscode.l10n.t('A block height, a block or transaction hash (Cosmos or EVM), or an address (0x… or bech32)'),
       placeHolder: vscode.l10n.t('e.g. 12345, 0x…, cosmos1…'),
       validate: (text) => {
@@ -85,7 +103,9 @@ export async function readLookUpArgument(
     });
     if (query === undefined) return undefined;
   }
-  return { provider, query: query.trim() };
+  query = query.trim();
+  if (bestAmong && best) provider = best(query, bestAmong) ?? provider;
+  return { provider, query };
 }
 
 async function run(deps: CommandDeps, provider: Provider, query: string, signal: AbortSignal): Promise<LookupResult> {
@@ -118,7 +138,9 @@ export function lookUpUri(provider: string, query: string): vscode.Uri {
 }
 
 export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
-  const read = await readLookUpArgument(arg, readSettings().providers.providers, windowPrompts);
+  const providers = readSettings().providers.providers;
+  const health = deps.health;
+  const read = await readLookUpArgument(arg, providers, windowPrompts, currentNetworks(providers), health && ((q, among) => bestForLookup(health, q, among)));
   if (!read) return undefined;
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
