@@ -14,6 +14,8 @@ describe('API for other extensions', function () {
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 400, providers: [{ name: 'Api node' }] });
+    // run() below asks for block 2: wait until the chain has it (activation may be quicker than two blocks).
+    await waitFor('block 2', () => devnet.height() >= 2n, 10_000);
     await setProviders(providerSettings(devnet.providers));
     await setSetting('statusBar.provider', 'Api node');
     // Exactly what another extension does: no import of our code, only the declared type.
