@@ -264,4 +264,36 @@ describe('provider picks grouped by network', () => {
       [undefined],
     );
   });
+
+  it('offers "best provider" first in each network of more than one provider, and runs on the best of that network', async () => {
+    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { findOperation } = await import('../../src/core/chain/operations');
+    const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
+    let seen: { label: string; group?: string }[] = [];
+    const prompts = {
+      pick: async <T>(items: readonly T[]) => {
+        seen = items as never;
+        return items[0];
+      },
+      input: async () => '5',
+      confirm: async () => true,
+    };
+    const amongSeen: string[][] = [];
+    const best = (_args: unknown, among: readonly Provider[]) => {
+      amongSeen.push(among.map((x) => x.name));
+      return among[among.length - 1];
+    };
+    const r = await resolveArgs(findOperation('consensusHttp.block')!, providers, undefined, prompts, groupNetworks(providers), best);
+    assert.deepEqual(
+      seen.map((i) => [i.label.includes('Best provider') ? 'best' : i.label, i.group]),
+      [
+        ['best', 'Mainnet'],
+        ['main-a', 'Mainnet'],
+        ['main-b', 'Mainnet'],
+        ['test-a', 'test-1'],
+      ],
+    );
+    assert.deepEqual(amongSeen, [['main-a', 'main-b']]);
+    assert.equal(r!.provider.name, 'main-b');
+  });
 });

@@ -125,3 +125,36 @@ export function groupForPick<T extends { name: string }>(providers: readonly T[]
     .sort((a, b) => (order.get(a.n?.key ?? '') ?? networks.length) - (order.get(b.n?.key ?? '') ?? networks.length) || a.i - b.i)
     .map(({ provider, n }) => ({ provider, ...(n ? { group: n.label } : {}) }));
 }
+
+/** One item of a provider pick: a provider, or (with `among`) "the best of these" for its group. */
+export interface ProviderPickItem<T> {
+  label: string;
+  description?: string;
+  provider: T;
+  group?: string;
+  /** Set on the "best provider" item: the providers of its group to choose the best among. */
+  among?: T[];
+}
+
+/**
+ * A provider pick's items: grouped by network (groupForPick), and when `best` is given, its item
+ * first in each group of more than one provider (its `among` are that group's providers).
+ */
+export function providerPickItems<T extends { name: string }>(
+  providers: readonly T[],
+  networks: readonly Network[],
+  describe: (p: T) => string,
+  best?: { label: string; description: string },
+): ProviderPickItem<T>[] {
+  const items: ProviderPickItem<T>[] = [];
+  const grouped = groupForPick(providers, networks);
+  for (const { provider, group } of grouped) {
+    const inGroup = group !== undefined ? { group } : {};
+    if (best && items.every((i) => i.group !== group)) {
+      const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
+      if (among.length > 1) items.push({ ...best, provider, among, ...inGroup });
+    }
+    items.push({ label: provider.name, description: describe(provider), provider, ...inGroup });
+  }
+  return items;
+}

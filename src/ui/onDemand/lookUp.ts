@@ -21,7 +21,7 @@ import { type Prompts, windowPrompts } from '../prompts';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
-import { type Network, groupForPick } from '../../core/config/networks';
+import { type Network, providerPickItems } from '../../core/config/networks';
 
 export interface LookUpArgument {
   readonly provider?: string;
@@ -62,24 +62,15 @@ export async function readLookUpArgument(
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
-      type Item = { label: string; description?: string; provider: Provider; group?: string; among?: Provider[] };
-      const items: Item[] = [];
-      const grouped = groupForPick(providers, networks);
-      for (const { provider: p, group } of grouped) {
-        if (best && items.every((i) => i.group !== group)) {
-          const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
-          if (among.length > 1)
-            items.push({
-              label: vscode.l10n.t('$(star) Best provider for this lookup'),
-              description: vscode.l10n.t('the ranked best among those that can serve it'),
-              provider: p,
-              among,
-              ...(group !== undefined ? { group } : {}),
-            });
-        }
-        const description = redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? '');
-        items.push({ label: p.name, description, provider: p, ...(group !== undefined ? { group } : {}) });
-      }
+      const items = providerPickItems(
+        providers,
+        networks,
+        (p) => redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? ''),
+        best && {
+          label: vscode.l10n.t('$(star) Best provider for this lookup'),
+          description: vscode.l10n.t('the ranked best among those that can serve it'),
+        },
+      );
       const picked = await prompts.pick(items, { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') });
       if (!picked) return undefined;
       provider = picked.provider;

@@ -5,7 +5,7 @@
 import * as l10n from '../../core/base/l10n';
 import { checkParam, readCommandArgument } from '../../core/chain/commandArgs';
 import type { Args, Operation } from '../../core/chain/operations';
-import { type Network, groupForPick } from '../../core/config/networks';
+import { type Network, providerPickItems } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { Prompts } from '../prompts';
@@ -35,23 +35,12 @@ export async function resolveArgs(
   let provider = read.provider;
   let bestAmong: Provider[] | undefined;
   if (!provider) {
-    type Item = { label: string; description?: string; provider: Provider; group?: string; among?: Provider[] };
-    const items: Item[] = [];
-    const grouped = groupForPick(read.candidates, networks);
-    for (const { provider: p, group } of grouped) {
-      if (best && items.every((i) => i.group !== group)) {
-        const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
-        if (among.length > 1)
-          items.push({
-            label: l10n.t('$(star) Best provider for this request'),
-            description: l10n.t('the ranked best among those that can serve it'),
-            provider: p,
-            among,
-            ...(group !== undefined ? { group } : {}),
-          });
-      }
-      items.push({ label: p.name, description: redactUrl(p.endpoints[op.iface]!), provider: p, ...(group !== undefined ? { group } : {}) });
-    }
+    const items = providerPickItems(
+      read.candidates,
+      networks,
+      (p) => redactUrl(p.endpoints[op.iface]!),
+      best && { label: l10n.t('$(star) Best provider for this request'), description: l10n.t('the ranked best among those that can serve it') },
+    );
     const picked = await prompts.pick(items, { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) });
     if (!picked) return undefined;
     provider = picked.provider;
