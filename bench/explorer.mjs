@@ -2,7 +2,7 @@
 // Case "explorer": (1) a CometBFT block of 5,000 transactions (half bank sends signed by ten
 // ethsecp256k1 keys, half MsgEthereumTxs holding EIP-1559 transfers signed with viem), served by a
 // loopback node:http server, opened decoded (Look Up: block + block_results fetched through
-// execute(), every tx decoded, the Markdown rendered) against today's raw document of the same block
+// execute(), every tx a line and the first page of 100 decoded in full, the Markdown rendered) against today's raw document of the same block
 // (consensusHttp.block: fetched, formatted, rendered). (2) The links of the visible part of a 50 MB
 // document (60 visible lines plus the 500-line margins, scanned line by line as the editor's link
 // provider does), in absolute time.
@@ -24,6 +24,7 @@ const { privateKeyToAccount } = require('viem/accounts');
 const { secp256k1 } = require('@noble/curves/secp256k1');
 const { createHash } = require('node:crypto');
 const { keccak256 } = require('viem');
+const { bech32 } = require('@scure/base');
 
 const B64 = (b) => Buffer.from(b).toString('base64');
 
@@ -31,6 +32,7 @@ async function buildBlock(count) {
   const keys = Array.from({ length: 10 }, (_, i) => createHash('sha256').update(`bench key ${i}`).digest());
   const pubs = keys.map((k) => secp256k1.getPublicKey(k, true));
   const accounts = keys.map((k) => privateKeyToAccount(`0x${k.toString('hex')}`));
+  const senders = accounts.map((a) => bech32.encode('cosmos', bech32.toWords(Buffer.from(a.address.slice(2), 'hex'))));
   const txs = [];
   const results = [];
   for (let i = 0; i < count; i++) {
@@ -105,7 +107,24 @@ async function buildBlock(count) {
         code: 0,
         gas_wanted: '21000',
         gas_used: '21000',
-        events: [{ type: 'ethereum_tx', attributes: [{ key: 'txIndex', value: String(i >> 1), index: true }] }],
+        // As evmd writes them: the Ethereum hash, and the sender in the message event (the block view's `from`).
+        events: [
+          {
+            type: 'ethereum_tx',
+            attributes: [
+              { key: 'ethereumTxHash', value: keccak256(signed), index: true },
+              { key: 'txIndex', value: String(i >> 1), index: true },
+            ],
+          },
+          {
+            type: 'message',
+            attributes: [
+              { key: 'action', value: '/cosmos.evm.vm.v1.MsgEthereumTx', index: true },
+              { key: 'sender', value: senders[k], index: true },
+              { key: 'msg_index', value: '0', index: true },
+            ],
+          },
+        ],
       });
     }
   }

@@ -72,9 +72,9 @@ describe('Explorer: Look Up…', function () {
     const r = await api.lookUp(String(height), { provider: PROVIDER });
     assert.equal(r.kind, 'block');
     if (r.kind !== 'block') return;
-    const send = r.block.txs.find((t) => t.tx.messages[0]?.typeUrl === '/cosmos.bank.v1beta1.MsgSend');
-    assert.ok(send);
-    const from = send.tx.signers[0].address!;
+    const send = r.block.txs.find((t) => t.tx?.messages[0]?.typeUrl === '/cosmos.bank.v1beta1.MsgSend')?.tx;
+    assert.ok(send, 'a decoded bank send in the block');
+    const from = send.signers[0].address!;
     const a = await api.lookUp(from, { provider: PROVIDER });
     assert.equal(a.kind, 'address');
     if (a.kind !== 'address') return;

@@ -140,7 +140,7 @@ describe('evmd (real Cosmos EVM chain): the explorer', function () {
     const line = r.block.txs.find((t) => t.hash === evmTx.cosmosHash);
     assert.ok(line, 'the EVM transfer is a line of its block');
     assert.match(line.summary, /^MsgEthereumTx 0x/);
-    assert.equal(line.tx.evm[0].hash, evmTx.hash);
+    assert.equal(line.tx?.evm[0].hash, evmTx.hash);
     assert.match(r.block.proposer?.valcons ?? '', /^cosmosvalcons1/);
     assert.ok(r.block.events.length > 0);
     assert.ok(r.block.evm && r.block.evm.txCount >= 1);

@@ -1,5 +1,6 @@
 // What a typed query is: a block height, a hash (0x: an EVM transaction or a block; 64 hex: a Cosmos
-// transaction or a CometBFT block), an EVM address (EIP-55 checksum verified when mixed case), a
+// transaction or a CometBFT block), `HEIGHT page N` (a page of a large block's decoded
+// transactions), an EVM address (EIP-55 checksum verified when mixed case), a
 // hex consensus address, or a bech32 account, validator operator or consensus address (checksum
 // verified). Nothing is sent for input refused here: the error says what to type.
 
@@ -12,8 +13,8 @@ import { bech32 } from '@scure/base';
 export type AddressRole = 'account' | 'valoper' | 'valcons';
 
 export type Query =
-  /** A block height (decimal string, 1 to 2^63-1). */
-  | { readonly kind: 'height'; readonly height: string }
+  /** A block height (decimal string, 1 to 2^63-1); `page`: which page of a large block's transactions to decode (from 1). */
+  | { readonly kind: 'height'; readonly height: string; readonly page?: number }
   /** 0x + 64 hex: an EVM transaction hash or a block hash (lowercase, with 0x). */
   | { readonly kind: 'evmHash'; readonly hash: string }
   /** 64 hex without 0x: a Cosmos transaction hash or a CometBFT block hash (UPPERCASE, no 0x). */
@@ -36,6 +37,16 @@ function refuse(message: l10n.Message): never {
   throw new LocalizedError(message);
 }
 
+/** The most pages a block's transactions can be split into (10,000,000 transactions at 100 a page). */
+export const MAX_PAGE = 100_000;
+
+function height(text: string): Extract<Query, { kind: 'height' }> {
+  if (text.length > 19 || BigInt(text) > MAX_HEIGHT) refuse(l10n.both('{0} is past the largest block height (2^63-1).', text));
+  const h = BigInt(text);
+  if (h === 0n) refuse(l10n.both('Block heights start at 1.'));
+  return { kind: 'height', height: h.toString() };
+}
+
 function hexBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
@@ -47,12 +58,13 @@ export function identify(input: string): Query {
     refuse(l10n.both('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).'));
   }
   if (text.length > 200) refuse(l10n.both('That is too long for a height, a hash or an address ({0} characters).', String(text.length)));
-  if (/^[0-9]+$/.test(text)) {
-    if (text.length > 19 || BigInt(text) > MAX_HEIGHT) refuse(l10n.both('{0} is past the largest block height (2^63-1).', text));
-    const h = BigInt(text);
-    if (h === 0n) refuse(l10n.both('Block heights start at 1.'));
-    return { kind: 'height', height: h.toString() };
+  const paged = /^([0-9]+)\s+page\s+([0-9]+)$/i.exec(text);
+  if (paged) {
+    const page = paged[2].length > 7 ? 0 : Number(paged[2]);
+    if (page < 1 || page > MAX_PAGE) refuse(l10n.both("Pages of a block's transactions are numbered from 1 to {0}.", String(MAX_PAGE)));
+    return { ...height(paged[1]), page };
   }
+  if (/^[0-9]+$/.test(text)) return height(text);
   const hex = /^(0x)?([0-9a-fA-F]+)$/.exec(text);
   if (hex) return identifyHex(text, Boolean(hex[1]), hex[2]);
   if (text.includes('1')) return identifyBech32(text);

@@ -19,7 +19,8 @@ export interface FoundLink {
 
 const HEIGHT_KEYS = 'height|block_height|latest_block_height|earliest_block_height|initial_height|last_height|blockNumber|number|block';
 // One pass, alternatives by group: 1 EVM hash, 2 0x address, 3 64-hex hash, 4 bech32, 5 a consensus
-// address (40 UPPERCASE hex, as CometBFT writes it), 6 a height (after its key).
+// address (40 UPPERCASE hex, as CometBFT writes it), 6 a height (after its key), 7 a page of a
+// block's transactions (`12 page 3`, in backticks as the explorer writes it).
 const LINK_RE = new RegExp(
   [
     '(?<![0-9A-Za-z])(0x[0-9a-fA-F]{64})(?![0-9A-Za-z])',
@@ -28,6 +29,7 @@ const LINK_RE = new RegExp(
     '(?<![0-9A-Za-z])([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})(?![0-9A-Za-z])',
     '(?<![0-9A-Za-z])([0-9A-F]{40})(?![0-9A-Za-z])',
     `"?\\b(?:${HEIGHT_KEYS})"?\\s*[:=]\\s*["\`]?(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})(?![0-9A-Za-z])`,
+    '`([1-9][0-9]{0,18} page [1-9][0-9]{0,5})`',
   ].join('|'),
   'g',
 );
@@ -43,11 +45,11 @@ export function scanLinks(text: string, max = MAX_LINKS): FoundLink[] {
   const out: FoundLink[] = [];
   LINK_RE.lastIndex = 0;
   for (let m = LINK_RE.exec(text); m !== null && out.length < max; m = LINK_RE.exec(text)) {
-    const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6];
+    const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7];
     if (value === undefined) continue;
     if (m[4] !== undefined && !validBech32(value)) continue;
     const isHeight = m[6] !== undefined;
-    const start = isHeight ? m.index + m[0].length - value.length : m.index;
+    const start = isHeight ? m.index + m[0].length - value.length : m[7] !== undefined ? m.index + 1 : m.index;
     const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;
     if (query === '0') continue;
     out.push({ start, end: start + value.length, query });

@@ -26,8 +26,8 @@ export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): 
   const common = { provider: src.provider, query: text, notes };
   switch (q.kind) {
     case 'height': {
-      const block = await lookUpBlockAt(src, ctx, q.height, notes, tried);
-      if (block) return { ...common, kind: 'block', found: `block ${q.height}`, block };
+      const block = await lookUpBlockAt(src, ctx, q.height, notes, tried, q.page);
+      if (block) return { ...common, kind: 'block', found: `block ${q.height}${block.page ? `, page ${block.page.number} of its transactions` : ''}`, block };
       break;
     }
     case 'cosmosHash': {

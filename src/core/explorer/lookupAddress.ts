@@ -2,12 +2,10 @@
 // with their display units, the EVM balance, account number and sequence or the EVM nonce, whether a
 // contract lives there (eth_getCode), and for a validator operator address its validator record.
 
-import { errorMessage } from '../base/errors';
 import { addressForms } from './addresses';
 import type { ChainContext } from './context';
 import type { Query } from './identify';
-import { isNotFound, rethrowCancel } from './lookupTx';
-import type { ExplorerSource } from './source';
+import { type ExplorerSource, attempt } from './source';
 import type { AddressView, Coin } from './views';
 
 type Json = Record<string, any>;
@@ -19,17 +17,9 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   const prefix = await ctx.prefix();
   const forms = addressForms(q.bytes, prefix, q.role);
   const view: { -readonly [K in keyof AddressView]: AddressView[K] } = { typed: q.typed, role: q.role, forms };
-  const attempt = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await fn();
-    } catch (err) {
-      rethrowCancel(err);
-      if (!isNotFound(err)) notes.push(`${what}: ${errorMessage(err)}`);
-      return undefined;
-    }
-  };
+  const tryTo = <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => attempt(notes, what, fn, true);
   if (src.has.rest && forms.account) {
-    const b = await attempt(
+    const b = await tryTo(
       'bank balances',
       async () => (await src.rest(`/cosmos/bank/v1beta1/balances/${forms.account}?pagination.limit=${MAX_BALANCES}`)) as Json,
     );
@@ -38,7 +28,7 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
       for (const c of b.balances.slice(0, MAX_BALANCES)) coins.push(await ctx.coin(String(c.denom), String(c.amount)));
       view.balances = coins;
     }
-    const a = await attempt('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`)) as Json);
+    const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`)) as Json);
     const acc: Json | undefined = a?.account;
     if (acc) {
       const base: Json = acc.base_account ?? acc.base_vesting_account?.base_account ?? acc;
@@ -46,7 +36,7 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   }
   if (src.has.rest && q.role === 'valoper' && forms.valoper) {
-    const v = await attempt('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`)) as Json);
+    const v = await tryTo('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`)) as Json);
     if (v?.validator) {
       const { description, operator_address, jailed, status, tokens, delegator_shares, commission } = v.validator as Json;
       view.validator = {
@@ -62,11 +52,11 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   }
   if (src.has.evm && forms.hex && q.role !== 'valcons') {
     const hex = forms.hex;
-    const bal = await attempt('eth_getBalance', async () => src.evm('eth_getBalance', [hex, 'latest']));
+    const bal = await tryTo('eth_getBalance', async () => src.evm('eth_getBalance', [hex, 'latest']));
     if (typeof bal === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(bal)) view.evmBalance = await ctx.evmValue(BigInt(bal).toString());
-    const nonce = await attempt('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, 'latest']));
+    const nonce = await tryTo('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, 'latest']));
     if (typeof nonce === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(nonce)) view.nonce = BigInt(nonce).toString();
-    const code = await attempt('eth_getCode', async () => src.evm('eth_getCode', [hex, 'latest']));
+    const code = await tryTo('eth_getCode', async () => src.evm('eth_getCode', [hex, 'latest']));
     if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) {
       view.codeBytes = (code.length - 2) / 2;
       view.isContract = view.codeBytes > 0;

@@ -1,20 +1,27 @@
 // A block by height or hash: the header (time, proposer in both forms), each transaction as one line
 // and then decoded in full (bytes decoded here, results and events from block_results), the block's
-// own events, and its EVM block (hash, number of EVM transactions, gas used).
+// own events, and its EVM block (hash, number of EVM transactions, gas used). A block of more than a
+// page of transactions has every transaction as a line from a cheap pass (hash, message types, EVM
+// hashes from the events, code) and one page decoded in full (`HEIGHT page N` asks for another).
 
 import { errorMessage } from '../base/errors';
 import { addressForms } from './addresses';
 import type { ChainContext } from './context';
-import { decodeCosmosTx } from './decodeCosmos';
+import { cosmosTxHash, decodeCosmosTx, messageTypes } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
-import { cometCalls, evmHashesOf, groupEvents, isNotFound, readEvents, rethrowCancel } from './lookupTx';
-import type { ExplorerSource } from './source';
-import type { BlockTxLine, BlockView, EvmView, MessageView, TxView } from './views';
+import { bech32 } from '@scure/base';
+import { bech32Decode } from '../chain/validate';
+import { checksumAddress } from './addresses';
+import { cometCalls, evmHashesOf, groupEvents, readEvents } from './lookupTx';
+import { type ExplorerSource, attempt, rethrowCancel } from './source';
+import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
 
 type Json = Record<string, any>;
 
-/** Above this many transactions, senders of Ethereum transactions are not recovered (a signature check each). */
+/** Above this many transactions, senders of Ethereum transactions are not recovered (a signature check each, ~1.7 ms). */
 const RECOVER_UP_TO = 100;
+/** Transactions decoded in full per page of a larger block (the others are a line each). */
+export const PAGE_SIZE = 100;
 
 function hexToDec(v: unknown): string | undefined {
   return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
@@ -47,6 +54,30 @@ export function summarize(tx: TxView): string {
   return `${types.join(', ') || '(no messages)'}${facts}${tx.code ? ` · code ${tx.code}` : ''}`;
 }
 
+/** The Ethereum senders the events name (a `message` event of a MsgEthereumTx: its `sender`), by message index. */
+function evmSendersOf(events: readonly EventView[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of events) {
+    if (e.type !== 'message' || !e.attributes.some((a) => a.key === 'action' && /MsgEthereumTx$/.test(a.value))) continue;
+    const sender = e.attributes.find((a) => a.key === 'sender')?.value;
+    const bytes = sender === undefined ? undefined : bech32Bytes(sender);
+    const hex = bytes && checksumAddress(bytes);
+    if (hex) out.set(e.attributes.find((a) => a.key === 'msg_index')?.value ?? '0', hex);
+  }
+  return out;
+}
+
+function bech32Bytes(text: string): Uint8Array | undefined {
+  const d = bech32Decode(text);
+  if (typeof d === 'string') return undefined;
+  try {
+    return bech32.fromWords(d.data);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A transaction of the page: decoded in full. */
 async function blockTx(
   bytesB64: string,
   index: number,
@@ -60,14 +91,17 @@ async function blockTx(
   const decoded = decodeCosmosTx(Buffer.from(bytesB64, 'base64'), prefix);
   const events = readEvents(result?.events);
   const hashes = evmHashesOf(events);
+  const senders = recover ? undefined : evmSendersOf(events);
   let k = 0;
   const messages: MessageView[] = decoded.messages.map((m) => (m.ethereum ? { ...m, evmHash: m.ethereum.statedHash ?? hashes[k++] } : m));
   const evm: EvmView[] = [];
-  for (const m of messages) {
+  for (const [i, m] of messages.entries()) {
     if (!m.ethereum?.raw) continue;
     try {
       const d = await decodeEvmRaw(m.ethereum.raw, { recover });
-      evm.push({ ...d, value: await ctx.evmValue(d.value), cosmosHash: decoded.hash, source: 'decoded' });
+      const named = d.from ? undefined : senders?.get(String(i));
+      const from = d.from ?? named;
+      evm.push({ ...d, from, fromEvents: named ? true : undefined, value: await ctx.evmValue(d.value), cosmosHash: decoded.hash, source: 'decoded' });
     } catch (err) {
       notes.push(`tx ${index} Ethereum transaction: ${errorMessage(err)}`);
     }
@@ -90,32 +124,86 @@ async function blockTx(
     evm,
     error: decoded.error,
   };
-  return { index, hash: decoded.hash, summary: summarize(tx), code: tx.code, gasUsed: tx.gasUsed, tx };
+  const evmHashes = evm.map((e) => e.hash);
+  return { index, hash: decoded.hash, summary: summarize(tx), code: tx.code, gasUsed: tx.gasUsed, evmHashes, tx };
+}
+
+/** A transaction outside the page: one line from a cheap pass (hash, message types, EVM hashes from the events, code). */
+function txLine(bytesB64: string, index: number, result: Json | undefined): BlockTxLine {
+  const bytes = Buffer.from(bytesB64, 'base64');
+  const types = messageTypes(bytes);
+  const evmHashes = evmHashesOf(result?.events);
+  const code = typeof result?.code === 'number' ? result.code : undefined;
+  const what = types === undefined ? 'not a Cosmos transaction' : types.map(shortType).join(', ') || '(no messages)';
+  const summary = `${what}${evmHashes.map((h) => ` ${h}`).join('')}${code ? ` · code ${code}` : ''}`;
+  return { index, hash: cosmosTxHash(bytes), summary, code, gasUsed: typeof result?.gas_used === 'string' ? result.gas_used : undefined, evmHashes };
+}
+
+/** Which transactions to decode: all in a block of up to a page, else page `wanted` (the last when past it). */
+function pageOf(count: number, wanted: number | undefined, notes: string[]): BlockPage | undefined {
+  if (count <= PAGE_SIZE && (wanted ?? 1) === 1) return undefined;
+  const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
+  let number = wanted ?? 1;
+  if (number > pages) {
+    notes.push(`The block has ${pages} page(s) of transactions: page ${pages} is shown.`);
+    number = pages;
+  }
+  const first = (number - 1) * PAGE_SIZE;
+  return { number, pages, size: PAGE_SIZE, first, last: Math.min(count, first + PAGE_SIZE) - 1 };
+}
+
+/** What a block's page needs besides the block: its results and its EVM block, asked for at once. */
+interface Extras {
+  readonly results: Promise<Settled<Json | undefined>>;
+  readonly evm: Promise<Settled<BlockView['evm']>>;
+}
+
+type Settled<T> = { readonly value?: T; readonly error?: unknown };
+
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+
+function askExtras(src: ExplorerSource, height: string): Extras {
+  return {
+    results: settle(src.has.comet ? (src.comet(cometCalls.blockResults(height)) as Promise<Json>) : Promise.resolve(undefined)),
+    evm: settle(evmBlock(src, height)),
+  };
+}
+
+async function take<T>(s: Promise<Settled<T>>, what: string, notes: string[]): Promise<T | undefined> {
+  const { value, error } = await s;
+  if (error === undefined) return value;
+  rethrowCancel(error);
+  notes.push(`${what}: ${errorMessage(error)}`);
+  return undefined;
 }
 
 /** A block from CometBFT's block (or block_by_hash) answer, with its results and EVM block. */
-export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Json, notes: string[]): Promise<BlockView> {
+export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Json, notes: string[], wantedPage?: number, extras?: Extras): Promise<BlockView> {
   const header: Json = r.block?.header ?? {};
   const height = String(header.height ?? '');
+  const asked = extras ?? askExtras(src, height);
   const prefix = await ctx.prefix();
-  let results: Json | undefined;
-  if (src.has.comet) {
-    try {
-      results = (await src.comet(cometCalls.blockResults(height))) as Json;
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`block_results: ${errorMessage(err)}`);
-    }
-  }
+  const results = await take(asked.results, 'block_results', notes);
   const txs: string[] = Array.isArray(r.block?.data?.txs) ? r.block.data.txs : [];
+  const page = pageOf(txs.length, wantedPage, notes);
   const recover = txs.length <= RECOVER_UP_TO;
   const lines: BlockTxLine[] = [];
-  for (let i = 0; i < txs.length; i++) lines.push(await blockTx(String(txs[i]), i, height, results?.txs_results?.[i], ctx, prefix, recover, notes));
+  for (let i = 0; i < txs.length; i++) {
+    const result = results?.txs_results?.[i] as Json | undefined;
+    const decode = !page || (i >= page.first && i <= page.last);
+    lines.push(decode ? await blockTx(String(txs[i]), i, height, result, ctx, prefix, recover, notes) : txLine(String(txs[i]), i, result));
+  }
   if (!recover && txs.length > 0)
-    notes.push(`Ethereum senders are not recovered in a block of more than ${RECOVER_UP_TO} transactions: look up a transaction for its sender.`);
+    notes.push(
+      `In a block of more than ${RECOVER_UP_TO} transactions, Ethereum senders are read from the events, not recovered from signatures: look up a transaction to verify its sender.`,
+    );
   const events = readEvents(results?.finalize_block_events ?? [...(results?.begin_block_events ?? []), ...(results?.end_block_events ?? [])]);
   const proposerHex = typeof header.proposer_address === 'string' && /^[0-9A-Fa-f]{40}$/.test(header.proposer_address) ? header.proposer_address : undefined;
-  const block: BlockView = {
+  return {
     height,
     hash: r.block_id?.hash,
     time: header.time,
@@ -123,28 +211,23 @@ export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Js
     appHash: header.app_hash,
     proposer: proposerHex ? addressForms(Uint8Array.from(Buffer.from(proposerHex, 'hex')), prefix, 'valcons') : undefined,
     txs: lines,
+    page,
     events,
+    evm: await take(asked.evm, 'eth_getBlockByNumber', notes),
   };
-  return { ...block, evm: await evmBlock(src, height, notes) };
 }
 
-async function evmBlock(src: ExplorerSource, height: string, notes: string[]): Promise<BlockView['evm']> {
+async function evmBlock(src: ExplorerSource, height: string): Promise<BlockView['evm']> {
   if (!src.has.evm || !/^\d+$/.test(height)) return undefined;
-  try {
-    const b = (await src.evm('eth_getBlockByNumber', [`0x${BigInt(height).toString(16)}`, false])) as Json | null;
-    if (!b) return undefined;
-    return {
-      hash: String(b.hash),
-      txCount: Array.isArray(b.transactions) ? b.transactions.length : 0,
-      gasUsed: hexToDec(b.gasUsed) ?? '?',
-      gasLimit: hexToDec(b.gasLimit),
-      baseFeePerGas: hexToDec(b.baseFeePerGas),
-    };
-  } catch (err) {
-    rethrowCancel(err);
-    notes.push(`eth_getBlockByNumber: ${errorMessage(err)}`);
-    return undefined;
-  }
+  const b = (await src.evm('eth_getBlockByNumber', [`0x${BigInt(height).toString(16)}`, false])) as Json | null;
+  if (!b) return undefined;
+  return {
+    hash: String(b.hash),
+    txCount: Array.isArray(b.transactions) ? b.transactions.length : 0,
+    gasUsed: hexToDec(b.gasUsed) ?? '?',
+    gasLimit: hexToDec(b.gasLimit),
+    baseFeePerGas: hexToDec(b.baseFeePerGas),
+  };
 }
 
 /** A REST block (`/cosmos/base/tendermint/v1beta1/blocks/{h}`) in CometBFT's shape (hashes base64 -> hex). */
@@ -157,26 +240,29 @@ function restBlockAsComet(r: Json): Json {
   };
 }
 
-/** A block at `height`; undefined when no interface has it. */
-export async function lookUpBlockAt(src: ExplorerSource, ctx: ChainContext, height: string, notes: string[], tried: string[]): Promise<BlockView | undefined> {
+/** A block at `height` (its transactions' page `page`); undefined when no interface has it. */
+export async function lookUpBlockAt(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  height: string,
+  notes: string[],
+  tried: string[],
+  page?: number,
+): Promise<BlockView | undefined> {
+  // The block's results and EVM block are asked for with the block, not after it.
+  const extras = askExtras(src, height);
   if (src.has.comet) {
     tried.push('CometBFT /block');
-    try {
-      return await composeBlock(src, ctx, (await src.comet(cometCalls.block(height))) as Json, notes);
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`CometBFT block: ${errorMessage(err)}`);
-    }
+    const r = await attempt(notes, 'CometBFT block', () => src.comet(cometCalls.block(height)));
+    if (r) return composeBlock(src, ctx, r as Json, notes, page, extras);
   }
   if (src.has.rest) {
     tried.push('REST /cosmos/base/tendermint/v1beta1/blocks');
-    try {
-      return await composeBlock(src, ctx, restBlockAsComet((await src.rest(`/cosmos/base/tendermint/v1beta1/blocks/${height}`)) as Json), notes);
-    } catch (err) {
-      rethrowCancel(err);
-      if (!isNotFound(err)) notes.push(`REST block: ${errorMessage(err)}`);
-    }
+    const r = await attempt(notes, 'REST block', () => src.rest(`/cosmos/base/tendermint/v1beta1/blocks/${height}`), true);
+    if (r) return composeBlock(src, ctx, restBlockAsComet(r as Json), notes, page, extras);
   }
+  // Nothing has the block: what was asked beside it is dropped, unless the lookup was cancelled.
+  for (const s of [extras.results, extras.evm]) rethrowCancel((await s).error);
   return undefined;
 }
 
@@ -191,24 +277,14 @@ export async function lookUpBlockByHash(
   const hex = hash.replace(/^0x/, '').toUpperCase();
   if (src.has.comet) {
     tried.push('CometBFT block_by_hash');
-    try {
-      const r = (await src.comet(cometCalls.blockByHash(hex))) as Json;
-      if (r?.block) return await composeBlock(src, ctx, r, notes);
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`CometBFT block_by_hash: ${errorMessage(err)}`);
-    }
+    const r = (await attempt(notes, 'CometBFT block_by_hash', () => src.comet(cometCalls.blockByHash(hex)))) as Json | undefined;
+    if (r?.block) return composeBlock(src, ctx, r, notes);
   }
   if (src.has.evm) {
     tried.push('eth_getBlockByHash');
-    try {
-      const b = (await src.evm('eth_getBlockByHash', [`0x${hex.toLowerCase()}`, false])) as Json | null;
-      const n = hexToDec(b?.number);
-      if (n) return await lookUpBlockAt(src, ctx, n, notes, tried);
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`eth_getBlockByHash: ${errorMessage(err)}`);
-    }
+    const b = (await attempt(notes, 'eth_getBlockByHash', () => src.evm('eth_getBlockByHash', [`0x${hex.toLowerCase()}`, false]))) as Json | null | undefined;
+    const n = hexToDec(b?.number);
+    if (n) return lookUpBlockAt(src, ctx, n, notes, tried);
   }
   return undefined;
 }

@@ -3,24 +3,15 @@
 // receipt; the Cosmos transaction that carries it found with tx_search on ethereum_tx.ethereumTxHash).
 // Each view links the other: the Cosmos view lists its EVM hashes, the EVM view its Cosmos hash.
 
-import { errorMessage, isEndpointError } from '../base/errors';
+import { errorMessage } from '../base/errors';
 import { decodeCosmosTx } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
 import { signerFromJson } from './signers';
 import type { ChainContext } from './context';
-import { NotFound, type CometCall, type ExplorerSource } from './source';
+import { type CometCall, type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { EventGroup, EventView, EvmLog, EvmView, MessageView, TxView } from './views';
 
 type Json = Record<string, any>;
-
-export function isNotFound(err: unknown): boolean {
-  return err instanceof NotFound;
-}
-
-/** Cancellation ends the whole lookup; any other failure is a note. */
-export function rethrowCancel(err: unknown): void {
-  if (isEndpointError(err) && err.kind === 'cancelled') throw err;
-}
 
 export function hexToBase64(hex: string): string {
   return Buffer.from(hex.replace(/^0x/, ''), 'hex').toString('base64');
@@ -61,13 +52,14 @@ export function groupEvents(events: readonly EventView[]): EventGroup[] {
   return [...groups].map(([msgIndex, evs]) => ({ msgIndex, events: evs }));
 }
 
-/** The Ethereum hashes the events name (ethereum_tx.ethereumTxHash), in order. */
-export function evmHashesOf(events: readonly EventView[]): string[] {
+/** The Ethereum hashes the events name (ethereum_tx.ethereumTxHash), in order; read as given (EventViews or a node's JSON). */
+export function evmHashesOf(events: unknown): string[] {
   const out: string[] = [];
-  for (const e of events) {
-    if (e.type !== 'ethereum_tx') continue;
-    const h = e.attributes.find((a) => a.key === 'ethereumTxHash')?.value;
-    if (h && /^0x[0-9a-fA-F]{64}$/.test(h) && !out.includes(h.toLowerCase())) out.push(h.toLowerCase());
+  if (!Array.isArray(events)) return out;
+  for (const e of events.slice(0, 5000) as Json[]) {
+    if (e?.type !== 'ethereum_tx' || !Array.isArray(e.attributes)) continue;
+    const h: unknown = (e.attributes as Json[]).find((a) => a?.key === 'ethereumTxHash')?.value;
+    if (typeof h === 'string' && /^0x[0-9a-fA-F]{64}$/.test(h) && !out.includes(h.toLowerCase())) out.push(h.toLowerCase());
   }
   return out;
 }
@@ -155,13 +147,7 @@ export async function evmView(
     try {
       const t = (await src.evm('eth_getTransactionByHash', [hash])) as Json | null;
       if (t && typeof t === 'object') {
-        let receipt: Json | null = null;
-        try {
-          receipt = (await src.evm('eth_getTransactionReceipt', [hash])) as Json | null;
-        } catch (err) {
-          rethrowCancel(err);
-          notes.push(`eth_getTransactionReceipt: ${errorMessage(err)}`);
-        }
+        const receipt = ((await attempt(notes, 'eth_getTransactionReceipt', () => src.evm('eth_getTransactionReceipt', [hash]))) ?? null) as Json | null;
         return {
           hash: String(t.hash ?? hash).toLowerCase(),
           cosmosHash: local?.cosmosHash,
@@ -229,22 +215,16 @@ export async function lookUpCosmosTx(src: ExplorerSource, ctx: ChainContext, has
   let tx: TxView | undefined;
   if (src.has.rest) {
     tried.push('REST /cosmos/tx/v1beta1/txs');
-    try {
-      tx = await txFromRest((await src.rest(`/cosmos/tx/v1beta1/txs/${hash}`)) as Json, ctx);
-    } catch (err) {
-      rethrowCancel(err);
-      if (!isNotFound(err)) notes.push(`REST tx: ${errorMessage(err)}`);
-    }
+    const r = await attempt(notes, 'REST tx', () => src.rest(`/cosmos/tx/v1beta1/txs/${hash}`), true);
+    if (r) tx = await txFromRest(r as Json, ctx);
   }
   if (src.has.comet) {
     tried.push('CometBFT /tx');
-    try {
-      const local = await txFromComet((await src.comet(cometCalls.tx(hash))) as Json, ctx);
+    const r = await attempt(notes, 'CometBFT tx', () => src.comet(cometCalls.tx(hash)), true);
+    if (r) {
+      const local = await txFromComet(r as Json, ctx);
       // The node's decoding is kept; the bytes decoded here give the Ethereum transactions their signed bytes.
       tx = tx ? { ...tx, index: local.index, messages: tx.messages.map((m, i) => ({ ...m, ethereum: local.messages[i]?.ethereum })) } : local;
-    } catch (err) {
-      rethrowCancel(err);
-      if (!isNotFound(err) && !/not found/i.test(errorMessage(err))) notes.push(`CometBFT tx: ${errorMessage(err)}`);
     }
   }
   return tx && withEvm(src, ctx, tx, notes);
@@ -255,25 +235,16 @@ export async function cosmosTxOfEvmHash(src: ExplorerSource, ctx: ChainContext, 
   const query = `ethereum_tx.ethereumTxHash='${hash}'`;
   if (src.has.comet) {
     tried.push('CometBFT tx_search');
-    try {
-      const r = (await src.comet(cometCalls.txSearch(query))) as Json;
-      const hit = Array.isArray(r?.txs) ? r.txs[0] : undefined;
-      if (hit) return withEvm(src, ctx, await txFromComet(hit, ctx), notes);
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`CometBFT tx_search: ${errorMessage(err)}`);
-    }
+    const r = (await attempt(notes, 'CometBFT tx_search', () => src.comet(cometCalls.txSearch(query)))) as Json | undefined;
+    const hit = Array.isArray(r?.txs) ? r.txs[0] : undefined;
+    if (hit) return withEvm(src, ctx, await txFromComet(hit, ctx), notes);
   }
   if (src.has.rest) {
     tried.push('REST /cosmos/tx/v1beta1/txs?query=');
-    try {
-      const r = (await src.rest(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(query)}&pagination.limit=1`)) as Json;
-      const res = Array.isArray(r?.tx_responses) ? r.tx_responses[0] : undefined;
-      if (res) return withEvm(src, ctx, await txFromRest({ tx: res.tx, tx_response: res }, ctx), notes);
-    } catch (err) {
-      rethrowCancel(err);
-      notes.push(`REST tx search: ${errorMessage(err)}`);
-    }
+    const path = `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(query)}&pagination.limit=1`;
+    const r = (await attempt(notes, 'REST tx search', () => src.rest(path))) as Json | undefined;
+    const res = Array.isArray(r?.tx_responses) ? r.tx_responses[0] : undefined;
+    if (res) return withEvm(src, ctx, await txFromRest({ tx: res.tx, tx_response: res }, ctx), notes);
   }
   return undefined;
 }

@@ -161,7 +161,7 @@ function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.kv('Cosmos transaction', e.cosmosHash && id(e.cosmosHash));
   d.kv('status', e.status && esc(e.status));
   d.kv('block', e.blockNumber && `${id(e.blockNumber)}${e.blockHash ? ` ${id(e.blockHash)}` : ''}`);
-  d.kv('from', e.from && id(e.from));
+  d.kv('from', e.from && `${id(e.from)}${e.fromEvents ? ' (as the events name it; not recovered from the signature)' : ''}`);
   d.kv('to', e.to ? id(e.to) : e.source === 'events' ? undefined : 'contract creation');
   d.kv('created contract', e.contractAddress && id(e.contractAddress));
   d.kv('value', e.value && coin(e.value));
@@ -192,6 +192,7 @@ function renderBlock(d: Doc, b: BlockView): void {
       'EVM block',
       `${id(b.evm.hash)} · ${b.evm.txCount} EVM transaction(s) · gas used ${esc(b.evm.gasUsed)}${b.evm.gasLimit ? ` of ${esc(b.evm.gasLimit)}` : ''}`,
     );
+  if (b.page) d.kv('decoded', pageText(b.height, b.page));
   if (b.txs.length > 0) {
     d.h(3, 'Transactions');
     for (const t of b.txs) d.line(`${t.index}. ${id(t.hash)} ${esc(t.summary)}`);
@@ -200,7 +201,20 @@ function renderBlock(d: Doc, b: BlockView): void {
     d.h(3, 'Block events');
     for (const e of b.events.slice(0, MAX_EVENTS_SHOWN)) renderEvent(d, e);
   }
-  for (const t of b.txs) renderTx(d, t.tx, 3);
+  if (b.page) d.h(3, `Decoded: transactions ${b.page.first} to ${b.page.last} (page ${b.page.number} of ${b.page.pages})`);
+  for (const t of b.txs) if (t.tx) renderTx(d, t.tx, 3);
+  if (b.page) {
+    d.line('');
+    d.kv('pages', pageText(b.height, b.page));
+  }
+}
+
+/** Which transactions are decoded, and where the other pages are: `H page N`, which Look Up reads and documents link. */
+function pageText(height: string, p: NonNullable<BlockView['page']>): string {
+  const near = [1, p.number - 1, p.number + 1, p.pages].filter((n, i, all) => n >= 1 && n <= p.pages && n !== p.number && all.indexOf(n) === i);
+  const label = (n: number) => (n === p.number - 1 ? 'previous ' : n === p.number + 1 ? 'next ' : n === 1 ? 'first ' : 'last ');
+  const others = near.map((n) => `${label(n)}${id(`${height} page ${n}`)}`);
+  return `transactions ${p.first} to ${p.last} (page ${p.number} of ${p.pages}, ${p.size} a page)${others.length > 0 ? ` · ${others.join(' · ')}` : ''}`;
 }
 
 function renderAddress(d: Doc, a: AddressView): void {

@@ -2,7 +2,7 @@
 // catalogue's execute() (so every timeout, cancellation, size limit, redaction and secret rule of an
 // operation applies), under a per-lookup cap on the number of requests. Tests hand lookups a fake.
 
-import { EndpointError, LocalizedError } from '../base/errors';
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Args, Operation, WireRequest } from '../chain/operations';
@@ -43,12 +43,37 @@ const EVM = op('evmRpc', (a) => ({ kind: 'jsonrpc', method: a.method, params: JS
 
 export class NotFound extends LocalizedError {}
 
+export function isNotFound(err: unknown): boolean {
+  return err instanceof NotFound || /not found/i.test(errorMessage(err));
+}
+
+/** Cancellation ends the whole lookup; any other failure is a note. */
+export function rethrowCancel(err: unknown): void {
+  if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+}
+
+/**
+ * One way of finding something: its result, or undefined with its failure as a note `what: why`
+ * (a "not found" is no news when `quietNotFound`). Cancellation ends the whole lookup.
+ */
+export async function attempt<T>(notes: string[], what: string, run: () => Promise<T>, quietNotFound = false): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (err) {
+    rethrowCancel(err);
+    if (!quietNotFound || !isNotFound(err)) notes.push(`${what}: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
 /** The source behind the command and the API: `provider` with its secrets resolved, `options` as a request's. */
 export function executeSource(provider: Provider, options: ExecuteOptions, onOutcome?: (o: Outcome) => void): ExplorerSource {
   let count = 0;
+  // The explorer reads answers, never shows their text: no formatting while receiving.
+  const opts: ExecuteOptions = { ...options, formatWhileReceiving: false };
   const run = async (operation: Operation, args: Args): Promise<unknown> => {
     if (++count > MAX_REQUESTS) throw new LocalizedError(l10n.both('The lookup stopped after {0} requests.', String(MAX_REQUESTS)));
-    const outcome = await execute(provider, operation, args, options);
+    const outcome = await execute(provider, operation, args, opts);
     onOutcome?.(outcome);
     if (outcome.error) {
       if (outcome.error.kind === 'cancelled') throw outcome.error;

@@ -36,6 +36,8 @@ export interface EvmView {
   /** The Cosmos transaction that carries it. */
   readonly cosmosHash?: string;
   readonly from?: string;
+  /** `from` as the events name it (a large block's transactions), not recovered from the signature. */
+  readonly fromEvents?: boolean;
   /** undefined: a contract creation (see `contractAddress`). */
   readonly to?: string;
   readonly value?: Coin;
@@ -92,7 +94,20 @@ export interface BlockTxLine {
   readonly summary: string;
   readonly code?: number;
   readonly gasUsed?: string;
-  readonly tx: TxView;
+  /** The Ethereum hashes it carries (decoded, or named by its events). */
+  readonly evmHashes?: readonly string[];
+  /** Decoded in full: the transactions of the page shown (all of them in a block of up to a page). */
+  readonly tx?: TxView;
+}
+
+/** Which transactions of a large block are decoded in full: page `number` of `pages`, `size` a page. */
+export interface BlockPage {
+  readonly number: number;
+  readonly pages: number;
+  readonly size: number;
+  /** Indexes of the decoded transactions: from `first` to `last` inclusive. */
+  readonly first: number;
+  readonly last: number;
 }
 
 export interface BlockView {
@@ -102,7 +117,10 @@ export interface BlockView {
   readonly chainId?: string;
   readonly proposer?: AddressForms;
   readonly appHash?: string;
+  /** Every transaction as a line; those of `page` decoded in full (`tx`). */
   readonly txs: readonly BlockTxLine[];
+  /** Set when the block has more transactions than one page. */
+  readonly page?: BlockPage;
   /** finalize_block_events (CometBFT 0.38+) or begin/end block events. */
   readonly events: readonly EventView[];
   readonly evm?: { readonly hash: string; readonly txCount: number; readonly gasUsed: string; readonly gasLimit?: string; readonly baseFeePerGas?: string };

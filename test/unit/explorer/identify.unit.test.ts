@@ -25,6 +25,15 @@ describe('explorer: identify a query', () => {
     refused('0', /start at 1/);
   });
 
+  it('a page of a large block: HEIGHT page N, N from 1', () => {
+    assert.deepEqual(identify('42 page 3'), { kind: 'height', height: '42', page: 3 });
+    assert.deepEqual(identify(' 42  PAGE 1 '), { kind: 'height', height: '42', page: 1 });
+    refused('42 page 0', /numbered from 1/);
+    refused('42 page 99999999', /numbered from 1/);
+    refused('0 page 2', /start at 1/);
+    refused('42 page x', /not a block height/);
+  });
+
   it('hashes: 0x is EVM (or a block), 64 hex in any case is Cosmos (or a CometBFT block)', () => {
     const h = 'AB'.repeat(32);
     assert.deepEqual(identify(`0x${h}`), { kind: 'evmHash', hash: `0x${h.toLowerCase()}` });
@@ -106,6 +115,16 @@ describe('explorer: links and hovers in document text', () => {
     ]);
     const first = scanLinks(text)[0];
     assert.equal(text.slice(first.start, first.end), '4');
+  });
+
+  it('links a page of a block as the explorer writes it, inside its backticks', () => {
+    const text = '- pages: transactions 0 to 99 (page 1 of 3, 100 a page) · next `5 page 2` · last `5 page 3` · 7 page 2';
+    const links = scanLinks(text);
+    assert.deepEqual(
+      links.map((l) => l.query),
+      ['5 page 2', '5 page 3'],
+    );
+    assert.equal(text.slice(links[0].start, links[0].end), '5 page 2');
   });
 
   it('caps the links of one call', () => {

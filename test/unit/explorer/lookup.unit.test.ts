@@ -136,7 +136,8 @@ describe('explorer: lookups composed from recorded evmd answers', () => {
     );
     assert.match(b.txs[0].summary, /^MsgSend cosmos1/);
     assert.match(b.txs[1].summary, /^MsgEthereumTx 0xb1095b1c/);
-    assert.equal(b.txs[1].tx.evm[0].hash, ETH);
+    assert.equal(b.txs[1].tx?.evm[0].hash, ETH);
+    assert.equal(b.page, undefined, 'a block of up to a page is decoded whole');
     assert.ok(b.events.length > 0);
     assert.equal(b.evm?.hash, fixture('evm-eth_getBlockByNumber.json').result.hash);
     assert.equal(b.evm?.txCount, 1);
@@ -172,6 +173,90 @@ describe('explorer: lookups composed from recorded evmd answers', () => {
     const none = fakeSource();
     await assert.rejects(lookUp(none, 'hello'), /not a block height, a hash or an address/);
     assert.deepEqual(none.asked, []);
+  });
+});
+
+describe('explorer: a block larger than a page', () => {
+  beforeEach(() => forgetContext());
+
+  /** The recorded block's two transactions (a bank send, an Ethereum transfer) repeated to `count`, with their results. */
+  function bigBlockSource(count: number): ExplorerSource & { asked: string[] } {
+    const src = fakeSource({ evm: false });
+    const block = fixture('cometbft-block.json').result;
+    const results = fixture('cometbft-block_results.json').result;
+    const txs = Array.from({ length: count }, (_, i) => block.block.data.txs[i % 2]);
+    const txsResults = Array.from({ length: count }, (_, i) => results.txs_results[i % 2]);
+    const comet = src.comet.bind(src);
+    return {
+      ...src,
+      async comet(call: CometCall) {
+        if (call.method === 'block' && call.uri.height === '7')
+          return { ...block, block: { ...block.block, header: { ...block.block.header, height: '7' }, data: { txs } } };
+        if (call.method === 'block_results' && call.uri.height === '7') return { ...results, height: '7', txs_results: txsResults };
+        return comet(call);
+      },
+    };
+  }
+
+  it('every transaction a line, one page decoded, links to the others; the sender from the events', async () => {
+    const r = await lookUp(bigBlockSource(250), '7');
+    assert.equal(r.kind, 'block');
+    if (r.kind !== 'block') return;
+    const b = r.block;
+    assert.equal(b.txs.length, 250);
+    assert.deepEqual(b.page, { number: 1, pages: 3, size: 100, first: 0, last: 99 });
+    assert.deepEqual(
+      b.txs.map((t) => t.tx !== undefined),
+      Array.from({ length: 250 }, (_, i) => i < 100),
+    );
+    // A line outside the page: the same hash, message type and EVM hash as the decoded one.
+    assert.equal(b.txs[201].hash, ETH_COSMOS);
+    assert.deepEqual(b.txs[201].evmHashes, [ETH]);
+    assert.equal(b.txs[201].summary, `MsgEthereumTx ${ETH}`);
+    assert.equal(b.txs[200].summary, 'MsgSend');
+    // More than 100 transactions: the sender is the events' (not recovered), and it is the signer's address.
+    const evm = b.txs[1].tx?.evm[0];
+    assert.equal(evm?.fromEvents, true);
+    const small = await lookUp(fakeSource({ evm: false }), '4');
+    const recovered = small.kind === 'block' ? small.block.txs[1].tx?.evm[0] : undefined;
+    assert.ok(recovered?.from && !recovered.fromEvents);
+    assert.equal(evm?.from, recovered.from);
+    const text = renderLookup(r);
+    assert.match(text, /- decoded: transactions 0 to 99 \(page 1 of 3, 100 a page\) · next `7 page 2` · last `7 page 3`/);
+    assert.match(text, /### Decoded: transactions 0 to 99 \(page 1 of 3\)/);
+    assert.match(text, /as the events name it/);
+  });
+
+  it('page N decodes its transactions; a page past the end shows the last and says so', async () => {
+    const r = await lookUp(bigBlockSource(250), '7 page 3');
+    assert.ok(r.kind === 'block' && r.block.page);
+    assert.deepEqual(r.block.page, { number: 3, pages: 3, size: 100, first: 200, last: 249 });
+    assert.equal(r.block.txs.filter((t) => t.tx).length, 50);
+    assert.match(r.found, /page 3/);
+    const past = await lookUp(bigBlockSource(250), '7 page 9');
+    assert.ok(past.kind === 'block' && past.block.page?.number === 3);
+    assert.ok(past.notes.some((n) => /3 page\(s\)/.test(n)));
+    // A block of up to a page is decoded whole, even when a page is asked.
+    const small = await lookUp(fakeSource(), '4 page 1');
+    assert.ok(small.kind === 'block' && small.block.page === undefined && small.block.txs.every((t) => t.tx));
+  });
+
+  it('a line of bytes that are no transaction says so, and the block is still shown', async () => {
+    const src = bigBlockSource(150);
+    const comet = src.comet.bind(src);
+    const r = await lookUp(
+      {
+        ...src,
+        async comet(call: CometCall) {
+          const v = (await comet(call)) as any;
+          if (call.method === 'block') v.block.data.txs = [...v.block.data.txs.slice(0, 149), Buffer.from('garbage').toString('base64')];
+          return v;
+        },
+      },
+      '7',
+    );
+    assert.ok(r.kind === 'block');
+    assert.match(r.block.txs[149].summary, /^not a Cosmos transaction/);
   });
 });
 
