@@ -123,6 +123,8 @@ const toCommonJs = {
     build.onEnd(async (result) => {
       if (result.errors.length > 0) return;
       checkActivation(result.metafile);
+      // BUILD_META=file.json: the metafile, to see what activation loads (esbuild's analyzer reads it).
+      if (process.env.BUILD_META) fs.writeFileSync(process.env.BUILD_META, JSON.stringify(result.metafile));
       const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
       await esbuild.build({
         ...common,
