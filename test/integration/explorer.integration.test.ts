@@ -95,5 +95,12 @@ describe('Explorer: Look Up…', function () {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, proposer.range.start.translate(0, 2));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /valcons|EVM|hex/);
+    // Every identifier's hover has its lookup, one click away (documents too large to link everywhere included).
+    assert.ok(text.includes('command:chainEndpoints.lookUp?'), 'the hover offers Look up');
+    const hash = links.find((l) => /^[0-9A-F]{64}$/.test(commandOf(l).arg.query));
+    assert.ok(hash, 'a block hash is a link');
+    const overHash = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, hash.range.start.translate(0, 5));
+    const hashText = overHash.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.ok(hashText.includes(encodeURIComponent(commandOf(hash).arg.query)), 'the hover looks up the hash under the pointer');
   });
 });

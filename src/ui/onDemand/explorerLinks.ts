@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
 import { MAX_LINKS, hoverAt, scanLinks } from '../../core/explorer/links';
+import { Commands } from '../commandIds';
 import { readSettings } from '../settings';
 
 /** Lines scanned above and below what is visible. */
@@ -69,9 +70,17 @@ export function documentHover(doc: vscode.TextDocument, position: vscode.Positio
   const text = doc.getText(new vscode.Range(position.line, from, position.line, to));
   const provider = providerOfDocument(doc.uri);
   const known = provider ? knownContext(provider) : { prefix: undefined, unit: () => undefined };
-  const info = hoverAt(text, position.character - from, known);
-  if (!info) return undefined;
-  const md = new vscode.MarkdownString();
-  for (const line of info.lines) md.appendText(line).appendMarkdown('  \n');
-  return new vscode.Hover(md, new vscode.Range(position.line, from + info.start, position.line, from + info.end));
+  const at = position.character - from;
+  const info = hoverAt(text, at, known);
+  // The identifier under the pointer, as links find it: its lookup is one click away in the hover,
+  // wherever it is (a document too large for links everywhere included).
+  const link = scanLinks(text).find((l) => l.start <= at && at <= l.end);
+  if (!info && !link) return undefined;
+  // Trusted for this one command only: server text is added as text, never as Markdown.
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [Commands.lookUp] };
+  for (const line of info?.lines ?? []) md.appendText(line).appendMarkdown('  \n');
+  if (link) md.appendMarkdown(`[$(search) ${vscode.l10n.t('Look up')}](${lookUpCommandUri(provider, link.query).toString()})`);
+  const [start, end] = link && !info ? [link.start, link.end] : [info!.start, info!.end];
+  return new vscode.Hover(md, new vscode.Range(position.line, from + start, position.line, from + end));
 }
