@@ -36,6 +36,10 @@ const LINK_RE = new RegExp(
 
 export const MAX_LINKS = 2000;
 
+/** Keys of 32-byte values that are no block or transaction (roots and hashes of a header's parts): not linked. */
+const NOT_LOOKED_UP =
+  /(?:(?:app|data|validators|next_validators|consensus|last_results|evidence|last_commit)_hash|app hash|stateRoot|transactionsRoot|receiptsRoot|sha3Uncles|mixHash|withdrawalsRoot|parentBeaconBlockRoot|requestsHash)"?\s*[:=]\s*["`]?$/;
+
 function validBech32(text: string): boolean {
   return bech32.decodeUnsafe(text, 90) !== undefined;
 }
@@ -48,6 +52,7 @@ export function scanLinks(text: string, max = MAX_LINKS): FoundLink[] {
     const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7];
     if (value === undefined) continue;
     if (m[4] !== undefined && !validBech32(value)) continue;
+    if ((m[1] !== undefined || m[3] !== undefined) && NOT_LOOKED_UP.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const isHeight = m[6] !== undefined;
     const start = isHeight ? m.index + m[0].length - value.length : m[7] !== undefined ? m.index + 1 : m.index;
     const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;

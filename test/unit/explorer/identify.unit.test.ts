@@ -127,6 +127,15 @@ describe('explorer: links and hovers in document text', () => {
     assert.equal(text.slice(links[0].start, links[0].end), '5 page 2');
   });
 
+  it('roots and part hashes of a header are not links; block and transaction hashes are', () => {
+    const h = 'AB'.repeat(32);
+    const text = `"app_hash": "${h}", "data_hash": "${h}", "stateRoot": "0x${h}", - app hash: \`${h}\`, "hash": "${h}", "parentHash": "0x${h}"`;
+    assert.deepEqual(
+      scanLinks(text).map((l) => l.query),
+      [h, `0x${h}`],
+    );
+  });
+
   it('caps the links of one call', () => {
     const text = `"height": "5" `.repeat(5000);
     assert.equal(scanLinks(text, 100).length, 100);
