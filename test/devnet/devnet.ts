@@ -151,6 +151,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       consensusPort: () => listeners.consensus.port,
       modulesOff: caps.restModulesOff,
       prunedBelow: caps.prunedBelow,
+      txIndex: caps.txIndex,
     });
     const evm = new EvmService({ chain, lag, namespaces: caps.evmNamespaces, rpcModules: caps.rpcModules, prunedBelow: caps.prunedBelow });
     const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });

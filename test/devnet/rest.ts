@@ -8,6 +8,7 @@ import { txEventsMap } from './cometJson';
 import { type Query, matches, parseQuery } from './query';
 import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
+import { DENOM } from './devTx';
 
 export interface RestOptions {
   chain: Chain;
@@ -19,7 +20,41 @@ export interface RestOptions {
   modulesOff?: readonly string[];
   /** Blocks below this height are pruned on this provider. */
   prunedBelow?: bigint;
+  /** false: the node's transaction indexer is off (node_info says tx_index "off"). */
+  txIndex?: boolean;
 }
+
+/** The EVM module's params as evmd answers them (its denom is the chain's `atest`). */
+const EVM_PARAMS = {
+  params: {
+    evm_denom: DENOM,
+    extra_eips: [],
+    evm_channels: [],
+    access_control: {
+      create: { access_type: 'ACCESS_TYPE_PERMISSIONLESS', access_control_list: [] },
+      call: { access_type: 'ACCESS_TYPE_PERMISSIONLESS', access_control_list: [] },
+    },
+    active_static_precompiles: [],
+    history_serve_window: '8192',
+  },
+};
+
+/** The bank's metadata of `atest`, as evmd's local node genesis declares it (18 decimals, shown as `test`). */
+const DENOM_METADATA = {
+  metadata: {
+    description: 'The native staking token for evmd.',
+    denom_units: [
+      { denom: DENOM, exponent: 0, aliases: ['attotest'] },
+      { denom: 'test', exponent: 18, aliases: [] },
+    ],
+    base: DENOM,
+    display: 'test',
+    name: 'Test Token',
+    symbol: 'TEST',
+    uri: '',
+    uri_hash: '',
+  },
+};
 
 /** The modules whose `params` the devnet answers (empty params: enough to show the module is served). */
 const PARAMS_MODULES =
@@ -80,7 +115,12 @@ export class RestService {
     let m: RegExpExecArray | null;
     const module = /^\/cosmos\/(?:base\/)?([a-z]+)\//.exec(p)?.[1];
     if (module && this.o.modulesOff?.includes(module)) throw new GrpcError(12, 'Not Implemented', false);
+    if (method === 'GET' && p === '/cosmos/evm/vm/v1/params') return EVM_PARAMS;
     if (method === 'GET' && PARAMS_MODULES.test(p)) return { params: {} };
+    if (method === 'GET' && (m = /^\/cosmos\/bank\/v1beta1\/denoms_metadata\/([^/]+)$/.exec(p))) {
+      if (decodeURIComponent(m[1]) !== DENOM) throw new GrpcError(5, `client metadata for denom ${decodeURIComponent(m[1])}`);
+      return DENOM_METADATA;
+    }
     if (method === 'GET') {
       if (p === `${BASE}/blocks/latest`) return this.block(view, view);
       if ((m = new RegExp(`^${BASE}/blocks/([^/]+)$`).exec(p))) return this.block(parseHeight(m[1]), view);
@@ -157,7 +197,7 @@ export class RestService {
         version: '0.38.12',
         channels: 'QCAhIiMwOGBhAA==',
         moniker: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-        other: { tx_index: 'on', rpc_address: `tcp://${this.o.host}:${this.o.consensusPort()}` },
+        other: { tx_index: this.o.txIndex === false ? 'off' : 'on', rpc_address: `tcp://${this.o.host}:${this.o.consensusPort()}` },
       },
       application_version: {
         name: 'devnet',

@@ -82,6 +82,13 @@ describe('Explorer: Look Up…', function () {
     assert.match(a.address.forms.hex ?? '', /^0x[0-9a-fA-F]{40}$/);
     assert.ok(a.address.balances?.some((c) => c.denom === 'atest'));
     assert.match(a.address.nonce ?? '', /^\d+$/);
+    // The same account from the command: its document has both forms, balances and nonce.
+    const doc = await runForDocument('chainEndpoints.lookUp', { provider: PROVIDER, query: a.address.forms.hex! });
+    assert.match(doc.text, /## Address `0x[0-9a-fA-F]{40}`/);
+    assert.ok(doc.text.includes(`- account: \`${from}\``), 'the bech32 form');
+    assert.match(doc.text, /- bank balances: \d+ atest/);
+    assert.match(doc.text, /- EVM nonce: \d+/);
+    if (ui.available) await ui.screenshot('explorer-address.png');
     await assert.rejects(api.lookUp('not an identifier', { provider: PROVIDER }), /not a block height, a hash or an address/);
   });
 
