@@ -91,9 +91,10 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     ...registerExplorer(deps),
     registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
     registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
+    // An explicit Refresh probes what each provider serves again too (a node restarted with other settings).
     registerCommand(log, Commands.refresh, async () => {
       tree.refresh();
-      await health.refresh();
+      await health.refresh(undefined, { capabilities: true });
     }),
     registerCommand(log, Commands.compareHealth, async () => (await compareView()).show()),
     registerCommand(log, Commands.addProvider, async () => (await loadOnDemand()).addProvider()),

@@ -77,9 +77,13 @@ export class HealthController extends Disposable {
     this.schedule();
   }
 
-  /** Probes the named providers (all when omitted) now; concurrent calls share one run. */
-  refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]> {
-    if (this.inFlight) return this.inFlight;
+  /**
+   * Probes the named providers (all when omitted) now; concurrent calls share one run.
+   * `capabilities`: probe their capabilities again too, however recent (the Refresh command).
+   */
+  refresh(names?: readonly string[], opts: { capabilities?: boolean } = {}): Promise<readonly InterfaceHealth[]> {
+    // A run under way is shared; one that must re-probe capabilities follows it instead.
+    if (this.inFlight) return opts.capabilities ? this.inFlight.then(() => this.refresh(names, opts)) : this.inFlight;
     const settings = readSettings();
     const all = settings.providers.providers;
     const targets = names ? all.filter((p) => names.includes(p.name)) : all;
@@ -104,7 +108,7 @@ export class HealthController extends Disposable {
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
         // After the health probes, not beside them: their requests would slow the latencies measured.
-        if (await this.probeCapabilities(wired, timeoutMs)) this.changed.fire(this.current);
+        if (await this.probeCapabilities(wired, timeoutMs, opts.capabilities === true)) this.changed.fire(this.current);
       } catch (err) {
         this.log.error(`[health] refresh failed: ${errorMessage(err)}`);
       } finally {
@@ -116,10 +120,10 @@ export class HealthController extends Disposable {
     return run;
   }
 
-  /** Capabilities of the providers not probed yet or probed over CAPABILITY_TTL_MS ago; never rejects. */
-  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number): Promise<boolean> {
+  /** Capabilities of the providers not probed yet or probed over CAPABILITY_TTL_MS ago (all when `all`); never rejects. */
+  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number, all: boolean): Promise<boolean> {
     const { probeCapabilities, CAPABILITY_TTL_MS } = await loadOnDemand();
-    const due = providers.filter((p) => (this.caps.get(p.name)?.probedAt ?? 0) < Date.now() - CAPABILITY_TTL_MS);
+    const due = all ? providers : providers.filter((p) => (this.caps.get(p.name)?.probedAt ?? 0) < Date.now() - CAPABILITY_TTL_MS);
     const started = Date.now();
     await Promise.all(
       due.map(async (p) => {
@@ -130,11 +134,6 @@ export class HealthController extends Disposable {
     );
     if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) in ${Date.now() - started} ms`);
     return due.length > 0;
-  }
-
-  /** Forgets the capabilities of a provider so the next refresh probes them again. */
-  forgetCapabilities(): void {
-    this.caps.clear();
   }
 
   /** The provider with its secrets substituted, or nothing (logged) when one is missing. */

@@ -47,6 +47,11 @@ describe('capabilities: what each provider can serve', function () {
     assert.equal(full.consensus?.txIndex, true);
     assert.ok(full.evm?.namespaces?.includes('debug'));
     await assert.rejects(api.capabilities('nobody'), /No provider named/);
+    // The Refresh command probes them again, however recent.
+    await new Promise((r) => setTimeout(r, 20));
+    await vscode.commands.executeCommand('chainEndpoints.refresh');
+    const again = await api.capabilities('Cap pruned');
+    assert.ok(Date.parse(again.probedAt) > Date.parse(pruned.probedAt), `probed again after Refresh (${pruned.probedAt} -> ${again.probedAt})`);
   });
 
   it('marks in the tree the operation a provider cannot serve', async () => {

@@ -296,4 +296,36 @@ describe('provider picks grouped by network', () => {
     assert.deepEqual(amongSeen, [['main-a', 'main-b']]);
     assert.equal(r!.provider.name, 'main-b');
   });
+
+  it('{ provider: "best" } runs on the best of the network named (or the only one), without a pick', async () => {
+    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { findOperation } = await import('../../src/core/chain/operations');
+    const op = findOperation('consensusHttp.block')!;
+    const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
+    const networks = groupNetworks(providers);
+    const prompts = {
+      pick: async () => assert.fail('no pick when "best" is asked for'),
+      input: async () => assert.fail('the height was given'),
+      confirm: async () => true,
+    };
+    const amongSeen: string[][] = [];
+    const best = (_args: unknown, among: readonly Provider[]) => {
+      amongSeen.push(among.map((x) => x.name));
+      return among[among.length - 1];
+    };
+    const r = await resolveArgs(op, providers, { provider: 'BEST', network: 'mainnet', height: '5' }, prompts, networks, best);
+    assert.equal(r!.provider.name, 'main-b');
+    assert.deepEqual(amongSeen, [['main-a', 'main-b']]);
+    assert.deepEqual(r!.args, { height: '5' });
+    // By chain id too; without health, the first of the network.
+    assert.equal((await resolveArgs(op, providers, { provider: 'best', network: 'test-1', height: '5' }, prompts, networks))!.provider.name, 'test-a');
+    // Several networks and none named: the sentence says what to pass. An unknown network: which there are.
+    await assert.rejects(resolveArgs(op, providers, { provider: 'best', height: '5' }, prompts, networks, best), /"best" needs the network too.*2 networks/);
+    await assert.rejects(resolveArgs(op, providers, { provider: 'best', network: 'nope', height: '5' }, prompts, networks, best), /No network named "nope"/);
+    // One network: no need to name it. A provider actually named "best" is that provider.
+    const one = providers.filter((x) => x.name !== 'test-a');
+    assert.equal((await resolveArgs(op, one, { provider: 'best', height: '5' }, prompts, groupNetworks(one), best))!.provider.name, 'main-b');
+    const named = [...providers, p('best', { chainId: 'test-1' })];
+    assert.equal((await resolveArgs(op, named, { provider: 'best', height: '5' }, prompts, groupNetworks(named), best))!.provider.name, 'best');
+  });
 });

@@ -22,9 +22,12 @@ import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
+import { bestRequested } from './resolveArgs';
 
 export interface LookUpArgument {
+  /** A provider's name, or "best" (with `network` when several are configured). */
   readonly provider?: string;
+  readonly network?: string;
   readonly query?: string;
 }
 
@@ -56,9 +59,15 @@ export async function readLookUpArgument(
   best?: (query: string, among: readonly Provider[]) => Provider | undefined,
 ): Promise<{ provider: Provider; query: string } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
-  let provider = typeof a.provider === 'string' ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase()) : undefined;
+  const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
+  let bestAmong: Provider[] | undefined = bestRequested(arg, providers, networks, lookedUpOn);
+  if (bestAmong?.length === 0) throw new Error(vscode.l10n.t('No provider of that network has an interface Look Up can use.'));
+  let provider = bestAmong
+    ? bestAmong[0]
+    : typeof a.provider === 'string'
+      ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase())
+      : undefined;
   if (typeof a.provider === 'string' && !provider) throw new Error(vscode.l10n.t('No provider named "{0}".', a.provider));
-  let bestAmong: Provider[] | undefined;
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
