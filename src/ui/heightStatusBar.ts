@@ -21,7 +21,7 @@ import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
 import { windowPrompts } from './prompts';
 import { type SecretStore } from './secretStore';
-import { SECTION, onSettingsChanged, readSettings } from './settings';
+import { SECTION, type Settings, onSettingsChanged, readSettings } from './settings';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
 
@@ -109,7 +109,7 @@ export class HeightStatusBar extends Disposable {
   restart(): void {
     this.stopFeeds();
     const settings = readSettings();
-    const provider = chooseStatusProvider(this.candidates(), settings.statusBarProvider);
+    const provider = chooseStatusProvider(this.candidates(), this.wanted(settings));
     if (!settings.statusBarEnabled || !provider || (!this.scope && perNetworkItems())) {
       this.item.hide();
       if (settings.statusBarEnabled && !provider) this.log.info('[status] no provider with a consensus address: status bar hidden');
@@ -126,6 +126,17 @@ export class HeightStatusBar extends Disposable {
 
   reconnect(): void {
     this.follower.reconnect();
+  }
+
+  /** The provider asked for: `statusBar.provider`, or for a network's item its entry in `statusBar.networkProviders` first. */
+  private wanted(settings: Settings): string {
+    if (!this.scope) return settings.statusBarProvider;
+    const n = currentNetworks(settings.providers.providers).find((x) => x.key === this.scope!.key);
+    for (const name of [this.scope.label, n?.chainId, n?.evmChainId]) {
+      const chosen = name && settings.statusBarNetworkProviders.get(name.toLowerCase());
+      if (chosen) return chosen;
+    }
+    return settings.statusBarProvider;
   }
 
   /** The providers this item may follow: all, or those of its network. */
@@ -282,7 +293,12 @@ export class HeightStatusBar extends Disposable {
       { title: vscode.l10n.t('Follow the block height of…') },
     );
     if (!picked) return;
-    await vscode.workspace.getConfiguration(SECTION).update('statusBar.provider', picked.label, vscode.ConfigurationTarget.Global);
+    const config = vscode.workspace.getConfiguration(SECTION);
+    if (!this.scope) return void (await config.update('statusBar.provider', picked.label, vscode.ConfigurationTarget.Global));
+    // A network's item: its own entry, the other networks' choices kept.
+    const mine = config.inspect<Record<string, unknown>>('statusBar.networkProviders')?.globalValue;
+    const entries = mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
+    await config.update('statusBar.networkProviders', { ...entries, [this.scope.label]: picked.label }, vscode.ConfigurationTarget.Global);
   }
 
   private stopFeeds(): void {

@@ -19,12 +19,23 @@ export interface Settings {
   readonly statusBarProvider: string;
   /** One status-bar item per network (`statusBar.perNetwork`). */
   readonly statusBarPerNetwork: boolean;
+  /** The provider each network's item follows, by network name or chain id, lowercased (`statusBar.networkProviders`). */
+  readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+/** A `{ "name": "provider" }` setting as a map (keys lowercased), strings only, at most 100 entries. */
+function nameMap(value: unknown): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, 100))
+    if (typeof v === 'string' && v.trim()) out.set(k.trim().toLowerCase(), v.trim());
+  return out;
 }
 
 export function readSettings(): Settings {
@@ -44,6 +55,7 @@ export function readSettings(): Settings {
     statusBarEnabled: c.get<boolean>('statusBar.enabled') !== false,
     statusBarProvider: (c.get<string>('statusBar.provider') ?? '').trim(),
     statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
+    statusBarNetworkProviders: nameMap(c.get('statusBar.networkProviders')),
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
   };
 }

@@ -127,6 +127,17 @@ describe('several networks side by side', function () {
     assert.equal(items[1].configured, 'Small flaky');
     assert.ok(BigInt(items[1].height!) < 1000n);
     if (ui.available) await ui.screenshot('status-bar-per-network.png');
+    // Each network's item follows its own choice (by network name or chain id), the others unchanged.
+    await setSetting('statusBar.networkProviders', { 'CHAIN-ENDPOINTS-DEVNET-2': 'Small steady' });
+    await waitFor('the small network follows its choice', () => api.testing.networkHeights()[1]?.configured === 'Small steady');
+    assert.equal(api.testing.networkHeights()[0].configured, 'Big one');
+    await setSetting('statusBar.networkProviders', { 'chain-endpoints-devnet-2': 'Small steady', 'chain-endpoints-devnet-1': 'Big two' });
+    await waitFor('the big network follows its choice', () => api.testing.networkHeights()[0]?.configured === 'Big two');
+    assert.equal(api.testing.networkHeights()[1].configured, 'Small steady');
+    // A provider of another network is no choice: the network's first.
+    await setSetting('statusBar.networkProviders', { 'chain-endpoints-devnet-1': 'Small steady' });
+    await waitFor('back on its first', () => api.testing.networkHeights()[0]?.configured === 'Big one');
+    await setSetting('statusBar.networkProviders', undefined);
     await setSetting('statusBar.perNetwork', false);
     await waitFor('back to one item', () => api.testing.networkHeights().length === 0);
   });
