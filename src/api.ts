@@ -17,6 +17,8 @@ export interface ApiProvider {
   readonly endpoints: Readonly<Partial<Record<InterfaceName, string>>>;
   readonly chainId?: string;
   readonly evmChainId?: string;
+  /** The network it belongs to, as the tree names it: its declared `network`, else the chain id (declared or probed). */
+  readonly network?: string;
 }
 
 export interface RunOptions {

@@ -18,6 +18,7 @@ import type { CompareView } from './ui/onDemand/compareView';
 import { HealthController } from './ui/healthController';
 import { HeightStatusBar } from './ui/heightStatusBar';
 import { NetworkStatusBars } from './ui/networkStatusBars';
+import { currentNetworks } from './ui/networkDirectory';
 import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
@@ -112,8 +113,14 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
 
   return {
     apiVersion: API_VERSION,
-    providers: () =>
-      readSettings().providers.providers.map(({ name, endpoints, chainId, evmChainId }) => ({ name, endpoints: { ...endpoints }, chainId, evmChainId })),
+    providers: () => {
+      const all = readSettings().providers.providers;
+      const networks = currentNetworks(all);
+      return all.map(({ name, endpoints, chainId, evmChainId }) => {
+        const network = networks.find((n) => !n.unidentified && n.providers.some((p) => p.name === name))?.label;
+        return { name, endpoints: { ...endpoints }, chainId, evmChainId, network };
+      });
+    },
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
     lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),

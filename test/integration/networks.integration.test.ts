@@ -116,6 +116,13 @@ describe('several networks side by side', function () {
     await waitFor('back on Small flaky', () => api.currentHeight()?.provider === 'Small flaky' && api.currentHeight()?.state === 'live', 60_000);
   });
 
+  it('the API names the network of each provider', async () => {
+    const byName = new Map(api.providers().map((p) => [p.name, p.network]));
+    assert.equal(byName.get('Big one'), 'chain-endpoints-devnet-1');
+    assert.equal(byName.get('Big lagging'), 'chain-endpoints-devnet-1');
+    assert.equal(byName.get('Small steady'), 'chain-endpoints-devnet-2');
+  });
+
   it('statusBar.perNetwork shows one item per network, each following its own', async () => {
     await setSetting('statusBar.perNetwork', true);
     const items = await waitFor('two items live', () => {
