@@ -20,6 +20,21 @@ import { type Hex, getAddress, keccak256, serializeTransaction, toHex } from 'vi
 import { bech32Encode, sha256 } from './encoding';
 
 export const DENOM = 'atest';
+
+/** The bank metadata of the chain's denom as evmd's local node genesis declares it (18 decimals, shown as `test`); the real-node harness writes the same. */
+export const DENOM_METADATA = {
+  description: 'The native staking token for evmd.',
+  denom_units: [
+    { denom: DENOM, exponent: 0, aliases: ['attotest'] },
+    { denom: 'test', exponent: 18, aliases: [] },
+  ],
+  base: DENOM,
+  display: 'test',
+  name: 'Test Token',
+  symbol: 'TEST',
+  uri: '',
+  uri_hash: '',
+};
 export const ETH_PUBKEY_TYPE = '/cosmos.evm.crypto.v1.ethsecp256k1.PubKey';
 export const MSG_SEND_TYPE = '/cosmos.bank.v1beta1.MsgSend';
 export const MSG_ETH_TX_TYPE = '/cosmos.evm.vm.v1.MsgEthereumTx';

@@ -8,7 +8,7 @@ import { txEventsMap } from './cometJson';
 import { type Query, matches, parseQuery } from './query';
 import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
-import { DENOM } from './devTx';
+import { DENOM, DENOM_METADATA } from './devTx';
 
 export interface RestOptions {
   chain: Chain;
@@ -36,23 +36,6 @@ const EVM_PARAMS = {
     },
     active_static_precompiles: [],
     history_serve_window: '8192',
-  },
-};
-
-/** The bank's metadata of `atest`, as evmd's local node genesis declares it (18 decimals, shown as `test`). */
-const DENOM_METADATA = {
-  metadata: {
-    description: 'The native staking token for evmd.',
-    denom_units: [
-      { denom: DENOM, exponent: 0, aliases: ['attotest'] },
-      { denom: 'test', exponent: 18, aliases: [] },
-    ],
-    base: DENOM,
-    display: 'test',
-    name: 'Test Token',
-    symbol: 'TEST',
-    uri: '',
-    uri_hash: '',
   },
 };
 
@@ -119,7 +102,7 @@ export class RestService {
     if (method === 'GET' && PARAMS_MODULES.test(p)) return { params: {} };
     if (method === 'GET' && (m = /^\/cosmos\/bank\/v1beta1\/denoms_metadata\/([^/]+)$/.exec(p))) {
       if (decodeURIComponent(m[1]) !== DENOM) throw new GrpcError(5, `client metadata for denom ${decodeURIComponent(m[1])}`);
-      return DENOM_METADATA;
+      return { metadata: DENOM_METADATA };
     }
     if (method === 'GET') {
       if (p === `${BASE}/blocks/latest`) return this.block(view, view);

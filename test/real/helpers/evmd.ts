@@ -7,6 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { DENOM_METADATA } from '../../devnet/devTx';
 import { evmdBinary, freePort, lastLines, register, removeOnExit, setToml, sleep, terminate } from './nodes';
 
 /** upstream local_node.sh's validator and first dev account (public test mnemonics). */
@@ -133,21 +134,7 @@ export class EvmdNode {
     s.gov.params.expedited_min_deposit[0].denom = DENOM;
     s.evm.params.evm_denom = DENOM;
     s.mint.params.mint_denom = DENOM;
-    s.bank.denom_metadata = [
-      {
-        description: 'The native staking token for evmd.',
-        denom_units: [
-          { denom: DENOM, exponent: 0, aliases: ['attotest'] },
-          { denom: 'test', exponent: 18, aliases: [] },
-        ],
-        base: DENOM,
-        display: 'test',
-        name: 'Test Token',
-        symbol: 'TEST',
-        uri: '',
-        uri_hash: '',
-      },
-    ];
+    s.bank.denom_metadata = [DENOM_METADATA]; // the devnet answers the same
     g.consensus.params.block.max_gas = '10000000';
     writeFileSync(this.genesisFile, JSON.stringify(g, null, 2));
     this.cli(['genesis', 'add-genesis-account', VALIDATOR.name, `100000000000000000000000000${DENOM}`, ...kr]);
