@@ -16,6 +16,7 @@ import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type Trac
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
 import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, rawToString } from '../transport/wsSupport';
+import { Listeners } from '../base/listeners';
 
 export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
 
@@ -44,7 +45,7 @@ export class HeightTracker {
   private readonly opts: Required<Omit<HeightTrackerOptions, 'wsUrl' | 'fetchStatus' | 'headers' | 'log'>>;
   private readonly log: NonNullable<HeightTrackerOptions['log']>;
   private readonly timers = new Timers<TimerKey>();
-  private readonly listeners = new Set<(s: HeightSnapshot) => void>();
+  private readonly listeners = new Listeners<HeightSnapshot>((message) => this.log('error', message), 'height listener');
 
   private state: TrackerState = 'stopped';
   /** The heights seen: the highest, when, the gaps it covered, the observed block interval. */
@@ -103,8 +104,7 @@ export class HeightTracker {
   }
 
   onDidChange(listener: (s: HeightSnapshot) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
+    return this.listeners.add(listener);
   }
 
   /** User-triggered: drop the socket, reset the backoff and connect now. */
@@ -363,13 +363,6 @@ export class HeightTracker {
 
   private emit(): void {
     if (this.disposed) return;
-    const snap = this.snapshot();
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(snap);
-      } catch (err) {
-        this.log('error', `height listener threw: ${errorMessage(err)}`);
-      }
-    }
+    this.listeners.emit(this.snapshot());
   }
 }

@@ -17,6 +17,7 @@ import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError
 import { type EntryFields, type WatchEntry, clock, queryKeys, readCometEvent, readEvmNotification } from './entry';
 import { EntryStream } from './stream';
 import { type SocketOpener, type WatchOptions, type WatchSnapshot, type WatchState, type WatchTarget, subscribeRequest } from './spec';
+import { Listeners } from '../base/listeners';
 
 export type { EvmSubscription, SocketOpener, WatchOptions, WatchSnapshot, WatchState, WatchTarget } from './spec';
 
@@ -38,7 +39,7 @@ const PREVIEW_CHARS = 4096;
 export class Watch {
   private readonly timers = new Timers<TimerKey>();
   private readonly stream: EntryStream;
-  private readonly stateListeners = new Set<(s: WatchSnapshot) => void>();
+  private readonly stateListeners = new Listeners<WatchSnapshot>((message) => this.log('error', message), 'watch state listener');
   private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open'>>;
   private readonly open: SocketOpener;
   private readonly log: NonNullable<WatchOptions['log']>;
@@ -103,8 +104,7 @@ export class Watch {
   }
 
   onState(listener: (s: WatchSnapshot) => void): { dispose(): void } {
-    this.stateListeners.add(listener);
-    return { dispose: () => void this.stateListeners.delete(listener) };
+    return this.stateListeners.add(listener);
   }
 
   /** What the buffer holds, oldest first (for export). */
@@ -372,13 +372,6 @@ export class Watch {
 
   private emitState(): void {
     if (this.disposed) return;
-    const snap = this.snapshot();
-    for (const listener of [...this.stateListeners]) {
-      try {
-        listener(snap);
-      } catch (err) {
-        this.log('error', `watch state listener threw: ${errorMessage(err)}`);
-      }
-    }
+    this.stateListeners.emit(this.snapshot());
   }
 }

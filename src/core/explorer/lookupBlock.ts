@@ -7,12 +7,12 @@
 import { errorMessage } from '../base/errors';
 import { addressForms } from './addresses';
 import type { ChainContext } from './context';
-import { cosmosTxHash, decodeCosmosTx, messageTypes } from './decodeCosmos';
+import { cosmosTxHash, messageTypes } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
 import { bech32 } from '@scure/base';
 import { bech32Decode } from '../chain/validate';
 import { checksumAddress } from './addresses';
-import { cometCalls, evmHashesOf, groupEvents, readEvents } from './lookupTx';
+import { cometCalls, evmHashesOf, localTx, readEvents } from './lookupTx';
 import { type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
 
@@ -84,48 +84,25 @@ async function blockTx(
   height: string,
   result: Json | undefined,
   ctx: ChainContext,
-  prefix: string,
   recover: boolean,
   notes: string[],
 ): Promise<BlockTxLine> {
-  const decoded = decodeCosmosTx(Buffer.from(bytesB64, 'base64'), prefix);
-  const events = readEvents(result?.events);
-  const hashes = evmHashesOf(events);
+  const { tx: local, events } = await localTx(Buffer.from(bytesB64, 'base64'), result, ctx, { height, index });
   const senders = recover ? undefined : evmSendersOf(events);
-  let k = 0;
-  const messages: MessageView[] = decoded.messages.map((m) => (m.ethereum ? { ...m, evmHash: m.ethereum.statedHash ?? hashes[k++] } : m));
   const evm: EvmView[] = [];
-  for (const [i, m] of messages.entries()) {
+  for (const [i, m] of local.messages.entries()) {
     if (!m.ethereum?.raw) continue;
     try {
       const d = await decodeEvmRaw(m.ethereum.raw, { recover });
       const named = d.from ? undefined : senders?.get(String(i));
       const from = d.from ?? named;
-      evm.push({ ...d, from, fromEvents: named ? true : undefined, value: await ctx.evmValue(d.value), cosmosHash: decoded.hash, source: 'decoded' });
+      evm.push({ ...d, from, fromEvents: named ? true : undefined, value: await ctx.evmValue(d.value), cosmosHash: local.hash, source: 'decoded' });
     } catch (err) {
       notes.push(`tx ${index} Ethereum transaction: ${errorMessage(err)}`);
     }
   }
-  const tx: TxView = {
-    hash: decoded.hash,
-    height,
-    index,
-    code: typeof result?.code === 'number' ? result.code : undefined,
-    codespace: result?.codespace || undefined,
-    log: result?.log || undefined,
-    gasWanted: result?.gas_wanted,
-    gasUsed: result?.gas_used,
-    decodedBy: 'local',
-    messages,
-    memo: decoded.memo,
-    fee: decoded.fee && { ...decoded.fee, amount: await Promise.all(decoded.fee.amount.map((c) => ctx.coin(c.denom, c.amount))) },
-    signers: decoded.signers,
-    events: groupEvents(events),
-    evm,
-    error: decoded.error,
-  };
-  const evmHashes = evm.map((e) => e.hash);
-  return { index, hash: decoded.hash, summary: summarize(tx), code: tx.code, gasUsed: tx.gasUsed, evmHashes, tx };
+  const tx: TxView = { ...local, evm };
+  return { index, hash: tx.hash, summary: summarize(tx), code: tx.code, gasUsed: tx.gasUsed, evmHashes: evm.map((e) => e.hash), tx };
 }
 
 /** A transaction outside the page: one line from a cheap pass (hash, message types, EVM hashes from the events, code). */
@@ -195,7 +172,7 @@ export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Js
   for (let i = 0; i < txs.length; i++) {
     const result = results?.txs_results?.[i] as Json | undefined;
     const decode = !page || (i >= page.first && i <= page.last);
-    lines.push(decode ? await blockTx(String(txs[i]), i, height, result, ctx, prefix, recover, notes) : txLine(String(txs[i]), i, result));
+    lines.push(decode ? await blockTx(String(txs[i]), i, height, result, ctx, recover, notes) : txLine(String(txs[i]), i, result));
   }
   if (!recover && txs.length > 0)
     notes.push(

@@ -108,22 +108,38 @@ async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
 
 /** A transaction as CometBFT's /tx (or one tx_search hit) gives it, decoded here. */
 export async function txFromComet(r: Json, ctx: ChainContext): Promise<TxView> {
-  const bytes = Buffer.from(String(r.tx ?? ''), 'base64');
+  const where = {
+    hash: typeof r.hash === 'string' ? r.hash.toUpperCase() : undefined,
+    height: str(r.height),
+    index: typeof r.index === 'number' ? r.index : undefined,
+  };
+  return (await localTx(Buffer.from(String(r.tx ?? ''), 'base64'), r.tx_result, ctx, where)).tx;
+}
+
+/**
+ * A transaction's bytes decoded here, with its result as CometBFT gives it (code, log, gas, events;
+ * each MsgEthereumTx with its hash, stated or named by the events), its EVM views not yet added.
+ */
+export async function localTx(
+  bytes: Uint8Array,
+  result: Json | undefined,
+  ctx: ChainContext,
+  where: { readonly hash?: string; readonly height?: string; readonly index?: number },
+): Promise<{ tx: TxView; events: EventView[] }> {
   const decoded = decodeCosmosTx(bytes, await ctx.prefix());
-  const result: Json = r.tx_result ?? {};
-  const events = readEvents(result.events);
+  const events = readEvents(result?.events);
   const hashes = evmHashesOf(events);
   let evmIndex = 0;
   const messages: MessageView[] = decoded.messages.map((m) => (m.ethereum ? { ...m, evmHash: m.ethereum.statedHash ?? hashes[evmIndex++] } : m));
-  return {
-    hash: String(r.hash ?? decoded.hash).toUpperCase(),
-    height: str(r.height),
-    index: typeof r.index === 'number' ? r.index : undefined,
-    code: typeof result.code === 'number' ? result.code : undefined,
-    codespace: str(result.codespace) || undefined,
-    log: str(result.log) || undefined,
-    gasWanted: str(result.gas_wanted),
-    gasUsed: str(result.gas_used),
+  const tx: TxView = {
+    hash: where.hash ?? decoded.hash,
+    height: where.height,
+    index: where.index,
+    code: typeof result?.code === 'number' ? result.code : undefined,
+    codespace: str(result?.codespace) || undefined,
+    log: str(result?.log) || undefined,
+    gasWanted: str(result?.gas_wanted),
+    gasUsed: str(result?.gas_used),
     decodedBy: 'local',
     messages,
     memo: decoded.memo,
@@ -133,6 +149,7 @@ export async function txFromComet(r: Json, ctx: ChainContext): Promise<TxView> {
     evm: [],
     error: decoded.error,
   };
+  return { tx, events };
 }
 
 /** The EVM view of one hash: the EVM RPC's answer, else the signed bytes decoded here, else the events. */
