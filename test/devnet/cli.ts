@@ -9,6 +9,7 @@
 //   --second-network also serve a second chain (chain-endpoints-devnet-2, heights from 5000) with
 //                    "Second network" and "Second network lagging" (3 blocks behind), free ports
 import { getAddress } from 'viem';
+import { stopOnSignals } from './signals';
 import { type Devnet, type DevnetOptions, type DevnetProviderOptions, SECOND_NETWORK, startDevnet, startNetworks } from './devnet';
 
 interface CliArgs {
@@ -146,24 +147,11 @@ async function main(): Promise<void> {
   );
   blockLog.unref();
 
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals((signal) => {
     console.log(`\n${signal}: stopping devnet`);
     clearInterval(blockLog);
-    const force = setTimeout(() => process.exit(1), 5000);
-    force.unref();
-    (networks ?? devnet).stop().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        console.error(e);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+    return (networks ?? devnet).stop();
+  }, 5000);
 }
 
 /** A few real identifiers to look up (the first blocks' transactions and the dev accounts). */

@@ -2,6 +2,7 @@
 // loopback, with the addresses and a settings snippet printed, as `npm run devnet` does for the
 // simulator. The chain lives in a temporary home removed on exit.
 //   --block-ms N   CometBFT timeout_commit in ms (default 1000)
+import { stopOnSignals } from '../devnet/signals';
 import { DENOM, DEV0, EVM_CHAIN_ID, EvmdNode, VALIDATOR } from './helpers/evmd';
 
 async function main(): Promise<void> {
@@ -16,37 +17,24 @@ async function main(): Promise<void> {
   }
   // eslint-disable-next-line prefer-const -- assigned once the chain has started, read by the signal handler
   let node: EvmdNode | undefined;
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    // Before the home exists the set-up finishes first (it checks `stopping`, then cleans up).
-    if (!node) return;
+  // Before the home exists the set-up finishes first (it checks `stopping`, then cleans up).
+  const signals = stopOnSignals((signal) => {
+    if (!node) return undefined;
     console.log(`\n${signal}: stopping evmd and removing ${node.home}`);
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    node.dispose().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        console.error(e);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+    return node.dispose();
+  }, 15_000);
   const created = await EvmdNode.create({ timeoutCommitMs: blockMs, moniker: 'chain-endpoints-chain' });
   node = created;
   await new Promise((r) => setImmediate(r)); // a signal that arrived during the set-up is handled now
   try {
-    if (stopping) throw new Error('stopped during set-up');
+    if (signals.stopping) throw new Error('stopped during set-up');
     await node.start();
   } catch (e) {
     await created.dispose();
     throw e;
   }
   node.proc?.once('exit', (code, sig) => {
-    if (stopping) return;
+    if (signals.stopping) return;
     console.error(`evmd exited (${code ?? sig}); log:\n${node.log(20)}`);
     void node.dispose().finally(() => process.exit(1));
   });

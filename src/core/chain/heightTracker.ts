@@ -15,7 +15,7 @@ import { StatusPoller } from './statusPoller';
 import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type TrackerState, readSubscriptionMessage } from './heightRecord';
 import { redactUrl } from '../secrets/redact';
 import { errorMessage } from '../base/errors';
-import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, rawToString } from '../transport/wsSupport';
+import { Timers, backoffMs, closeSocket, describeClose, describeRpcError, describeSocketError, formatMs, rawToString } from '../transport/wsSupport';
 import { Listeners } from '../base/listeners';
 
 export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
@@ -310,15 +310,7 @@ export class HeightTracker {
     this.conn = undefined;
     if (!conn) return;
     conn.finished = true;
-    const ws = conn.ws;
-    ws.removeAllListeners();
-    ws.on('error', () => undefined); // terminate() during the handshake emits an error
-    try {
-      if (ws.readyState === WS_OPEN) ws.close(1000);
-      ws.terminate();
-    } catch (err) {
-      this.log('debug', `closing the socket: ${errorMessage(err)}`);
-    }
+    closeSocket(conn.ws, (message) => this.log('debug', message));
   }
 
   private backoffMs(failures: number): number {

@@ -13,7 +13,18 @@ import { errorMessage } from '../base/errors';
 import { formatBytes } from '../base/numbers';
 import { redactUrl } from '../secrets/redact';
 import { WS_OPEN, openWebSocket } from '../transport/lazy';
-import { Timers, backoffMs, describeClose, describeRpcError, describeSocketError, formatMs, isRecord, rawLength, rawToString } from '../transport/wsSupport';
+import {
+  Timers,
+  backoffMs,
+  closeSocket,
+  describeClose,
+  describeRpcError,
+  describeSocketError,
+  formatMs,
+  isRecord,
+  rawLength,
+  rawToString,
+} from '../transport/wsSupport';
 import { type EntryFields, type WatchEntry, clock, queryKeys, readCometEvent, readEvmNotification } from './entry';
 import { EntryStream } from './stream';
 import { type SocketOpener, type WatchOptions, type WatchSnapshot, type WatchState, type WatchTarget, subscribeRequest } from './spec';
@@ -352,15 +363,7 @@ export class Watch {
     this.conn = undefined;
     if (!conn) return;
     conn.finished = true;
-    const ws = conn.ws;
-    ws.removeAllListeners();
-    ws.on('error', () => undefined);
-    try {
-      if (ws.readyState === WS_OPEN) ws.close(1000);
-      ws.terminate();
-    } catch (err) {
-      this.log('debug', `closing the socket: ${errorMessage(err)}`);
-    }
+    closeSocket(conn.ws, (message) => this.log('debug', message));
   }
 
   private setState(state: WatchState, detail?: string): void {

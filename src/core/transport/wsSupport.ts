@@ -5,6 +5,8 @@
 
 import type WebSocket from 'ws';
 import * as l10n from '../base/l10n';
+import { errorMessage } from '../base/errors';
+import { WS_OPEN } from './lazy';
 
 /** Named timers; setting a key replaces its previous timer. */
 export class Timers<K extends string = string> {
@@ -43,6 +45,18 @@ export class Timers<K extends string = string> {
 export const INITIAL_BACKOFF_MS = 500;
 
 /** The wait before attempt `failures + 1`: ~500 ms doubling up to `maxMs`, jittered by ±25 %. */
+/** Closes a socket for good: its listeners removed, a close frame when open, then terminated (a failure is only logged). */
+export function closeSocket(ws: WebSocket, log: (message: string) => void): void {
+  ws.removeAllListeners();
+  ws.on('error', () => undefined); // terminate() during the handshake emits an error
+  try {
+    if (ws.readyState === WS_OPEN) ws.close(1000);
+    ws.terminate();
+  } catch (err) {
+    log(`closing the socket: ${errorMessage(err)}`);
+  }
+}
+
 export function backoffMs(failures: number, maxMs: number): number {
   const base = Math.min(maxMs, INITIAL_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
   const jittered = base * (0.75 + Math.random() * 0.5);
