@@ -29,7 +29,9 @@ export class NetworkStatusBars extends Disposable {
       onSettingsChanged(['providers', 'statusBar'], () => this.update()),
       health.onDidChange(() => this.update()),
     );
-    this.update();
+    // As the single item: once the secrets are read (no item can follow a provider before), and not
+    // during activation (the first read of the settings costs milliseconds there).
+    void secrets.ready.then(() => this.update());
   }
 
   /** The item of network `key`, when shown. */
@@ -43,6 +45,7 @@ export class NetworkStatusBars extends Disposable {
   }
 
   private update(): void {
+    if (this.isDisposed) return;
     const active = perNetworkItems();
     const networks = active ? currentNetworks(readSettings().providers.providers) : [];
     const shape = networks.map((n) => `${n.key}=${n.label}:${n.providers.map((p) => p.name).join(',')}`).join('|');

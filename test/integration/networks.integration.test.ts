@@ -124,6 +124,8 @@ describe('several networks side by side', function () {
   });
 
   it('statusBar.perNetwork shows one item per network, each following its own', async () => {
+    // The networks are known from the probes (run alone, no earlier test has refreshed).
+    await vscode.commands.executeCommand('chainEndpoints.refresh');
     await setSetting('statusBar.perNetwork', true);
     const items = await waitFor('two items live', () => {
       const list = api.testing.networkHeights();
