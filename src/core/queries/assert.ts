@@ -166,12 +166,12 @@ export function evaluate(a: Assertion, r: ResultRecord, expected?: string): Asse
     case 'compare':
     case 'matches': {
       const got = getPath(r, a.path);
-      const where = pathText(a.path);
+      const where = () => pathText(a.path); // only a failure's message names it
       if (a.kind === 'exists') {
         const ok = a.negate ? !got.found : got.found && got.value !== undefined;
-        return done(ok, got.found ? `found ${shorten(got.value, 80)}` : `${where} is absent`, got.found ? got.value : undefined);
+        return done(ok, got.found ? `found ${shorten(got.value, 80)}` : `${where()} is absent`, got.found ? got.value : undefined);
       }
-      if (!got.found) return done(false, `${where} is absent${r.error ? ` (the request failed: ${r.error})` : ''}`);
+      if (!got.found) return done(false, `${where()} is absent${r.error ? ` (the request failed: ${r.error})` : ''}`);
       if (a.kind === 'matches') {
         const text = typeof got.value === 'string' ? got.value : shorten(got.value, Infinity);
         a.regex.lastIndex = 0;

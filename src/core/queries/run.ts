@@ -200,7 +200,10 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
     return withinOneNetwork(candidates, scope, op.iface);
   }
   if (wanted === undefined) {
-    if (candidates.length === 1) return candidates;
+    if (candidates.length === 1) {
+      scope.chosen.set(key, candidates);
+      return candidates;
+    }
     throw new ValueError(
       candidates.length === 0
         ? `no provider has a ${op.iface} address`
