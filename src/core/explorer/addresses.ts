@@ -3,7 +3,8 @@
 // REST `/cosmos/auth/v1beta1/bech32`, else from the address typed, else from the chain id.
 
 import { getAddress } from 'viem';
-import { bech32Encode } from '../chain/validate';
+import { bech32 } from '@scure/base';
+import { bech32Decode, bech32Encode } from '../chain/validate';
 import type { AddressRole } from './identify';
 
 export interface AddressForms {
@@ -48,9 +49,15 @@ export function addressForms(bytes: Uint8Array, prefix: string, role: AddressRol
   return forms;
 }
 
-/** 0x hex (any case) or bech32 into its 20 bytes; undefined when it is neither. */
+/** 0x hex (any case) or bech32 (checksum verified) into its bytes; undefined when it is neither. */
 export function bytesOf(text: string): Uint8Array | undefined {
   const t = text.trim();
   if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
-  return undefined;
+  const d = bech32Decode(t);
+  if (typeof d === 'string') return undefined;
+  try {
+    return bech32.fromWords(d.data);
+  } catch {
+    return undefined;
+  }
 }

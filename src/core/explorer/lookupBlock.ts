@@ -5,13 +5,10 @@
 // hashes from the events, code) and one page decoded in full (`HEIGHT page N` asks for another).
 
 import { errorMessage } from '../base/errors';
-import { addressForms } from './addresses';
+import { addressForms, bytesOf, checksumAddress } from './addresses';
 import type { ChainContext } from './context';
 import { cosmosTxHash, messageTypes } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
-import { bech32 } from '@scure/base';
-import { bech32Decode } from '../chain/validate';
-import { checksumAddress } from './addresses';
 import { cometCalls, evmHashesOf, localTx, readEvents } from './lookupTx';
 import { type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
@@ -60,21 +57,11 @@ function evmSendersOf(events: readonly EventView[]): Map<string, string> {
   for (const e of events) {
     if (e.type !== 'message' || !e.attributes.some((a) => a.key === 'action' && /MsgEthereumTx$/.test(a.value))) continue;
     const sender = e.attributes.find((a) => a.key === 'sender')?.value;
-    const bytes = sender === undefined ? undefined : bech32Bytes(sender);
+    const bytes = sender === undefined ? undefined : bytesOf(sender);
     const hex = bytes && checksumAddress(bytes);
     if (hex) out.set(e.attributes.find((a) => a.key === 'msg_index')?.value ?? '0', hex);
   }
   return out;
-}
-
-function bech32Bytes(text: string): Uint8Array | undefined {
-  const d = bech32Decode(text);
-  if (typeof d === 'string') return undefined;
-  try {
-    return bech32.fromWords(d.data);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A transaction of the page: decoded in full. */
@@ -150,12 +137,13 @@ function askExtras(src: ExplorerSource, height: string): Extras {
   };
 }
 
-async function take<T>(s: Promise<Settled<T>>, what: string, notes: string[]): Promise<T | undefined> {
-  const { value, error } = await s;
-  if (error === undefined) return value;
-  rethrowCancel(error);
-  notes.push(`${what}: ${errorMessage(error)}`);
-  return undefined;
+/** What was asked for beside the block, its failure a note (as any attempt). */
+function take<T>(s: Promise<Settled<T>>, what: string, notes: string[]): Promise<T | undefined> {
+  return attempt(notes, what, async () => {
+    const { value, error } = await s;
+    if (error !== undefined) throw error;
+    return value;
+  });
 }
 
 /** A block from CometBFT's block (or block_by_hash) answer, with its results and EVM block. */

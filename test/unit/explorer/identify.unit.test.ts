@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { LocalizedError } from '../../../src/core/base/errors';
-import { accountPrefixOf, addressForms, prefixFromChainId } from '../../../src/core/explorer/addresses';
+import { accountPrefixOf, addressForms, bytesOf, prefixFromChainId } from '../../../src/core/explorer/addresses';
 import { identify } from '../../../src/core/explorer/identify';
 import { hoverAt, scanLinks } from '../../../src/core/explorer/links';
 
@@ -72,6 +72,15 @@ describe('explorer: identify a query', () => {
 });
 
 describe('explorer: address forms', () => {
+  it('bytesOf: 0x or bech32 (checksum verified) into the same bytes; anything else undefined', () => {
+    const bytes = bytesOf(VALIDATOR);
+    assert.equal(bytes?.length, 20);
+    assert.deepEqual(bytesOf(addressForms(bytes!, 'cosmos').hex!), bytes);
+    assert.equal(bytesOf(`${VALIDATOR.slice(0, -1)}x`), undefined);
+    assert.equal(bytesOf('0x1234'), undefined);
+    assert.equal(bytesOf('hello'), undefined);
+  });
+
   it('the same 20 bytes as bech32 (account, operator, consensus) and 0x checksummed', () => {
     const q = identify(VALIDATOR);
     assert.equal(q.kind, 'address');
