@@ -172,6 +172,11 @@ if (runIntegration && testsEmitted && fs.existsSync(path.join(repoRoot, 'out', '
     counts.integration.failed++;
     problems.push({ title: 'integration run', message: `VS Code exited with code ${exitCode} although no test failed` });
   }
+  // A --grep that matches nothing is a typo, not a pass.
+  if (result && process.env.CHAIN_ENDPOINTS_TEST_GREP && result.passed + result.failed === 0) {
+    counts.integration.failed++;
+    problems.push({ title: 'integration run', message: `no integration test matches --grep "${process.env.CHAIN_ENDPOINTS_TEST_GREP}" (case-sensitive)` });
+  }
   console.log(`=== integration tests: exit code ${exitCode} in ${secs(t)}`);
 } else if (runIntegration) {
   record('integration', undefined, 'not run: out/test/integration/index.js was not emitted');
