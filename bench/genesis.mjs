@@ -50,7 +50,8 @@ childMain(async ({ mode, megabytes, chunkMegabytes, warmup, n, devnet }) => {
           closeSync(fd);
           curlBytes = statSync(curlFile).size;
           rmSync(curlFile);
-          code === 0 ? resolve() : reject(new Error(`curl exited with ${code}`));
+          if (code === 0) resolve();
+          else reject(new Error(`curl exited with ${code}`));
         });
       });
     const r = await interleave({ ours, baseline: curl, warmup, n });

@@ -100,7 +100,7 @@ childMain(async ({ warmup, n, anchorWarmup, anchorN }) => {
     void before;
     comet.disconnect();
     await http.close();
-    return { rows: rows.map(({ samples, ...r }) => r), anchors };
+    return { rows: rows.map(({ samples: _samples, ...r }) => r), anchors };
   } finally {
     await server.stop();
   }

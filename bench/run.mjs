@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_DIR, ROOT, fmtBytes, fmtMs, runChild, startChild, summary } from './lib.mjs';
+import { ROOT, fmtBytes, fmtMs, runChild, startChild, summary } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const onlyIdx = argv.indexOf('--only');

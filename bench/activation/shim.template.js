@@ -13,6 +13,7 @@ net.Socket.prototype.connect = function (...args) {
   connects.push({ atMs: performance.now() - t0, phase, target: where });
   return connect.apply(this, args);
 };
+// eslint-disable-next-line no-undef -- __BUNDLE__ is replaced by the bundle's path when the shim is written
 const ext = require(__BUNDLE__);
 const t1 = performance.now();
 
