@@ -46,7 +46,11 @@ function extensionCopy(bundle, activateAfterMs) {
   manifest.main = './shim.js';
   if (activateAfterMs) manifest.activationEvents = [];
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  const shim = fs.readFileSync(path.join(BENCH_DIR, 'activation', 'shim.template.js'), 'utf8').replace('__BUNDLE__', JSON.stringify(bundle));
+  // The placeholder is the argument of the one require(__BUNDLE__): the name also appears in comments.
+  const template = fs.readFileSync(path.join(BENCH_DIR, 'activation', 'shim.template.js'), 'utf8');
+  const placeholder = 'require(__BUNDLE__)';
+  if (template.split(placeholder).length !== 2) throw new Error(`activation/shim.template.js must contain ${placeholder} exactly once`);
+  const shim = template.replace(placeholder, () => `require(${JSON.stringify(bundle)})`);
   fs.writeFileSync(path.join(dir, 'shim.js'), shim);
   fs.symlinkSync(path.join(ROOT, 'media'), path.join(dir, 'media'));
   return dir;

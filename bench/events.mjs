@@ -13,7 +13,7 @@ import { childMain, core, gcNow, percentile, startChild } from './lib.mjs';
 const { Watch } = core('events/watch');
 const { batchMessage } = core('events/lines');
 
-childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
+childMain(async ({ rate, seconds, bufferSize, warmupSeconds, sampleEveryMs = 5000 }) => {
   const server = startChild('server.mjs', { kind: 'wsrate', rate, seconds });
   const info = await server.ready;
   try {
@@ -45,7 +45,7 @@ childMain(async ({ rate, seconds, bufferSize, warmupSeconds }) => {
     const t0 = Date.now();
     const total = rate * seconds;
     while (watch.snapshot().received < total && Date.now() - t0 < (seconds + 30) * 1000) {
-      await new Promise((r) => setTimeout(r, 5000));
+      await new Promise((r) => setTimeout(r, sampleEveryMs));
       if (Date.now() - t0 >= warmupSeconds * 1000) {
         gcNow();
         heap.push(process.memoryUsage().heapUsed);

@@ -46,7 +46,7 @@ function bigLines(megabytes) {
   return { lines, bytes };
 }
 
-childMain(async ({ count, warmup, n }) => {
+childMain(async ({ count, warmup, n, docMegabytes = 50 }) => {
   const { block, blockResults } = await buildBlock(count);
   const server = http.createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
@@ -73,7 +73,7 @@ childMain(async ({ count, warmup, n }) => {
   try {
     const t = await interleave({ ours, baseline, warmup, n });
     // Links: the visible part of a 50 MB document.
-    const { lines, bytes } = bigLines(50);
+    const { lines, bytes } = bigLines(docMegabytes);
     const mid = Math.floor(lines.length / 2);
     const scanVisible = () => {
       let links = 0;

@@ -5,8 +5,10 @@
 // CHAIN_ENDPOINTS_TEST_RUNNER=code-server), @vscode/test-electron when CHAIN_ENDPOINTS_TEST_RUNNER=electron
 // (or a display is present and VS Code can be downloaded). Ends with
 //   unit: N passed, N failed / integration: N passed, N failed / N passed, N failed
-// Options: --unit-only, --integration-only, --grep <text> (integration tests), --no-build, --no-soak.
-// After the unit tests, the soak (test/soak/soak.ts) runs for SOAK_MINUTES (here 3 by default; `npm run soak`: 30).
+// Options: --unit-only, --integration-only, --grep <text> (integration tests), --no-build, --no-soak, --no-bench.
+// After the unit tests, the soak (test/soak/soak.ts) runs for SOAK_MINUTES (here 3 by default; `npm run soak`: 30),
+// then every benchmark case as a smoke run (`node bench/run.mjs --quick`: tiny sizes, targets not enforced), so a
+// case that cannot run fails the suite.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -129,6 +131,13 @@ if (runUnit && testsEmitted && !flag('--no-soak')) {
   if (!ok) problems.push({ title: 'soak', message: 'heap or RSS grew past 10 MB after warm-up, or handles were left (see the soak report above)' });
 }
 
+// 2c. every benchmark case, tiny (bench/run.mjs --quick): it runs and prints its figures; targets are not enforced
+if (runUnit && testsEmitted && bundleBuilt && !flag('--no-bench')) {
+  const ok = step('bench --quick', process.execPath, [path.join(repoRoot, 'bench', 'run.mjs'), '--quick']);
+  counts.bench = { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+  if (!ok) problems.push({ title: 'bench --quick', message: 'a benchmark case could not run or printed no figure (see its error above)' });
+}
+
 // 3. integration tests inside VS Code
 if (runIntegration && testsEmitted && fs.existsSync(path.join(repoRoot, 'out', 'test', 'integration', 'index.js'))) {
   if (!built && bundleBuilt) console.log('(the build failed: testing the previous dist/extension.js)');
@@ -191,7 +200,7 @@ if (problems.length) {
 }
 let passed = 0;
 let failed = 0;
-for (const kind of ['unit', 'soak', 'integration']) {
+for (const kind of ['unit', 'soak', 'bench', 'integration']) {
   if (!counts[kind]) continue;
   console.log(`${kind}: ${counts[kind].passed} passed, ${counts[kind].failed} failed`);
   passed += counts[kind].passed;
