@@ -6,6 +6,56 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The error policy (src/core/base/errors.ts), checked: an error's sentence is built with
+// l10n.both (English for the log, translated for people), never l10n.t (the English line is lost);
+// src/core and src/ui/onDemand never throw a bare Error (LocalizedError or EndpointError, and
+// rewrapped() to re-throw a caught one with its shown text).
+/** l10n.t(…) or vscode.l10n.t(…). */
+const isTranslate = (n) =>
+  n.type === 'CallExpression' &&
+  n.callee.type === 'MemberExpression' &&
+  !n.callee.computed &&
+  n.callee.property.type === 'Identifier' &&
+  n.callee.property.name === 't' &&
+  ((n.callee.object.type === 'Identifier' && n.callee.object.name === 'l10n') ||
+    (n.callee.object.type === 'MemberExpression' && n.callee.object.property.type === 'Identifier' && n.callee.object.property.name === 'l10n'));
+/** The l10n.t call an error's argument is made of, if any (also inside a ?:, ||, + or template). */
+const translateIn = (n) => {
+  if (!n) return undefined;
+  if (isTranslate(n)) return n;
+  if (n.type === 'ConditionalExpression') return translateIn(n.consequent) ?? translateIn(n.alternate);
+  if (n.type === 'LogicalExpression' || n.type === 'BinaryExpression') return translateIn(n.left) ?? translateIn(n.right);
+  if (n.type === 'TemplateLiteral') return n.expressions.map(translateIn).find(Boolean);
+  return undefined;
+};
+const errorPolicy = {
+  meta: {
+    type: 'problem',
+    messages: {
+      both: 'An error sentence is built with l10n.both (English for the log, translated for people), not l10n.t: see src/core/base/errors.ts.',
+      plain:
+        'No bare Error here: throw a LocalizedError or EndpointError (l10n.both for the sentence), or rewrapped(err) to re-throw a caught one (src/core/base/errors.ts).',
+    },
+    schema: [{ type: 'object', properties: { plainErrors: { type: 'boolean' } }, additionalProperties: false }],
+  },
+  create(context) {
+    const plainErrors = context.options[0]?.plainErrors === true;
+    return {
+      NewExpression(node) {
+        if (node.callee.type !== 'Identifier' || !/Error$/.test(node.callee.name)) return;
+        for (const arg of node.arguments) {
+          const t = translateIn(arg);
+          if (t) context.report({ node: t, messageId: 'both' });
+        }
+      },
+      'ThrowStatement > NewExpression'(node) {
+        if (!plainErrors && node.callee.type === 'Identifier' && node.callee.name === 'Error') context.report({ node, messageId: 'plain' });
+      },
+    };
+  },
+};
+const local = { rules: { 'error-policy': errorPolicy } };
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'media/**'] },
   js.configs.recommended,
@@ -25,6 +75,15 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
   {
+    files: ['src/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/error-policy': ['error', { plainErrors: true }] },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/ui/onDemand/**/*.ts'],
+    rules: { 'local/error-policy': ['error', { plainErrors: false }] },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core runs in plain Node: pass what it needs in from src/ui.' }] }],
@@ -32,7 +91,30 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', exports: 'writable', global: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', AbortController: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
-    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }] },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        global: 'readonly',
+        __dirname: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        performance: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
   },
 );

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import * as l10n from '../../src/core/base/l10n';
-import { networkError } from '../../src/core/base/errors';
+import { EndpointError, LocalizedError, networkError, rewrapped, shownMessage } from '../../src/core/base/errors';
 import { validateHeight } from '../../src/core/chain/validate';
 
 describe('l10n (core)', () => {
@@ -15,7 +15,26 @@ describe('l10n (core)', () => {
     l10n.setTranslator((m, ...a) => `«${l10n.format(m, ...a)}»`);
     assert.equal(validateHeight('abc'), '«"abc" is not a block height: type a whole number from 1 to 9223372036854775807.»');
     const e = networkError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'http://h:1');
-    assert.equal(e.message, '«Could not reach http://h:1: «connection refused (nothing listens at that address)».»');
+    assert.equal(e.shown, '«Could not reach http://h:1: «connection refused (nothing listens at that address)».»');
+    // The log keeps English, the nested phrase included.
+    assert.equal(e.message, 'Could not reach http://h:1: connection refused (nothing listens at that address).');
+  });
+
+  it('both(): a Message argument fills each form with its own; join() keeps both forms; rewrapped() keeps the shown text', () => {
+    l10n.setTranslator((m, ...a) => `«${l10n.format(m, ...a)}»`);
+    const inner = l10n.both('inner {0}', 1);
+    assert.deepEqual(l10n.both('outer: {0} and {1}', inner, 'x'), { english: 'outer: inner 1 and x', shown: '«outer: «inner 1» and x»' });
+    assert.deepEqual(l10n.join(inner, ' / ', l10n.both('b')), { english: 'inner 1 / b', shown: '«inner 1» / «b»' });
+    const caught = new EndpointError('input', l10n.both('Provider "{0}" has no address.', 'p'));
+    const again = rewrapped(caught);
+    assert.ok(again instanceof LocalizedError && !(again instanceof EndpointError));
+    assert.equal(again.message, 'Provider "p" has no address.');
+    assert.equal(shownMessage(again), '«Provider "p" has no address.»');
+    assert.equal(shownMessage(rewrapped(new Error('plain'))), 'plain');
+    // An error whose text came in both forms keeps them through networkError() too.
+    const wrapped = networkError(new LocalizedError(l10n.both('odd')), 'h');
+    assert.equal(wrapped.message, 'Could not reach h: odd.');
+    assert.equal(wrapped.shown, '«Could not reach h: «odd».»');
   });
 
   it('is English with {n} filled when no translator is set', () => {

@@ -48,6 +48,14 @@ export function shownMessage(err: unknown): string {
   return err instanceof LocalizedError ? err.shown : errorMessage(err);
 }
 
+/**
+ * A caught error re-thrown across a boundary (the API, a command) as a plain LocalizedError: its
+ * English message and its shown text both kept, its kind and detail left behind.
+ */
+export function rewrapped(err: unknown): LocalizedError {
+  return new LocalizedError({ english: errorMessage(err), shown: shownMessage(err) });
+}
+
 export class EndpointError extends LocalizedError {
   readonly kind: FailureKind;
   readonly detail: FailureDetail;
@@ -69,58 +77,58 @@ export function isEndpointError(e: unknown): e is EndpointError {
 }
 
 /** What a proxy's refusal means (the proxy's own status text, when it sent one, is not needed). */
-export function proxyRefusalPhrase(status: number): string {
+export function proxyRefusalPhrase(status: number): Message {
   return status === 407
-    ? l10n.t('the proxy asks for credentials (HTTP 407): give them in the proxy address, http://user:password@host:port')
-    : l10n.t('the proxy refused the connection (HTTP {0})', status);
+    ? l10n.both('the proxy asks for credentials (HTTP 407): give them in the proxy address, http://user:password@host:port')
+    : l10n.both('the proxy refused the connection (HTTP {0})', status);
 }
 
 /** The phrase for a low-level error code (translated at use: the bundle loads after this module). */
-function networkPhrase(code: string): string | undefined {
+function networkPhrase(code: string): Message | undefined {
   switch (code) {
     case 'ECONNREFUSED':
-      return l10n.t('connection refused (nothing listens at that address)');
+      return l10n.both('connection refused (nothing listens at that address)');
     case 'ECONNRESET':
-      return l10n.t('connection reset by the server');
+      return l10n.both('connection reset by the server');
     case 'EPIPE':
-      return l10n.t('connection closed by the server while sending');
+      return l10n.both('connection closed by the server while sending');
     case 'ENOTFOUND':
-      return l10n.t('DNS lookup failed (unknown host)');
+      return l10n.both('DNS lookup failed (unknown host)');
     case 'EAI_AGAIN':
-      return l10n.t('DNS lookup failed (temporary failure)');
+      return l10n.both('DNS lookup failed (temporary failure)');
     case 'EHOSTUNREACH':
-      return l10n.t('host unreachable');
+      return l10n.both('host unreachable');
     case 'ENETUNREACH':
-      return l10n.t('network unreachable');
+      return l10n.both('network unreachable');
     case 'ETIMEDOUT':
-      return l10n.t('connection timed out');
+      return l10n.both('connection timed out');
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return l10n.t('connection timed out');
+      return l10n.both('connection timed out');
     case 'UND_ERR_SOCKET':
-      return l10n.t('connection closed by the server before it answered');
+      return l10n.both('connection closed by the server before it answered');
     case 'UND_ERR_CLOSED':
-      return l10n.t('connection closed');
+      return l10n.both('connection closed');
     case 'CERT_HAS_EXPIRED':
-      return l10n.t('TLS error: the server certificate has expired');
+      return l10n.both('TLS error: the server certificate has expired');
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-      return l10n.t('TLS error: self-signed certificate');
+      return l10n.both('TLS error: self-signed certificate');
     case 'SELF_SIGNED_CERT_IN_CHAIN':
-      return l10n.t('TLS error: self-signed certificate in the chain');
+      return l10n.both('TLS error: self-signed certificate in the chain');
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-      return l10n.t('TLS error: unable to verify the certificate');
+      return l10n.both('TLS error: unable to verify the certificate');
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return l10n.t('TLS error: the certificate does not match the host name');
+      return l10n.both('TLS error: the certificate does not match the host name');
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
       // What https:// to a plain HTTP port gives.
-      return l10n.t('TLS error: the server does not speak TLS on this port (is the address http://?)');
+      return l10n.both('TLS error: the server does not speak TLS on this port (is the address http://?)');
     case 'EPROTO':
-      return l10n.t('TLS or protocol error');
+      return l10n.both('TLS or protocol error');
     case 'HPE_INVALID_CONSTANT':
-      return l10n.t('the server did not answer with valid HTTP');
+      return l10n.both('the server did not answer with valid HTTP');
     case 'HPE_INVALID_STATUS':
-      return l10n.t('the server did not answer with valid HTTP');
+      return l10n.both('the server did not answer with valid HTTP');
     case 'HPE_INVALID_HEADER_TOKEN':
-      return l10n.t('the server sent an invalid HTTP header');
+      return l10n.both('the server sent an invalid HTTP header');
     default:
       return undefined;
   }
@@ -152,7 +160,7 @@ export function networkError(err: unknown, target: string): EndpointError {
     const code = (cur as { code?: unknown }).code;
     const phrase = typeof code === 'string' ? networkPhrase(code) : undefined;
     if (typeof code === 'string' && phrase) {
-      return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, phrase), { code });
+      return new EndpointError('network', l10n.both('Could not reach {0}: {1}.', target, phrase), { code });
     }
     cur = (cur as { cause?: unknown }).cause;
   }
@@ -160,15 +168,15 @@ export function networkError(err: unknown, target: string): EndpointError {
   const refused = err instanceof Error ? /^Proxy response \((\d+)\) !== 200|^Proxy Authentication Required \((407)\)$/.exec(err.message) : null;
   if (refused) {
     const status = Number(refused[1] ?? refused[2]);
-    return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, proxyRefusalPhrase(status)), { status });
+    return new EndpointError('network', l10n.both('Could not reach {0}: {1}.', target, proxyRefusalPhrase(status)), { status });
   }
   // OpenSSL's own message is a multi-line internal trace: its `reason` says it in a few words.
   const reason = (err as { reason?: unknown; library?: unknown }).reason;
   if (typeof reason === 'string' && /SSL/i.test(String((err as { library?: unknown }).library))) {
-    return new EndpointError('network', l10n.t('Could not reach {0}: TLS error: {1}.', target, reason), { code: (err as { code?: string }).code });
+    return new EndpointError('network', l10n.both('Could not reach {0}: TLS error: {1}.', target, reason), { code: (err as { code?: string }).code });
   }
-  const message = errorMessage(err);
-  return new EndpointError('network', l10n.t('Could not reach {0}: {1}.', target, message || l10n.t('unknown network error')));
+  const message: Message = { english: errorMessage(err), shown: shownMessage(err) };
+  return new EndpointError('network', l10n.both('Could not reach {0}: {1}.', target, message.english ? message : l10n.both('unknown network error')));
 }
 
 /** The first `max` characters of a body as printable text (for non-JSON answers). */

@@ -32,9 +32,22 @@ export interface Message {
   readonly shown: string;
 }
 
-/** `message` (a literal English sentence) in both forms, placeholders filled. */
-export function both(message: string, ...args: L10nArg[]): Message {
-  return { english: format(message, ...args), shown: translator(message, ...args) };
+/**
+ * `message` (a literal English sentence) in both forms, placeholders filled; an argument that is
+ * itself a Message fills the English form with its English and the shown form with its shown text.
+ */
+export function both(message: string, ...args: (L10nArg | Message)[]): Message {
+  const english = args.map((a) => (typeof a === 'object' ? a.english : a));
+  const shown = args.map((a) => (typeof a === 'object' ? a.shown : a));
+  return { english: format(message, ...english), shown: translator(message, ...shown) };
+}
+
+/** Parts in a row, each form from each part's own (a plain string is the same in both). */
+export function join(...parts: (string | Message)[]): Message {
+  return {
+    english: parts.map((p) => (typeof p === 'string' ? p : p.english)).join(''),
+    shown: parts.map((p) => (typeof p === 'string' ? p : p.shown)).join(''),
+  };
 }
 
 /** Installs the translator (the editor passes vscode.l10n.t); undefined restores English. */

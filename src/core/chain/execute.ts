@@ -29,7 +29,7 @@ export function nextRequestId(): number {
 export function endpointOf(provider: Provider, op: Operation): string {
   const base = provider.endpoints[op.iface];
   if (!base) {
-    throw new EndpointError('input', l10n.t('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]));
+    throw new EndpointError('input', l10n.both('Provider "{0}" has no {1} address.', provider.name, INTERFACE_LABELS[op.iface]));
   }
   return base;
 }
@@ -91,7 +91,7 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
       outcome.summary = op.summarize(outcome.result);
     }
   } catch (err) {
-    outcome.error = isEndpointError(err) ? err : new EndpointError('protocol', l10n.t('Unexpected failure: {0}.', errorMessage(err)));
+    outcome.error = isEndpointError(err) ? err : new EndpointError('protocol', l10n.both('Unexpected failure: {0}.', errorMessage(err)));
   }
   outcome.elapsedMs = outcome.elapsedMs || Date.now() - startedAt.getTime();
   return outcome;
@@ -113,7 +113,7 @@ async function runHttp(dialect: 'rest' | 'jsonrpc', options: ExecuteOptions, out
     if (res.status < 200 || res.status >= 300) {
       outcome.error = new EndpointError(
         'http',
-        l10n.t('HTTP {0} from {1} with a very large body (saved to a file).', String(res.status), redactUrl(request.url)),
+        l10n.both('HTTP {0} from {1} with a very large body (saved to a file).', String(res.status), redactUrl(request.url)),
         {
           status: res.status,
         },

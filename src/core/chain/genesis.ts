@@ -74,14 +74,14 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       if (read.error) throw read.error;
       const r = read.result;
       if (!isObject(r) || typeof r.data !== 'string' || typeof r.total !== 'string' || typeof r.chunk !== 'string') {
-        throw new EndpointError('protocol', l10n.t('genesis_chunked chunk {0} from {1} lacks "chunk", "total" or "data".', chunk, redactUrl(url)));
+        throw new EndpointError('protocol', l10n.both('genesis_chunked chunk {0} from {1} lacks "chunk", "total" or "data".', chunk, redactUrl(url)));
       }
       if (r.chunk !== String(chunk)) {
-        throw new EndpointError('protocol', l10n.t('Asked for genesis chunk {0} but the node sent chunk {1}.', chunk, r.chunk));
+        throw new EndpointError('protocol', l10n.both('Asked for genesis chunk {0} but the node sent chunk {1}.', chunk, r.chunk));
       }
       const announced = Number(r.total);
       if (!Number.isSafeInteger(announced) || announced < 1 || (chunk > 0 && announced !== total)) {
-        throw new EndpointError('protocol', l10n.t('genesis_chunked announced an inconsistent chunk count ("{0}").', r.total));
+        throw new EndpointError('protocol', l10n.both('genesis_chunked announced an inconsistent chunk count ("{0}").', r.total));
       }
       total = announced;
       scanner.end();
@@ -91,7 +91,7 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
       if (chunk === 0 && total > 1 && (total - 1) * Math.max(1, scanner.decodedBytes) > cap) {
         throw new EndpointError(
           'protocol',
-          l10n.t(
+          l10n.both(
             'The genesis from {0} announces {1} chunks of {2}, more than {3} (chainEndpoints.maxDownloadMegabytes): not downloaded, nothing was kept. Raise the setting in user settings to read it.',
             redactUrl(base),
             total,
@@ -168,7 +168,7 @@ export class ChunkAnswerScanner {
 
   /** Checks the data string was complete; call after the answer ended. */
   end(): void {
-    if (this.phase === 'data') throw new EndpointError('protocol', l10n.t('A genesis chunk ended inside its "data" string.'));
+    if (this.phase === 'data') throw new EndpointError('protocol', l10n.both('A genesis chunk ended inside its "data" string.'));
   }
 
   /** The answer with `"data":""` in place of the payload. */
@@ -179,7 +179,7 @@ export class ChunkAnswerScanner {
   private keep(text: string): void {
     this.envelopeText += text;
     if (this.envelopeText.length > MAX_ENVELOPE_CHARS) {
-      throw new EndpointError('protocol', l10n.t('The genesis_chunked answer is not the JSON a node sends (too much besides "data").'));
+      throw new EndpointError('protocol', l10n.both('The genesis_chunked answer is not the JSON a node sends (too much besides "data").'));
     }
   }
 
@@ -238,7 +238,7 @@ export class ChunkAnswerScanner {
     const carry = this.carry;
     const length = carry.length + text.length;
     let rest = length % 4;
-    if (last && rest !== 0) throw new EndpointError('protocol', l10n.t('A genesis chunk\'s base64 "data" has a length that is not a multiple of 4.'));
+    if (last && rest !== 0) throw new EndpointError('protocol', l10n.both('A genesis chunk\'s base64 "data" has a length that is not a multiple of 4.'));
     // Padding ends the data: a group ending in "=" waits until the closing quote is seen.
     if (!last && rest === 0 && text.endsWith('=')) rest = 4;
     if (length - rest === 0 || rest > text.length) {
@@ -265,6 +265,6 @@ function decodeGroups(text: string, into: Buffer, at: number, final: boolean): n
   const eq = text.indexOf('=');
   // Node's decoder would take the URL-safe alphabet and skip other characters: both refused here.
   const n = (eq === -1 || eq === text.length - pad) && !text.includes('-') && !text.includes('_') ? into.write(text, at, 'base64') : -1;
-  if (n !== (text.length / 4) * 3 - pad) throw new EndpointError('protocol', l10n.t('A genesis chunk\'s "data" is not base64.'));
+  if (n !== (text.length / 4) * 3 - pad) throw new EndpointError('protocol', l10n.both('A genesis chunk\'s "data" is not base64.'));
   return n;
 }

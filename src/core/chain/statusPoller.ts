@@ -2,7 +2,7 @@
 // block interval (at least once a second), each poll under a deadline and abortable; a result
 // that arrives after polling stopped is dropped. The tracker owns the state it shows.
 
-import { errorMessage } from '../base/errors';
+import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { Timers, formatMs } from '../transport/wsSupport';
 import type { HeightRecord } from './heightRecord';
@@ -64,7 +64,7 @@ export class StatusPoller {
     const abort = new AbortController();
     this.abort = abort;
     const startedAt = Date.now();
-    this.timers.set('pollTimeout', host.timeoutMs, () => abort.abort(new Error(l10n.t('status timed out after {0}', formatMs(host.timeoutMs)))));
+    this.timers.set('pollTimeout', host.timeoutMs, () => abort.abort(new LocalizedError(l10n.both('status timed out after {0}', formatMs(host.timeoutMs)))));
     let changed = false;
     try {
       const status = await host.fetchStatus(abort.signal);

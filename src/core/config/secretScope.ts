@@ -48,7 +48,7 @@ export function resolveScoped(p: Provider, origin: ProviderOrigin | undefined, l
   if (origin !== 'user') {
     throw new EndpointError(
       'input',
-      l10n.t(
+      l10n.both(
         'Provider "{0}" is defined in workspace settings, so it never receives a secret: the request was refused before sending because it references {1}. Secrets are set for a provider of your user settings and sent only to its own addresses; define "{0}" in user settings to use one.',
         p.name,
         `\${secret:${names[0]}}`,
@@ -61,7 +61,7 @@ export function resolveScoped(p: Provider, origin: ProviderOrigin | undefined, l
     if (value === undefined) {
       throw new EndpointError(
         'input',
-        l10n.t('Secret "{0}" is not set for provider "{1}": run "Chain Endpoints: Set Secret", pick "{1}" and give it a value.', name, p.name),
+        l10n.both('Secret "{0}" is not set for provider "{1}": run "Chain Endpoints: Set Secret", pick "{1}" and give it a value.', name, p.name),
       );
     }
     values.set(name, value);

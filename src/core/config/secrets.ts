@@ -23,7 +23,7 @@ export function substitute(text: string, values: ReadonlyMap<string, string>, en
   return text.replace(SECRET_REF, (_, name: string) => {
     const value = values.get(name);
     if (value === undefined) {
-      throw new EndpointError('input', l10n.t('Secret "{0}" is not set: run "Chain Endpoints: Set Secret" and give it a value.', name));
+      throw new EndpointError('input', l10n.both('Secret "{0}" is not set: run "Chain Endpoints: Set Secret" and give it a value.', name));
     }
     return encode ? encodeURIComponent(value) : value;
   });

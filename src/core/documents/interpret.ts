@@ -121,7 +121,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
   if (res.status === 429) {
     return {
       json: parsed ? json : undefined,
-      error: new EndpointError('http', l10n.t('{0} from {1}: the provider is rate-limiting requests.', statusLine(429), where()) + wait, {
+      error: new EndpointError('http', l10n.join(l10n.both('{0} from {1}: the provider is rate-limiting requests.', statusLine(429), where()), wait), {
         ...base,
         bodyPreview: bodyPreview(body),
       }),
@@ -148,7 +148,7 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
     };
   }
   if (blank) {
-    return { error: new EndpointError('parse', l10n.t('{0} from {1} with an empty body.', statusLine(res.status), where()), base) };
+    return { error: new EndpointError('parse', l10n.both('{0} from {1} with an empty body.', statusLine(res.status), where()), base) };
   }
   if (!parsed) {
     const line = statusLine(res.status);

@@ -80,7 +80,7 @@ export function executeSource(provider: Provider, options: ExecuteOptions, onOut
       if (outcome.status === 404 || /not found/i.test(outcome.error.message)) throw new NotFound(outcome.error.message);
       throw outcome.error;
     }
-    if (outcome.file) throw new EndpointError('protocol', l10n.t('The answer is too large for the explorer (it was written to a file).'));
+    if (outcome.file) throw new EndpointError('protocol', l10n.both('The answer is too large for the explorer (it was written to a file).'));
     return outcome.result;
   };
   const e = provider.endpoints;

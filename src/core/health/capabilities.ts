@@ -7,6 +7,8 @@
 // Every request goes through the same HttpClient and wsExchange as the rest (timeouts, caps,
 // cancellation); the provider given carries its secrets already substituted. Plain data out.
 
+import { LocalizedError, rewrapped } from '../base/errors';
+import * as l10n from '../base/l10n';
 import { parseDecimalHeight } from '../base/limits';
 import { type HttpClient } from '../transport/http';
 import { interpret } from '../documents/interpret';
@@ -146,7 +148,7 @@ async function probeConsensus(p: Provider, address: string, o: CapabilityOptions
   const a = p.endpoints.consensusRpc
     ? await rpc(p, o, address, 'status', {})
     : await send(p, o, { method: 'GET', url: joinUrl(address, '/status') }, 'jsonrpc');
-  if (a.error !== undefined) throw new Error(a.error);
+  if (a.error !== undefined) throw new LocalizedError(a.error);
   const r = a.result;
   const node = isObject(r) && isObject(r.node_info) ? r.node_info : undefined;
   const sync = isObject(r) && isObject(r.sync_info) ? r.sync_info : undefined;
@@ -173,7 +175,7 @@ async function probeRest(p: Provider, address: string, o: CapabilityOptions): Pr
     else if (a.status === 501 || a.status === 404) out.modules[name] = false;
     else if (a.status < 500) out.modules[name] = true;
   });
-  if (!answers.some(Boolean)) throw new Error('no REST module answered');
+  if (!answers.some(Boolean)) throw new LocalizedError(l10n.both('no REST module answered'));
   const info = answers[0]?.result;
   const app = isObject(info) && isObject(info.application_version) ? info.application_version : undefined;
   out.appName = short(app?.app_name ?? app?.name);
@@ -188,7 +190,7 @@ async function probeEvm(p: Provider, url: string, o: CapabilityOptions): Promise
     rpc(p, o, url, 'eth_chainId', []),
     rpc(p, o, url, 'web3_clientVersion', []),
   ]);
-  if (chain.error !== undefined && modules.error !== undefined && client.error !== undefined) throw new Error(chain.error);
+  if (chain.error !== undefined && modules.error !== undefined && client.error !== undefined) throw new LocalizedError(chain.error);
   const out: EvmCapabilities = {
     chainId: typeof chain.result === 'string' ? chain.result.toLowerCase().slice(0, 40) : undefined,
     clientVersion: short(client.result),
@@ -233,7 +235,7 @@ async function subscribeAnswer(p: Provider, url: string, o: CapabilityOptions, m
   if (!r.error) return true;
   // Refused (an HTTP answer to the upgrade, an RPC refusal): not allowed. A timeout or a network failure says nothing (a note).
   if (r.error.kind === 'http' || r.error.kind === 'rpc') return false;
-  throw new Error(r.error.message);
+  throw rewrapped(r.error);
 }
 
 function short(v: unknown): string | undefined {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
-import { errorMessage } from '../base/errors';
+import { LocalizedError, errorMessage } from '../base/errors';
 import { groupNetworks, networkIndex } from '../config/networks';
 import { type Provider, parseProviders } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
@@ -188,7 +188,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         resolveProvider: (p) => {
           const values = secretsOf(p);
           const unset = secretNames(p).find((n) => !values.has(n));
-          if (unset !== undefined) throw new Error(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
+          if (unset !== undefined) throw new LocalizedError(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
           return resolveProvider(p, values);
         },
         secretValue: (p, n) => io.env[secretEnvName(p.name, n)],

@@ -54,7 +54,7 @@ export async function collect(body: BodyReader, limits: CollectLimits): Promise<
   let head: Buffer | undefined;
   let spill: Spill | undefined;
   const tooLarge = () =>
-    new EndpointError('parse', l10n.t('The answer is larger than {0}; raise chainEndpoints.maxDocumentMegabytes to read it.', formatBytes(maxBuffer)));
+    new EndpointError('parse', l10n.both('The answer is larger than {0}; raise chainEndpoints.maxDocumentMegabytes to read it.', formatBytes(maxBuffer)));
   if (digest && limits.length !== undefined && limits.length <= maxBuffer) digest.expect?.(limits.length);
   // Past maxBuffer: everything so far, then the rest, to a file.
   const toFile = async () => {
@@ -207,7 +207,7 @@ export function capOf(maxBytes: number | undefined, target: () => string): Cap {
 export function downloadCapError(target: string, max: number): EndpointError {
   return new EndpointError(
     'protocol',
-    l10n.t(
+    l10n.both(
       'The answer from {0} is larger than {1} (chainEndpoints.maxDownloadMegabytes, counted after decompression): the transfer was stopped and nothing was kept. Raise the setting in user settings to read it.',
       target,
       formatBytes(max),

@@ -8,7 +8,7 @@ import zlib = require('node:zlib');
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { type BodyReader, Exchange, type ExchangeHead, streamReader } from './exchange';
 import { loadUndici } from './lazy';
-import { EndpointError, networkError } from '../base/errors';
+import { EndpointError, LocalizedError, networkError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { formatSeconds } from '../base/numbers';
 import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
@@ -136,9 +136,9 @@ export class HttpClient {
     req.signal?.addEventListener('abort', stop, { once: true });
     const started = performance.now();
     const fail = (err: unknown): never => {
-      if (req.signal?.aborted) throw new EndpointError('cancelled', l10n.t('Request to {0} was cancelled.', target()));
+      if (req.signal?.aborted) throw new EndpointError('cancelled', l10n.both('Request to {0} was cancelled.', target()));
       if (stopped) {
-        throw new EndpointError('timeout', l10n.t('No complete answer from {0} within {1}.', target(), formatSeconds(req.timeoutMs)));
+        throw new EndpointError('timeout', l10n.both('No complete answer from {0} within {1}.', target(), formatSeconds(req.timeoutMs)));
       }
       throw networkError(err, target());
     };
@@ -150,7 +150,7 @@ export class HttpClient {
       let head: ExchangeHead;
       try {
         const url = new URL(req.url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(l10n.t('the address must start with http:// or https://'));
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LocalizedError(l10n.both('the address must start with http:// or https://'));
         // Redirects are never followed: the Agent has no redirect interceptor (maxRedirections 0).
         exchange = Exchange.start(this.dispatcherFor(url), {
           origin: url.origin,
@@ -193,7 +193,7 @@ export class HttpClient {
         if (decodeFailure && !req.signal?.aborted && !stopped) {
           throw new EndpointError(
             'parse',
-            l10n.t(
+            l10n.both(
               '{0} answered HTTP {1} marked "content-encoding: {2}", but the body does not decompress ({3}).',
               target(),
               head.status,

@@ -8,7 +8,7 @@ import type * as Https from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type * as Tls from 'node:tls';
-import { proxyRefusalPhrase } from '../base/errors';
+import { LocalizedError, proxyRefusalPhrase } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { redactUrl } from '../secrets/redact';
 
@@ -91,7 +91,7 @@ function readBypass(raw: string): Bypass | undefined {
 }
 
 /** The proxy answered CONNECT with something other than 200. */
-export class ProxyRefusal extends Error {
+export class ProxyRefusal extends LocalizedError {
   constructor(readonly status: number) {
     super(proxyRefusalPhrase(status));
   }

@@ -86,7 +86,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
         finish(undefined, new EndpointError('timeout', message));
       }, options.timeoutMs);
     };
-    const onAbort = () => finish(undefined, new EndpointError('cancelled', l10n.t('WebSocket request to {0} was cancelled.', target)));
+    const onAbort = () => finish(undefined, new EndpointError('cancelled', l10n.both('WebSocket request to {0} was cancelled.', target)));
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     armTimer();
@@ -100,7 +100,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
           undefined,
           new EndpointError(
             'protocol',
-            l10n.t(
+            l10n.both(
               '{0} sent more than {1} in all over this WebSocket exchange; stopped after {2} message(s).',
               target,
               formatBytes(MAX_TOTAL_BYTES),
@@ -122,7 +122,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
         return finish(undefined, new EndpointError('parse', what));
       }
       if (!isObject(msg) || !('id' in msg || 'result' in msg || 'error' in msg)) {
-        return finish(undefined, new EndpointError('protocol', l10n.t('{0} sent a WebSocket message that is JSON but not JSON-RPC.', target)));
+        return finish(undefined, new EndpointError('protocol', l10n.both('{0} sent a WebSocket message that is JSON but not JSON-RPC.', target)));
       }
       // Our id as sent (a number), or as a string: some servers echo ids as text.
       if (msg.id !== options.id && msg.id !== String(options.id)) {
@@ -132,7 +132,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
           undefined,
           new EndpointError(
             'protocol',
-            l10n.t('{0} sent more than {1} of messages that answer other requests; stopped.', target, formatBytes(MAX_OTHER_BYTES)),
+            l10n.both('{0} sent more than {1} of messages that answer other requests; stopped.', target, formatBytes(MAX_OTHER_BYTES)),
           ),
         );
       }
@@ -160,7 +160,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
         undefined,
         new EndpointError(
           'network',
-          l10n.t('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why ? `${code} ${why}` : String(code)),
+          l10n.both('{0} closed the WebSocket after {1} message(s) ({2}).', target, messages.length, why ? `${code} ${why}` : String(code)),
         ),
       );
     });
@@ -169,11 +169,11 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
         return finish(
           undefined,
-          new EndpointError('protocol', l10n.t('{0} sent a WebSocket message larger than {1}; it was not read.', target, formatBytes(MAX_MESSAGE_BYTES))),
+          new EndpointError('protocol', l10n.both('{0} sent a WebSocket message larger than {1}; it was not read.', target, formatBytes(MAX_MESSAGE_BYTES))),
         );
       }
       if (err.code?.startsWith('WS_ERR_')) {
-        return finish(undefined, new EndpointError('protocol', l10n.t('{0} broke the WebSocket protocol: {1}.', target, clean(err.message, 200))));
+        return finish(undefined, new EndpointError('protocol', l10n.both('{0} broke the WebSocket protocol: {1}.', target, clean(err.message, 200))));
       }
       finish(undefined, networkError(err, target));
     });

@@ -2,6 +2,7 @@
 // plain data (src/api.ts `ApiCapabilities`).
 
 import type { ApiCapabilities } from '../../api';
+import { LocalizedError } from '../../core/base/errors';
 import type { Capabilities } from '../../core/health/capabilities';
 import { readSettings } from '../settings';
 
@@ -12,10 +13,10 @@ export interface CapabilityHolder {
 
 export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
   const p = readSettings().providers.providers.find((x) => x.name.toLowerCase() === String(provider).toLowerCase());
-  if (!p) throw new Error(`No provider named "${provider}".`);
+  if (!p) throw new LocalizedError(`No provider named "${provider}".`);
   if (!health.capabilities(p.name)) await health.refresh([p.name]);
   const c = health.capabilities(p.name);
-  if (!c) throw new Error(`The capabilities of "${p.name}" could not be probed: see the log.`);
+  if (!c) throw new LocalizedError(`The capabilities of "${p.name}" could not be probed: see the log.`);
   const copy = JSON.parse(JSON.stringify(c)) as Capabilities;
   return { ...copy, probedAt: new Date(c.probedAt).toISOString() };
 }

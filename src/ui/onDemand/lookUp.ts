@@ -5,7 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import vscode = require('vscode');
-import { errorMessage, shownMessage } from '../../core/base/errors';
+import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
 import type { ExecuteOptions } from '../../core/chain/execute';
 import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
@@ -61,13 +62,13 @@ export async function readLookUpArgument(
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
   const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
   let bestAmong: Provider[] | undefined = bestRequested(arg, providers, networks, lookedUpOn);
-  if (bestAmong?.length === 0) throw new Error(vscode.l10n.t('No provider of that network has an interface Look Up can use.'));
+  if (bestAmong?.length === 0) throw new LocalizedError(l10n.both('No provider of that network has an interface Look Up can use.'));
   let provider = bestAmong
     ? bestAmong[0]
     : typeof a.provider === 'string'
       ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase())
       : undefined;
-  if (typeof a.provider === 'string' && !provider) throw new Error(vscode.l10n.t('No provider named "{0}".', a.provider));
+  if (typeof a.provider === 'string' && !provider) throw new LocalizedError(l10n.both('No provider named "{0}".', a.provider));
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
@@ -165,13 +166,15 @@ export async function lookUpForApi(
   const providers = readSettings().providers.providers;
   const provider = findProvider(opts.provider) ?? (opts.provider === undefined && providers.length === 1 ? providers[0] : undefined);
   if (!provider)
-    throw new Error(opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`);
+    throw new LocalizedError(
+      opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`,
+    );
   const abort = new AbortController();
   const sub = opts.token?.onCancellationRequested(() => abort.abort());
   try {
     return await run(deps, provider, String(query ?? ''), abort.signal);
   } catch (err) {
-    throw new Error(errorMessage(err));
+    throw rewrapped(err);
   } finally {
     sub?.dispose();
   }

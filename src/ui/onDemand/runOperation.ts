@@ -6,7 +6,7 @@
 
 import vscode = require('vscode');
 import type { RunOptions, RunResult } from '../../api';
-import { errorMessage, isEndpointError } from '../../core/base/errors';
+import { LocalizedError, errorMessage, isEndpointError, rewrapped } from '../../core/base/errors';
 import { formatBytes } from '../../core/base/numbers';
 import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
@@ -102,10 +102,10 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 /** The API's run(): the same request as the command, without a document or any prompt. */
 export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
   const op = findOperation(operation);
-  if (!op) throw new Error(`Unknown operation "${operation}": see operations().`);
+  if (!op) throw new LocalizedError(`Unknown operation "${operation}": see operations().`);
   const provider = readSettings().providers.providers.find((p) => p.name.toLowerCase() === String(options.provider ?? '').toLowerCase());
-  if (!provider) throw new Error(`No provider named "${options.provider}".`);
-  if (op.broadcast && options.confirmed !== true) throw new Error(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
+  if (!provider) throw new LocalizedError(`No provider named "${options.provider}".`);
+  if (op.broadcast && options.confirmed !== true) throw new LocalizedError(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
   await deps.secrets.ready;
   const abort = new AbortController();
@@ -151,7 +151,7 @@ function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {
   try {
     return deps.secrets.resolve(provider);
   } catch (err) {
-    throw new Error(errorMessage(err));
+    throw rewrapped(err);
   }
 }
 
@@ -177,7 +177,7 @@ export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boole
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied: {0}', truncate(line, 80)), 4000);
     return line;
   } catch (err) {
-    if (isEndpointError(err)) throw new Error(err.message);
+    if (isEndpointError(err)) throw rewrapped(err);
     throw err;
   }
 }
