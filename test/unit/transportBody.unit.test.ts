@@ -56,9 +56,37 @@ describe('transport body: collect()', () => {
     assert.equal(body.taken, 2, 'it stops reading at the piece that crossed the cap');
   });
 
-  it('an answer exactly at the cap is read', async () => {
-    const r = await collect(bodyOf([piece(50), piece(50)]), { cap: cap(100), maxBuffer: 10_000 });
+  it('the download cap stops an answer in memory also when the piece that crosses it is the last', async () => {
+    await assert.rejects(collect(bodyOf([piece(60), piece(60)]), { cap: cap(100), maxBuffer: 10_000 }), isCapError);
+    await assert.rejects(collect(bodyOf([piece(101)]), { cap: cap(100), maxBuffer: 10_000 }), isCapError);
+  });
+
+  it('an answer exactly at the cap is read, whole', async () => {
+    const r = await collect(bodyOf([piece(50, 'a'), piece(50, 'b')]), { cap: cap(100), maxBuffer: 10_000 });
     assert.equal(r.bytes, 100);
+    assert.equal(r.body?.toString(), 'a'.repeat(50) + 'b'.repeat(50));
+  });
+
+  it('an answer of exactly maxBuffer bytes stays in memory', async () => {
+    const r = await collect(bodyOf([piece(50), piece(50)]), { cap: cap(1000), maxBuffer: 100, spillDir: dir });
+    assert.equal(r.body?.length, 100);
+    assert.equal(r.file, undefined);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('a digested body longer than its stated length, past maxBuffer: too large for a document, nothing kept', async () => {
+    const mb = 1024 * 1024;
+    await assert.rejects(
+      collect(bodyOf([piece(3 * mb), piece(3 * mb), piece(3 * mb)]), {
+        cap: cap(100 * mb),
+        maxBuffer: 8 * mb,
+        length: 5 * mb,
+        spillDir: dir,
+        digest: { push: () => undefined },
+      }),
+      (e: unknown) => e instanceof EndpointError && e.kind === 'parse' && /maxDocumentMegabytes/.test(errorMessage(e)),
+    );
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   it('past maxBuffer without a spill directory: the sentence names maxDocumentMegabytes', async () => {

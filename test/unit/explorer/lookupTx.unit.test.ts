@@ -103,6 +103,93 @@ describe('explorer: a Cosmos transaction by its hash', () => {
   });
 });
 
+describe('explorer: every field of a transaction view', () => {
+  beforeEach(() => forgetContext());
+  const BANK = '05DD664CA50845EF5652766A971FE81C10BCB76F601DCE52CF56C23B775E8EB1';
+
+  it('from REST: result, fee with payer and granter, memo, signers, events; empty strings left out', async () => {
+    const base = fakeSource({ evm: false, comet: false });
+    const answer = fixture('rest-tx-bank-send.json');
+    answer.tx_response = { ...answer.tx_response, code: 5, codespace: 'sdk', raw_log: 'insufficient funds' };
+    answer.tx.auth_info.fee = { ...answer.tx.auth_info.fee, payer: 'cosmos1payer', granter: 'cosmos1granter' };
+    const src: ExplorerSource = { ...base, rest: async (path) => (path === `/cosmos/tx/v1beta1/txs/${BANK}` ? answer : base.rest(path)) };
+    const notes: string[] = [];
+    const tx = await lookUpCosmosTx(src, new ChainContext(src, notes), BANK, notes, []);
+    assert.ok(tx);
+    assert.equal(tx.hash, BANK);
+    assert.equal(tx.height, '4');
+    assert.equal(tx.timestamp, '2026-11-23T19:03:28Z');
+    assert.equal(tx.code, 5);
+    assert.equal(tx.codespace, 'sdk');
+    assert.equal(tx.log, 'insufficient funds');
+    assert.equal(tx.gasWanted, '200000');
+    assert.equal(tx.gasUsed, '106663');
+    assert.equal(tx.memo, 'chain-endpoints fixture');
+    assert.equal(tx.fee?.gasLimit, '200000');
+    assert.equal(tx.fee?.payer, 'cosmos1payer');
+    assert.equal(tx.fee?.granter, 'cosmos1granter');
+    assert.deepEqual(
+      tx.fee?.amount.map((c) => [c.denom, c.amount]),
+      [['atest', '2000000000000000']],
+    );
+    assert.match(tx.fee?.amount[0].display ?? '', / test$/);
+    assert.equal(tx.signers.length, 1);
+    assert.match(tx.messages[0].typeUrl, /MsgSend$/);
+    assert.equal(tx.messages[0].evmHash, undefined);
+    assert.ok(tx.events.length > 0);
+    assert.deepEqual(tx.evm, []);
+    // The fixture's own empty codespace, raw_log, payer and granter are left out, not shown as "".
+    const plain = await lookUpCosmosTx(base, new ChainContext(base, []), BANK, [], []);
+    assert.equal(plain?.codespace, undefined);
+    assert.equal(plain?.log, undefined);
+    assert.equal(plain?.fee?.payer, undefined);
+    assert.equal(plain?.fee?.granter, undefined);
+  });
+
+  it('from CometBFT: hash in upper case, index, result fields; empty strings left out', async () => {
+    const base = fakeSource({ evm: false, rest: false });
+    const answer = fixture('cometbft-tx-bank-send.json').result;
+    answer.hash = answer.hash.toLowerCase();
+    answer.tx_result = { ...answer.tx_result, code: 7, codespace: 'bank', log: 'out of gas' };
+    const src: ExplorerSource = { ...base, comet: async (call) => (call.method === 'tx' ? answer : base.comet(call)) };
+    const notes: string[] = [];
+    const tx = await lookUpCosmosTx(src, new ChainContext(src, notes), BANK, notes, []);
+    assert.ok(tx);
+    assert.equal(tx.hash, BANK);
+    assert.equal(tx.index, 0);
+    assert.equal(tx.decodedBy, 'local');
+    assert.equal(tx.code, 7);
+    assert.equal(tx.codespace, 'bank');
+    assert.equal(tx.log, 'out of gas');
+    assert.equal(tx.gasWanted, '200000');
+    assert.equal(tx.gasUsed, '106663');
+    assert.equal(tx.fee?.amount[0].amount, '2000000000000000');
+    assert.ok(tx.events.length > 0);
+    const plain = await lookUpCosmosTx(base, new ChainContext(base, []), BANK, [], []);
+    assert.equal(plain?.codespace, undefined);
+    assert.equal(plain?.log, undefined);
+  });
+
+  it('a MsgEthereumTx read by REST: its stated hash first, else the events` hashes in order', async () => {
+    const base = fakeSource({ evm: false, comet: false });
+    const ETH_COSMOS_HASH = ETH_COSMOS;
+    const answer = fixture('rest-tx-ethereum.json');
+    const other = '0x' + 'cd'.repeat(32);
+    answer.tx.body.messages = [
+      answer.tx.body.messages[0],
+      { ...answer.tx.body.messages[0], hash: other.toUpperCase().replace('0X', '0x') },
+      { ...answer.tx.body.messages[0], hash: 'bad' },
+    ];
+    const src: ExplorerSource = { ...base, rest: async (path) => (path === `/cosmos/tx/v1beta1/txs/${ETH_COSMOS_HASH}` ? answer : base.rest(path)) };
+    const tx = await lookUpCosmosTx(src, new ChainContext(src, []), ETH_COSMOS_HASH, [], []);
+    assert.deepEqual(
+      tx?.messages.map((m) => m.evmHash),
+      // The first states its hash; the third states none that is well-formed, so it takes the events' first.
+      [ETH, other, ETH],
+    );
+  });
+});
+
 describe('explorer: the EVM view of a hash', () => {
   beforeEach(() => forgetContext());
 
