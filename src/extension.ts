@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
   context.subscriptions.push(secrets, documents, health, tree, statusBar, networkBars, history);
 
-  // What no one sees at startup is loaded on first use (src/ui/onDemand.ts): the comparison view,
+  // What no one sees at startup is loaded on first use (src/ui/onDemand/index.ts): the comparison view,
   // the two ways to add providers, and the request runner.
   let compare: Promise<CompareView> | undefined;
   const compareView = () =>
@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const deps = { log, http, documents, secrets, history, storageDir, health };
-  // Answers left in storage by earlier sessions: stale and partial files go (core/spillFiles.ts).
+  // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
   const sweep = setTimeout(
     () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),
     5000,

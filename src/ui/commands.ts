@@ -1,7 +1,7 @@
 // Command registration: one command per catalogue entry, plus copy as curl and copy address. Each
 // operation command takes an optional first argument (a tree node, or `{ provider, <param>: value,
-// ... }`); what runs it (src/ui/runOperation.ts, with the request core under it) is loaded on the
-// first use (src/ui/onDemand.ts), so activation does not compile it.
+// ... }`); what runs it (src/ui/onDemand/runOperation.ts, with the request core under it) is loaded on the
+// first use (src/ui/onDemand/index.ts), so activation does not compile it.
 
 import vscode = require('vscode');
 import { type CommandId, Commands, type OperationCommandId, operationCommand } from './commandIds';

@@ -18,7 +18,7 @@ import { setNetworkSource } from './networkDirectory';
 import { onSettingsChanged, readSettings } from './settings';
 
 export class HealthController extends Disposable {
-  /** The probes (src/core/health.ts, loaded on demand): built at the first refresh, not at activation. */
+  /** The probes (src/core/health/health.ts, loaded on demand): built at the first refresh, not at activation. */
   private monitor?: Promise<HealthMonitor>;
   /** Streaks, cooldowns, staleness and the session's history (src/core/health/session.ts). */
   private session?: HealthSession;
@@ -149,7 +149,7 @@ export class HealthController extends Disposable {
   private schedule(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    const seconds = vscode.workspace.getConfiguration('chainEndpoints').get<number>('health.intervalSeconds', 30);
+    const seconds = readSettings().healthIntervalSeconds;
     if (!seconds || seconds <= 0 || !vscode.window.state.focused) return;
     this.timer = setInterval(
       () => {

@@ -1,5 +1,5 @@
 // How health looks in the editor: short descriptions, colours and tooltips for the tree and
-// the status bar, from assessed rows (src/core/health.ts).
+// the status bar, from assessed rows (src/core/health/health.ts).
 
 import vscode = require('vscode');
 import { formatHeight } from '../core/base/numbers';

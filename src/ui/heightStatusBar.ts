@@ -21,7 +21,7 @@ import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
 import { windowPrompts } from './prompts';
 import { type SecretStore } from './secretStore';
-import { SECTION, type Settings, onSettingsChanged, readSettings } from './settings';
+import { SECTION, type Settings, onSettingsChanged, readSettings, statusBarPinned } from './settings';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
 
@@ -83,7 +83,7 @@ export class HeightStatusBar extends Disposable {
         providers: () => readSettings().providers.providers,
         healthOf: (name, iface) => health.healthOf(name, iface),
         refreshHealth: (names) => health.refresh(names),
-        pinned: () => vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.pin', false),
+        pinned: statusBarPinned,
         log: (level, message) => this.log[level](`[status] ${message}`),
       },
       (view, newHeight) => {

@@ -1,4 +1,4 @@
-// The editor's proxy settings, handed to the core (src/core/proxy.ts): `http.proxy`, else the
+// The editor's proxy settings, handed to the core (src/core/transport/proxy.ts): `http.proxy`, else the
 // HTTPS_PROXY / HTTP_PROXY environment variables; `http.noProxy` plus NO_PROXY; `http.proxyStrictSSL`.
 // `http.proxySupport: "off"` means direct connections. Read at activation and on every change.
 

@@ -36,7 +36,7 @@ export class ResultDocuments extends Disposable implements vscode.FileSystemProv
       vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === RESULT_SCHEME) this.texts.delete(keyOf(doc.uri));
-        // An answer written to the extension's storage is deleted with its document (core/spillFiles.ts).
+        // An answer written to the extension's storage is deleted with its document (core/transport/spillFiles.ts).
         if (doc.uri.scheme === 'file' && this.spilled.delete(doc.uri.fsPath)) void fs.rm(doc.uri.fsPath, { force: true }).catch(() => undefined);
       }),
     );

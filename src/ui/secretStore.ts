@@ -1,6 +1,6 @@
 // Secrets referenced by providers (`${secret:NAME}` in headers or addresses), kept in VS Code's
 // SecretStorage, never in settings. A secret is set for one provider of the user's settings and
-// substituted only into that provider's requests (core/secretScope.ts); a provider defined in
+// substituted only into that provider's requests (core/config/secretScope.ts); a provider defined in
 // workspace settings never receives one. Holds the values in memory for resolving requests, keeps
 // the masker up to date, offers the Set Secret / Delete Secret commands, and binds secrets set
 // before this rule to the user providers that referenced them (once, telling the user).

@@ -23,6 +23,10 @@ export interface Settings {
   readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
+  /** The status bar keeps its provider while it is healthy enough (`statusBar.pin`). */
+  readonly statusBarPin: boolean;
+  /** Seconds between health refreshes of what is shown; 0 = only on demand (`health.intervalSeconds`). */
+  readonly healthIntervalSeconds: number;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -57,7 +61,14 @@ export function readSettings(): Settings {
     statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
     statusBarNetworkProviders: nameMap(c.get('statusBar.networkProviders')),
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
+    statusBarPin: c.get<boolean>('statusBar.pin') === true,
+    healthIntervalSeconds: clampNumber(c.get('health.intervalSeconds'), 30, 0, 3600),
   };
+}
+
+/** `statusBar.pin` alone: asked on every height the status bar follows, without reading the rest. */
+export function statusBarPinned(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.pin') === true;
 }
 
 /** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */

@@ -1,4 +1,4 @@
-// The ids of the catalogue's operations (src/core/operations.ts), for activation: one command is
+// The ids of the catalogue's operations (src/core/chain/operations.ts), for activation: one command is
 // registered per id, and the catalogue itself loads with the code that runs them. Written by
 // scripts/sync-manifest.mjs together with package.json; a unit test checks it against the catalogue.
 
