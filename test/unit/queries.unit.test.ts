@@ -65,9 +65,9 @@ describe('query files: parser', () => {
     assert.equal(f.variables.get('who')?.text, 'Local node');
   });
 
-  it("parses the README's example without a diagnostic", () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const at = readme.indexOf('### Query files');
+  it("parses the query-files guide's example without a diagnostic", () => {
+    const readme = readFileSync(path.join(ROOT, 'docs', 'query-files.md'), 'utf8');
+    const at = readme.indexOf('## Query files');
     const start = readme.indexOf('```\n', at) + 4;
     const f = parseQueryFile(readme.slice(start, readme.indexOf('```', start)));
     assert.deepEqual(f.diagnostics, []);
