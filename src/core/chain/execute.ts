@@ -140,8 +140,10 @@ async function runWebSocket(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     headers: options.headers,
+    maxMessageBytes: options.maxDownloadBytes,
   });
   outcome.elapsedMs = exchange.elapsedMs;
+  if (exchange.connectMs !== undefined) outcome.connectMs = exchange.connectMs;
   outcome.bytes = exchange.bytes;
   outcome.body = Buffer.from(`[${exchange.messages.join(',')}]`);
   outcome.result = exchange.result;

@@ -11,13 +11,11 @@ import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type Trac
 import { redactUrl } from '../secrets/redact';
 import { Timers, describeRpcError, formatMs, rawToString } from '../transport/wsSupport';
 import { type FailureKind, Subscription } from '../transport/subscription';
-import { cometSubscribe } from '../transport/jsonRpc';
+import { NEW_BLOCK_QUERY, cometSubscribe } from '../transport/jsonRpc';
 import { Listeners } from '../base/listeners';
 
 export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
 
-/** The CometBFT query of new block headers (the tracker, and the probes of core/health). */
-export const NEW_BLOCK_QUERY = "tm.event='NewBlockHeader'";
 /** Consecutive socket failures after which the tracker falls back to polling. */
 const FAILURES_BEFORE_POLLING = 2;
 /** NewBlockHeader events are a few KiB; refuse anything absurd instead of buffering it. */

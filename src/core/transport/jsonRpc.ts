@@ -103,3 +103,6 @@ export function jsonRpcRequest(method: string, params: unknown, id: number | str
 export function cometSubscribe(query: string, id: number | string): string {
   return jsonRpcRequest('subscribe', { query }, id);
 }
+
+/** CometBFT's query of new block headers: the one new-block subscription (tracker, probes, the catalogue's subscribe). */
+export const NEW_BLOCK_QUERY = "tm.event='NewBlockHeader'";

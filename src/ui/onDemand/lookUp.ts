@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { errorMessage, shownMessage } from '../../core/base/errors';
 import type { ExecuteOptions } from '../../core/chain/execute';
+import { requestOptions } from '../../core/chain/requestOptions';
 import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
 import { bestForLookup } from '../../core/explorer/bestProvider';
@@ -32,17 +33,7 @@ export interface LookUpArgument {
 }
 
 function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  const s = readSettings();
-  return {
-    headers: provider.headers,
-    http: deps.http,
-    timeoutMs: s.requestTimeoutMs,
-    maxBufferBytes: s.maxDocumentBytes,
-    maxDownloadBytes: s.maxDownloadBytes,
-    spillDir: deps.storageDir,
-    signal,
-    formatWhileReceiving: false,
-  };
+  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider }, 'silent');
 }
 
 function findProvider(name: string | undefined): Provider | undefined {
