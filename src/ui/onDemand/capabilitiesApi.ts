@@ -4,6 +4,7 @@
 import type { ApiCapabilities } from '../../api';
 import type { Capabilities } from '../../core/health/capabilities';
 import { readSettings } from '../settings';
+import { providerNamed } from '../../core/config/providers';
 
 export interface CapabilityHolder {
   capabilities(provider: string): Capabilities | undefined;
@@ -11,7 +12,7 @@ export interface CapabilityHolder {
 }
 
 export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
-  const p = readSettings().providers.providers.find((x) => x.name.toLowerCase() === String(provider).toLowerCase());
+  const p = providerNamed(readSettings().providers.providers, provider);
   if (!p) throw new Error(`No provider named "${provider}".`);
   // The API asking is someone asking what the provider serves (docs/capabilities.md).
   if (!health.capabilities(p.name)) await health.refresh([p.name], { capabilities: true });

@@ -11,7 +11,7 @@ import { formatBytes } from '../../core/base/numbers';
 import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
 import { requestOptions } from '../../core/chain/requestOptions';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
-import type { Provider } from '../../core/config/providers';
+import { type Provider, providerNamed } from '../../core/config/providers';
 import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -97,7 +97,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
   const op = findOperation(operation);
   if (!op) throw new Error(`Unknown operation "${operation}": see operations().`);
-  const provider = readSettings().providers.providers.find((p) => p.name.toLowerCase() === String(options.provider ?? '').toLowerCase());
+  const provider = providerNamed(readSettings().providers.providers, options.provider);
   if (!provider) throw new Error(`No provider named "${options.provider}".`);
   if (op.broadcast && options.confirmed !== true) throw new Error(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
