@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import { limitValue } from '../core/base/limits';
 import { providersOrigin } from '../core/config/secretScope';
+import { type ProbeMode, probeModeOf } from '../core/config/probeMode';
 import { type ParsedProviders, type Provider, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
 
 export const SECTION = 'chainEndpoints';
@@ -23,6 +24,8 @@ export interface Settings {
   readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
+  /** When capabilities are probed (chainEndpoints.capabilities.probe): see core/health/capabilityPolicy.ts. */
+  readonly capabilityProbe: ProbeMode;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -57,6 +60,7 @@ export function readSettings(): Settings {
     statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
     statusBarNetworkProviders: nameMap(c.get('statusBar.networkProviders')),
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
+    capabilityProbe: probeModeOf(c.inspect('capabilities.probe')),
   };
 }
 
