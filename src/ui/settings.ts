@@ -82,3 +82,15 @@ export function userProviderEntries(): unknown[] {
   const value = inspected?.globalValue ?? inspected?.defaultValue ?? [];
   return Array.isArray(value) ? [...value] : [];
 }
+
+/**
+ * chainEndpoints.queryFiles.allowEnv: the environment variables query files may read. Read from
+ * user settings only (inspect's globalValue): a workspace's or folder's value is ignored whatever
+ * its scope says, so a repository cannot allow itself your environment.
+ */
+export function queryFilesAllowEnv(): Set<string> {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('queryFiles.allowEnv');
+  const value = inspected?.globalValue;
+  const names = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) : [];
+  return new Set(names);
+}
