@@ -23,14 +23,20 @@ export interface CommandDeps {
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
   /** Capabilities and health rows: whether a provider can serve a request, and which can (the HealthController). */
-  readonly health?: { capabilities(provider: string): Capabilities | undefined; rows(): readonly InterfaceHealth[] };
+  readonly health?: {
+    capabilities(provider: string): Capabilities | undefined;
+    rows(): readonly InterfaceHealth[];
+    /** A request about to run needs what only a costly probe learns: probe that provider now (chainEndpoints.capabilities.probe permitting). */
+    needCapabilities?(provider: string): Promise<void>;
+  };
 }
 
 /** The health rows and their refresh, as the comparison view reads them (the HealthController). */
 export interface HealthSource {
   readonly onDidChange: vscode.Event<unknown>;
   rows(): readonly InterfaceHealth[];
-  refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]>;
+  /** `capabilities`: someone asked what the providers serve (costly capability probes allowed: docs/capabilities.md). */
+  refresh(names?: readonly string[], opts?: { capabilities?: boolean }): Promise<readonly InterfaceHealth[]>;
   /** What each provider can serve, when probed (src/core/health/capabilities.ts). */
   capabilities?(provider: string): Capabilities | undefined;
   /** The session's history of one interface, oldest first (src/core/health/session.ts). */

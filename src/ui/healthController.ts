@@ -8,6 +8,7 @@ import { errorMessage } from '../core/base/errors';
 import type { HealthMonitor } from '../core/health/health';
 import type { InterfaceHealth } from '../core/health/model';
 import type { Capabilities } from '../core/health/capabilities';
+import type { CapabilityBook, CapabilityTrigger } from '../core/health/capabilityPolicy';
 import type { HealthSession, HistoryPoint } from '../core/health/session';
 import { type HttpClient } from '../core/transport/http';
 import { INTERFACES, type InterfaceId, type Provider } from '../core/config/providers';
@@ -22,8 +23,8 @@ export class HealthController extends Disposable {
   private monitor?: Promise<HealthMonitor>;
   /** Streaks, cooldowns, staleness and the session's history (src/core/health/session.ts). */
   private session?: HealthSession;
-  /** What each provider can serve (src/core/health/capabilities.ts), probed rarely. */
-  private readonly caps = new Map<string, Capabilities>();
+  /** What each provider can serve (src/core/health/capabilities.ts) and when to probe it (capabilityPolicy.ts). */
+  private book?: CapabilityBook;
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
   private timer?: NodeJS.Timeout;
@@ -61,7 +62,12 @@ export class HealthController extends Disposable {
 
   /** The provider's probed capabilities, when known. */
   capabilities(provider: string): Capabilities | undefined {
-    return this.caps.get(provider);
+    return this.book?.get(provider);
+  }
+
+  /** A request about to run needs what the costly probes learn (a namespace not probed yet): probe its provider now. */
+  async needCapabilities(provider: string): Promise<void> {
+    await this.refresh([provider], { capabilities: 'needed' });
   }
 
   /** The session's history of one interface (height, latency, state), oldest first. */
@@ -79,17 +85,24 @@ export class HealthController extends Disposable {
 
   /**
    * Probes the named providers (all when omitted) now; concurrent calls share one run.
-   * `capabilities`: probe their capabilities again too, however recent (the Refresh command).
+   * `capabilities`: someone asked what they serve (the Refresh command, Compare, the API: true) or a
+   * request needs it ('needed'): probe their capabilities again, costly probes included, however
+   * recent (chainEndpoints.capabilities.probe decides; see core/health/capabilityPolicy.ts).
    */
-  refresh(names?: readonly string[], opts: { capabilities?: boolean } = {}): Promise<readonly InterfaceHealth[]> {
+  refresh(names?: readonly string[], opts: { capabilities?: boolean | 'needed' } = {}): Promise<readonly InterfaceHealth[]> {
     // A run under way is shared; one that must re-probe capabilities follows it instead.
     if (this.inFlight) return opts.capabilities ? this.inFlight.then(() => this.refresh(names, opts)) : this.inFlight;
     const settings = readSettings();
     const all = settings.providers.providers;
     const targets = names ? all.filter((p) => names.includes(p.name)) : all;
     const timeoutMs = Math.min(settings.requestTimeoutMs, 10_000);
-    const monitor = (this.monitor ??= loadOnDemand().then(({ HealthMonitor, HealthSession }) => {
+    const monitor = (this.monitor ??= loadOnDemand().then(({ HealthMonitor, HealthSession, CapabilityBook, probeCapabilities, requestOptions }) => {
       const session = (this.session = new HealthSession());
+      this.book = new CapabilityBook({
+        mode: () => readSettings().capabilityProbe,
+        probe: (p, costly) =>
+          probeCapabilities(p, { execute: requestOptions(readSettings(), { http: this.http, signal: this.stopping.signal }, 'probe'), costly }),
+      });
       return new HealthMonitor({ http: this.http, timeoutMs, shouldProbe: (p, i) => !this.periodic || session.shouldProbe(p, i, Date.now()) });
     }));
     const run = (async () => {
@@ -99,7 +112,7 @@ export class HealthController extends Disposable {
         probes.retain(all);
         // Forget the session and capabilities of providers no longer configured (keys as session.ts makes them).
         this.session?.retain(new Set(all.flatMap((p) => INTERFACES.map((i) => `${p.name}\u0000${i}`))));
-        for (const name of [...this.caps.keys()]) if (!all.some((p) => p.name === name)) this.caps.delete(name);
+        this.book?.retain(new Set(all.map((p) => p.name)));
         await this.secrets.ready;
         const wired = targets.flatMap((p) => this.wire(p));
         await probes.refresh(wired);
@@ -108,7 +121,8 @@ export class HealthController extends Disposable {
         this.log.debug(`[health] probed ${targets.length} provider(s) in ${Date.now() - started} ms`);
         this.changed.fire(this.current);
         // After the health probes, not beside them: their requests would slow the latencies measured.
-        if (await this.probeCapabilities(wired, timeoutMs, opts.capabilities === true)) this.changed.fire(this.current);
+        const trigger: CapabilityTrigger = opts.capabilities === 'needed' ? 'needed' : opts.capabilities ? 'asked' : 'timer';
+        if (await this.probeCapabilities(wired, trigger)) this.changed.fire(this.current);
       } catch (err) {
         this.log.error(`[health] refresh failed: ${errorMessage(err)}`);
       } finally {
@@ -120,19 +134,13 @@ export class HealthController extends Disposable {
     return run;
   }
 
-  /** Capabilities of the providers not probed yet or probed over CAPABILITY_TTL_MS ago (all when `all`); never rejects. */
-  private async probeCapabilities(providers: readonly Provider[], timeoutMs: number, all: boolean): Promise<boolean> {
-    const { probeCapabilities, CAPABILITY_TTL_MS } = await loadOnDemand();
-    const due = all ? providers : providers.filter((p) => (this.caps.get(p.name)?.probedAt ?? 0) < Date.now() - CAPABILITY_TTL_MS);
+  /** Capabilities as the mode and the trigger call for (capabilityPolicy.ts); never rejects. */
+  private async probeCapabilities(providers: readonly Provider[], trigger: CapabilityTrigger): Promise<boolean> {
+    if (!this.book) return false;
     const started = Date.now();
-    await Promise.all(
-      due.map(async (p) => {
-        const c = await probeCapabilities(p, { http: this.http, timeoutMs, signal: this.stopping.signal }).catch(() => undefined);
-        if (c) this.caps.set(p.name, c);
-        for (const n of c?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
-      }),
-    );
-    if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) in ${Date.now() - started} ms`);
+    const due = await this.book.update(providers, trigger);
+    for (const p of due) for (const n of this.book.get(p.name)?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
+    if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) (${trigger}) in ${Date.now() - started} ms`);
     return due.length > 0;
   }
 

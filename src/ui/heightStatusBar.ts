@@ -10,7 +10,7 @@ import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { type HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
 import { groupForPick } from '../core/config/networks';
-import { type Provider, joinUrl } from '../core/config/providers';
+import { type Provider } from '../core/config/providers';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
 import { redactUrl } from '../core/secrets/redact';
@@ -147,7 +147,6 @@ export class HeightStatusBar extends Disposable {
   }
 
   private startFeed(provider: Provider, pollOnly: boolean, onChange: (s: HeightSnapshot) => void): HeightTracker {
-    const timeoutMs = Math.min(readSettings().requestTimeoutMs, 10_000);
     let wire: Provider;
     try {
       wire = this.secrets.resolve(provider); // secrets substituted; every address shown goes through redactUrl
@@ -155,12 +154,10 @@ export class HeightStatusBar extends Disposable {
       this.log.warn(`[status] ${provider.name}: ${errorMessage(err)}`);
       wire = { name: provider.name, endpoints: {} };
     }
-    const statusBase = wire.endpoints.consensusHttp ?? wire.endpoints.consensusRpc;
-    const headers = wire.headers;
     const tracker = new HeightTracker({
       wsUrl: pollOnly ? undefined : wire.endpoints.consensusWs,
-      headers,
-      fetchStatus: statusBase ? (signal) => this.fetchStatus(statusBase, headers, timeoutMs, signal) : undefined,
+      headers: wire.headers,
+      fetchStatus: wire.endpoints.consensusHttp || wire.endpoints.consensusRpc ? (signal) => this.fetchStatus(wire, signal) : undefined,
       log: (level, message) => this.log[level](`[status] ${provider.name}: ${message}`),
     });
     tracker.onDidChange(onChange);
@@ -168,21 +165,10 @@ export class HeightStatusBar extends Disposable {
     return tracker;
   }
 
-  private async fetchStatus(
-    base: string,
-    headers: Record<string, string> | undefined,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<{ height: bigint; time?: string }> {
-    const url = joinUrl(base, '/status');
-    // Polling is the fallback when the WebSocket fails: its reader is loaded then.
-    const { interpret, readCometStatus } = await loadOnDemand();
-    const res = await this.http.send({ method: 'GET', url, headers, timeoutMs, signal });
-    const read = interpret(res, 'jsonrpc', url);
-    if (read.error) throw read.error;
-    const status = readCometStatus(read.result);
-    if (!status) throw new Error(`no sync_info.latest_block_height in ${redactUrl(url)}`);
-    return { height: status.height, time: status.time };
+  /** One `/status` poll, through execute() with the probe preset (the poll's reader is loaded with it: polling is the fallback). */
+  private async fetchStatus(wire: Provider, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
+    const { fetchCometStatus, requestOptions } = await loadOnDemand();
+    return fetchCometStatus(wire, requestOptions(readSettings(), { http: this.http, signal, provider: wire }, 'probe'));
   }
 
   // --- rendering -----------------------------------------------------------------------------

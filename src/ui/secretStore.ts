@@ -11,7 +11,7 @@ import { LocalizedError } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
 import { groupForPick } from '../core/config/networks';
-import { type Provider } from '../core/config/providers';
+import { type Provider, providerNamed } from '../core/config/providers';
 import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
 import { SECRET_NAME, secretNames } from '../core/config/secrets';
 import { type Log } from './log';
@@ -135,7 +135,7 @@ export class SecretStore extends Disposable {
 
   /** The user provider named `name` (case-insensitive), or a clear error. */
   private userProvider(name: string): Provider {
-    const p = userProviders().find((x) => x.name.toLowerCase() === name.trim().toLowerCase());
+    const p = providerNamed(userProviders(), name);
     if (!p) {
       throw new LocalizedError(
         l10n.both('No provider named "{0}" in your user settings: a secret can only be set for a provider of your user settings.', name),

@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import { limitValue } from '../core/base/limits';
 import { providersOrigin } from '../core/config/secretScope';
+import { type ProbeMode, probeModeOf } from '../core/config/probeMode';
 import { type ParsedProviders, type Provider, effectiveProvidersSetting, parseProviders } from '../core/config/providers';
 
 export const SECTION = 'chainEndpoints';
@@ -27,6 +28,8 @@ export interface Settings {
   readonly statusBarPin: boolean;
   /** Seconds between health refreshes of what is shown; 0 = only on demand (`health.intervalSeconds`). */
   readonly healthIntervalSeconds: number;
+  /** When capabilities are probed (chainEndpoints.capabilities.probe): see core/health/capabilityPolicy.ts. */
+  readonly capabilityProbe: ProbeMode;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -63,6 +66,7 @@ export function readSettings(): Settings {
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
     statusBarPin: c.get<boolean>('statusBar.pin') === true,
     healthIntervalSeconds: clampNumber(c.get('health.intervalSeconds'), 30, 0, 3600),
+    capabilityProbe: probeModeOf(c.inspect('capabilities.probe')),
   };
 }
 
@@ -88,4 +92,16 @@ export function userProviderEntries(): unknown[] {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('providers');
   const value = inspected?.globalValue ?? inspected?.defaultValue ?? [];
   return Array.isArray(value) ? [...value] : [];
+}
+
+/**
+ * chainEndpoints.queryFiles.allowEnv: the environment variables query files may read. Read from
+ * user settings only (inspect's globalValue): a workspace's or folder's value is ignored whatever
+ * its scope says, so a repository cannot allow itself your environment.
+ */
+export function queryFilesAllowEnv(): Set<string> {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('queryFiles.allowEnv');
+  const value = inspected?.globalValue;
+  const names = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) : [];
+  return new Set(names);
 }

@@ -4,6 +4,7 @@
 // nodes then do.
 import * as assert from 'node:assert/strict';
 import { type Capabilities, probeCapabilities } from '../../src/core/health/capabilities';
+import { probeOptions } from '../../src/core/chain/requestOptions';
 import { canServe } from '../../src/core/health/serves';
 import { findOperation } from '../../src/core/chain/operations';
 import { HttpClient } from '../../src/core/transport/http';
@@ -54,7 +55,7 @@ describe('capabilities of real nodes', function () {
     const started = Date.now();
     const c = await probeCapabilities(
       { name: 'real cometbft', endpoints: { consensusHttp: comet.http, consensusRpc: comet.http, consensusWs: comet.ws } },
-      { http, timeoutMs: 5000 },
+      { execute: probeOptions(http, 5000), costly: true },
     );
     console.log(`      (probed in ${Date.now() - started} ms)`);
     show(c);
@@ -80,7 +81,7 @@ describe('capabilities of real nodes', function () {
           rest: evmd.rest,
         },
       },
-      { http, timeoutMs: 5000 },
+      { execute: probeOptions(http, 5000), costly: true },
     );
     console.log(`      (probed in ${Date.now() - started} ms)`);
     show(c);

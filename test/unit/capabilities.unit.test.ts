@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { type Capabilities, probeCapabilities } from '../../src/core/health/capabilities';
+import { probeOptions } from '../../src/core/chain/requestOptions';
 import { bestProvidersFor, canServe, looksUnserved, restModuleOf } from '../../src/core/health/serves';
 import { execute } from '../../src/core/chain/execute';
 import { findOperation } from '../../src/core/chain/operations';
@@ -41,7 +42,7 @@ describe('provider capabilities', function () {
     providers = devnet.providers.map(({ name, ...endpoints }) => ({ name, endpoints }));
     while (devnet.height() < PRUNED_BELOW + 4n) await new Promise((r) => setTimeout(r, 20));
     const started = Date.now();
-    for (const c of await Promise.all(providers.map((p) => probeCapabilities(p, { http, timeoutMs: 5000 })))) caps.set(c.provider, c);
+    for (const c of await Promise.all(providers.map((p) => probeCapabilities(p, { execute: probeOptions(http, 5000), costly: true })))) caps.set(c.provider, c);
     console.log(`      (capabilities of ${providers.length} providers probed in ${Date.now() - started} ms)`);
   });
   after(async () => {
@@ -53,7 +54,7 @@ describe('provider capabilities', function () {
     const abort = new AbortController();
     abort.abort();
     const started = Date.now();
-    const c = await probeCapabilities(provider('full'), { http, timeoutMs: 5000, signal: abort.signal });
+    const c = await probeCapabilities(provider('full'), { execute: probeOptions(http, 5000, abort.signal), costly: true });
     assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
     assert.equal(c.evm, undefined);
     assert.equal(c.consensus, undefined);

@@ -65,9 +65,9 @@ describe('query files: parser', () => {
     assert.equal(f.variables.get('who')?.text, 'Local node');
   });
 
-  it("parses the README's example without a diagnostic", () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const at = readme.indexOf('### Query files');
+  it("parses the query-files guide's example without a diagnostic", () => {
+    const readme = readFileSync(path.join(ROOT, 'docs', 'query-files.md'), 'utf8');
+    const at = readme.indexOf('## Query files');
     const start = readme.indexOf('```\n', at) + 4;
     const f = parseQueryFile(readme.slice(start, readme.indexOf('```', start)));
     assert.deepEqual(f.diagnostics, []);
@@ -310,7 +310,7 @@ describe('query files: the CLI against the devnet', function () {
     assert.equal(JSON.parse(ok.out).files[0].requests[0].providers.length, 2);
     const missing = await cli([file], { [secretEnvName('Second', 'apiKey')]: undefined });
     assert.equal(missing.code, 1);
-    assert.match(missing.out, /CHAIN_ENDPOINTS_SECRET_SECOND_APIKEY/);
+    assert.match(missing.out, /CHAIN_ENDPOINTS_SECRET_SECOND__APIKEY/);
     const echo = path.join(dir, 'echo.chainq');
     writeFileSync(echo, 'request e = evmRpc eth_nope\nprovider: Second\nparams: ["${secret:apiKey}"]\nassert success\n');
     const r = await cli([echo]);

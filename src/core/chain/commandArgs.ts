@@ -5,7 +5,7 @@
 
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { INTERFACE_LABELS, type Provider } from '../config/providers';
+import { INTERFACE_LABELS, type Provider, providerNamed } from '../config/providers';
 import type { Operation, ParamSpec } from './operations';
 
 export interface CommandArgument {
@@ -42,7 +42,7 @@ export function readCommandArgument(op: Operation, providers: readonly Provider[
 
   const nodeProvider = operationNodeProvider(arg);
   if (nodeProvider !== undefined) {
-    provider = providers.find((p) => p.name === nodeProvider) ?? (arg as { provider: Provider }).provider;
+    provider = providers.find((p) => p.name === nodeProvider) ?? (arg as { provider: Provider }).provider; // a node: its exact name
   } else if (arg !== undefined && arg !== null) {
     if (typeof arg !== 'object')
       throw new LocalizedError(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'));
@@ -52,8 +52,7 @@ export function readCommandArgument(op: Operation, providers: readonly Provider[
     }
     confirmed = (arg as { confirmed?: unknown }).confirmed === true;
     if (given.provider !== undefined) {
-      const wanted = given.provider.trim().toLowerCase();
-      provider = providers.find((p) => p.name.toLowerCase() === wanted);
+      provider = providerNamed(providers, given.provider);
       if (!provider) {
         const known = providers.map((p) => `"${p.name}"`).join(', ');
         throw new LocalizedError(

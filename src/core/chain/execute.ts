@@ -12,6 +12,7 @@ import { type ExecuteOptions, type Outcome, RecordedOutcome, type RequestDescrip
 import { INTERFACE_LABELS, type Provider, joinUrl } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
 import { wsExchange } from '../transport/wsCall';
+import { cometSubscribe, jsonRpcRequest } from '../transport/jsonRpc';
 import { errorMessage } from '../base/errors';
 
 export type { ExecuteOptions, Outcome, RequestDescription } from './outcome';
@@ -34,12 +35,6 @@ export function endpointOf(provider: Provider, op: Operation): string {
   return base;
 }
 
-/** What JSON.stringify({ jsonrpc: '2.0', method, params, id }) gives, without building the object. */
-function jsonRpcBody(method: string, params: unknown, id: number): string {
-  const p = params === undefined ? undefined : JSON.stringify(params);
-  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},${p === undefined ? '' : `"params":${p},`}"id":${id}}`;
-}
-
 /** The request an operation makes, exactly as it goes on the wire. Throws on invalid input. */
 export function describeRequest(provider: Provider, op: Operation, args: Args, id = 1): RequestDescription {
   const invalid = validateArgs(op, args);
@@ -58,11 +53,11 @@ function describeWire(base: string, wire: WireRequest, id: number): RequestDescr
     case 'post':
       return { method: 'POST', url: joinUrl(base, wire.path), body: JSON.stringify(wire.body) };
     case 'jsonrpc':
-      return { method: 'POST', url: base, body: jsonRpcBody(wire.method, wire.params, id) };
+      return { method: 'POST', url: base, body: jsonRpcRequest(wire.method, wire.params, id) };
     case 'ws-call':
-      return { method: 'WS', url: base, body: jsonRpcBody(wire.method, wire.params, id) };
+      return { method: 'WS', url: base, body: jsonRpcRequest(wire.method, wire.params, id) };
     case 'ws-subscribe':
-      return { method: 'WS', url: base, body: jsonRpcBody('subscribe', { query: wire.query }, id), stream: true };
+      return { method: 'WS', url: base, body: cometSubscribe(wire.query, id), stream: true };
     case 'genesis':
       return { method: 'GET', url: joinUrl(base, '/genesis') };
   }
@@ -141,12 +136,14 @@ async function runWebSocket(
     message: outcome.request.body!,
     id,
     collect: wire.kind === 'ws-subscribe' ? wire.count : 0,
-    unsubscribe: wire.kind === 'ws-subscribe' ? jsonRpcBody('unsubscribe_all', {}, nextRequestId()) : undefined,
+    unsubscribe: wire.kind === 'ws-subscribe' ? jsonRpcRequest('unsubscribe_all', {}, nextRequestId()) : undefined,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     headers: options.headers,
+    maxMessageBytes: options.maxDownloadBytes,
   });
   outcome.elapsedMs = exchange.elapsedMs;
+  if (exchange.connectMs !== undefined) outcome.connectMs = exchange.connectMs;
   outcome.bytes = exchange.bytes;
   outcome.body = Buffer.from(`[${exchange.messages.join(',')}]`);
   outcome.result = exchange.result;

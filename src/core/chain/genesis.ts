@@ -44,8 +44,10 @@ export async function fetchGenesis(base: string, options: ExecuteOptions, outcom
 
 export async function fetchChunked(base: string, options: ExecuteOptions, outcome: Outcome): Promise<void> {
   const started = performance.now();
-  await fs.mkdir(options.spillDir, { recursive: true });
-  const finalPath = path.join(options.spillDir, `genesis-${safeName(outcome.providerName)}-${Date.now()}.json`);
+  const dir = options.spillDir;
+  if (!dir) throw new EndpointError('input', l10n.both('A chunked genesis needs a folder to be written to.'));
+  await fs.mkdir(dir, { recursive: true });
+  const finalPath = path.join(dir, `genesis-${safeName(outcome.providerName)}-${Date.now()}.json`);
   const partial = `${finalPath}.partial`;
   const out = createWriteStream(partial, { highWaterMark: WRITE_BUFFER });
   // Always listened to: a write error (disk full) or a write completing after destroy() must not

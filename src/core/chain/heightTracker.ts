@@ -1,63 +1,45 @@
-// Live block height: a CometBFT WebSocket subscription to NewBlockHeader, with its own pings,
-// a watchdog for sockets that die silently, stall detection tied to the observed block
-// interval, reconnection with exponential backoff and jitter, and a polling fallback on
-// `/status` while the socket is unavailable. Never imports vscode; the status bar builds on
-// `snapshot()` and `onDidChange`.
-//
-// Each socket attempt is a `Connection`; every callback checks that its connection is still
-// the current one, so a late event from an abandoned socket can never change the state.
-// Every timer lives in one registry, so `dispose()` can clear them all.
+// Live block height: a CometBFT WebSocket subscription to NewBlockHeader (the one reconnecting
+// subscription of core/transport/subscription.ts: pings, watchdog, backoff with jitter,
+// resubscription), stall detection tied to the observed block interval, and a polling fallback
+// on `/status` while the socket is unavailable. Never imports vscode; the status bar builds on
+// `snapshot()` and `onDidChange`. Only the messages and the states shown are this file's.
 
 import type WebSocket from 'ws';
-import { WS_OPEN, openWebSocket } from '../transport/lazy';
 import * as l10n from '../base/l10n';
 import { StatusPoller } from './statusPoller';
 import { HeightRecord, type HeightSnapshot, type HeightTrackerOptions, type TrackerState, readSubscriptionMessage } from './heightRecord';
 import { redactUrl } from '../secrets/redact';
-import { errorMessage } from '../base/errors';
-import { Timers, backoffMs, closeSocket, describeClose, describeRpcError, describeSocketError, formatMs, rawToString } from '../transport/wsSupport';
+import { Timers, describeRpcError, formatMs, rawToString } from '../transport/wsSupport';
+import { type FailureKind, Subscription } from '../transport/subscription';
+import { NEW_BLOCK_QUERY, cometSubscribe } from '../transport/jsonRpc';
 import { Listeners } from '../base/listeners';
 
 export type { HeightSnapshot, HeightTrackerOptions, TrackerState } from './heightRecord';
 
-const SUBSCRIBE_QUERY = "tm.event='NewBlockHeader'";
 /** Consecutive socket failures after which the tracker falls back to polling. */
 const FAILURES_BEFORE_POLLING = 2;
 /** NewBlockHeader events are a few KiB; refuse anything absurd instead of buffering it. */
 const MAX_PAYLOAD = 4 * 1024 * 1024;
 
-interface Connection {
-  readonly ws: WebSocket;
-  readonly subscribeId: number;
-  subscribeSent: boolean;
-  subscribed: boolean;
-  /** Set once the failure has been handled, so 'error' then 'close' count once. */
-  finished: boolean;
-  /** The stall period already elapsed once ('stalled' shown); the next one reconnects. */
-  stalled: boolean;
-}
-
-type TimerKey = 'reconnect' | 'connect' | 'ping' | 'watchdog' | 'stall';
-
-type FailureKind = 'connection' | 'subscription';
-
 export class HeightTracker {
   private readonly opts: Required<Omit<HeightTrackerOptions, 'wsUrl' | 'fetchStatus' | 'headers' | 'log'>>;
   private readonly log: NonNullable<HeightTrackerOptions['log']>;
-  private readonly timers = new Timers<TimerKey>();
+  private readonly timers = new Timers<'stall'>();
   private readonly listeners = new Listeners<HeightSnapshot>((message) => this.log('error', message), 'height listener');
 
   private state: TrackerState = 'stopped';
   /** The heights seen: the highest, when, the gaps it covered, the observed block interval. */
   private readonly record: HeightRecord;
   private socketDetail?: string;
-  private reconnectAt?: number;
 
   private started = false;
   private disposed = false;
-  private conn?: Connection;
-  private nextRequestId = 0;
-  private consecutiveFailures = 0;
+  /** The socket's subscription; undefined without a WebSocket address. */
+  private readonly sub?: Subscription;
+  /** The stall period already elapsed once on this socket ('stalled' shown); the next one reconnects. */
+  private stalled = false;
+  /** The state shown while the next socket opens (a user's reconnect shows 'connecting'). */
+  private connectingAs?: TrackerState;
   private readonly poller: StatusPoller;
 
   constructor(private readonly options: HeightTrackerOptions) {
@@ -79,13 +61,38 @@ export class HeightTracker {
       log: (level, message) => this.log(level, message),
       changed: () => this.emit(),
     });
+    const url = options.wsUrl;
+    if (url) {
+      this.sub = new Subscription(
+        {
+          url,
+          headers: options.headers,
+          maxPayload: MAX_PAYLOAD,
+          connectTimeoutMs: this.opts.connectTimeoutMs,
+          pingIntervalMs: this.opts.pingIntervalMs,
+          maxBackoffMs: this.opts.maxBackoffMs,
+          // No message and no pong for this long: the socket is dead even without a close.
+          watchdogMs: () => Math.max(2 * this.opts.pingIntervalMs, this.stallThresholdMs()),
+          log: (level, message) => this.log(level, message),
+        },
+        {
+          subscribeMessage: (id) => cometSubscribe(NEW_BLOCK_QUERY, id),
+          message: (data, id) => this.onMessage(data, id),
+          connecting: () => this.onConnecting(url),
+          live: () => this.onSubscribed(url),
+          failed: (reason, kind) => this.onFailed(reason, kind),
+          openFailed: (reason) => this.onOpenFailed(url, reason),
+          dropped: () => this.timers.clear('stall'),
+        },
+      );
+    }
   }
 
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    if (this.options.wsUrl) {
-      this.connect();
+    if (this.sub) {
+      this.sub.start();
     } else if (this.options.fetchStatus) {
       this.socketDetail = l10n.t('no WebSocket address');
       this.startPolling();
@@ -99,7 +106,8 @@ export class HeightTracker {
     const detail = this.detail();
     if (detail !== undefined) s.detail = detail;
     if (this.state === 'polling' && this.poller.error) s.pollFailed = true;
-    if (this.reconnectAt !== undefined) s.reconnectAt = this.reconnectAt;
+    const reconnectAt = this.sub?.reconnectAt;
+    if (reconnectAt !== undefined && this.state !== 'live') s.reconnectAt = reconnectAt;
     return s;
   }
 
@@ -111,16 +119,15 @@ export class HeightTracker {
   reconnect(): void {
     if (this.disposed) return;
     if (!this.started) return this.start();
-    if (!this.options.wsUrl) {
+    if (!this.sub) {
       if (this.poller.active) this.poller.pollNow();
       return;
     }
     this.log('info', 'reconnect requested');
-    this.dropConnection();
     this.poller.stop();
-    this.consecutiveFailures = 0;
     this.socketDetail = undefined;
-    this.connect('connecting');
+    this.connectingAs = 'connecting';
+    this.sub.reconnect();
   }
 
   /** Closes the socket, clears every timer and aborts a poll in flight. Emits nothing. */
@@ -128,169 +135,87 @@ export class HeightTracker {
     if (this.disposed) return;
     this.disposed = true;
     this.timers.clearAll();
-    this.dropConnection();
+    this.sub?.dispose();
     this.poller.stop();
-    this.reconnectAt = undefined;
     this.state = 'stopped';
     this.listeners.clear();
   }
 
-  // ---- socket ---------------------------------------------------------------------------
+  // ---- the subscription's messages and ends ------------------------------------------------
 
-  private connect(stateWhileConnecting?: TrackerState): void {
-    if (this.disposed || !this.options.wsUrl) return;
-    this.timers.clear('reconnect');
-    this.reconnectAt = undefined;
-    const url = this.options.wsUrl;
-    let ws: WebSocket;
-    try {
-      ws = openWebSocket(url, {
-        headers: this.options.headers,
-        handshakeTimeout: this.opts.connectTimeoutMs,
-        maxPayload: MAX_PAYLOAD,
-      });
-    } catch (err) {
-      // A malformed address: retrying cannot help, so poll if possible, else stop.
-      const reason = l10n.t('invalid WebSocket address: {0}', errorMessage(err).split(url).join(redactUrl(url)));
-      this.log('error', reason);
-      this.socketDetail = reason;
-      if (this.options.fetchStatus) this.startPolling();
-      else this.setState('stopped');
-      return;
-    }
-    const conn: Connection = {
-      ws,
-      subscribeId: ++this.nextRequestId,
-      subscribeSent: false,
-      subscribed: false,
-      finished: false,
-      stalled: false,
-    };
-    this.conn = conn;
+  private onConnecting(url: string): void {
+    this.stalled = false;
     this.log('debug', `connecting to ${redactUrl(url)}`);
+    const as = this.connectingAs;
+    this.connectingAs = undefined;
     if (!this.poller.active) {
       const first = this.state === 'stopped' || this.state === 'connecting';
-      this.setState(stateWhileConnecting ?? (first ? 'connecting' : 'reconnecting'));
+      this.setState(as ?? (first ? 'connecting' : 'reconnecting'));
     } else {
       this.emit(); // reconnectAt cleared
     }
-
-    this.timers.set('connect', this.opts.connectTimeoutMs, () => {
-      this.fail(
-        conn,
-        'connection',
-        conn.subscribeSent
-          ? l10n.t('no answer to subscribe within {0}', formatMs(this.opts.connectTimeoutMs))
-          : l10n.t('connection timed out after {0}', formatMs(this.opts.connectTimeoutMs)),
-      );
-    });
-
-    ws.on('open', () => {
-      if (this.conn !== conn) return;
-      this.log('debug', 'socket open; subscribing');
-      this.armWatchdog(conn);
-      this.timers.every('ping', this.opts.pingIntervalMs, () => {
-        if (this.conn === conn && ws.readyState === WS_OPEN) ws.ping();
-      });
-      this.subscribe(conn);
-    });
-    ws.on('message', (data: WebSocket.RawData) => {
-      if (this.conn !== conn) return;
-      this.armWatchdog(conn);
-      this.onMessage(conn, data);
-    });
-    ws.on('pong', () => {
-      if (this.conn === conn) this.armWatchdog(conn);
-    });
-    ws.on('error', (err: Error) => {
-      this.fail(conn, 'connection', describeSocketError(err));
-    });
-    ws.on('close', (code: number, reason: Buffer) => {
-      this.fail(conn, 'connection', describeClose(code, reason.toString()));
-    });
   }
 
-  private subscribe(conn: Connection): void {
-    if (conn.subscribeSent) return; // never two subscriptions on one socket
-    conn.subscribeSent = true;
-    const request = { jsonrpc: '2.0', method: 'subscribe', id: conn.subscribeId, params: { query: SUBSCRIBE_QUERY } };
-    conn.ws.send(JSON.stringify(request), (err) => {
-      if (err) this.fail(conn, 'connection', l10n.t('cannot send subscribe: {0}', err.message));
-    });
+  private onOpenFailed(url: string, message: string): void {
+    // A malformed address: retrying cannot help, so poll if possible, else stop.
+    const reason = l10n.t('invalid WebSocket address: {0}', message.split(url).join(redactUrl(url)));
+    this.log('error', reason);
+    this.socketDetail = reason;
+    if (this.options.fetchStatus) this.startPolling();
+    else this.setState('stopped');
   }
 
-  private onMessage(conn: Connection, data: WebSocket.RawData): void {
+  private onMessage(data: WebSocket.RawData, requestId: number): void {
+    const sub = this.sub!;
     const text = rawToString(data);
-    const msg = readSubscriptionMessage(text, conn.subscribeId);
+    const msg = readSubscriptionMessage(text, requestId);
     if (msg.kind === 'ignored') {
       this.log('debug', `ignored ${msg.what}: ${text.slice(0, 200)}`);
       return;
     }
-    if (msg.kind === 'error') return this.fail(conn, 'subscription', describeRpcError(msg.error));
-    if (msg.kind === 'ack') {
-      if (!conn.subscribed) this.onSubscribed(conn);
-      return;
-    }
+    if (msg.kind === 'error') return sub.fail(describeRpcError(msg.error), 'subscription');
     // An event proves the subscription even if its answer was lost or reordered.
-    if (!conn.subscribed) this.onSubscribed(conn);
-    conn.stalled = false;
-    this.armStall(conn);
+    sub.markSubscribed();
+    if (msg.kind === 'ack') return;
+    this.stalled = false;
+    this.armStall();
     const changed = this.record.accept(msg.height, msg.time, 'websocket');
     if (this.state === 'stalled') this.setState('live');
     else if (changed) this.emit();
   }
 
-  private onSubscribed(conn: Connection): void {
-    conn.subscribed = true;
-    this.timers.clear('connect');
-    this.consecutiveFailures = 0;
+  private onSubscribed(url: string): void {
     this.socketDetail = undefined;
     this.poller.stop();
     this.record.source = 'websocket';
-    this.log('info', `subscribed to new blocks on ${redactUrl(this.options.wsUrl ?? '')}`);
-    this.armStall(conn);
+    this.log('info', `subscribed to new blocks on ${redactUrl(url)}`);
+    this.armStall();
     this.setState('live');
   }
 
-  /** No message and no pong for this long: the socket is dead even without a close. */
-  private armWatchdog(conn: Connection): void {
-    const ms = Math.max(2 * this.opts.pingIntervalMs, this.stallThresholdMs());
-    this.timers.set('watchdog', ms, () => {
-      this.log('warn', `no message or pong for ${ms} ms; dropping the socket`);
-      this.fail(conn, 'connection', l10n.t('no message or pong from the server for {0}', formatMs(ms)));
-    });
-  }
-
   /** No new block for the stall threshold: 'stalled'; a second period: reconnect. */
-  private armStall(conn: Connection): void {
+  private armStall(): void {
     const ms = this.stallThresholdMs();
     this.timers.set('stall', ms, () => {
-      if (this.conn !== conn || this.disposed) return;
-      if (!conn.stalled) {
-        conn.stalled = true;
+      if (this.disposed) return;
+      if (!this.stalled) {
+        this.stalled = true;
         this.log('warn', `no new block for ${ms} ms`);
-        this.armStall(conn);
+        this.armStall();
         this.setState('stalled', l10n.t('no new block for {0}', formatMs(ms)));
       } else {
-        this.fail(conn, 'connection', l10n.t('no new block for {0}; reconnecting', formatMs(2 * ms)));
+        this.sub?.fail(l10n.t('no new block for {0}; reconnecting', formatMs(2 * ms)));
       }
     });
   }
 
-  /**
-   * Handles the end of a socket attempt (once per connection): drop it, then poll or wait for
-   * the next attempt on the backoff schedule.
-   */
-  private fail(conn: Connection, kind: FailureKind, reason: string): void {
-    if (this.disposed || conn.finished || this.conn !== conn) return;
-    this.dropConnection();
-    this.consecutiveFailures++;
+  /** The socket attempt ended (the subscription has scheduled the next): poll, or show the wait. */
+  private onFailed(reason: string, kind: FailureKind): void {
+    if (this.disposed) return;
     this.socketDetail = reason;
     this.log(kind === 'subscription' ? 'warn' : 'info', `socket: ${reason}`);
-    const delay = this.backoffMs(this.consecutiveFailures);
-    this.reconnectAt = Date.now() + delay;
-    this.timers.set('reconnect', delay, () => this.connect());
-    if (this.options.fetchStatus && (kind === 'subscription' || this.consecutiveFailures >= FAILURES_BEFORE_POLLING)) {
+    const failures = this.sub?.failures ?? 0;
+    if (this.options.fetchStatus && (kind === 'subscription' || failures >= FAILURES_BEFORE_POLLING)) {
       if (!this.poller.active) this.startPolling();
       else this.emit();
     } else if (this.poller.active) {
@@ -298,23 +223,6 @@ export class HeightTracker {
     } else {
       this.setState('reconnecting');
     }
-  }
-
-  /** Closes the current socket (close frame when open, then terminate) and its timers. */
-  private dropConnection(): void {
-    this.timers.clear('connect');
-    this.timers.clear('ping');
-    this.timers.clear('watchdog');
-    this.timers.clear('stall');
-    const conn = this.conn;
-    this.conn = undefined;
-    if (!conn) return;
-    conn.finished = true;
-    closeSocket(conn.ws, (message) => this.log('debug', message));
-  }
-
-  private backoffMs(failures: number): number {
-    return backoffMs(failures, this.opts.maxBackoffMs);
   }
 
   // ---- polling --------------------------------------------------------------------------
@@ -345,10 +253,7 @@ export class HeightTracker {
 
   private setState(state: TrackerState, detail?: string): void {
     if (detail !== undefined) this.socketDetail = detail;
-    if (state === 'live') {
-      this.reconnectAt = undefined;
-      this.socketDetail = undefined;
-    }
+    if (state === 'live') this.socketDetail = undefined;
     this.state = state;
     this.emit();
   }

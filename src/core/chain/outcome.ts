@@ -15,8 +15,8 @@ export interface ExecuteOptions {
   maxBufferBytes: number;
   /** The most one answer (a genesis: all its chunks) may cost; default 1 GiB (chainEndpoints.maxDownloadMegabytes). */
   maxDownloadBytes?: number;
-  /** Where bodies too large for memory, and reassembled genesis files, are written. */
-  spillDir: string;
+  /** Where bodies too large for memory, and reassembled genesis files, are written (none: such a body is an error). */
+  spillDir?: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
   onProgress?: (message: string) => void;
@@ -42,6 +42,7 @@ export class RecordedOutcome implements Outcome {
   request: RequestDescription = { method: 'GET', url: '' };
   status?: number;
   elapsedMs = 0;
+  connectMs?: number;
   bytes = 0;
   body?: Buffer;
   head?: Buffer;

@@ -200,4 +200,4 @@ export function cometStatusSummary(result: unknown): string | undefined {
   return l10n.t('height {0} · chain {1}', height, shownNumber(String(r?.node_info?.network ?? '?')));
 }
 
-export const NEW_BLOCK_HEADER = "tm.event='NewBlockHeader'";
+export { NEW_BLOCK_QUERY as NEW_BLOCK_HEADER } from '../transport/jsonRpc';

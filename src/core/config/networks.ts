@@ -158,3 +158,11 @@ export function providerPickItems<T extends { name: string }>(
   }
   return items;
 }
+
+/** The network named `name`: its display name, its chain id, its EVM chain id or its key (trimmed, any case). */
+export function networkNamed<T extends Pick<Network, 'key' | 'label' | 'chainId' | 'evmChainId'>>(networks: readonly T[], name: unknown): T | undefined {
+  if (typeof name !== 'string') return undefined;
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return networks.find((n) => [n.label, n.chainId, n.evmChainId, n.key].some((x) => x !== undefined && x.toLowerCase() === wanted));
+}

@@ -248,3 +248,11 @@ export function joinUrl(base: string, path: string, query?: Record<string, strin
   }
   return url.toString();
 }
+
+/** The provider named `name` (trimmed, any case): the one lookup by name every command, the API and the status bar use. */
+export function providerNamed<T extends { readonly name: string }>(providers: readonly T[], name: unknown): T | undefined {
+  if (typeof name !== 'string') return undefined;
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return undefined;
+  return providers.find((p) => p.name.toLowerCase() === wanted);
+}

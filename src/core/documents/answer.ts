@@ -31,6 +31,8 @@ export interface AnswerRecord {
   startedAt: Date;
   status?: number;
   elapsedMs: number;
+  /** WebSocket exchanges: milliseconds until the socket was open (the rest of elapsedMs is the answer). */
+  connectMs?: number;
   bytes: number;
   /** The body as received (for WebSocket exchanges: a JSON array of the messages received). */
   body?: Buffer;

@@ -4,6 +4,7 @@
 // (docs/protocols.md). The node stays the judge: this catches typing mistakes before a round trip.
 
 import * as l10n from '../base/l10n';
+import { NEW_BLOCK_QUERY } from '../transport/jsonRpc';
 
 export const MAX_QUERY_LENGTH = 512;
 
@@ -17,7 +18,7 @@ export interface QueryTemplate {
 export function queryTemplates(): QueryTemplate[] {
   return [
     { label: l10n.t('New blocks'), query: "tm.event='NewBlock'" },
-    { label: l10n.t('New block headers (light)'), query: "tm.event='NewBlockHeader'" },
+    { label: l10n.t('New block headers (light)'), query: NEW_BLOCK_QUERY },
     { label: l10n.t('All transactions'), query: "tm.event='Tx'" },
     { label: l10n.t('Transactions sent by an account'), query: "tm.event='Tx' AND message.sender='…'" },
     { label: l10n.t('Transfers to an address'), query: "tm.event='Tx' AND transfer.recipient='…'" },

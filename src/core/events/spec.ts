@@ -1,7 +1,10 @@
 // What a watch is asked to follow and how it reports: the target (a CometBFT query or an EVM
 // subscription, already resolved to a WebSocket address), its options and its snapshot.
 
-import type WebSocket from 'ws';
+import { cometSubscribe, jsonRpcRequest } from '../transport/jsonRpc';
+import type { SocketOpener } from '../transport/subscription';
+
+export type { SocketOpener } from '../transport/subscription';
 
 export type EvmSubscription = 'newHeads' | 'logs' | 'newPendingTransactions';
 
@@ -37,8 +40,6 @@ export interface WatchSnapshot {
   readonly ratePerSecond: number;
 }
 
-export type SocketOpener = (url: string, options: WebSocket.ClientOptions) => WebSocket;
-
 export interface WatchOptions {
   headers?: Record<string, string>;
   /** Injected for tests; default core/transport/lazy.ts openWebSocket (proxies included). */
@@ -59,12 +60,12 @@ export interface WatchOptions {
   log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
 }
 
-/** The subscribe request of a target: CometBFT `subscribe` or EVM `eth_subscribe`. */
-export function subscribeRequest(t: WatchTarget, id: number): unknown {
-  if (t.kind === 'comet') return { jsonrpc: '2.0', method: 'subscribe', id, params: { query: t.query } };
+/** The subscribe request of a target, as sent: CometBFT `subscribe` or EVM `eth_subscribe`. */
+export function subscribeRequest(t: WatchTarget, id: number): string {
+  if (t.kind === 'comet') return cometSubscribe(t.query, id);
   const params: unknown[] = [t.subscription];
   if (t.subscription === 'logs' && (t.address !== undefined || t.topics !== undefined)) {
     params.push({ ...(t.address !== undefined ? { address: t.address } : {}), ...(t.topics !== undefined ? { topics: t.topics } : {}) });
   }
-  return { jsonrpc: '2.0', method: 'eth_subscribe', id, params };
+  return jsonRpcRequest('eth_subscribe', params, id);
 }

@@ -1,66 +1,40 @@
 // One live event watch: a CometBFT subscription (any query) or an EVM `eth_subscribe` (newHeads,
-// logs, newPendingTransactions) over its own WebSocket. Never imports vscode. Like the height
-// tracker (core/chain/heightTracker.ts, whose timers, backoff and sentences it shares through
-// core/transport/wsSupport.ts): client pings and a watchdog, reconnection with backoff and jitter,
-// resubscription, and a gap line for the time the socket was down. Everything is bounded: a ring
+// logs, newPendingTransactions) over its own WebSocket. Never imports vscode. The socket is the one
+// reconnecting subscription of core/transport/subscription.ts (as the height tracker's): client
+// pings and a watchdog, reconnection with backoff and jitter, resubscription; this file reads the
+// messages and adds a gap line for the time the socket was down. Everything is bounded: a ring
 // of entries (count and bytes), a per-event size cap (larger events are kept as a preview), a
 // per-frame cap (a larger frame drops the socket), and batches to the listeners at most every
-// `batchMs`. Each socket attempt is a `Connection`; callbacks of an abandoned one do nothing.
+// `batchMs`.
 
 import type WebSocket from 'ws';
 import * as l10n from '../base/l10n';
-import { errorMessage } from '../base/errors';
 import { formatBytes } from '../base/numbers';
 import { redactUrl } from '../secrets/redact';
-import { WS_OPEN, openWebSocket } from '../transport/lazy';
-import {
-  Timers,
-  backoffMs,
-  closeSocket,
-  describeClose,
-  describeRpcError,
-  describeSocketError,
-  formatMs,
-  isRecord,
-  rawLength,
-  rawToString,
-} from '../transport/wsSupport';
+import { describeRpcError, isRecord, rawLength, rawToString } from '../transport/wsSupport';
+import { Subscription } from '../transport/subscription';
 import { type EntryFields, type WatchEntry, clock, queryKeys, readCometEvent, readEvmNotification } from './entry';
 import { EntryStream } from './stream';
-import { type SocketOpener, type WatchOptions, type WatchSnapshot, type WatchState, type WatchTarget, subscribeRequest } from './spec';
+import { type WatchOptions, type WatchSnapshot, type WatchState, type WatchTarget, subscribeRequest } from './spec';
 import { Listeners } from '../base/listeners';
 
 export type { EvmSubscription, SocketOpener, WatchOptions, WatchSnapshot, WatchState, WatchTarget } from './spec';
 
-interface Connection {
-  readonly ws: WebSocket;
-  readonly requestId: number;
-  subscribed: boolean;
-  /** EVM: the id eth_subscribe answered. */
-  subscriptionId?: string;
-  finished: boolean;
-  ignoredNoted: boolean;
-  /** Date.now() of the last message or pong (the watchdog reads it: no timer reset per message). */
-  seenAt: number;
-}
-
-type TimerKey = 'connect' | 'reconnect' | 'ping' | 'watchdog';
 const PREVIEW_CHARS = 4096;
 
 export class Watch {
-  private readonly timers = new Timers<TimerKey>();
   private readonly stream: EntryStream;
   private readonly stateListeners = new Listeners<WatchSnapshot>((message) => this.log('error', message), 'watch state listener');
   private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open'>>;
-  private readonly open: SocketOpener;
+  private readonly sub: Subscription;
   private readonly log: NonNullable<WatchOptions['log']>;
   private readonly preferredKeys: string[];
   private state: WatchState = 'stopped';
   private detail?: string;
   private lastNote?: string;
-  private conn?: Connection;
-  private nextId = 0;
-  private failures = 0;
+  /** Per socket: the id eth_subscribe answered (EVM), and whether an ignored message was noted. */
+  private subscriptionId?: string;
+  private ignoredNoted = false;
   private started = false;
   private disposed = false;
   private oversize = 0;
@@ -70,7 +44,7 @@ export class Watch {
   private lostAt?: number;
   constructor(
     readonly target: WatchTarget,
-    private readonly options: WatchOptions = {},
+    options: WatchOptions = {},
   ) {
     this.o = {
       bufferSize: options.bufferSize ?? 10_000,
@@ -82,8 +56,30 @@ export class Watch {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       maxBackoffMs: options.maxBackoffMs ?? 30_000,
     };
-    this.open = options.open ?? openWebSocket;
     this.log = options.log ?? (() => undefined);
+    this.sub = new Subscription(
+      {
+        url: target.url,
+        headers: options.headers,
+        open: options.open,
+        maxPayload: this.o.maxFrameBytes,
+        perMessageDeflate: false,
+        connectTimeoutMs: this.o.connectTimeoutMs,
+        pingIntervalMs: this.o.pingIntervalMs,
+        maxBackoffMs: this.o.maxBackoffMs,
+        watchdogMs: () => Math.round(2.5 * this.o.pingIntervalMs),
+        log: (level, message) => this.log(level, message),
+      },
+      {
+        subscribeMessage: (id) => subscribeRequest(target, id),
+        message: (data, id) => this.onMessage(data, id),
+        connecting: (reconnecting) => this.onConnecting(reconnecting),
+        live: () => this.onSubscribed(),
+        failed: (reason, _kind, wasLive) => this.onFailed(reason, wasLive),
+        openFailed: (reason) => this.setState('stopped', l10n.t('cannot open {0}: {1}', redactUrl(target.url), reason)),
+        socketError: (err) => this.socketError(err),
+      },
+    );
     this.stream = new EntryStream(this.o.bufferSize, this.o.maxBufferBytes, this.o.batchMs, () => this.emitState(), this.log);
     this.preferredKeys = target.kind === 'comet' ? queryKeys(target.query) : [];
   }
@@ -91,7 +87,7 @@ export class Watch {
   start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    this.connect();
+    this.sub.start();
   }
 
   snapshot(): WatchSnapshot {
@@ -163,15 +159,12 @@ export class Watch {
   /** Drops the socket, resets the backoff and connects now. */
   reconnect(): void {
     if (this.disposed || !this.started) return;
-    this.dropConnection();
-    this.failures = 0;
-    this.connect();
+    this.sub.reconnect();
   }
 
   dispose(): void {
     if (this.disposed) return;
-    this.dropConnection();
-    this.timers.clearAll();
+    this.sub.dispose();
     this.state = 'stopped';
     this.disposed = true;
     this.stream.dispose();
@@ -180,105 +173,57 @@ export class Watch {
 
   // ---- socket ---------------------------------------------------------------------------
 
-  private connect(): void {
-    if (this.disposed) return;
-    this.timers.clear('reconnect');
-    const url = this.target.url;
-    let ws: WebSocket;
-    try {
-      ws = this.open(url, {
-        handshakeTimeout: this.o.connectTimeoutMs,
-        headers: this.options.headers,
-        maxPayload: this.o.maxFrameBytes,
-        perMessageDeflate: false,
-      });
-    } catch (err) {
-      this.setState('stopped', l10n.t('cannot open {0}: {1}', redactUrl(url), errorMessage(err)));
-      return;
-    }
-    const conn: Connection = { ws, requestId: ++this.nextId, subscribed: false, finished: false, ignoredNoted: false, seenAt: Date.now() };
-    this.conn = conn;
-    this.setState(this.failures === 0 && this.lostAt === undefined ? 'connecting' : 'reconnecting');
-    this.timers.set('connect', this.o.connectTimeoutMs, () => {
-      this.fail(conn, l10n.t('no answer to subscribe within {0}', formatMs(this.o.connectTimeoutMs)));
-    });
-    ws.on('open', () => {
-      if (this.conn !== conn) return;
-      this.armWatchdog(conn);
-      this.timers.every('ping', this.o.pingIntervalMs, () => {
-        if (this.conn === conn && ws.readyState === WS_OPEN) ws.ping();
-      });
-      ws.send(JSON.stringify(subscribeRequest(this.target, conn.requestId)), (err) => {
-        if (err) this.fail(conn, l10n.t('cannot send subscribe: {0}', err.message));
-      });
-    });
-    ws.on('message', (data: WebSocket.RawData) => {
-      if (this.conn !== conn) return;
-      conn.seenAt = Date.now();
-      try {
-        this.onMessage(conn, data);
-      } catch (err) {
-        this.log('error', `event watch: ${errorMessage(err)}`);
-      }
-    });
-    ws.on('pong', () => {
-      if (this.conn === conn) conn.seenAt = Date.now();
-    });
-    ws.on('error', (err: Error & { code?: string }) => {
-      if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        this.oversize++;
-        const sentence = l10n.t('the server sent a message larger than {0}; it was dropped with the connection', formatBytes(this.o.maxFrameBytes));
-        this.note(sentence);
-        return this.fail(conn, sentence);
-      }
-      this.fail(conn, describeSocketError(err));
-    });
-    ws.on('close', (code: number, reason: Buffer) => this.fail(conn, describeClose(code, reason.toString())));
+  private onConnecting(reconnecting: boolean): void {
+    this.subscriptionId = undefined;
+    this.ignoredNoted = false;
+    this.setState(reconnecting || this.lostAt !== undefined ? 'reconnecting' : 'connecting');
   }
 
-  private onMessage(conn: Connection, data: WebSocket.RawData): void {
+  private socketError(err: Error & { code?: string }): string | undefined {
+    if (err.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return undefined;
+    this.oversize++;
+    const sentence = l10n.t('the server sent a message larger than {0}; it was dropped with the connection', formatBytes(this.o.maxFrameBytes));
+    this.note(sentence);
+    return sentence;
+  }
+
+  private onMessage(data: WebSocket.RawData, requestId: number): void {
     const bytes = rawLength(data);
     const text = rawToString(data);
     let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
-      return this.ignore(conn, l10n.t('ignored a message that is not JSON ({0})', formatBytes(bytes)));
+      return this.ignore(l10n.t('ignored a message that is not JSON ({0})', formatBytes(bytes)));
     }
-    if (!isRecord(msg)) return this.ignore(conn, l10n.t('ignored a message that is not a JSON-RPC object'));
+    if (!isRecord(msg)) return this.ignore(l10n.t('ignored a message that is not a JSON-RPC object'));
     const t = this.target;
-    const ours = msg.id === conn.requestId || msg.id === String(conn.requestId);
+    const ours = msg.id === requestId || msg.id === String(requestId);
     if (ours && msg.error !== undefined) {
       const sentence = describeRpcError(msg.error);
-      this.note(conn.subscribed ? sentence : l10n.t('subscribe refused: {0}', sentence));
-      return this.fail(conn, sentence);
+      this.note(this.sub.subscribed ? sentence : l10n.t('subscribe refused: {0}', sentence));
+      return this.sub.fail(sentence, 'subscription');
     }
     if (t.kind === 'comet') {
-      if (!ours) return this.ignore(conn, l10n.t('ignored a message for another request'));
-      if (!isRecord(msg.result)) return this.ignore(conn, l10n.t('ignored a message without a result'));
-      if (msg.result.data === undefined) {
-        if (!conn.subscribed) this.onSubscribed(conn);
-        return;
-      }
-      if (!conn.subscribed) this.onSubscribed(conn); // an event proves the subscription
+      if (!ours) return this.ignore(l10n.t('ignored a message for another request'));
+      if (!isRecord(msg.result)) return this.ignore(l10n.t('ignored a message without a result'));
+      this.sub.markSubscribed(); // the answer, or an event: either proves the subscription
+      if (msg.result.data === undefined) return;
       return this.accept(bytes, text, msg.result, () => readCometEvent(msg.result as Record<string, unknown>, this.preferredKeys));
     }
     if (ours) {
-      if (typeof msg.result !== 'string' || conn.subscribed) return this.ignore(conn, l10n.t('ignored an answer that is not a subscription id'));
-      conn.subscriptionId = msg.result;
-      return this.onSubscribed(conn);
+      if (typeof msg.result !== 'string' || this.sub.subscribed) return this.ignore(l10n.t('ignored an answer that is not a subscription id'));
+      this.subscriptionId = msg.result;
+      return this.sub.markSubscribed();
     }
     const params = isRecord(msg.params) ? msg.params : undefined;
-    if (msg.method !== 'eth_subscription' || !params || !conn.subscribed || params.subscription !== conn.subscriptionId) {
-      return this.ignore(conn, l10n.t('ignored a message for another subscription'));
+    if (msg.method !== 'eth_subscription' || !params || !this.sub.subscribed || params.subscription !== this.subscriptionId) {
+      return this.ignore(l10n.t('ignored a message for another subscription'));
     }
     this.accept(bytes, text, params.result, () => readEvmNotification(t.subscription, params.result));
   }
 
-  private onSubscribed(conn: Connection): void {
-    conn.subscribed = true;
-    this.timers.clear('connect');
-    this.failures = 0;
+  private onSubscribed(): void {
     const lostAt = this.lostAt;
     if (lostAt !== undefined) {
       this.lostAt = undefined;
@@ -320,10 +265,10 @@ export class Watch {
     this.stream.push('event', fields, bytes, data);
   }
 
-  private ignore(conn: Connection, sentence: string): void {
+  private ignore(sentence: string): void {
     this.ignored++;
-    if (conn.ignoredNoted) return; // a flood costs a count, not a log line or a stream line each
-    conn.ignoredNoted = true; // one line per connection; the count is in the snapshot
+    if (this.ignoredNoted) return; // a flood costs a count, not a log line or a stream line each
+    this.ignoredNoted = true; // one line per connection; the count is in the snapshot
     this.log('debug', `event watch: ${sentence}`);
     this.note(sentence);
   }
@@ -334,36 +279,12 @@ export class Watch {
     this.stream.push('note', { summary: sentence }, 0);
   }
 
-  /** Fails the connection after 2.5 ping intervals without a message or a pong (one timer, re-armed only when it fires). */
-  private armWatchdog(conn: Connection, wait?: number): void {
-    const ms = Math.round(2.5 * this.o.pingIntervalMs);
-    if (wait === undefined) conn.seenAt = Date.now();
-    this.timers.set('watchdog', wait ?? ms, () => {
-      if (this.conn !== conn) return;
-      const idle = Date.now() - conn.seenAt;
-      if (idle < ms) return this.armWatchdog(conn, ms - idle);
-      this.fail(conn, l10n.t('no message or pong from the server for {0}', formatMs(ms)));
-    });
-  }
-
-  private fail(conn: Connection, reason: string): void {
-    if (this.disposed || conn.finished || this.conn !== conn) return;
-    if (conn.subscribed && this.lostAt === undefined) this.lostAt = Date.now();
-    this.dropConnection();
-    this.failures++;
-    const delay = backoffMs(this.failures, this.o.maxBackoffMs);
-    this.log('info', `event watch: ${reason}; next attempt in ${delay} ms`);
-    this.timers.set('reconnect', delay, () => this.connect());
+  /** The socket attempt ended; the subscription has scheduled the next one. */
+  private onFailed(reason: string, wasLive: boolean): void {
+    if (this.disposed) return;
+    if (wasLive && this.lostAt === undefined) this.lostAt = Date.now();
+    this.log('info', `event watch: ${reason}; next attempt in ${Math.max(0, (this.sub.reconnectAt ?? Date.now()) - Date.now())} ms`);
     this.setState('reconnecting', reason);
-  }
-
-  private dropConnection(): void {
-    for (const key of ['connect', 'ping', 'watchdog'] as const) this.timers.clear(key);
-    const conn = this.conn;
-    this.conn = undefined;
-    if (!conn) return;
-    conn.finished = true;
-    closeSocket(conn.ws, (message) => this.log('debug', message));
   }
 
   private setState(state: WatchState, detail?: string): void {

@@ -6,7 +6,7 @@ import { findOperation } from '../chain/operations';
 import type { Provider } from '../config/providers';
 import type { Capabilities } from '../health/capabilities';
 import type { InterfaceHealth } from '../health/model';
-import { bestProvidersFor } from '../health/serves';
+import { rankFor } from '../health/route';
 import { identify } from './identify';
 
 /**
@@ -36,5 +36,5 @@ export function bestForLookup(
   const op = findOperation(id);
   if (!op) return undefined;
   const args = q.kind === 'height' ? { height: q.height } : undefined;
-  return bestProvidersFor(op, args, among, (n) => health.capabilities(n), health.rows())[0];
+  return rankFor(op, args, among, { providers: among, capabilities: (n) => health.capabilities(n), rows: () => health.rows() })[0];
 }

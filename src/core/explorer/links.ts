@@ -2,7 +2,9 @@
 // a valid checksum), and heights (`"height": "5"`, `- height: \`5\``, `"number": "0x5"`), each with
 // the query that looks it up. Hovers: an address in its other forms, a hex quantity in decimal, a
 // base-unit amount in display units, a timestamp as local time and age. Pure text work, bounded by
-// the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call.
+// the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call and a work
+// budget (ScanBudget: a deadline and a count of candidates, failed checksum decodes included), so
+// a 20 MB document of bech32-looking text never holds the editor more than ~40 ms at a time.
 
 import { bech32 } from '@scure/base';
 import { addressForms, accountPrefixOf } from './addresses';
@@ -44,20 +46,59 @@ function validBech32(text: string): boolean {
   return bech32.decodeUnsafe(text, 90) !== undefined;
 }
 
-/** The identifiers in `text` (at most `max`). */
-export function scanLinks(text: string, max = MAX_LINKS): FoundLink[] {
+/** What one call of the link provider may spend: shared by every scanLinks() call it makes. */
+export interface ScanBudget {
+  /** performance.now() past which scanning stops. */
+  readonly deadline: number;
+  /** Work units left: a candidate costs 1, a checksum decode 20, every 1,000 characters scanned 1. */
+  work: number;
+  /** Set once the budget ran out (the links found so far are returned). */
+  exhausted: boolean;
+}
+
+/** Default budget of one call: 40 ms, and work that takes well under that on a slow machine. */
+export function scanBudget(ms = 40, work = 100_000): ScanBudget {
+  return { deadline: performance.now() + ms, work, exhausted: false };
+}
+
+/** Characters per window: one regex exec never runs over more than this (plus the overlap). */
+const WINDOW = 32 * 1024;
+/** Longer than any identifier and the context before it: a match cut by a window is found whole in the next. */
+const OVERLAP = 256;
+
+function spend(budget: ScanBudget, units: number): boolean {
+  budget.work -= units;
+  if (budget.work < 0 || performance.now() > budget.deadline) budget.exhausted = true;
+  return !budget.exhausted;
+}
+
+/** The identifiers in `text` (at most `max`), within `budget`. */
+export function scanLinks(text: string, max = MAX_LINKS, budget: ScanBudget = scanBudget()): FoundLink[] {
   const out: FoundLink[] = [];
-  LINK_RE.lastIndex = 0;
-  for (let m = LINK_RE.exec(text); m !== null && out.length < max; m = LINK_RE.exec(text)) {
-    const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7];
-    if (value === undefined) continue;
-    if (m[4] !== undefined && !validBech32(value)) continue;
-    if ((m[1] !== undefined || m[3] !== undefined) && NOT_LOOKED_UP.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
-    const isHeight = m[6] !== undefined;
-    const start = isHeight ? m.index + m[0].length - value.length : m[7] !== undefined ? m.index + 1 : m.index;
-    const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;
-    if (query === '0') continue;
-    out.push({ start, end: start + value.length, query });
+  for (let from = 0; from < text.length && out.length < max && !budget.exhausted; from += WINDOW) {
+    if (!spend(budget, Math.ceil(Math.min(WINDOW, text.length - from) / 1000))) break;
+    // The window, one character before it (lookbehind) and OVERLAP after it (lookahead, matches that cross its end).
+    const pre = from === 0 ? 0 : 1;
+    const part = text.slice(from - pre, from + WINDOW + OVERLAP);
+    LINK_RE.lastIndex = pre;
+    let candidates = 0;
+    for (let m = LINK_RE.exec(part); m !== null && out.length < max; m = LINK_RE.exec(part)) {
+      if (m.index >= pre + WINDOW) break; // the next window's
+      if ((++candidates & 31) === 0 && !spend(budget, 32)) break;
+      const value = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7];
+      if (value === undefined) continue;
+      const at = from - pre + m.index;
+      if (m[4] !== undefined) {
+        if (!spend(budget, 20)) break;
+        if (!validBech32(value)) continue;
+      }
+      if ((m[1] !== undefined || m[3] !== undefined) && NOT_LOOKED_UP.test(text.slice(Math.max(0, at - 40), at))) continue;
+      const isHeight = m[6] !== undefined;
+      const start = isHeight ? at + m[0].length - value.length : m[7] !== undefined ? at + 1 : at;
+      const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;
+      if (query === '0') continue;
+      out.push({ start, end: start + value.length, query });
+    }
   }
   return out;
 }
@@ -92,8 +133,20 @@ function age(ms: number): string {
   return ms >= 0 ? `${text} ago` : `in ${text}`;
 }
 
-/** What to show over the identifier at `character` of `line` (a window of a line: pass ±300 characters at most). */
+/** Characters read on each side of a hover's position. */
+export const HOVER_WINDOW = 300;
+
+/** What to show over the identifier at `character` of `line` (only ±HOVER_WINDOW characters around it are read). */
 export function hoverAt(line: string, character: number, ctx: HoverContext): HoverInfo | undefined {
+  if (line.length > 2 * HOVER_WINDOW) {
+    const from = Math.max(0, character - HOVER_WINDOW);
+    const info = hoverWithin(line.slice(from, character + HOVER_WINDOW), character - from, ctx);
+    return info && { ...info, start: info.start + from, end: info.end + from };
+  }
+  return hoverWithin(line, character, ctx);
+}
+
+function hoverWithin(line: string, character: number, ctx: HoverContext): HoverInfo | undefined {
   HOVER_RE.lastIndex = 0;
   for (let m = HOVER_RE.exec(line); m !== null; m = HOVER_RE.exec(line)) {
     if (m.index > character) return undefined;

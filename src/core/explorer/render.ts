@@ -1,7 +1,8 @@
 // A lookup result as a read-only Markdown document: headings per part, facts as "- key: value"
 // lines, every identifier in backticks so it reads plainly and the editor's links (ui/explorerLinks)
-// find it. Server text is escaped for Markdown and never becomes a link by itself: links are made
-// only by the link provider, from identifiers it recognises. Long values are cut (the data has them).
+// find it. Server text is plain words and numbers or a code span (fenced so nothing inside closes
+// it) and never becomes a link by itself, even in a preview with linkify on: links are made only by
+// the link provider, from identifiers it recognises. Long values are cut (the data has them).
 
 import type { DumpField } from './protoDump';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
@@ -9,23 +10,42 @@ import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, Tx
 const MAX_VALUE = 2000;
 const MAX_EVENTS_SHOWN = 2000;
 
-/** Characters that need work: controls, and Markdown's own (escaped so server text never becomes markup). */
-const SPECIAL = /[\u0000-\u001F\u007F\\`*[\]<>]/;
+/** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
+const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
 
-/** Text from a server, safe in Markdown: control characters dropped, backticks and markup escaped, cut. */
-export function esc(v: unknown): string {
+/** One line, no control characters, cut at MAX_VALUE. */
+function flat(v: unknown): string {
   let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
-  if (s.length <= MAX_VALUE && !SPECIAL.test(s)) return s; // the common case: an identifier or a number
-  s = s.replace(/[\u0000-\u001F\u007F]+/g, ' ');
+  if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
-  return s.replace(/([\\`*[\]<>])/g, '\\$1');
+  return s;
 }
 
-/** An identifier: in backticks (backticks and escapes inside removed). */
+/**
+ * A code span holding `s` exactly: fenced by one more backtick than its longest run (padded with a
+ * space when it starts or ends with one), so nothing inside can close it, and nothing in it is
+ * Markdown: no link, image, HTML or autolink (linkify never reads code spans).
+ */
+function code(s: string): string {
+  const runs = s.match(/`+/g);
+  const fence = '`'.repeat(runs ? Math.max(...runs.map((r) => r.length)) + 1 : 1);
+  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+/**
+ * Text from a server, safe in Markdown: one line, cut; plain words and numbers as they are, anything
+ * else in a code span (a URL, an address, markup), so a value never becomes a link, whatever precedes it.
+ */
+export function esc(v: unknown): string {
+  const s = flat(v);
+  return PLAIN.test(s) ? s : code(s);
+}
+
+/** An identifier: in a code span (the link provider finds it there). */
 function id(v: unknown): string {
-  const e = esc(v);
-  const s = e.includes('\\') ? e.replace(/\\`/g, '').replace(/\\/g, '') : e;
-  return s === '' ? '—' : `\`${s}\``;
+  const s = flat(v);
+  return s === '' ? '—' : code(s);
 }
 
 function coin(c: Coin | undefined): string {

@@ -1,48 +1,26 @@
 // What each provider can serve, probed rarely (on first sight, then every CAPABILITY_TTL_MS):
-// the EVM namespaces (`rpc_modules` where offered, else one cheap call per namespace), the EVM
+// the EVM namespaces (`rpc_modules` where offered, else one call per namespace), the EVM
 // chain id and client version, whether old EVM state is served (archive or pruned), CometBFT's
 // transaction indexing (`node_info.other.tx_index`), the earliest available block
 // (`sync_info.earliest_block_height`), whether WebSocket subscriptions are allowed, which REST
 // modules answer (one cheap GET each: 501 or 404 = not served) and the node and app versions.
-// Every request goes through the same HttpClient and wsExchange as the rest (timeouts, caps,
-// cancellation); the provider given carries its secrets already substituted. Plain data out.
+// Every request is a probe operation of core/chain/probes.ts run through execute() (timeouts,
+// caps, cancellation, headers); the costly ones (a trace, the txpool, archive state) only when
+// `costly` is set (chainEndpoints.capabilities.probe: someone asked). The provider given carries
+// its secrets already substituted. Plain data out. Every request: docs/capabilities.md.
 
-import { LocalizedError, rewrapped } from '../base/errors';
-import * as l10n from '../base/l10n';
 import { parseDecimalHeight } from '../base/limits';
-import { type HttpClient } from '../transport/http';
-import { interpret } from '../documents/interpret';
+import { LocalizedError, errorMessage } from '../base/errors';
+import * as l10n from '../base/l10n';
 import { isObject } from '../transport/jsonRpc';
-import { wsExchange } from '../transport/wsCall';
-import { type Provider, joinUrl } from '../config/providers';
+import type { ExecuteOptions } from '../chain/execute';
+import { CAPABILITY_PROBES, EVM_NAMESPACE_PROBES, type ProbeOperation, runProbe } from '../chain/probes';
+import type { Provider } from '../config/providers';
+
+export { EVM_NAMESPACE_PROBES, REST_MODULE_PROBES } from '../chain/probes';
 
 /** Capabilities are probed again after this long (they change when an operator reconfigures a node). */
 export const CAPABILITY_TTL_MS = 30 * 60_000;
-const MAX_BYTES = 256 * 1024;
-
-/** EVM namespaces a probe looks for when the node has no `rpc_modules`: one cheap call each. */
-export const EVM_NAMESPACE_PROBES: Readonly<Record<string, { method: string; params: unknown[] }>> = {
-  eth: { method: 'eth_chainId', params: [] },
-  net: { method: 'net_version', params: [] },
-  web3: { method: 'web3_clientVersion', params: [] },
-  txpool: { method: 'txpool_status', params: [] },
-  // No arguments: a node serving `debug` refuses the call (invalid params), one without says "method not found".
-  debug: { method: 'debug_traceTransaction', params: [] },
-};
-
-/** REST modules and the cheap GET that shows whether a gateway serves each. */
-export const REST_MODULE_PROBES: Readonly<Record<string, string>> = {
-  tendermint: '/cosmos/base/tendermint/v1beta1/node_info',
-  auth: '/cosmos/auth/v1beta1/params',
-  bank: '/cosmos/bank/v1beta1/params',
-  staking: '/cosmos/staking/v1beta1/params',
-  distribution: '/cosmos/distribution/v1beta1/params',
-  gov: '/cosmos/gov/v1/params/voting',
-  slashing: '/cosmos/slashing/v1beta1/params',
-  mint: '/cosmos/mint/v1beta1/params',
-  tx: '/cosmos/tx/v1beta1/txs/0000000000000000000000000000000000000000000000000000000000000000',
-  evm: '/cosmos/evm/vm/v1/params',
-};
 
 export interface EvmCapabilities {
   /** Namespaces served (`eth`, `net`, `web3`, `debug`, `txpool`, …); undefined when the node did not answer. */
@@ -51,7 +29,9 @@ export interface EvmCapabilities {
   namespacesFrom?: 'rpc_modules' | 'calls';
   chainId?: string;
   clientVersion?: string;
-  /** true: state at `oldStateBlock` is served (archive); false: refused (pruned); undefined: unknown. */
+  /** Namespaces whose probe is costly and was not sent (unknown, not "not served"). */
+  unprobedNamespaces?: string[];
+  /** true: state at `oldStateBlock` is served (archive); false: refused (pruned); undefined: unknown (or not probed: costly). */
   archive?: boolean;
   oldStateBlock?: string;
 }
@@ -85,69 +65,63 @@ export interface Capabilities {
   websocket?: { consensus?: boolean; evm?: boolean };
   /** Why a part is missing (one short line per failed probe). */
   notes: string[];
+  /** The costly probes were sent. */
+  costly?: boolean;
 }
 
 export interface CapabilityOptions {
-  http: HttpClient;
-  timeoutMs: number;
-  signal?: AbortSignal;
+  /** Request options with the probe preset (core/chain/requestOptions.ts). */
+  execute: ExecuteOptions;
+  /** Send the costly probes too (someone asked what the provider serves, or runs something that needs it). */
+  costly: boolean;
   now?: () => number;
 }
 
 /** Probes everything the provider publishes; never rejects (a failed part is a note). */
 export async function probeCapabilities(p: Provider, o: CapabilityOptions): Promise<Capabilities> {
-  const caps: Capabilities = { provider: p.name, probedAt: (o.now ?? Date.now)(), notes: [] };
-  const consensusAddress = p.endpoints.consensusRpc ?? p.endpoints.consensusHttp;
+  const caps: Capabilities = { provider: p.name, probedAt: (o.now ?? Date.now)(), notes: [], costly: o.costly };
   const jobs: Promise<void>[] = [];
-  if (consensusAddress) jobs.push(probeConsensus(p, consensusAddress, o).then((c) => void (caps.consensus = c), note(caps, 'CometBFT')));
-  if (p.endpoints.rest) jobs.push(probeRest(p, p.endpoints.rest, o).then((r) => void (caps.rest = r), note(caps, 'REST')));
+  if (p.endpoints.consensusRpc || p.endpoints.consensusHttp) jobs.push(probeConsensus(p, o).then((c) => void (caps.consensus = c), note(caps, 'CometBFT')));
+  if (p.endpoints.rest) jobs.push(probeRest(p, o).then((r) => void (caps.rest = r), note(caps, 'REST')));
   if (p.endpoints.consensusWs)
-    jobs.push(probeCometSubscribe(p, p.endpoints.consensusWs, o).then((ok) => void ((caps.websocket ??= {}).consensus = ok), note(caps, 'WebSocket')));
+    jobs.push(
+      subscribeAnswer(p, o, CAPABILITY_PROBES.consensusWsSubscribe).then((ok) => void ((caps.websocket ??= {}).consensus = ok), note(caps, 'WebSocket')),
+    );
   if (p.endpoints.evmWs)
-    jobs.push(probeEvmSubscribe(p, p.endpoints.evmWs, o).then((ok) => void ((caps.websocket ??= {}).evm = ok), note(caps, 'EVM WebSocket')));
-  if (p.endpoints.evmRpc) jobs.push(probeEvm(p, p.endpoints.evmRpc, o).then((e) => void (caps.evm = e), note(caps, 'EVM')));
+    jobs.push(subscribeAnswer(p, o, CAPABILITY_PROBES.evmWsSubscribe).then((ok) => void ((caps.websocket ??= {}).evm = ok), note(caps, 'EVM WebSocket')));
+  if (p.endpoints.evmRpc) jobs.push(probeEvm(p, o).then((e) => void (caps.evm = e), note(caps, 'EVM')));
   await Promise.all(jobs);
   return caps;
 }
 
 function note(caps: Capabilities, what: string): (err: unknown) => void {
-  return (err) => void caps.notes.push(`${what}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 200));
+  return (err) => void caps.notes.push(`${what}: ${errorMessage(err)}`.slice(0, 200));
 }
 
 interface Answer {
-  status: number;
+  /** HTTP status; undefined when no answer arrived (network, timeout) or over a WebSocket. */
+  status?: number;
   result?: unknown;
-  /** JSON-RPC error code, when the answer was a JSON-RPC error. */
+  /** JSON-RPC (or gRPC) error code, when the answer was an error. */
   code?: number | string;
   error?: string;
+  /** The kind of failure (EndpointError kinds). */
+  kind?: string;
 }
 
-async function send(
-  p: Provider,
-  o: CapabilityOptions,
-  req: { method: 'GET' | 'POST'; url: string; body?: string },
-  dialect: 'jsonrpc' | 'rest',
-): Promise<Answer> {
-  const res = await o.http.send({
-    ...req,
-    headers: p.headers && { ...p.headers },
-    timeoutMs: o.timeoutMs,
-    signal: o.signal,
-    maxBufferBytes: MAX_BYTES,
-    maxBytes: MAX_BYTES,
-  });
-  const read = interpret(res, dialect, req.url);
-  return { status: res.status, result: read.result, code: read.error?.detail.code, error: read.error?.shown };
+async function ask(p: Provider, o: CapabilityOptions, op: ProbeOperation): Promise<Answer> {
+  const outcome = await runProbe(p, op, o.execute);
+  const e = outcome.error;
+  return { status: outcome.status, result: e ? undefined : outcome.result, code: e?.detail.code, error: e?.shown, kind: e?.kind };
 }
 
-function rpc(p: Provider, o: CapabilityOptions, url: string, method: string, params: unknown): Promise<Answer> {
-  return send(p, o, { method: 'POST', url, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) }, 'jsonrpc');
+/** An answer came (any HTTP status, or a JSON-RPC error): the server spoke. */
+function answered(a: Answer): boolean {
+  return a.status !== undefined || a.kind === 'rpc' || a.kind === 'http';
 }
 
-async function probeConsensus(p: Provider, address: string, o: CapabilityOptions): Promise<ConsensusCapabilities> {
-  const a = p.endpoints.consensusRpc
-    ? await rpc(p, o, address, 'status', {})
-    : await send(p, o, { method: 'GET', url: joinUrl(address, '/status') }, 'jsonrpc');
+async function probeConsensus(p: Provider, o: CapabilityOptions): Promise<ConsensusCapabilities> {
+  const a = await ask(p, o, p.endpoints.consensusRpc ? CAPABILITY_PROBES.consensusRpcStatus : CAPABILITY_PROBES.consensusHttpStatus);
   if (a.error !== undefined) throw new LocalizedError(a.error);
   const r = a.result;
   const node = isObject(r) && isObject(r.node_info) ? r.node_info : undefined;
@@ -163,17 +137,18 @@ async function probeConsensus(p: Provider, address: string, o: CapabilityOptions
   };
 }
 
-async function probeRest(p: Provider, address: string, o: CapabilityOptions): Promise<RestCapabilities> {
+async function probeRest(p: Provider, o: CapabilityOptions): Promise<RestCapabilities> {
   const out: RestCapabilities = { modules: {} };
-  const entries = Object.entries(REST_MODULE_PROBES);
-  const answers = await Promise.all(entries.map(([, path]) => send(p, o, { method: 'GET', url: joinUrl(address, path) }, 'rest').catch(() => undefined)));
+  const entries = Object.entries(CAPABILITY_PROBES.restModules);
+  const asked = await Promise.all(entries.map(([, op]) => ask(p, o, op)));
+  const answers = asked.map((a) => (a.status !== undefined ? a : undefined));
   entries.forEach(([name], i) => {
     const a = answers[i];
     if (!a) return;
     // gRPC NotFound (code 5, HTTP 404) is the module answering (the tx probe asks for a hash no chain has).
     if (a.status === 404 && Number(a.code) === 5) out.modules[name] = true;
     else if (a.status === 501 || a.status === 404) out.modules[name] = false;
-    else if (a.status < 500) out.modules[name] = true;
+    else if (a.status! < 500) out.modules[name] = true;
   });
   if (!answers.some(Boolean)) throw new LocalizedError(l10n.both('no REST module answered'));
   const info = answers[0]?.result;
@@ -184,11 +159,11 @@ async function probeRest(p: Provider, address: string, o: CapabilityOptions): Pr
   return out;
 }
 
-async function probeEvm(p: Provider, url: string, o: CapabilityOptions): Promise<EvmCapabilities> {
+async function probeEvm(p: Provider, o: CapabilityOptions): Promise<EvmCapabilities> {
   const [modules, chain, client] = await Promise.all([
-    rpc(p, o, url, 'rpc_modules', []),
-    rpc(p, o, url, 'eth_chainId', []),
-    rpc(p, o, url, 'web3_clientVersion', []),
+    ask(p, o, CAPABILITY_PROBES.evmRpcModules),
+    ask(p, o, CAPABILITY_PROBES.evmChainId),
+    ask(p, o, CAPABILITY_PROBES.evmClientVersion),
   ]);
   if (chain.error !== undefined && modules.error !== undefined && client.error !== undefined) throw new LocalizedError(chain.error);
   const out: EvmCapabilities = {
@@ -203,15 +178,21 @@ async function probeEvm(p: Provider, url: string, o: CapabilityOptions): Promise
       .sort();
     out.namespacesFrom = 'rpc_modules';
   } else {
-    const names = Object.keys(EVM_NAMESPACE_PROBES);
-    const answers = await Promise.all(names.map((n) => rpc(p, o, url, EVM_NAMESPACE_PROBES[n].method, EVM_NAMESPACE_PROBES[n].params).catch(() => undefined)));
-    out.namespaces = names.filter((_, i) => answers[i] && answers[i].status < 400 && answers[i].code !== -32601 && !notFound(answers[i].error)).sort();
+    const names = Object.keys(EVM_NAMESPACE_PROBES).filter((n) => o.costly || EVM_NAMESPACE_PROBES[n].cost === 'cheap');
+    const skipped = Object.keys(EVM_NAMESPACE_PROBES).filter((n) => !names.includes(n));
+    const answers = await Promise.all(names.map((n) => ask(p, o, EVM_NAMESPACE_PROBES[n])));
+    out.namespaces = names
+      .filter((_, i) => answered(answers[i]) && (answers[i].status ?? 200) < 400 && answers[i].code !== -32601 && !notFound(answers[i].error))
+      .sort();
     out.namespacesFrom = 'calls';
+    if (skipped.length) out.unprobedNamespaces = skipped;
   }
   // Old state: a balance at block 1. Served = archive; refused = pruned (then state from the earliest block on, at best).
-  out.oldStateBlock = '1';
-  const old = await rpc(p, o, url, 'eth_getBalance', ['0x0000000000000000000000000000000000000000', '0x1']).catch(() => undefined);
-  if (old) out.archive = old.error === undefined && typeof old.result === 'string';
+  if (o.costly) {
+    out.oldStateBlock = '1';
+    const old = await ask(p, o, CAPABILITY_PROBES.evmArchive);
+    if (answered(old)) out.archive = old.error === undefined && typeof old.result === 'string';
+  }
   return out;
 }
 
@@ -219,23 +200,13 @@ function notFound(error: string | undefined): boolean {
   return error !== undefined && /does not exist|not available|method not found|not supported/i.test(error) && !/argument/i.test(error);
 }
 
-/** A CometBFT `subscribe` over its own socket: answered without error = allowed. */
-async function probeCometSubscribe(p: Provider, url: string, o: CapabilityOptions): Promise<boolean | undefined> {
-  const message = JSON.stringify({ jsonrpc: '2.0', method: 'subscribe', id: 1, params: { query: "tm.event='NewBlockHeader'" } });
-  return subscribeAnswer(p, url, o, message);
-}
-
-async function probeEvmSubscribe(p: Provider, url: string, o: CapabilityOptions): Promise<boolean | undefined> {
-  const message = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscribe', id: 1, params: ['newHeads'] });
-  return subscribeAnswer(p, url, o, message);
-}
-
-async function subscribeAnswer(p: Provider, url: string, o: CapabilityOptions, message: string): Promise<boolean | undefined> {
-  const r = await wsExchange(url, { message, id: 1, collect: 0, timeoutMs: o.timeoutMs, signal: o.signal, headers: p.headers && { ...p.headers } });
-  if (!r.error) return true;
+/** A subscribe over its own socket (CometBFT `subscribe`, EVM `eth_subscribe` newHeads): answered without error = allowed. */
+async function subscribeAnswer(p: Provider, o: CapabilityOptions, op: ProbeOperation): Promise<boolean | undefined> {
+  const a = await ask(p, o, op);
+  if (a.error === undefined) return true;
   // Refused (an HTTP answer to the upgrade, an RPC refusal): not allowed. A timeout or a network failure says nothing (a note).
-  if (r.error.kind === 'http' || r.error.kind === 'rpc') return false;
-  throw rewrapped(r.error);
+  if (a.kind === 'http' || a.kind === 'rpc') return false;
+  throw new LocalizedError(a.error);
 }
 
 function short(v: unknown): string | undefined {

@@ -1,20 +1,21 @@
 // Provider health: a light probe per interface (height, chain identity, latency, errors,
 // rate limits) and a sliding window of results per interface, classified by classify.ts (the rows'
-// shape: model.ts). Never imports vscode.
+// shape: model.ts). Every probe is an operation of core/chain/probes.ts (mostly the catalogue's
+// own: status, eth_blockNumber, blocks/latest) sent through execute() with the probe preset; this
+// file keeps only which probes each interface gets and how to read them. Never imports vscode.
 
-import type WebSocket from 'ws';
-import { WS_OPEN, openWebSocket } from '../transport/lazy';
-import { EndpointError, networkError } from '../base/errors';
-import { type HttpClient } from '../transport/http';
-import { interpret, readCometStatus } from '../documents/interpret';
+import { EndpointError } from '../base/errors';
+import { readCometStatus } from '../documents/interpret';
 import { isObject } from '../transport/jsonRpc';
 import * as l10n from '../base/l10n';
 import { type ExpectedChain, classify, summarize } from './classify';
 import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';
 import { parseDecimalHeight, parseHexHeight } from '../base/limits';
-import { INTERFACES, type InterfaceId, type Provider, joinUrl } from '../config/providers';
-import { describeAddress } from '../transport/proxy';
-import { wsExchange } from '../transport/wsCall';
+import { INTERFACES, type InterfaceId, type Provider } from '../config/providers';
+import { type HttpClient } from '../transport/http';
+import type { Outcome } from '../chain/execute';
+import { HEALTH_PROBES, type ProbeOperation, runProbe } from '../chain/probes';
+import { MAX_PROBE_BYTES, probeOptions } from '../chain/requestOptions';
 
 export type { ExpectedChain } from './classify';
 export { LAG_BLOCKS, SLOW_MS, classify } from './classify';
@@ -33,8 +34,7 @@ export interface HealthOptions {
   shouldProbe?: (provider: string, iface: InterfaceId) => boolean;
 }
 const DEFAULT_RETRY_AFTER_MS = 60_000;
-/** A probe's answer is small (a status, a block header): anything past this is refused, not read. */
-export const MAX_PROBE_BYTES = 256 * 1024;
+export { MAX_PROBE_BYTES };
 
 export class HealthMonitor {
   private readonly results = new Map<string, ProbeResult[]>();
@@ -61,7 +61,7 @@ export class HealthMonitor {
         if (prev?.rateLimitedUntil && prev.rateLimitedUntil > this.now()) continue; // honour Retry-After
         if (this.options.shouldProbe && !this.options.shouldProbe(p.name, iface)) continue; // cooling down
         jobs.push(
-          this.probe(iface, address, p.headers, signal).then((r) => {
+          this.probe(p, iface, signal).then((r) => {
             const list = this.results.get(key) ?? [];
             list.push(r);
             if (list.length > this.window) list.splice(0, list.length - this.window);
@@ -96,97 +96,72 @@ export class HealthMonitor {
     return rows;
   }
 
-  private async probe(iface: InterfaceId, address: string, headers: Readonly<Record<string, string>> | undefined, signal?: AbortSignal): Promise<ProbeResult> {
-    const origin = originOf(address);
+  private async probe(p: Provider, iface: InterfaceId, signal?: AbortSignal): Promise<ProbeResult> {
+    const origin = originOf(p.endpoints[iface] ?? '');
     const cold = (this.lastUse.get(origin) ?? 0) < this.now() - this.keepAliveMs;
+    const ask = (op: ProbeOperation) => runProbe(p, op, probeOptions(this.options.http, this.options.timeoutMs, signal));
     try {
-      let result: ProbeResult;
-      if (iface === 'consensusWs') {
-        result = await probeWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
-      } else if (iface === 'evmWs') {
-        result = await probeEvmWebSocket(address, headers, this.options.timeoutMs, signal, this.now);
-      } else {
-        // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
-        const first = await this.probeHttp(iface, address, headers, signal);
-        result = first;
-        if (cold && first.ok) {
-          result = await this.probeHttp(iface, address, headers, signal);
-          if (result.ok && first.latencyMs !== undefined && result.latencyMs !== undefined) {
-            result.setupMs = Math.max(0, first.latencyMs - result.latencyMs);
-          }
-        }
-      }
+      if (iface === 'consensusWs' || iface === 'evmWs') return await this.probeOnce(ask, iface);
+      // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.
+      const first = await this.probeOnce(ask, iface);
+      if (!cold || !first.ok) return first;
+      const result = await this.probeOnce(ask, iface);
+      if (result.ok && first.latencyMs !== undefined && result.latencyMs !== undefined) result.setupMs = Math.max(0, first.latencyMs - result.latencyMs);
       return result;
     } finally {
       this.lastUse.set(origin, this.now());
     }
   }
 
-  private async probeHttp(
-    iface: InterfaceId,
-    address: string,
-    headers: Readonly<Record<string, string>> | undefined,
-    signal?: AbortSignal,
-  ): Promise<ProbeResult> {
+  /** The probes of one interface and their reading. */
+  private async probeOnce(ask: (op: ProbeOperation) => Promise<Outcome>, iface: InterfaceId): Promise<ProbeResult> {
     const at = this.now();
-    const http = this.options.http;
-    const send = async (req: { method: 'GET' | 'POST'; url: string; body?: string }, dialect: 'jsonrpc' | 'rest') => {
-      const res = await http.send({
-        ...req,
-        headers: headers && { ...headers },
-        timeoutMs: this.options.timeoutMs,
-        signal,
-        maxBufferBytes: MAX_PROBE_BYTES,
-        maxBytes: MAX_PROBE_BYTES,
-      });
-      return { res, read: interpret(res, dialect, req.url) };
-    };
-    try {
-      switch (iface) {
-        case 'evmRpc': {
-          const body = (method: string, id: number) => JSON.stringify({ jsonrpc: '2.0', method, params: [], id });
-          const [bn, cid] = await Promise.all([
-            send({ method: 'POST', url: address, body: body('eth_blockNumber', 1) }, 'jsonrpc'),
-            send({ method: 'POST', url: address, body: body('eth_chainId', 2) }, 'jsonrpc'),
-          ]);
-          const failed = failure(bn, at) ?? failure(cid, at);
-          if (failed) return failed;
-          const h = parseHexHeight(bn.read.result); // bounded before any BigInt work
-          if (h === undefined)
-            return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
-          const chain = cid.read.result;
-          return { at, ok: true, latencyMs: bn.res.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
-        }
-        case 'consensusHttp':
-        case 'consensusRpc': {
-          const r =
-            iface === 'consensusHttp'
-              ? await send({ method: 'GET', url: joinUrl(address, '/status') }, 'jsonrpc')
-              : await send({ method: 'POST', url: address, body: JSON.stringify({ jsonrpc: '2.0', method: 'status', params: {}, id: 1 }) }, 'jsonrpc');
-          const failed = failure(r, at);
-          if (failed) return failed;
-          return fromCometStatus(r.read.result, at, r.res.elapsedMs);
-        }
-        case 'rest': {
-          const r = await send({ method: 'GET', url: joinUrl(address, '/cosmos/base/tendermint/v1beta1/blocks/latest') }, 'rest');
-          if (r.res.status === 501 || r.res.status === 404) {
-            // The route is missing on this gateway: fall back to `syncing` (alive, no height).
-            const s = await send({ method: 'GET', url: joinUrl(address, '/cosmos/base/tendermint/v1beta1/syncing') }, 'rest');
-            return failure(s, at) ?? { at, ok: true, latencyMs: s.res.elapsedMs };
-          }
-          const failed = failure(r, at);
-          if (failed) return failed;
-          const header =
-            isObject(r.read.result) && isObject(r.read.result.block) && isObject(r.read.result.block.header) ? r.read.result.block.header : undefined;
-          const h = parseDecimalHeight(header?.height);
-          if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
-          return { at, ok: true, latencyMs: r.res.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
-        }
-        default:
-          return down(at, l10n.t('no probe for {0}', iface));
+    switch (iface) {
+      case 'evmRpc':
+      case 'evmWs': {
+        const ws = iface === 'evmWs';
+        const [bn, cid] = await Promise.all([
+          ask(ws ? HEALTH_PROBES.evmWsBlockNumber : HEALTH_PROBES.evmBlockNumber),
+          ask(ws ? HEALTH_PROBES.evmWsChainId : HEALTH_PROBES.evmChainId),
+        ]);
+        const failed = failure(bn, at) ?? failure(cid, at);
+        if (failed) return failed;
+        const h = parseHexHeight(bn.result); // bounded before any BigInt work
+        if (h === undefined)
+          return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
+        const chain = cid.result;
+        return { at, ok: true, latencyMs: bn.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
       }
-    } catch (err) {
-      return down(at, err instanceof EndpointError ? err : networkError(err, describeAddress(address)));
+      case 'consensusHttp':
+      case 'consensusRpc': {
+        const r = await ask(iface === 'consensusHttp' ? HEALTH_PROBES.consensusHttpStatus : HEALTH_PROBES.consensusRpcStatus);
+        return failure(r, at) ?? fromCometStatus(r.result, at, r.elapsedMs);
+      }
+      case 'consensusWs': {
+        // The subscribe answer (latency: after the socket opened) and the status (height, chain), each on its own socket.
+        const [sub, status] = await Promise.all([ask(HEALTH_PROBES.consensusWsSubscribe), ask(HEALTH_PROBES.consensusWsStatus)]);
+        const failed = failure(sub, at) ?? failure(status, at);
+        if (failed) return failed;
+        const read = fromCometStatus(status.result, at, 0);
+        if (!read.ok) return read;
+        const setupMs = sub.connectMs ?? 0;
+        return { ...read, latencyMs: Math.max(0, sub.elapsedMs - setupMs), setupMs };
+      }
+      case 'rest': {
+        const r = await ask(HEALTH_PROBES.restLatestBlock);
+        if (r.status === 501 || r.status === 404) {
+          // The route is missing on this gateway: fall back to `syncing` (alive, no height).
+          const s = await ask(HEALTH_PROBES.restSyncing);
+          return failure(s, at) ?? { at, ok: true, latencyMs: s.elapsedMs };
+        }
+        const failed = failure(r, at);
+        if (failed) return failed;
+        const block = isObject(r.result) && isObject(r.result.block) ? r.result.block : undefined;
+        const header = block && isObject(block.header) ? block.header : undefined;
+        const h = parseDecimalHeight(header?.height);
+        if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
+        return { at, ok: true, latencyMs: r.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
+      }
     }
   }
 }
@@ -215,10 +190,11 @@ function rateLimited(at: number, retryAfter: string | undefined): ProbeResult {
   return down(at, l10n.t('429 rate-limited'), at + retryAfterMs(retryAfter), { kind: 'http', status: 429 });
 }
 
-function failure(r: { res: { status: number; headers: Record<string, string> }; read: { error?: EndpointError } }, at: number): ProbeResult | undefined {
-  if (!r.read.error) return undefined;
-  if (r.res.status === 429) return rateLimited(at, r.res.headers['retry-after']);
-  return down(at, r.read.error);
+/** A failed probe as a result: rate-limited (HTTP 429, over HTTP or on the WebSocket upgrade) or down. */
+function failure(o: Outcome, at: number): ProbeResult | undefined {
+  if (!o.error) return undefined;
+  if (o.error.detail.status === 429 || o.status === 429) return rateLimited(at, o.error.detail.retryAfter);
+  return down(at, o.error);
 }
 
 function retryAfterMs(value: string | undefined): number {
@@ -232,102 +208,4 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
   const status = readCometStatus(result);
   if (!status) return down(at, l10n.t('status has no sync_info.latest_block_height'));
   return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId };
-}
-
-/** eth_blockNumber and eth_chainId over the EVM WebSocket (one socket each, at once): alive, the latency (handshake included), the height and the chain. */
-async function probeEvmWebSocket(
-  address: string,
-  headers: Readonly<Record<string, string>> | undefined,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-  now: () => number,
-): Promise<ProbeResult> {
-  const at = now();
-  const call = (method: string) =>
-    wsExchange(address, {
-      message: JSON.stringify({ jsonrpc: '2.0', method, params: [], id: 1 }),
-      id: 1,
-      collect: 0,
-      timeoutMs,
-      signal,
-      headers: headers && { ...headers },
-    });
-  const [r, cid] = await Promise.all([call('eth_blockNumber'), call('eth_chainId')]);
-  if (r.error) return down(at, r.error);
-  const height = parseHexHeight(r.result); // bounded before any BigInt work, as over HTTP
-  if (height === undefined) return down(at, l10n.t('eth_blockNumber did not answer a hex quantity'));
-  const chain = cid.result;
-  return { at, ok: true, latencyMs: r.elapsedMs, height, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
-}
-
-/** Connect, then `subscribe` and `status` at once: latency is the time to the subscribe answer. */
-function probeWebSocket(
-  address: string,
-  headers: Readonly<Record<string, string>> | undefined,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-  now: () => number,
-): Promise<ProbeResult> {
-  const at = now();
-  const target = describeAddress(address);
-  return new Promise((resolve) => {
-    const started = performance.now();
-    let opened = 0;
-    let subscribedMs: number | undefined;
-    let status: ProbeResult | undefined;
-    let done = false;
-    const socket = openWebSocket(address, { handshakeTimeout: timeoutMs, maxPayload: MAX_PROBE_BYTES, headers: headers && { ...headers } });
-    const finish = (r: ProbeResult) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      socket.removeAllListeners();
-      socket.on('error', () => undefined);
-      if (socket.readyState === WS_OPEN) socket.close(1000);
-      else socket.terminate();
-      resolve(r);
-    };
-    const onAbort = () => finish(down(at, l10n.t('cancelled'), undefined, { kind: 'cancelled' }));
-    const timer = setTimeout(
-      () => finish(down(at, l10n.t('no answer from {0} within {1} s', target, timeoutMs / 1000), undefined, { kind: 'timeout' })),
-      timeoutMs,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const check = () => {
-      if (subscribedMs !== undefined && status) {
-        finish({ ...status, latencyMs: subscribedMs, setupMs: opened - started });
-      }
-    };
-    socket.on('open', () => {
-      opened = performance.now();
-      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'subscribe', id: 1, params: { query: "tm.event='NewBlockHeader'" } }));
-      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'status', id: 2, params: {} }));
-    });
-    socket.on('message', (data: WebSocket.RawData) => {
-      let msg: unknown;
-      try {
-        msg = JSON.parse(data.toString());
-      } catch {
-        return finish(down(at, l10n.t('{0} sent a message that is not JSON', target), undefined, { kind: 'parse' }));
-      }
-      if (!isObject(msg)) return;
-      if (isObject(msg.error)) {
-        const data = typeof msg.error.data === 'string' ? `: ${msg.error.data}` : '';
-        return finish(down(at, `${String(msg.error.message)}${data}`, undefined, { kind: 'rpc' }));
-      }
-      if (msg.id === 1 && subscribedMs === undefined) subscribedMs = performance.now() - opened;
-      if (msg.id === 2) status = fromCometStatus(msg.result, at, 0);
-      check();
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      finish(
-        res.statusCode === 429
-          ? rateLimited(at, res.headers['retry-after'] as string | undefined)
-          : down(at, l10n.t('HTTP {0} on the WebSocket upgrade', String(res.statusCode)), undefined, { kind: 'http', status: res.statusCode }),
-      );
-    });
-    socket.on('error', (err) => finish(down(at, networkError(err, target))));
-    socket.on('close', () => finish(down(at, l10n.t('{0} closed the socket', target), undefined, { kind: 'network' })));
-  });
 }

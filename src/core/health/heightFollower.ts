@@ -11,7 +11,7 @@
 import type { Message } from '../base/l10n';
 import * as l10n from '../base/l10n';
 import type { HeightSnapshot } from '../chain/heightTracker';
-import type { InterfaceId, Provider } from '../config/providers';
+import { type InterfaceId, type Provider, providerNamed } from '../config/providers';
 import type { InterfaceHealth } from './model';
 import { ranked } from './rank';
 
@@ -57,7 +57,7 @@ interface Feed {
 /** Picks the provider the status bar follows: the named one, else the first with a WebSocket. */
 export function chooseStatusProvider(providers: readonly Provider[], wanted: string): Provider | undefined {
   if (wanted) {
-    const named = providers.find((p) => p.name.toLowerCase() === wanted.toLowerCase());
+    const named = providerNamed(providers, wanted);
     if (named && (named.endpoints.consensusWs || named.endpoints.consensusHttp)) return named;
   }
   return providers.find((p) => p.endpoints.consensusWs) ?? providers.find((p) => p.endpoints.consensusHttp);

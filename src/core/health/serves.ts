@@ -83,7 +83,8 @@ export function canServe(op: Operation, args: Args | undefined, caps: Capabiliti
   const who = caps.provider;
   if (n.websocket && caps.websocket?.consensus === false) return { served: false, reason: l10n.t('{0} refuses WebSocket subscriptions', who) };
   if (n.txIndex && caps.consensus?.txIndex === false) return { served: false, reason: l10n.t('{0} does not index transactions (tx_index is off)', who) };
-  if (n.namespace && caps.evm?.namespaces && !caps.evm.namespaces.includes(n.namespace)) {
+  const unprobed = n.namespace !== undefined && caps.evm?.unprobedNamespaces?.includes(n.namespace) === true;
+  if (n.namespace && caps.evm?.namespaces && !caps.evm.namespaces.includes(n.namespace) && !unprobed) {
     return { served: false, reason: l10n.t('{0} does not serve the {1} namespace', who, `${n.namespace}_*`) };
   }
   if (n.module && caps.rest?.modules[n.module] === false) return { served: false, reason: l10n.t('{0} does not serve the REST module {1}', who, n.module) };
@@ -99,11 +100,21 @@ export function canServe(op: Operation, args: Args | undefined, caps: Capabiliti
     : n.txIndex
       ? caps.consensus?.txIndex
       : n.namespace
-        ? caps.evm?.namespaces
+        ? unprobed
+          ? undefined
+          : caps.evm?.namespaces
         : n.module
           ? caps.rest?.modules[n.module]
           : true;
   return knows === undefined ? UNKNOWN : YES;
+}
+
+/** True when only a costly probe not sent yet would tell whether `caps`' provider serves `op` (an unprobed namespace). */
+export function awaitsCostlyProbe(op: Operation, args: Args | undefined, caps: Capabilities | undefined): boolean {
+  const ns = caps?.evm?.unprobedNamespaces;
+  if (!ns?.length) return false;
+  const n = needs(op, args);
+  return n.namespace !== undefined && ns.includes(n.namespace);
 }
 
 /**

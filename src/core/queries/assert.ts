@@ -3,8 +3,15 @@
 // such as CometBFT's heights and 0x-hex quantities such as eth_blockNumber's included), other numbers
 // as numbers, everything else as text or JSON.
 
-import type { Assertion, CompareOp } from './syntax';
+import { clean } from '../transport/jsonRpc';
+import type { MatchOutcome } from './regex';
+import type { Assertion, CompareOp, PathSegment } from './syntax';
 import { getPath, pathText } from './syntax';
+
+/** Server text in a report: one line, no control characters, at most `max` characters (the documents' cleaning). */
+export function oneLine(text: string, max = 2000): string {
+  return clean(text, max);
+}
 
 /** What a path is evaluated against: one request on one provider. */
 export interface ResultRecord {
@@ -24,6 +31,15 @@ export interface AssertionResult {
   readonly message: string;
   /** The value found (JSON text, shortened), when there was one. */
   readonly actual?: string;
+  /** The assertion as evaluated: its text with references resolved (the reports' names), when it differs. */
+  readonly shownText?: string;
+}
+
+/** The text a `matches` assertion is run on (a string as it is, anything else as JSON), or undefined when absent. */
+export function matchedText(r: ResultRecord, path: readonly PathSegment[]): string | undefined {
+  const got = getPath(r, path);
+  if (!got.found) return undefined;
+  return typeof got.value === 'string' ? got.value : shorten(got.value, Infinity);
 }
 
 export function asInteger(v: unknown): bigint | undefined {
@@ -143,7 +159,7 @@ export function heightOf(result: unknown): bigint | undefined {
  * One assertion on one record. `expected` is the value side with its references resolved (compare
  * and status); `within` and `same` are evaluated across providers by evaluateAcross().
  */
-export function evaluate(a: Assertion, r: ResultRecord, expected?: string): AssertionResult {
+export function evaluate(a: Assertion, r: ResultRecord, expected?: string, matched?: MatchOutcome): AssertionResult {
   const done = (passed: boolean, message: string, actual?: unknown): AssertionResult =>
     actual !== undefined || passed === false
       ? { assertion: a, passed, message, actual: actual === undefined ? undefined : shorten(actual) }
@@ -173,9 +189,10 @@ export function evaluate(a: Assertion, r: ResultRecord, expected?: string): Asse
       }
       if (!got.found) return done(false, `${where()} is absent${r.error ? ` (the request failed: ${r.error})` : ''}`);
       if (a.kind === 'matches') {
-        const text = typeof got.value === 'string' ? got.value : shorten(got.value, Infinity);
-        a.regex.lastIndex = 0;
-        const ok = a.regex.test(text);
+        // Run by the caller, bounded (core/queries/regex.ts): never here, on the calling thread.
+        if (!matched) return done(false, 'the regular expression was not run');
+        if ('error' in matched) return done(false, matched.error, got.value);
+        const ok = matched.matched;
         return done(ok, `found ${shorten(got.value, 80)}${ok ? '' : `, which does not match ${String(a.regex)}`}`, got.value);
       }
       const c = compare(got.value, a.op, expected ?? a.value.text);

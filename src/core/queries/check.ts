@@ -3,6 +3,7 @@
 // references to requests above. Returns diagnostics located by line and column; never throws.
 
 import type { Provider } from '../config/providers';
+import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
 import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
 
 export interface CheckContext {
@@ -12,6 +13,10 @@ export interface CheckContext {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** A provider given from outside (the CLI's --provider): `${provider}` is defined. */
   readonly defaultProvider?: string;
+  /** The environment variables `${env:}` may read; undefined: not checked. */
+  readonly allowEnv?: ReadonlySet<string>;
+  /** How to allow one (names the flag or the setting). */
+  envHint?(name: string): string;
 }
 
 export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[] {
@@ -19,11 +24,20 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
   const at = (v: Located, col: number, length: number, message: string, severity: 'error' | 'warning' = 'error') =>
     out.push({ line: v.line, col, endCol: col + Math.max(1, length), severity, message });
 
+  const memo = new Map<string, number>();
   const checkValue = (v: Located, before: ReadonlySet<string>, allowRefs: boolean) => {
+    if (v.text.includes('${') && expandedLength(v, file, MAX_VALUE_CHARS, memo) > MAX_VALUE_CHARS) {
+      at(v, v.col, v.text.length, `The value is larger than ${MAX_VALUE_CHARS} characters once its variables are expanded.`);
+    }
     for (const p of scanTemplate(v, [])) {
+      const refused = p.kind === 'env' && ctx.allowEnv ? envRefusal(p.name, ctx.allowEnv, ctx.envHint) : undefined;
+      if (refused && p.kind === 'env') {
+        at(v, p.col, p.length, refused.charAt(0).toUpperCase() + refused.slice(1) + '.');
+        continue;
+      }
       if (p.kind === 'var' && !file.variables.has(p.name) && !(p.name === 'provider' && ctx.defaultProvider)) {
         at(v, p.col, p.length, `Variable "${p.name}" is not defined: add "@${p.name} = …" at the top of the file.`);
-      } else if (p.kind === 'env' && p.fallback === undefined && ctx.env && ctx.env[p.name] === undefined) {
+      } else if (p.kind === 'env' && p.fallback === undefined && ctx.env && ctx.env[p.name] === undefined && ctx.allowEnv?.has(p.name) !== false) {
         at(v, p.col, p.length, `Environment variable ${p.name} is not set.`, 'warning');
       } else if (p.kind === 'ref') {
         if (!allowRefs) at(v, p.col, p.length, 'A variable cannot reference a request: use the reference in the request itself.');
@@ -50,6 +64,21 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
     if (!fanOut && r.assertions.some((a) => a.kind === 'within' || a.kind === 'same')) {
       const a = r.assertions.find((x) => x.kind === 'within' || x.kind === 'same')!;
       at(a, a.col, a.text.length, '"same" and "within" compare providers: they need "provider: *".', 'warning');
+    }
+    if (ctx.providers && r.op && !r.provider && !ctx.defaultProvider && !file.variables.has('provider')) {
+      // Which provider runs it is known now: two candidates and no choice is an error before any request.
+      const iface = r.op.iface;
+      const candidates = ctx.providers.filter((p) => p.endpoints[iface]).map((p) => `"${p.name}"`);
+      if (candidates.length !== 1) {
+        at(
+          r.target,
+          r.target.col,
+          r.target.text.length,
+          candidates.length === 0
+            ? `No provider has a ${iface} address.`
+            : `Name a provider: ${candidates.length} providers have a ${iface} address (${candidates.join(', ')}). Add "provider: …", "@provider = …" at the top, or --provider.`,
+        );
+      }
     }
     if (ctx.providers && r.op && r.provider && !fanOut && scanTemplate(r.provider, []).every((p) => p.kind === 'text')) {
       const name = r.provider.text.trim().toLowerCase();

@@ -1,9 +1,10 @@
 // The command-line runner of query files (`chain-endpoints run <file>…`, src/cli.ts), for CI:
-// providers from a JSON file in the settings' shape, secrets from environment variables, one
-// report. Exit 0 when every assertion passes, 1 when one fails, 2 for a usage or parse error
-// (naming file, line and column). Plain Node: the editor is not involved.
+// providers from a JSON file in the settings' shape, secrets from environment variables (only for
+// providers of a --providers file), the environment only as --allow-env says, one report. Exit 0
+// when every assertion passes, 1 when one fails, 2 for a usage or parse error before any request
+// (naming file, line and column). Plain Node: the editor is not involved. Options: cliArgs.ts.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
@@ -15,18 +16,13 @@ import { masker } from '../secrets/mask';
 import { HttpClient } from '../transport/http';
 import { checkQueryFile } from './check';
 import { parseQueryFile } from './parse';
-import { type FileReport, REPORTERS, type ReporterName, countAssertions, report } from './report';
+import { type CliOptions, USAGE, UsageError, parseArgs, secretEnvName } from './cliArgs';
+import { SECRET_ENV_PREFIX } from './interpolate';
+import { type FileReport, countAssertions, report } from './report';
 import { runQueryFile } from './run';
+import { didYouMean } from './suggest';
 
-export const USAGE = `usage: chain-endpoints run <file.chainq>… [--provider NAME] [--providers FILE] [--reporter text|tap|junit|json]
-                     [--timeout SECONDS] [--concurrency N] [--output FILE]
-  --providers FILE  a JSON array like the chainEndpoints.providers setting, or a settings file with a
-                    "chainEndpoints.providers" key (e.g. .vscode/settings.json; comments allowed).
-                    Default: .vscode/settings.json when it exists.
-  --provider NAME   the provider of requests that name none (replaces the file's @provider)
-  secrets           \${secret:NAME} of provider P is read from CHAIN_ENDPOINTS_SECRET_<P>_<NAME>
-                    (upper case, every other character than A-Z and 0-9 as _)
-exit status: 0 every assertion passed, 1 one failed, 2 usage or parse error`;
+export { USAGE, secretEnvName } from './cliArgs';
 
 export interface CliIo {
   readonly cwd: string;
@@ -36,55 +32,9 @@ export interface CliIo {
   readonly signal?: AbortSignal;
 }
 
-interface CliOptions {
-  files: string[];
-  provider?: string;
-  providersFile?: string;
-  reporter: ReporterName;
-  timeoutMs: number;
-  concurrency: number;
-  output?: string;
-}
-
-class UsageError extends Error {}
-
-function parseArgs(argv: readonly string[]): CliOptions {
-  const [command, ...rest] = argv;
-  if (command !== 'run') throw new UsageError(command === undefined ? 'no command' : `unknown command "${command}"`);
-  const o: CliOptions = { files: [], reporter: 'text', timeoutMs: 30_000, concurrency: 4 };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string => {
-      const v = eq > 0 ? a.slice(eq + 1) : rest[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    const count = (v: string, max: number) => {
-      const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`${flag} needs a number from 1 to ${max}`);
-      return n;
-    };
-    if (flag === '--provider') o.provider = value();
-    else if (flag === '--providers') o.providersFile = value();
-    else if (flag === '--reporter') {
-      const r = value();
-      if (!(REPORTERS as readonly string[]).includes(r)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
-      o.reporter = r as ReporterName;
-    } else if (flag === '--timeout') o.timeoutMs = count(value(), 3600) * 1000;
-    else if (flag === '--concurrency') o.concurrency = Math.floor(count(value(), 64));
-    else if (flag === '--output') o.output = value();
-    else if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
-    else o.files.push(a);
-  }
-  if (o.files.length === 0) throw new UsageError('name at least one query file');
-  return o;
-}
-
 /** The providers of a JSON file: an array, or an object with a "chainEndpoints.providers" key. */
-export function readProvidersFile(file: string): Provider[] {
-  const text = readFileSync(file, 'utf8');
+export function readProvidersFile(file: string, shown = file): Provider[] {
+  const text = readText(file, shown);
   const errors: ParseError[] = [];
   const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
@@ -103,38 +53,55 @@ export function readProvidersFile(file: string): Provider[] {
   return parsed.providers;
 }
 
-/** The environment variable holding secret `name` of provider `provider`. */
-export function secretEnvName(provider: string, name: string): string {
-  const up = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-  return `CHAIN_ENDPOINTS_SECRET_${up(provider)}_${up(name)}`;
+/** A file's text, or a UsageError saying plainly why not (no raw ENOENT). */
+function readText(file: string, shown: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${shown}: no such file (looked at ${file})`);
+    if (code === 'EISDIR') throw new UsageError(`${shown}: is a folder, not a file`);
+    if (code === 'EACCES') throw new UsageError(`${shown}: not readable (permission denied)`);
+    throw new UsageError(`${shown}: ${errorMessage(err)}`);
+  }
 }
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let options: CliOptions;
   let providers: Provider[];
+  /** Providers from the repository's own settings (no --providers): they never get a secret. */
+  let fromRepository = false;
   try {
     options = parseArgs(argv);
-    const settings = path.resolve(io.cwd, '.vscode', 'settings.json');
-    const providersFile = options.providersFile ? path.resolve(io.cwd, options.providersFile) : settings;
-    try {
-      providers = readProvidersFile(providersFile);
-    } catch (err) {
-      if (!options.providersFile && (err as NodeJS.ErrnoException).code === 'ENOENT') providers = [];
-      else throw err;
+    if (options.help) {
+      io.out(USAGE + '\n');
+      return 0;
     }
+    const settings = path.resolve(io.cwd, '.vscode', 'settings.json');
+    if (options.providersFile) providers = readProvidersFile(path.resolve(io.cwd, options.providersFile), options.providersFile);
+    else if (existsSync(settings)) {
+      providers = readProvidersFile(settings, settings);
+      fromRepository = true;
+    } else throw new UsageError(`no providers file found at ${settings}; pass --providers FILE`);
     const wanted = options.provider?.trim().toLowerCase();
     if (wanted !== undefined && wanted !== '*' && !providers.some((p) => p.name.toLowerCase() === wanted)) {
       const known = providers.map((p) => `"${p.name}"`).join(', ') || 'none';
-      throw new UsageError(`--provider: no provider named "${options.provider}" (providers: ${known})`);
+      throw new UsageError(
+        `--provider: no provider named "${options.provider}" (providers: ${known}).${didYouMean(
+          options.provider ?? '',
+          providers.map((p) => p.name),
+        )}`,
+      );
     }
   } catch (err) {
-    io.err(`chain-endpoints: ${errorMessage(err)}\n${err instanceof UsageError ? USAGE + '\n' : ''}`);
+    io.err(`chain-endpoints: ${errorMessage(err)}\n${err instanceof UsageError ? 'Run "chain-endpoints --help" for the options.\n' : ''}`);
     return 2;
   }
 
   // Secrets of every provider, from the environment, scoped to their provider; all masked in output.
   const secretsOf = (p: Provider) => {
     const values = new Map<string, string>();
+    if (fromRepository) return values;
     for (const name of secretNames(p)) {
       const v = io.env[secretEnvName(p.name, name)];
       if (v !== undefined) values.set(name, v);
@@ -142,9 +109,28 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return values;
   };
   const secretValues = Object.entries(io.env)
-    .filter(([k]) => k.startsWith('CHAIN_ENDPOINTS_SECRET_'))
+    .filter(([k]) => k.toUpperCase().startsWith(SECRET_ENV_PREFIX))
     .map(([, v]) => v ?? '');
   masker.set(secretValues);
+  const secretOf = (p: Provider, n: string) => (fromRepository ? undefined : io.env[secretEnvName(p.name, n)]);
+  /** Every secret value the run may use, by provider: what must never reach another one. */
+  const foreign = new Map<Provider, string[]>();
+  const foreignSecrets = (p: Provider) => {
+    let list = foreign.get(p);
+    if (!list) {
+      list = [];
+      for (const [k, v] of Object.entries(io.env)) {
+        if (v === undefined || !k.toUpperCase().startsWith(SECRET_ENV_PREFIX)) continue;
+        // Its own variables (CHAIN_ENDPOINTS_SECRET_<P>__…, a prefix no other provider's has) are not foreign to it.
+        if (!k.toUpperCase().startsWith(secretEnvName(p.name, ''))) list.push(v);
+      }
+      foreign.set(p, list);
+    }
+    return list;
+  };
+  const refusedSecrets = (p: Provider) =>
+    `provider "${p.name}" comes from ${path.join('.vscode', 'settings.json')}, the repository's own file: the CLI gives secrets only to providers from a file named with --providers`;
+  const envHint = (name: string) => `pass --allow-env ${name} to let the file read it`;
 
   // Parse and check every file first: a broken one stops the run before any request.
   const parsed = [];
@@ -152,15 +138,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   for (const f of options.files) {
     let source: string;
     try {
-      source = readFileSync(path.resolve(io.cwd, f), 'utf8');
+      source = readText(path.resolve(io.cwd, f), f);
     } catch (err) {
-      io.err(`${f}: ${errorMessage(err)}\n`);
+      io.err(`chain-endpoints: ${errorMessage(err)}\n`);
       broken = true;
       continue;
     }
     const file = parseQueryFile(source);
-    const diagnostics = [...file.diagnostics, ...checkQueryFile(file, { providers, defaultProvider: options.provider })];
-    for (const d of diagnostics.sort((a, b) => a.line - b.line || a.col - b.col)) {
+    const checks = checkQueryFile(file, { providers, defaultProvider: options.provider, allowEnv: options.allowEnv, envHint });
+    for (const d of [...file.diagnostics, ...checks].sort((a, b) => a.line - b.line || a.col - b.col)) {
       io.err(`${f}:${d.line}:${d.col}: ${d.severity}: ${d.message}\n`);
       if (d.severity === 'error') broken = true;
     }
@@ -178,21 +164,33 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const run = await runQueryFile(file, {
         providers,
         // No document is shown: answers are parsed, not formatted as they arrive.
-        execute: { http, timeoutMs: options.timeoutMs, maxBufferBytes: 20 * 1024 * 1024, spillDir, formatWhileReceiving: false },
+        execute: {
+          http,
+          timeoutMs: options.timeoutMs,
+          maxBufferBytes: 20 * 1024 * 1024,
+          maxDownloadBytes: options.maxDownloadBytes,
+          spillDir,
+          formatWhileReceiving: false,
+        },
         env: io.env,
+        allowEnv: options.allowEnv,
+        envHint,
         defaultProvider: options.provider,
         // Networks as the providers declare them (chainId, evmChainId, network): no probe here.
         networkOf: (p) => declaredNetworks.get(p.name)?.label,
         concurrency: options.concurrency,
         signal: io.signal,
         resolveProvider: (p) => {
+          const names = secretNames(p);
+          if (names.length > 0 && fromRepository) throw new LocalizedError(refusedSecrets(p));
           const values = secretsOf(p);
-          const unset = secretNames(p).find((n) => !values.has(n));
+          const unset = names.find((n) => !values.has(n));
           if (unset !== undefined) throw new LocalizedError(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
           return resolveProvider(p, values);
         },
-        secretValue: (p, n) => io.env[secretEnvName(p.name, n)],
-        secretHint: (p, n) => `set ${secretEnvName(p.name, n)}`,
+        secretValue: secretOf,
+        secretHint: (p, n) => (fromRepository ? refusedSecrets(p) : `set ${secretEnvName(p.name, n)}`),
+        foreignSecrets,
       });
       reports.push({ file: name, run });
     }

@@ -9,9 +9,11 @@
 //   assert result.block.header.height == {{latest.result.sync_info.latest_block_height - 10}}
 
 import { checkParam } from '../chain/commandArgs';
-import { findOperation } from '../chain/operations';
+import { OPERATIONS, findOperation } from '../chain/operations';
+import { stateChangingReason } from '../chain/stateChanging';
 import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
+import { didYouMean } from './suggest';
 import {
   type Assertion,
   type CompareOp,
@@ -116,9 +118,11 @@ export function resolveTarget(text: string): { op: NonNullable<QueryRequest['op'
   if (restWords.length === 0) {
     const op = findQueryOperation(first);
     if (op) return { op, fixed: {} };
-    return `Unknown operation "${first}": use an operation id such as consensusRpc.status, or "<interface> <method>".`;
+    const hint = didYouMean(first, [...OPERATIONS.map((o) => o.id), WS_SUBSCRIBE.id]);
+    return `Unknown operation "${first}":${hint || ' use an operation id such as consensusRpc.status, or "<interface> <method>".'}`;
   }
-  if (!(INTERFACES as readonly string[]).includes(first)) return `Unknown interface "${first}": use one of ${INTERFACES.join(', ')}.`;
+  if (!(INTERFACES as readonly string[]).includes(first))
+    return `Unknown interface "${first}":${didYouMean(first, INTERFACES) || ` use one of ${INTERFACES.join(', ')}.`}`;
   const iface = first as InterfaceId;
   const rest = text.slice(first.length).trim();
   switch (iface) {
@@ -127,6 +131,9 @@ export function resolveTarget(text: string): { op: NonNullable<QueryRequest['op'
       return { op: findOperation(iface === 'evmRpc' ? 'evm.custom' : 'consensusRpc.custom')!, fixed: { method: rest } };
     case 'consensusHttp':
     case 'rest': {
+      if (/^(POST|PUT|PATCH|DELETE)\s/i.test(rest)) {
+        return `A raw ${iface} request is a GET: a transaction is sent with rest.broadcast or consensusRpc.broadcastTxSync and "confirm: broadcast".`;
+      }
       const path = rest.replace(/^GET\s+/, '');
       return { op: findOperation(`${iface}.custom`)!, fixed: { path } };
     }
@@ -161,8 +168,8 @@ function readKey(r: QueryRequest, key: string, col: number, value: Located, diag
   if (!r.op) return; // unknown operation: already reported
   const param = r.op.params.find((p) => p.key === key);
   if (!param) {
-    const keys = [...r.op.params.map((p) => p.key), ...RESERVED_KEYS].join(', ');
-    return error(col, key.length, `"${key}" is not a parameter of ${r.op.id}: use ${keys}.`);
+    const keys = [...r.op.params.map((p) => p.key), ...RESERVED_KEYS];
+    return error(col, key.length, `"${key}" is not a parameter of ${r.op.id}:${didYouMean(key, [...keys, 'assert'])} Use ${keys.join(', ')}.`);
   }
   if (r.fixedArgs[key] !== undefined) return error(col, key.length, `"${key}" is already given on the request line.`);
   if (r.args.some((a) => a.key === key)) return error(col, key.length, `"${key}" is given twice.`);
@@ -187,8 +194,13 @@ function checkComplete(r: QueryRequest, diagnostics: Diagnostic[]): void {
     if (p.optional || r.fixedArgs[p.key] !== undefined || r.args.some((a) => a.key === p.key)) continue;
     diagnostics.push({ ...at, message: `${r.op.id} needs "${p.key}: …" (${p.title}).` });
   }
-  if (r.op.broadcast && !r.confirmed) {
-    diagnostics.push({ ...at, message: `${r.op.id} sends a transaction: add the line "confirm: broadcast" to the request.` });
+  if (!r.confirmed) {
+    // Known now: the request line's own arguments and those written without a reference (a
+    // templated method is checked again, resolved, before it is sent).
+    const known: Record<string, string> = { ...r.fixedArgs };
+    for (const a of r.args) if (!a.value.text.includes('${') && !a.value.text.includes('{{')) known[a.key] = a.value.text;
+    const why = stateChangingReason(r.op, known);
+    if (why) diagnostics.push({ ...at, message: `${why}: add the line "confirm: broadcast" to the request.` });
   }
 }
 
@@ -254,6 +266,8 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
     return error('After the path: ==, !=, <, <=, >, >= a value, "matches /re/", "exists", "not exists", "same" or "within N".', restCol, rest.length || 1);
   const valueText = rest.slice(op.length).trim();
   if (valueText === '') return error(`Give a value after "${op}".`, restCol, rest.length);
+  if (/^[<>=!]/.test(valueText))
+    return error(`"${op}${rest.slice(op.length, op.length + 2).trim()}" is not a comparison: use ==, !=, <, <=, > or >= and a value.`, restCol, rest.length);
   const value = { text: valueText, line: a.line, col: a.col + a.text.length - valueText.length };
   scanTemplate(value, diagnostics);
   if (path.length === 1 && path[0] === 'status') return { text: a.text, line: a.line, col: a.col, kind: 'status', op, value };

@@ -1,10 +1,11 @@
 // Reporters of query-file runs: plain text (for people), TAP, JUnit XML (for CI test views) and
 // JSON. Each says what ran, on which provider, the result summary and every assertion. Masked:
-// a server may echo a secret.
+// a server may echo a secret. Every string is one line without control characters (`t`): a server's
+// text cannot start a line of its own (a CI workflow command such as ::error::) or reach a terminal.
 
 import { masker } from '../secrets/mask';
 import { redactUrl } from '../secrets/redact';
-import type { AssertionResult } from './assert';
+import { type AssertionResult, oneLine } from './assert';
 import type { FileRun, ProviderRun, RequestRun } from './run';
 import { requestPassed } from './run';
 
@@ -20,10 +21,22 @@ function allAssertions(r: RequestRun): { provider?: string; a: AssertionResult }
   return [...r.runs.flatMap((p) => p.assertions.map((a) => ({ provider: p.provider, a }))), ...r.across.map((a) => ({ a }))];
 }
 
+/** One line, no control characters (the documents' cleaning), masked by report(). */
+const t = (s: string | undefined, max = 2000): string => (s === undefined ? '' : oneLine(masker.mask(s), max));
+
 function resultLine(p: ProviderRun): string {
   const o = p.sent;
-  if (!o) return p.record.error ?? '';
-  return `${o.method} ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${p.shown ? ` · ${p.shown}` : ''}`;
+  if (!o) return t(p.record.error);
+  return `${t(o.method)} ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${p.shown ? ` · ${t(p.shown)}` : ''}`;
+}
+
+/** An assertion as run: references resolved. */
+const shownAssertion = (a: AssertionResult) => t(a.shownText ?? a.assertion.text);
+
+/** What a request sent on a provider, for a test's name: its name, the operation and its arguments as sent. */
+function requestLabel(r: RequestRun, p?: ProviderRun): string {
+  const target = r.request.target.text;
+  return `${t(r.request.name)} (${t(target)}${p?.args ? ` ${t(p.args, 120)}` : ''})`;
 }
 
 export function report(name: ReporterName, reports: readonly FileReport[]): string {
@@ -49,15 +62,16 @@ export function countAssertions(reports: readonly FileReport[]): { passed: numbe
 function plain(reports: readonly FileReport[]): string {
   const out: string[] = [];
   for (const { file, run } of reports) {
-    out.push(`${file}`);
+    out.push(`${t(file)}`);
     for (const r of run.requests) {
       const mark = requestPassed(r) ? 'ok  ' : 'FAIL';
-      out.push(`  ${mark} ${r.request.name} (${r.request.op?.id ?? r.request.target.text}, line ${r.request.line})${r.error ? `: ${r.error}` : ''}`);
+      out.push(`  ${mark} ${t(r.request.name)} (${t(r.request.op?.id ?? r.request.target.text)}, line ${r.request.line})${r.error ? `: ${t(r.error)}` : ''}`);
       for (const p of r.runs) {
-        out.push(`       on ${p.provider}: ${resultLine(p)}`);
-        for (const a of p.assertions) out.push(`         ${a.passed ? '✓' : '✗'} ${a.assertion.text} — ${a.message}`);
+        out.push(`       on ${t(p.provider)}: ${resultLine(p)}`);
+        for (const a of p.assertions) out.push(`         ${a.passed ? '✓' : '✗'} ${shownAssertion(a)} — ${t(a.message)}`);
       }
-      for (const a of r.across) out.push(`       ${a.passed ? '✓' : '✗'} ${a.assertion.text} — ${a.message}${!a.passed && a.actual ? `: ${a.actual}` : ''}`);
+      for (const a of r.across)
+        out.push(`       ${a.passed ? '✓' : '✗'} ${shownAssertion(a)} — ${t(a.message)}${!a.passed && a.actual ? `: ${t(a.actual)}` : ''}`);
     }
   }
   const c = countAssertions(reports);
@@ -70,11 +84,12 @@ function tap(reports: readonly FileReport[]): string {
   let n = 0;
   for (const { file, run } of reports) {
     for (const r of run.requests) {
-      const name = `${file} ${r.request.name}`;
-      if (r.error) lines.push(`not ok ${++n} - ${name}`, `  # ${r.error.replace(/\n/g, ' ')}`);
+      // TAP: a description never holds "#" (it starts a directive) in what came from outside.
+      const name = `${t(file)} ${requestLabel(r)}`.replace(/#/g, '＃');
+      if (r.error) lines.push(`not ok ${++n} - ${name}`, `  # ${t(r.error)}`);
       for (const { provider, a } of allAssertions(r)) {
-        lines.push(`${a.passed ? 'ok' : 'not ok'} ${++n} - ${name}${provider ? ` on ${provider}` : ''}: ${a.assertion.text}`);
-        lines.push(`  # ${a.message.replace(/\n/g, ' ')}${!a.passed && a.actual !== undefined ? ` (found ${a.actual})` : ''}`);
+        lines.push(`${a.passed ? 'ok' : 'not ok'} ${++n} - ${name}${provider ? ` on ${t(provider)}` : ''}: ${shownAssertion(a).replace(/#/g, '＃')}`);
+        lines.push(`  # ${t(a.message)}${!a.passed && a.actual !== undefined ? ` (found ${t(a.actual)})` : ''}`);
       }
     }
   }
@@ -97,13 +112,14 @@ function junit(reports: readonly FileReport[]): string {
       const seconds = (r.runs.reduce((s, p) => s + p.record.latencyMs, 0) / 1000).toFixed(3);
       if (r.error) {
         suiteFailures++;
-        cases.push(`    <testcase classname="${xml(file)}" name="${xml(r.request.name)}" time="0"><failure message="${xml(r.error)}"/></testcase>`);
+        cases.push(`    <testcase classname="${xml(file)}" name="${xml(requestLabel(r))}" time="0"><failure message="${xml(t(r.error))}"/></testcase>`);
       }
       for (const { provider, a } of allAssertions(r)) {
-        const name = `${r.request.name}${provider ? ` on ${provider}` : ''}: ${a.assertion.text}`;
+        const p = provider === undefined ? undefined : r.runs.find((x) => x.provider === provider);
+        const name = `${requestLabel(r, p)}${provider ? ` on ${t(provider)}` : ''}: ${shownAssertion(a)}`;
         const body = a.passed
           ? ''
-          : `<failure message="${xml(a.message)}">${xml(`line ${a.assertion.line}: ${a.message}${a.actual !== undefined ? `\nfound: ${a.actual}` : ''}`)}</failure>`;
+          : `<failure message="${xml(t(a.message))}">${xml(`line ${a.assertion.line}: ${t(a.message)}${a.actual !== undefined ? `\nfound: ${t(a.actual)}` : ''}`)}</failure>`;
         if (!a.passed) suiteFailures++;
         cases.push(`    <testcase classname="${xml(file)}" name="${xml(name)}" time="${seconds}">${body}</testcase>`);
       }
@@ -131,14 +147,14 @@ function json(reports: readonly FileReport[]): string {
         line: r.request.line,
         operation: r.request.op?.id,
         passed: requestPassed(r),
-        error: r.error,
+        error: r.error && t(r.error),
         providers: r.runs.map((p) => ({
           provider: p.provider,
           request: p.sent && { method: p.sent.method, url: redactUrl(p.sent.url) },
           status: p.record.status,
           latencyMs: Math.round(p.record.latencyMs),
-          summary: p.record.summary,
-          error: p.record.error,
+          summary: p.record.summary && t(p.record.summary),
+          error: p.record.error && t(p.record.error),
           assertions: p.assertions.map(assertionJson),
         })),
         across: r.across.map(assertionJson),
@@ -149,5 +165,5 @@ function json(reports: readonly FileReport[]): string {
 }
 
 function assertionJson(a: AssertionResult) {
-  return { assertion: a.assertion.text, line: a.assertion.line, passed: a.passed, message: a.message, actual: a.actual };
+  return { assertion: shownAssertion(a), line: a.assertion.line, passed: a.passed, message: t(a.message), actual: a.actual && t(a.actual) };
 }

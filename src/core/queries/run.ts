@@ -9,22 +9,20 @@ import { readCommandArgument } from '../chain/commandArgs';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
-import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, asInteger, shorten } from './assert';
-import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+import { stateChangingReason } from '../chain/stateChanging';
+import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, matchedText, oneLine, shorten } from './assert';
+import { type ValueContext, ValueError, interpolate } from './interpolate';
+import { matchWithin } from './regex';
+import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, scanTemplate } from './syntax';
 
-export interface RunContext {
+export { interpolate } from './interpolate';
+
+export interface RunContext extends ValueContext {
   readonly providers: readonly Provider[];
   /** What every request runs with (its own `timeout:` replaces timeoutMs). */
   readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
-  readonly env: Readonly<Record<string, string | undefined>>;
   /** The provider as the network sees it: its secrets substituted (throws a clear error when one is missing). */
   resolveProvider(p: Provider): Provider;
-  /** The value of `${secret:NAME}` for this provider, or undefined when it has none. */
-  secretValue(p: Provider, name: string): string | undefined;
-  /** Where to set a missing secret (e.g. the environment variable the CLI reads). */
-  secretHint?(p: Provider, name: string): string;
-  /** Used by requests without a `provider:` line (replaces the file's `@provider`). */
-  readonly defaultProvider?: string;
   /**
    * The network of a provider (its name: config/networks.ts). A fan-out (`provider: *`) runs on the
    * providers of one network: that of the file's `@provider` (or defaultProvider) when set, else it
@@ -53,6 +51,8 @@ export interface ProviderRun {
   readonly sent?: { method: string; url: string; status?: number; elapsedMs: number; summary?: string };
   /** The result, shortened, for the reports. */
   readonly shown?: string;
+  /** The arguments as sent (masked, one line, shortened), for the reports' names. */
+  readonly args?: string;
   /** Its `result` is dropped once no later request references this one (memory). */
   record: ResultRecord;
   readonly assertions: AssertionResult[];
@@ -73,8 +73,6 @@ export interface FileRun {
   readonly passed: boolean;
   readonly elapsedMs: number;
 }
-
-class ValueError extends Error {}
 
 export function requestPassed(r: RequestRun): boolean {
   if (r.skipped) return true;
@@ -282,8 +280,10 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   } catch (err) {
     return failed(errorMessage(err));
   }
-  if (op.broadcast) {
-    if (!request.confirmed) return failed('a broadcast needs "confirm: broadcast"');
+  // The catalogue's broadcasts and every raw request that changes state (core/chain/stateChanging.ts).
+  const changes = stateChangingReason(op, args);
+  if (changes) {
+    if (!request.confirmed) return failed(`${changes}: add the line "confirm: broadcast" to the request (not sent)`);
     if (ctx.confirmBroadcast) {
       let ok = false;
       try {
@@ -306,14 +306,26 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   for (const a of own) {
     try {
       const expected = a.kind === 'compare' || a.kind === 'status' ? interpolate(a.value, scope, provider) : undefined;
-      assertions.push(evaluate(a, record, expected));
+      // A regular expression runs within what is left of the request's timeout (core/queries/regex.ts).
+      let matched;
+      if (a.kind === 'matches') {
+        const text = matchedText(record, a.path);
+        if (text !== undefined) matched = await matchWithin(a.regex, text, timeoutMs - outcome.elapsedMs);
+      }
+      const result = evaluate(a, record, expected, matched);
+      const shownText = expected !== undefined && 'value' in a ? a.text.slice(0, a.value.col - a.col) + oneLine(masker.mask(expected), 80) : undefined;
+      assertions.push(shownText !== undefined && shownText !== a.text ? { ...result, shownText } : result);
     } catch (err) {
       assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
     }
   }
   const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: outcome.summary };
   const shown = record.error ?? outcome.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
-  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, record, assertions };
+  const argsText = Object.entries(args)
+    .filter(([, v]) => v.trim() !== '')
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args: oneLine(masker.mask(argsText), 120), record, assertions };
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
@@ -329,59 +341,4 @@ function ownAssertions(request: QueryRequest): Assertion[] {
   let own = true;
   for (const a of request.assertions) if (a.kind === 'within' || a.kind === 'same') own = false;
   return own ? request.assertions : request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
-}
-
-/** Resolves a value's variables, environment, secrets (only with a provider) and references. */
-export function interpolate(v: Located, scope: Scope, provider: Provider | undefined, depth = 0): string {
-  if (depth > 8) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
-  if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
-  const parts = scanTemplate(v, []);
-  return parts.map((p) => resolvePart(p, v, scope, provider, depth)).join('');
-}
-
-function resolvePart(p: TemplatePart, v: Located, scope: Scope, provider: Provider | undefined, depth: number): string {
-  const { ctx, file } = scope;
-  switch (p.kind) {
-    case 'text':
-      return p.text;
-    case 'var': {
-      if (p.name === 'provider' && ctx.defaultProvider) return ctx.defaultProvider;
-      const value = file.variables.get(p.name);
-      if (!value) throw new ValueError(`line ${v.line}:${p.col}: variable "${p.name}" is not defined (add "@${p.name} = …")`);
-      return interpolate(value, scope, provider, depth + 1);
-    }
-    case 'env': {
-      const value = ctx.env[p.name] ?? p.fallback;
-      if (value === undefined) throw new ValueError(`line ${v.line}:${p.col}: environment variable ${p.name} is not set`);
-      return value;
-    }
-    case 'secret': {
-      if (!provider) throw new ValueError(`line ${v.line}:${p.col}: a secret can be used only in a request's arguments`);
-      const value = ctx.secretValue(provider, p.name);
-      if (value === undefined) {
-        const hint = ctx.secretHint ? ` (${ctx.secretHint(provider, p.name)})` : '';
-        throw new ValueError(`secret "${p.name}" is not set for provider "${provider.name}"${hint}`);
-      }
-      return value;
-    }
-    case 'ref':
-      return resolveRef(p, v, scope, provider);
-  }
-}
-
-function resolveRef(p: Extract<TemplatePart, { kind: 'ref' }>, v: Located, scope: Scope, provider: Provider | undefined): string {
-  const where = `line ${v.line}:${p.col}: {{${p.request}${p.path.length ? '.' + pathText(p.path) : ''}}}`;
-  const earlier = scope.done.get(p.request);
-  if (!earlier) throw new ValueError(`${where}: no earlier request "${p.request}" has run`);
-  // A fan-out's result on the same provider when there is one, else its first successful one.
-  const run = earlier.runs.find((r) => r.provider === provider?.name && !r.record.error) ?? earlier.runs.find((r) => !r.record.error);
-  if (!run) throw new ValueError(`${where}: request "${p.request}" has no result${earlier.error ? ` (${earlier.error})` : ''}`);
-  const got = getPath(run.record, p.path);
-  if (!got.found || got.value === undefined) throw new ValueError(`${where}: not in the result of "${p.request}"`);
-  if (p.offset !== 0n) {
-    const n = asInteger(got.value);
-    if (n === undefined) throw new ValueError(`${where}: not an integer, so ${p.offset > 0n ? '+' : '-'} cannot apply`);
-    return (n + p.offset).toString();
-  }
-  return typeof got.value === 'string' ? got.value : JSON.stringify(got.value);
 }

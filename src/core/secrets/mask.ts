@@ -6,18 +6,38 @@ const MASK_BYTES = Buffer.from(MASK);
 
 export class SecretMasker {
   private values: string[] = [];
+  /** The values by group: '' the secrets (set()), others added beside them (setGroup(), e.g. values read from the environment). */
+  private readonly groups = new Map<string, string[]>();
   /** Changes whenever the values do (what caches masked text compares). */
   generation = 0;
 
   /** Sets the values to mask, in every encoding the extension itself produces (maskedForms). */
   set(values: Iterable<string>): void {
+    this.setGroup('', values);
+  }
+
+  /** Sets one group of values to mask (the other groups stay). */
+  setGroup(group: string, values: Iterable<string>): void {
+    this.groups.set(group, [...values]);
     const all = new Set<string>();
-    for (const v of values) {
-      if (v.length < 3) continue; // masking one or two characters would shred ordinary text
-      for (const form of maskedForms(v)) if (form.length >= 3) all.add(form);
+    for (const list of this.groups.values()) {
+      for (const v of list) {
+        if (v.length < 3) continue; // masking one or two characters would shred ordinary text
+        for (const form of maskedForms(v)) if (form.length >= 3) all.add(form);
+      }
     }
     this.values = [...all].sort((a, b) => b.length - a.length);
     this.generation++;
+  }
+
+  /** The values of a group (what setGroup() was given). */
+  group(group: string): readonly string[] {
+    return this.groups.get(group) ?? [];
+  }
+
+  /** Whether `text` contains a masked value. */
+  finds(text: string): boolean {
+    return this.values.some((v) => text.includes(v));
   }
 
   mask(text: string): string {
@@ -99,7 +119,10 @@ export function maskDeep(value: unknown, m: SecretMasker = masker, depth = 0): u
   if (typeof value === 'string') return m.mask(value);
   if (typeof value !== 'object' || value === null || depth > 512) return value;
   if (Array.isArray(value)) return value.map((x) => maskDeep(x, m, depth + 1));
+  // Own data properties only, defined (not assigned): a "__proto__" key stays a key, never a prototype.
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[m.mask(k)] = maskDeep(v, m, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    Object.defineProperty(out, m.mask(k), { value: maskDeep(v, m, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }

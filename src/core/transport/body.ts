@@ -82,7 +82,7 @@ export async function collect(body: BodyReader, limits: CollectLimits): Promise<
     let over = false;
     const ended = await body.readWhile((piece) => {
       bytes += piece.length;
-      if (bytes > limits.cap.max) {
+      if (limits.cap.exceeds(bytes)) {
         over = true;
         return false;
       }
@@ -192,15 +192,41 @@ export async function drain(stream: AsyncIterable<Buffer>, sink: (piece: Buffer)
 /** Default of chainEndpoints.maxDownloadMegabytes. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
 
-export type Cap = ((bytes: number) => void) & { max: number };
+export type Cap = ((bytes: number) => void) & { max: number; exceeds(bytes: number): boolean };
 
-/** The check of an answer's size against its cap; the sentence says what stopped and which setting. */
-export function capOf(maxBytes: number | undefined, target: () => string): Cap {
+/** A compressed answer may decode to at most this many times the bytes received… */
+export const MAX_DECOMPRESSION_RATIO = 100;
+/** …once more than this has been decoded (small answers of repeated text compress well). */
+export const RATIO_FREE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The check of an answer's size against its cap; the sentence says what stopped and which setting.
+ * With `compressedBytes` (the bytes received of a compressed body), also its decompression ratio:
+ * past MAX_DECOMPRESSION_RATIO once RATIO_FREE_BYTES are decoded, the transfer stops (a 1 MB gzip
+ * answer that would inflate to 1 GiB stops after 10 MB, whatever the download cap).
+ */
+export function capOf(maxBytes: number | undefined, target: () => string, compressedBytes?: () => number): Cap {
   const max = maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const bomb = (bytes: number) => compressedBytes !== undefined && bytes > RATIO_FREE_BYTES && bytes > MAX_DECOMPRESSION_RATIO * compressedBytes();
   const check = (bytes: number) => {
     if (bytes > max) throw downloadCapError(target(), max);
+    if (bomb(bytes)) throw decompressionBombError(target(), bytes, compressedBytes!());
   };
-  return Object.assign(check, { max });
+  return Object.assign(check, { max, exceeds: (bytes: number) => bytes > max || bomb(bytes) });
+}
+
+/** The error of an answer that decompresses past MAX_DECOMPRESSION_RATIO. */
+export function decompressionBombError(target: string, decoded: number, received: number): EndpointError {
+  return new EndpointError(
+    'protocol',
+    l10n.both(
+      'The answer from {0} decompresses to more than {1} times its size ({2} from {3}): the transfer was stopped and nothing was kept.',
+      target,
+      MAX_DECOMPRESSION_RATIO,
+      formatBytes(decoded),
+      formatBytes(received),
+    ),
+  );
 }
 
 /** The error of an answer stopped at chainEndpoints.maxDownloadMegabytes. */

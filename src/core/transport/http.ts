@@ -169,16 +169,20 @@ export class HttpClient {
       // pipeline, not pipe: an error of the body (a reset mid-answer) must reach the decoder,
       // or it is an uncaught 'error' event and the read waits for the deadline.
       let decodeFailure: Error | undefined;
+      /** Bytes received of a compressed body (the decompression ratio is checked against them). */
+      let received = 0;
       if (decoder) {
         decoder.once('error', (e: NodeJS.ErrnoException) => {
           if (/^(Z_|ERR__ERROR|ERR_BROTLI)/.test(e.code ?? '')) decodeFailure = e;
         });
-        decoded = pipeStreams(exchange.rest(), decoder, () => undefined);
+        const raw = exchange.rest();
+        raw.on('data', (piece: Buffer) => (received += piece.length));
+        decoded = pipeStreams(raw, decoder, () => undefined);
         body = streamReader(decoded);
       }
       let collected: { body?: Buffer; file?: string; bytes: number };
       try {
-        const cap = capOf(req.maxBytes, target);
+        const cap = capOf(req.maxBytes, target, decoder ? () => received : undefined);
         collected = req.sink
           ? await drain(body.rest(), req.sink, cap)
           : await collect(body, {

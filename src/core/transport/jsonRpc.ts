@@ -88,3 +88,21 @@ export function describeRetryAfter(value: string): string {
   if (!Number.isNaN(when)) return l10n.t('{0} s ({1})', Math.max(0, Math.ceil((when - Date.now()) / 1000)), v);
   return v;
 }
+
+/**
+ * The one JSON-RPC 2.0 request envelope: what JSON.stringify({ jsonrpc: '2.0', method, params, id })
+ * gives (params left out when undefined), without building the object. Every request, probe and
+ * subscription on the wire is built here.
+ */
+export function jsonRpcRequest(method: string, params: unknown, id: number | string): string {
+  const p = params === undefined ? undefined : JSON.stringify(params);
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},${p === undefined ? '' : `"params":${p},`}"id":${JSON.stringify(id)}}`;
+}
+
+/** CometBFT's `subscribe` to an event query (the height tracker, watches, probes, subscribe operations). */
+export function cometSubscribe(query: string, id: number | string): string {
+  return jsonRpcRequest('subscribe', { query }, id);
+}
+
+/** CometBFT's query of new block headers: the one new-block subscription (tracker, probes, the catalogue's subscribe). */
+export const NEW_BLOCK_QUERY = "tm.event='NewBlockHeader'";

@@ -20,6 +20,8 @@ export interface WsExchangeOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** The largest message accepted (at most, and by default, 16 MiB): a larger one ends the exchange. */
+  maxMessageBytes?: number;
 }
 
 export interface WsExchange {
@@ -27,6 +29,8 @@ export interface WsExchange {
   messages: string[];
   bytes: number;
   elapsedMs: number;
+  /** Milliseconds from the start to the open socket (DNS, TCP, TLS, upgrade), when it opened. */
+  connectMs?: number;
   result?: unknown;
   error?: EndpointError;
 }
@@ -50,6 +54,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
   const events: unknown[] = [];
   let bytes = 0;
   let acknowledged = false;
+  let connectMs: number | undefined;
 
   return new Promise<WsExchange>((resolve) => {
     let settled = false;
@@ -57,7 +62,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     const socket = openWebSocket(url, {
       handshakeTimeout: options.timeoutMs,
       headers: options.headers,
-      maxPayload: MAX_MESSAGE_BYTES,
+      maxPayload: Math.min(MAX_MESSAGE_BYTES, options.maxMessageBytes ?? MAX_MESSAGE_BYTES),
     });
     const finish = (result?: unknown, error?: EndpointError) => {
       if (settled) return;
@@ -74,7 +79,7 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
       } else socket.terminate();
       socket.removeAllListeners();
       socket.on('error', () => undefined);
-      resolve({ messages, bytes, elapsedMs: performance.now() - started, result, error });
+      resolve({ messages, bytes, elapsedMs: performance.now() - started, ...(connectMs !== undefined ? { connectMs } : {}), result, error });
     };
     const armTimer = () => {
       clearTimeout(timer);
@@ -91,7 +96,10 @@ export function wsExchange(url: string, options: WsExchangeOptions): Promise<WsE
     options.signal?.addEventListener('abort', onAbort, { once: true });
     armTimer();
 
-    socket.on('open', () => socket.send(options.message));
+    socket.on('open', () => {
+      connectMs = performance.now() - started;
+      socket.send(options.message);
+    });
     let otherBytes = 0;
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const size = Array.isArray(data) ? data.reduce((n, piece) => n + piece.length, 0) : data.byteLength;

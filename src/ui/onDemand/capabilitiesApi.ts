@@ -5,16 +5,18 @@ import type { ApiCapabilities } from '../../api';
 import { LocalizedError } from '../../core/base/errors';
 import type { Capabilities } from '../../core/health/capabilities';
 import { readSettings } from '../settings';
+import { providerNamed } from '../../core/config/providers';
 
 export interface CapabilityHolder {
   capabilities(provider: string): Capabilities | undefined;
-  refresh(names?: readonly string[]): Promise<unknown>;
+  refresh(names?: readonly string[], opts?: { capabilities?: boolean }): Promise<unknown>;
 }
 
 export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
-  const p = readSettings().providers.providers.find((x) => x.name.toLowerCase() === String(provider).toLowerCase());
+  const p = providerNamed(readSettings().providers.providers, provider);
   if (!p) throw new LocalizedError(`No provider named "${provider}".`);
-  if (!health.capabilities(p.name)) await health.refresh([p.name]);
+  // The API asking is someone asking what the provider serves (docs/capabilities.md).
+  if (!health.capabilities(p.name)) await health.refresh([p.name], { capabilities: true });
   const c = health.capabilities(p.name);
   if (!c) throw new LocalizedError(`The capabilities of "${p.name}" could not be probed: see the log.`);
   const copy = JSON.parse(JSON.stringify(c)) as Capabilities;

@@ -1,5 +1,5 @@
-// Before and after a request: whether the chosen provider can serve it (its probed capabilities,
-// src/core/health/serves.ts), and if not, which provider can, one click away ("Height 120 is below
+// Before and after a request: the prompts of the provider router (src/core/health/route.ts decides
+// whether the chosen provider can serve it and, if not, which provider can, one click away ("Height 120 is below
 // Provider A's earliest block 1,200,000. Provider B has it: run there?"). Also "the best provider
 // for this request" for the provider pick, the explorer and the API. No vscode import: the
 // question goes through `choose`, so the decisions are unit-tested.
@@ -9,7 +9,7 @@ import type { Args, Operation } from '../../core/chain/operation';
 import type { Provider } from '../../core/config/providers';
 import type { Capabilities } from '../../core/health/capabilities';
 import type { InterfaceHealth } from '../../core/health/model';
-import { bestProvidersFor, canServe, looksUnserved } from '../../core/health/serves';
+import { type RouteContext, rankFor, routeAfterFailure, routeChosen } from '../../core/health/route';
 
 /** What the checks read: capabilities and health rows (the HealthController). */
 export interface CapabilitySource {
@@ -30,12 +30,17 @@ export function bestProviderFor(
   providers: readonly Provider[],
   exclude?: string,
 ): Provider | undefined {
-  return bestProvidersFor(op, args, providers, (n) => source.capabilities(n), source.rows(), exclude)[0];
+  return rankFor(op, args, providers, context(source, providers), exclude)[0];
+}
+
+function context(source: CapabilitySource, providers: readonly Provider[]): RouteContext {
+  return { providers, capabilities: (n) => source.capabilities(n), rows: () => source.rows() };
 }
 
 /**
- * Before sending: when the provider is known unable to serve the request, says why and offers
- * the best provider that can (or running anyway). Resolves with the provider to run on.
+ * Before sending: when the provider is known unable to serve the request (core/health/route.ts
+ * decides), says why and offers the best provider that can (or running anyway). Resolves with the
+ * provider to run on.
  */
 export async function checkBeforeRun(
   source: CapabilitySource,
@@ -45,16 +50,17 @@ export async function checkBeforeRun(
   providers: readonly Provider[],
   choose: Choose,
 ): Promise<Decision> {
-  const verdict = canServe(op, args, source.capabilities(provider.name));
-  if (verdict.served !== false) return { run: provider };
-  const alt = bestProviderFor(source, op, args, providers, provider.name);
+  const route = routeChosen(op, args, provider, context(source, providers));
+  if (route.kind === 'run') return { run: route.provider };
+  if (route.kind === 'refuse') return { cancel: true };
+  const alt = route.candidates[0];
   const anyway = l10n.t('Run on {0} anyway', provider.name);
   if (!alt) {
-    const picked = await choose(l10n.t('{0}. No other provider is known to serve it.', verdict.reason), [anyway]);
+    const picked = await choose(l10n.t('{0}. No other provider is known to serve it.', route.reason ?? ''), [anyway]);
     return picked === anyway ? { run: provider } : { cancel: true };
   }
   const there = l10n.t('Run on {0}', alt.name);
-  const picked = await choose(l10n.t('{0}. {1} has it: run there?', verdict.reason, alt.name), [there, anyway]);
+  const picked = await choose(l10n.t('{0}. {1} has it: run there?', route.reason ?? '', alt.name), [there, anyway]);
   if (picked === there) return { run: alt };
   if (picked === anyway) return { run: provider };
   return { cancel: true };
@@ -73,9 +79,9 @@ export async function suggestAfterFailure(
   error: { kind: string; message: string; status?: number; code?: number | string },
   choose: Choose,
 ): Promise<Provider | undefined> {
-  if (op.broadcast || !looksUnserved(error)) return undefined;
-  const alt = bestProviderFor(source, op, args, providers, provider.name);
-  if (!alt) return undefined;
+  const route = routeAfterFailure(op, args, provider, error, context(source, providers));
+  if (route?.kind !== 'ask') return undefined;
+  const alt = route.candidates[0];
   const there = l10n.t('Run on {0}', alt.name);
   const picked = await choose(l10n.t('{0} could not serve this request. {1} may have it: run there?', provider.name, alt.name), [there]);
   return picked === there ? alt : undefined;

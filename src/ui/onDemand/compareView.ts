@@ -40,7 +40,8 @@ export class CompareView extends Disposable {
       this._register(panel.webview.onDidReceiveMessage((m) => this.onMessage(m)));
     }
     this.post();
-    await this.health.refresh();
+    // Comparing providers is asking what each serves: capabilities too, costly probes included (docs/capabilities.md).
+    await this.health.refresh(undefined, { capabilities: true });
   }
 
   /** What the table shows: the records (network by display name) and the networks, in settings order. */
@@ -58,7 +59,7 @@ export class CompareView extends Disposable {
 
   private async onMessage(m: { type?: string; format?: string }): Promise<void> {
     if (m.type === 'ready') return this.post();
-    if (m.type === 'refresh') return void this.health.refresh();
+    if (m.type === 'refresh') return void this.health.refresh(undefined, { capabilities: true });
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {
       const records = this.content().rows;
       const uri = await vscode.window.showSaveDialog({

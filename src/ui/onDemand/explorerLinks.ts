@@ -5,7 +5,7 @@
 
 import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
-import { MAX_LINKS, hoverAt, scanLinks } from '../../core/explorer/links';
+import { MAX_LINKS, hoverAt, scanBudget, scanLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
 import { readSettings } from '../settings';
 
@@ -49,11 +49,13 @@ export function documentLinks(doc: vscode.TextDocument, token?: vscode.Cancellat
   const provider = providerOfDocument(doc.uri);
   const visible = vscode.window.visibleTextEditors.filter((e) => e.document === doc).flatMap((e) => e.visibleRanges);
   const links: vscode.DocumentLink[] = [];
+  // One work budget for the whole call (core/explorer/links.ts): the editor never waits more than ~40 ms.
+  const budget = scanBudget();
   for (const [from, to] of linesToScan(doc, visible)) {
-    for (let line = from; line <= to && links.length < MAX_LINKS; line++) {
+    for (let line = from; line <= to && links.length < MAX_LINKS && !budget.exhausted; line++) {
       if (token?.isCancellationRequested) return links;
       const text = doc.lineAt(line).text;
-      for (const l of scanLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length)) {
+      for (const l of scanLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length, budget)) {
         const link = new vscode.DocumentLink(new vscode.Range(line, l.start, line, l.end), lookUpCommandUri(provider, l.query));
         link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
         links.push(link);

@@ -24,7 +24,10 @@ export { runQueryDocument } from './queryRun';
 // (when the tree expands an interface, or History copies a request).
 export { HealthMonitor } from '../../core/health/health';
 export { HealthSession } from '../../core/health/session';
-export { CAPABILITY_TTL_MS, probeCapabilities } from '../../core/health/capabilities';
+export { probeCapabilities } from '../../core/health/capabilities';
+export { CapabilityBook } from '../../core/health/capabilityPolicy';
+export { requestOptions } from '../../core/chain/requestOptions';
+export { fetchCometStatus } from '../../core/chain/probes';
 export { bestProvidersFor, canServe, looksUnserved } from '../../core/health/serves';
 export { interpret, readCometStatus } from '../../core/documents/interpret';
 export { findOperation, operationsFor } from '../../core/chain/operations';

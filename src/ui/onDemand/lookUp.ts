@@ -8,7 +8,8 @@ import vscode = require('vscode');
 import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { ExecuteOptions } from '../../core/chain/execute';
-import type { Provider } from '../../core/config/providers';
+import { requestOptions } from '../../core/chain/requestOptions';
+import { type Provider, providerNamed } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
 import { bestForLookup } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
@@ -33,22 +34,12 @@ export interface LookUpArgument {
 }
 
 function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  const s = readSettings();
-  return {
-    headers: provider.headers,
-    http: deps.http,
-    timeoutMs: s.requestTimeoutMs,
-    maxBufferBytes: s.maxDocumentBytes,
-    maxDownloadBytes: s.maxDownloadBytes,
-    spillDir: deps.storageDir,
-    signal,
-    formatWhileReceiving: false,
-  };
+  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider }, 'silent');
 }
 
 function findProvider(name: string | undefined): Provider | undefined {
   if (!name) return undefined;
-  return readSettings().providers.providers.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  return providerNamed(readSettings().providers.providers, name);
 }
 
 /** What the command asks for: the provider (when several, grouped by network, each group's best first), then the query. */
@@ -63,11 +54,7 @@ export async function readLookUpArgument(
   const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
   let bestAmong: Provider[] | undefined = bestRequested(arg, providers, networks, lookedUpOn);
   if (bestAmong?.length === 0) throw new LocalizedError(l10n.both('No provider of that network has an interface Look Up can use.'));
-  let provider = bestAmong
-    ? bestAmong[0]
-    : typeof a.provider === 'string'
-      ? providers.find((p) => p.name.toLowerCase() === a.provider!.toLowerCase())
-      : undefined;
+  let provider = bestAmong ? bestAmong[0] : typeof a.provider === 'string' ? providerNamed(providers, a.provider) : undefined;
   if (typeof a.provider === 'string' && !provider) throw new LocalizedError(l10n.both('No provider named "{0}".', a.provider));
   if (!provider) {
     if (providers.length === 1) provider = providers[0];

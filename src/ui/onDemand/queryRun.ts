@@ -19,7 +19,8 @@ import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { windowPrompts } from '../prompts';
 import { currentNetworks } from '../networkDirectory';
-import { readSettings } from '../settings';
+import { queryFilesAllowEnv, readSettings } from '../settings';
+import { secretNames } from '../../core/config/secrets';
 import { resultUri } from './showOutcome';
 
 export interface EditorRunOptions {
@@ -101,8 +102,22 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     return runQueryFile(file, {
       providers: settings.providers.providers,
       networkOf: networkNamer(settings.providers.providers),
-      execute: { http: deps.http, timeoutMs: settings.requestTimeoutMs, maxBufferBytes: settings.maxDocumentBytes, spillDir: deps.storageDir },
+      execute: {
+        http: deps.http,
+        timeoutMs: settings.requestTimeoutMs,
+        maxBufferBytes: settings.maxDocumentBytes,
+        maxDownloadBytes: settings.maxDownloadBytes,
+        spillDir: deps.storageDir,
+      },
       env: process.env,
+      // The environment only as the user's own settings allow (never the workspace's).
+      allowEnv: queryFilesAllowEnv(),
+      envHint: (name) => vscode.l10n.t('add "{0}" to chainEndpoints.queryFiles.allowEnv in your user settings to let query files read it', name),
+      // A value echoed by a provider is never sent to another if it holds one of the other's secrets.
+      foreignSecrets: (p) => {
+        const own = new Set(secretNames(p).map((n) => secretFor(deps, p, n)));
+        return masker.group('').filter((v) => !own.has(v));
+      },
       signal: abort.signal,
       only: options.only,
       resolveProvider: (p) => deps.secrets.resolve(p),

@@ -7,8 +7,8 @@ import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import { checkParam, readCommandArgument } from '../../core/chain/commandArgs';
 import type { Args, Operation } from '../../core/chain/operations';
-import { type Network, providerPickItems } from '../../core/config/networks';
-import { INTERFACE_LABELS, type Provider } from '../../core/config/providers';
+import { type Network, networkNamed, providerPickItems } from '../../core/config/networks';
+import { INTERFACE_LABELS, type Provider, providerNamed } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { Prompts } from '../prompts';
 
@@ -82,12 +82,11 @@ export function bestRequested(
   if (!arg || typeof arg !== 'object') return undefined;
   const given = arg as { provider?: unknown; network?: unknown };
   if (typeof given.provider !== 'string' || given.provider.trim().toLowerCase() !== 'best') return undefined;
-  if (providers.some((p) => p.name.toLowerCase() === 'best')) return undefined;
+  if (providerNamed(providers, 'best')) return undefined;
   const groups = networks.length > 0 ? networks : [{ key: 'all', label: '', providers: [...providers], unidentified: true }];
   let group: Pick<Network, 'label' | 'providers'> | undefined;
   if (typeof given.network === 'string') {
-    const name = given.network.trim().toLowerCase();
-    group = groups.find((n) => n.label.toLowerCase() === name || n.chainId?.toLowerCase() === name || n.key.toLowerCase() === name);
+    group = networkNamed(groups, given.network);
     if (!group) throw new LocalizedError(l10n.both('No network named "{0}". Networks: {1}.', given.network, groups.map((n) => `"${n.label}"`).join(', ')));
   } else {
     const serving = groups.filter((n) => n.providers.some(usable));

@@ -9,8 +9,9 @@ import type { RunOptions, RunResult } from '../../api';
 import { LocalizedError, errorMessage, isEndpointError, rewrapped } from '../../core/base/errors';
 import { formatBytes } from '../../core/base/numbers';
 import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
+import { requestOptions } from '../../core/chain/requestOptions';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
-import type { Provider } from '../../core/config/providers';
+import { type Provider, providerNamed } from '../../core/config/providers';
 import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -21,23 +22,14 @@ import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
 import { type Choose, bestProviderFor, checkBeforeRun, suggestAfterFailure } from './capabilityCheck';
+import { awaitsCostlyProbe } from '../../core/health/serves';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
 import { currentNetworks } from '../networkDirectory';
 import { showOutcome } from './showOutcome';
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
-  const settings = readSettings();
-  return {
-    headers,
-    http: deps.http,
-    timeoutMs: settings.requestTimeoutMs,
-    maxBufferBytes: settings.maxDocumentBytes,
-    maxDownloadBytes: settings.maxDownloadBytes,
-    spillDir: deps.storageDir,
-    signal,
-    onProgress: progress,
-  };
+  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider: { headers }, onProgress: progress });
 }
 
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
@@ -55,6 +47,8 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   const { args } = resolved;
   let provider = resolved.provider;
   if (health) {
+    // Only a costly probe would tell whether it is served (a txpool_* or debug_* call): this request needs it, so ask now.
+    if (health.needCapabilities && awaitsCostlyProbe(op, args, health.capabilities(provider.name))) await health.needCapabilities(provider.name);
     // Known unable to serve it: say why before sending, and offer a provider that can.
     const decision = await checkBeforeRun(health, op, args, provider, providers, choose);
     if ('cancel' in decision) return undefined;
@@ -103,7 +97,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
   const op = findOperation(operation);
   if (!op) throw new LocalizedError(`Unknown operation "${operation}": see operations().`);
-  const provider = readSettings().providers.providers.find((p) => p.name.toLowerCase() === String(options.provider ?? '').toLowerCase());
+  const provider = providerNamed(readSettings().providers.providers, options.provider);
   if (!provider) throw new LocalizedError(`No provider named "${options.provider}".`);
   if (op.broadcast && options.confirmed !== true) throw new LocalizedError(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));

@@ -1,10 +1,10 @@
 // An outcome into its result document: rendered here (on demand), masked, and handed to
 // ResultDocuments as bytes; a body written to disk (a large answer, a genesis) opens as its file.
 
-import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
 import { renderDocumentBytes } from '../../core/documents/render';
+import { resultName } from '../../core/documents/resultName';
 import { masker } from '../../core/secrets/mask';
 import { RESULT_SCHEME, type ResultDocuments } from '../resultDocuments';
 
@@ -20,18 +20,8 @@ export async function showOutcome(documents: ResultDocuments, outcome: Outcome):
   return documents.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)));
 }
 
-/** A readable, stable address: `chain-endpoints:/<provider>/<operation> <args>.json`. */
+/** A readable, stable address: `chain-endpoints:/<provider>/<operation> <args>.json`, secrets masked (core/documents/resultName.ts). */
 export function resultUri(outcome: Outcome): vscode.Uri {
-  const args = Object.entries(outcome.args)
-    .filter(([k, v]) => k !== 'provider' && v.trim() !== '')
-    .map(([, v]) => (v.length > 24 ? `${v.slice(0, 12)}…${v.slice(-8)}` : v.trim()))
-    .join(' ');
-  const name = `${outcome.operation.label.replace(/…$/, '')}${args ? ' ' + args : ''}`;
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
-  return vscode.Uri.from({
-    scheme: RESULT_SCHEME,
-    path: `/${clean(outcome.providerName)}/${clean(name)}.json`,
-    // Distinguishes requests whose shortened names collide (e.g. two custom requests).
-    query: `${outcome.operation.id}&${createHash('sha1').update(JSON.stringify(outcome.args)).digest('hex').slice(0, 10)}`,
-  });
+  const { path, query } = resultName({ providerName: outcome.providerName, operation: outcome.operation, args: outcome.args });
+  return vscode.Uri.from({ scheme: RESULT_SCHEME, path, query });
 }

@@ -261,11 +261,13 @@ describe('explorer: a block larger than a page', () => {
 });
 
 describe('explorer: rendering server text', () => {
-  it('escapes markup and control characters, cuts long values, keeps identifiers plain', async () => {
+  it('puts markup in a code span no content can close, drops control characters, cuts long values, keeps words plain', async () => {
     const { esc } = await import('../../../src/core/explorer/render');
     assert.equal(esc('cosmos1abc'), 'cosmos1abc');
-    assert.equal(esc('<img src=x onerror=alert(1)> `x` [a](command:evil) *b*'), '\\<img src=x onerror=alert(1)\\> \\`x\\` \\[a\\](command:evil) \\*b\\*');
-    assert.equal(esc('a\u0000\u001b[31mb\nc'), 'a \\[31mb c');
-    assert.match(esc('x'.repeat(5000)), /… \(5000 characters\)$/);
+    assert.equal(esc('<img src=x onerror=alert(1)> `x` [a](command:evil) *b*'), '``<img src=x onerror=alert(1)> `x` [a](command:evil) *b*``');
+    assert.equal(esc('``x'), '``` ``x ```');
+    assert.equal(esc('evil.io'), '`evil.io`');
+    assert.equal(esc('a\u0000\u001b[31mb\nc'), '`a [31mb c`');
+    assert.match(esc('x'.repeat(5000)), /… \(5000 characters\)`$/);
   });
 });
