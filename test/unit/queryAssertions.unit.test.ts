@@ -4,7 +4,8 @@
 
 import * as assert from 'node:assert/strict';
 import { parseQueryFile } from '../../src/core/queries/parse';
-import { asInteger, compare, evaluate, evaluateAcross, heightOf, preview, shorten, type ResultRecord } from '../../src/core/queries/assert';
+import { asInteger, compare, evaluate, evaluateAcross, heightOf, matchedText, preview, shorten, type ResultRecord } from '../../src/core/queries/assert';
+import { matchWithin } from '../../src/core/queries/regex';
 import type { Assertion } from '../../src/core/queries/syntax';
 
 /** The assertion of one `assert …` line. */
@@ -122,16 +123,29 @@ describe('query-file assertions: each kind passes and fails', () => {
     assert.match(evaluate(parsed('result.b exists'), r).message, /result\.b is absent/);
   });
 
-  it('matches a regular expression, on text and on JSON', () => {
-    assert.equal(passes('result matches /^0x[0-9a-f]+$/', rec('0x1a')), true);
-    assert.equal(passes('result matches /^0x[0-9a-f]+$/', rec('1a')), false);
-    assert.equal(passes('result.o matches /"a":1/', rec({ o: { a: 1 } })), true);
-    assert.equal(passes('result.o matches /"a":2/', rec({ o: { a: 1 } })), false);
-    // A global regex is rewound before each test.
-    const a = parsed('result matches /x/g');
-    assert.equal(evaluate(a, rec('x')).passed, true);
-    assert.equal(evaluate(a, rec('x')).passed, true);
-    assert.equal(passes('result.none matches /x/', rec({})), false);
+  it('matches a regular expression, on text and on JSON (run by the caller, bounded)', async () => {
+    const matches = async (line: string, r: ResultRecord) => {
+      const a = parsed(line);
+      assert.ok(a.kind === 'matches');
+      const text = matchedText(r, a.path);
+      return evaluate(a, r, undefined, text === undefined ? undefined : await matchWithin(a.regex, text, 2000));
+    };
+    assert.equal((await matches('result matches /^0x[0-9a-f]+$/', rec('0x1a'))).passed, true);
+    assert.equal((await matches('result matches /^0x[0-9a-f]+$/', rec('1a'))).passed, false);
+    assert.match((await matches('result matches /^0x[0-9a-f]+$/', rec('1a'))).message, /does not match/);
+    assert.equal((await matches('result.o matches /"a":1/', rec({ o: { a: 1 } }))).passed, true);
+    assert.equal((await matches('result.o matches /"a":2/', rec({ o: { a: 1 } }))).passed, false);
+    assert.equal((await matches('result.none matches /x/', rec({}))).passed, false);
+    assert.equal(matchedText(rec({}), ['result', 'none']), undefined);
+    // Not run, or failed to run: never a pass.
+    const a = parsed('result matches /x/');
+    assert.equal(evaluate(a, rec('x')).passed, false);
+    assert.match(evaluate(a, rec('x')).message, /not run/);
+    const failed = evaluate(a, rec('x'), undefined, { error: 'took too long' });
+    assert.equal(failed.passed, false);
+    assert.equal(failed.message, 'took too long');
+    assert.equal(evaluate(a, rec('x'), undefined, { matched: true }).passed, true);
+    assert.equal(evaluate(a, rec('x'), undefined, { matched: false }).passed, false);
   });
 });
 

@@ -172,8 +172,16 @@ export class Spill {
     return file;
   }
 
+  /** Removes the partial file, once the stream is closed: a file still being opened is removed too. */
   async discard(): Promise<void> {
-    this.out.destroy();
+    if (!this.out.closed) {
+      const closed = once(this.out, 'close').then(
+        () => undefined,
+        () => undefined,
+      );
+      this.out.destroy();
+      await closed;
+    }
     await fs.rm(this.partial, { force: true });
   }
 }

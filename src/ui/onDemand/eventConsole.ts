@@ -76,7 +76,8 @@ export class EventConsole extends Disposable {
       case 'reconnect':
         return this.watch.reconnect();
       case 'export':
-        return this.export();
+        await this.export();
+        return;
       case 'detail':
         void this.panel.webview.postMessage({ type: 'detail', seq, text: await this.detailText(seq) });
         return;
@@ -122,7 +123,8 @@ export class EventConsole extends Disposable {
     openTx: (seq: number) => openTransaction(this.provider, this.watch.entry(seq) ?? {}),
   };
 
-  private async export(to?: vscode.Uri): Promise<void> {
+  /** Writes the buffer as JSON Lines; how many entries it wrote (undefined when no file was picked). */
+  private async export(to?: vscode.Uri): Promise<number | undefined> {
     const entries = this.watch.entries();
     const uri =
       to ??
@@ -131,11 +133,12 @@ export class EventConsole extends Disposable {
         defaultUri: vscode.Uri.file(`events-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`),
         filters: { 'JSON Lines': ['jsonl'] },
       }));
-    if (!uri) return;
+    if (!uri) return undefined;
     const text = entries.map(toJsonLine).join('\n') + (entries.length ? '\n' : '');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
     this.log.info(`[events] exported ${entries.length} entries`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} events to {1}', entries.length, uri.fsPath));
+    return entries.length;
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, title: string): string {
