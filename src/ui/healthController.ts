@@ -157,7 +157,7 @@ export class HealthController extends Disposable {
   private schedule(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    const seconds = vscode.workspace.getConfiguration('chainEndpoints').get<number>('health.intervalSeconds', 30);
+    const seconds = readSettings().healthIntervalSeconds;
     if (!seconds || seconds <= 0 || !vscode.window.state.focused) return;
     this.timer = setInterval(
       () => {

@@ -24,6 +24,10 @@ export interface Settings {
   readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
+  /** Stay on the configured provider even when it is unwell (`statusBar.pin`). */
+  readonly statusBarPin: boolean;
+  /** Seconds between timed health refreshes; 0 turns them off (`health.intervalSeconds`). */
+  readonly healthIntervalSeconds: number;
   /** When capabilities are probed (chainEndpoints.capabilities.probe): see core/health/capabilityPolicy.ts. */
   readonly capabilityProbe: ProbeMode;
 }
@@ -60,8 +64,23 @@ export function readSettings(): Settings {
     statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
     statusBarNetworkProviders: nameMap(c.get('statusBar.networkProviders')),
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
+    statusBarPin: c.get<boolean>('statusBar.pin') === true,
+    healthIntervalSeconds: clampNumber(c.get('health.intervalSeconds'), 30, 0, 3600),
     capabilityProbe: probeModeOf(c.inspect('capabilities.probe')),
   };
+}
+
+/**
+ * The provider the block-height item follows, in the user's settings: `statusBar.provider`, or for
+ * one item of `statusBar.perNetwork` its network's entry in `statusBar.networkProviders` (the other
+ * networks' choices kept).
+ */
+export async function writeStatusBarProvider(provider: string, networkLabel?: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (networkLabel === undefined) return void (await config.update('statusBar.provider', provider, vscode.ConfigurationTarget.Global));
+  const mine = config.inspect<Record<string, unknown>>('statusBar.networkProviders')?.globalValue;
+  const entries = mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
+  await config.update('statusBar.networkProviders', { ...entries, [networkLabel]: provider }, vscode.ConfigurationTarget.Global);
 }
 
 /** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */
