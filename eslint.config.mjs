@@ -7,7 +7,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'media/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'media/vendor/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -32,7 +32,68 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', exports: 'writable', global: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', AbortController: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
-    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }] },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        global: 'readonly',
+        __dirname: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        performance: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // The webview pages: browser scripts (types: media/tsconfig.json, checked by npm run typecheck).
+    files: ['media/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'navigator',
+          'console',
+          'getComputedStyle',
+          'requestAnimationFrame',
+          'cancelAnimationFrame',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'MutationObserver',
+          'ResizeObserver',
+          'CustomEvent',
+          'Event',
+          'HTMLElement',
+          'HTMLInputElement',
+          'HTMLButtonElement',
+          'HTMLOListElement',
+          'HTMLLIElement',
+          'HTMLTableElement',
+          'HTMLTableRowElement',
+          'HTMLTableCellElement',
+          'HTMLSelectElement',
+          'Intl',
+          'acquireVsCodeApi',
+          'uPlot',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
   },
 );
