@@ -57,7 +57,7 @@ const errorPolicy = {
 const local = { rules: { 'error-policy': errorPolicy } };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'media/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'media/vendor/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -115,6 +115,44 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // The webview pages: browser scripts (types: media/tsconfig.json, checked by npm run typecheck).
+    files: ['media/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'navigator',
+          'console',
+          'getComputedStyle',
+          'requestAnimationFrame',
+          'cancelAnimationFrame',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'MutationObserver',
+          'ResizeObserver',
+          'CustomEvent',
+          'Event',
+          'HTMLElement',
+          'HTMLInputElement',
+          'HTMLButtonElement',
+          'HTMLOListElement',
+          'HTMLLIElement',
+          'HTMLTableElement',
+          'HTMLTableRowElement',
+          'HTMLTableCellElement',
+          'HTMLSelectElement',
+          'Intl',
+          'acquireVsCodeApi',
+          'uPlot',
+        ].map((name) => [name, 'readonly']),
+      ),
     },
   },
 );

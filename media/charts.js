@@ -4,7 +4,6 @@
 // changes. Keyboard: the interface select and one checkbox per provider; each chart has a label.
 // @ts-check
 (function () {
-  /* global uPlot */
   const texts = (() => {
     try {
       return (JSON.parse(document.body.dataset.l10n || '{}') || {}).chart || {};

@@ -3,6 +3,9 @@
 // from the server goes in with textContent, never innerHTML.
 // @ts-check
 (function () {
+  /** @typedef {import('../src/ui/webviewMessages').EventsFromPage} FromPage */
+  /** @typedef {import('../src/ui/webviewMessages').EventsToPage} ToPage */
+  /** @type {VsCodeApi<FromPage>} */
   const vscode = acquireVsCodeApi();
   const MAX_LINES = 5000;
   const texts = readTexts();
@@ -153,7 +156,7 @@
   }
 
   window.addEventListener('message', (event) => {
-    const m = event.data;
+    const m = /** @type {ToPage} */ (event.data);
     if (m.type === 'lines') {
       const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
       if (m.skipped > 0) note(format(texts.skipped, m.skipped));

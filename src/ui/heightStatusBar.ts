@@ -1,15 +1,15 @@
 // The status-bar item `chainEndpoints.height`: shows what the HeightFollower (src/core/health/
 // heightFollower.ts: which provider to follow, failover and back) follows, with its tooltip and
 // click menu. Feeds are HeightTrackers on the consensus WebSocket (polling /status when the
-// socket is unusable), with the provider's secrets substituted.
+// socket is unusable, through execute(): core/chain/probes.ts), with the provider's secrets
+// substituted. Its click menu and the settings it writes: statusBarMenu.ts.
 
 import vscode = require('vscode');
-import { Commands, operationCommand } from './commandIds';
+import { Commands } from './commandIds';
 import { Disposable } from './lifecycle';
 import { errorMessage } from '../core/base/errors';
 import { formatHeight } from '../core/base/numbers';
 import { type HeightSnapshot, HeightTracker } from '../core/chain/heightTracker';
-import { groupForPick } from '../core/config/networks';
 import { type Provider } from '../core/config/providers';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../core/health/heightFollower';
@@ -19,9 +19,9 @@ import { type HealthController } from './healthController';
 import { loadOnDemand } from './loadOnDemand';
 import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
-import { windowPrompts } from './prompts';
 import { type SecretStore } from './secretStore';
-import { SECTION, type Settings, onSettingsChanged, readSettings, statusBarPinned } from './settings';
+import { type Settings, onSettingsChanged, readSettings, statusBarPinned } from './settings';
+import { type StatusMenuTarget, showStatusBarMenu, switchStatusProvider } from './statusBarMenu';
 
 export const STATUS_ITEM_ID = 'chainEndpoints.height';
 
@@ -240,51 +240,24 @@ export class HeightStatusBar extends Disposable {
     return new vscode.MarkdownString(rows.join('\n'));
   }
 
-  // --- the click menu ------------------------------------------------------------------------
+  // --- the click menu (statusBarMenu.ts) --------------------------------------------------
 
-  async showMenu(): Promise<void> {
-    const p = this.follower.view?.following;
-    const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (p?.endpoints.consensusRpc || p?.endpoints.consensusHttp || p?.endpoints.rest)
-      items.push({ id: 'open', label: `$(file-code) ${vscode.l10n.t('Open the latest block')}`, description: p.name });
-    items.push({ id: 'switch', label: `$(arrow-swap) ${vscode.l10n.t('Switch provider…')}` });
-    items.push({ id: 'reconnect', label: `$(debug-restart) ${vscode.l10n.t('Reconnect')}` });
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Chain Endpoints: block height') });
-    if (!picked) return;
-    if (picked.id === 'reconnect') this.reconnect();
-    if (picked.id === 'switch') await this.switchProvider();
-    if (picked.id === 'open' && p) await this.openLatestBlock(p);
+  showMenu(): Promise<void> {
+    return showStatusBarMenu(this.menuTarget());
   }
 
-  private async openLatestBlock(p: Provider): Promise<void> {
-    const height = this.follower.view?.height;
-    if (p.endpoints.consensusRpc && height !== undefined) {
-      await vscode.commands.executeCommand(operationCommand('consensus.block'), { provider: p.name, height: height.toString() });
-    } else if (p.endpoints.consensusHttp && height !== undefined) {
-      await vscode.commands.executeCommand(operationCommand('consensusHttp.block'), { provider: p.name, height: height.toString() });
-    } else if (p.endpoints.rest) {
-      await vscode.commands.executeCommand(operationCommand('rest.latestBlock'), { provider: p.name });
-    }
+  switchProvider(): Promise<void> {
+    return switchStatusProvider(this.menuTarget());
   }
 
-  async switchProvider(): Promise<void> {
-    const { providers } = readSettings().providers;
-    const candidates = this.candidates().filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
-    const picked = await windowPrompts.pick(
-      groupForPick(candidates, currentNetworks(providers)).map(({ provider: x, group }) => ({
-        label: x.name,
-        description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
-        ...(group !== undefined ? { group } : {}),
-      })),
-      { title: vscode.l10n.t('Follow the block height of…') },
-    );
-    if (!picked) return;
-    const config = vscode.workspace.getConfiguration(SECTION);
-    if (!this.scope) return void (await config.update('statusBar.provider', picked.label, vscode.ConfigurationTarget.Global));
-    // A network's item: its own entry, the other networks' choices kept.
-    const mine = config.inspect<Record<string, unknown>>('statusBar.networkProviders')?.globalValue;
-    const entries = mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
-    await config.update('statusBar.networkProviders', { ...entries, [this.scope.label]: picked.label }, vscode.ConfigurationTarget.Global);
+  private menuTarget(): StatusMenuTarget {
+    return {
+      following: this.follower.view?.following,
+      height: this.follower.view?.height,
+      candidates: () => this.candidates(),
+      reconnect: () => this.reconnect(),
+      networkLabel: this.scope?.label,
+    };
   }
 
   private stopFeeds(): void {

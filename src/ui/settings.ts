@@ -24,9 +24,9 @@ export interface Settings {
   readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
-  /** The status bar keeps its provider while it is healthy enough (`statusBar.pin`). */
+  /** Stay on the configured provider even when it is unwell (`statusBar.pin`). */
   readonly statusBarPin: boolean;
-  /** Seconds between health refreshes of what is shown; 0 = only on demand (`health.intervalSeconds`). */
+  /** Seconds between timed health refreshes; 0 turns them off (`health.intervalSeconds`). */
   readonly healthIntervalSeconds: number;
   /** When capabilities are probed (chainEndpoints.capabilities.probe): see core/health/capabilityPolicy.ts. */
   readonly capabilityProbe: ProbeMode;
@@ -73,6 +73,19 @@ export function readSettings(): Settings {
 /** `statusBar.pin` alone: asked on every height the status bar follows, without reading the rest. */
 export function statusBarPinned(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.pin') === true;
+}
+
+/**
+ * The provider the block-height item follows, in the user's settings: `statusBar.provider`, or for
+ * one item of `statusBar.perNetwork` its network's entry in `statusBar.networkProviders` (the other
+ * networks' choices kept).
+ */
+export async function writeStatusBarProvider(provider: string, networkLabel?: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (networkLabel === undefined) return void (await config.update('statusBar.provider', provider, vscode.ConfigurationTarget.Global));
+  const mine = config.inspect<Record<string, unknown>>('statusBar.networkProviders')?.globalValue;
+  const entries = mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
+  await config.update('statusBar.networkProviders', { ...entries, [networkLabel]: provider }, vscode.ConfigurationTarget.Global);
 }
 
 /** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */

@@ -11,7 +11,7 @@ import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, requestWith, sendRecorded } from './outcome';
 import { formatBytes } from '../base/numbers';
 import { interpret } from '../documents/interpret';
-import { isObject } from '../transport/jsonRpc';
+import { isObject } from '../base/text';
 import { joinUrl } from '../config/providers';
 import { redactUrl } from '../secrets/redact';
 import { DEFAULT_MAX_DOWNLOAD_BYTES, downloadCapError } from '../transport/body';

@@ -4,7 +4,7 @@
 // arrivals); and the reading of one message of the NewBlockHeader subscription. No I/O.
 
 import { parseDecimalHeight } from '../base/limits';
-import { isRecord } from '../transport/wsSupport';
+import { isObject as isRecord } from '../base/text';
 
 export type TrackerState = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'polling' | 'stopped';
 

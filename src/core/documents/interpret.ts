@@ -8,7 +8,8 @@ import { type HttpResponse } from '../transport/http';
 import type { FormattedJson } from './jsonFormat';
 import * as l10n from '../base/l10n';
 import { redactUrl } from '../secrets/redact';
-import { MAX_SERVER_TEXT, clean, describeRetryAfter, endSentence, isObject, notJsonRpc, rpcErrorOf, statusLine } from '../transport/jsonRpc';
+import { MAX_SERVER_TEXT, clean, endSentence, isObject } from '../base/text';
+import { describeRetryAfter, notJsonRpc, rpcErrorOf, statusLine } from '../transport/jsonRpc';
 
 export type Dialect = 'jsonrpc' | 'rest';
 

@@ -3,7 +3,7 @@
 // escaped, so a hostile server cannot add links, images, commands or tables to the editor's UI.
 // Never imports vscode.
 
-import { clean } from '../transport/jsonRpc';
+import { clean } from '../base/text';
 
 /** How much of a server's text a tooltip shows. */
 export const MAX_TOOLTIP_TEXT = 300;

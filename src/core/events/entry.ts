@@ -1,7 +1,7 @@
 // What a watch produces: one plain-data entry per event (or a gap / note line), and the reading
 // of a CometBFT event or an EVM notification into its line (height, type, key attributes, hash).
 
-import { isRecord } from '../transport/wsSupport';
+import { isObject as isRecord } from '../base/text';
 
 export type WatchEntryKind = 'event' | 'gap' | 'note';
 

@@ -11,7 +11,8 @@ import type WebSocket from 'ws';
 import * as l10n from '../base/l10n';
 import { formatBytes } from '../base/numbers';
 import { redactUrl } from '../secrets/redact';
-import { describeRpcError, isRecord, rawLength, rawToString } from '../transport/wsSupport';
+import { describeRpcError, rawLength, rawToString } from '../transport/wsSupport';
+import { isObject } from '../base/text';
 import { Subscription } from '../transport/subscription';
 import { type EntryFields, type WatchEntry, clock, queryKeys, readCometEvent, readEvmNotification } from './entry';
 import { EntryStream } from './stream';
@@ -196,7 +197,7 @@ export class Watch {
     } catch {
       return this.ignore(l10n.t('ignored a message that is not JSON ({0})', formatBytes(bytes)));
     }
-    if (!isRecord(msg)) return this.ignore(l10n.t('ignored a message that is not a JSON-RPC object'));
+    if (!isObject(msg)) return this.ignore(l10n.t('ignored a message that is not a JSON-RPC object'));
     const t = this.target;
     const ours = msg.id === requestId || msg.id === String(requestId);
     if (ours && msg.error !== undefined) {
@@ -206,7 +207,7 @@ export class Watch {
     }
     if (t.kind === 'comet') {
       if (!ours) return this.ignore(l10n.t('ignored a message for another request'));
-      if (!isRecord(msg.result)) return this.ignore(l10n.t('ignored a message without a result'));
+      if (!isObject(msg.result)) return this.ignore(l10n.t('ignored a message without a result'));
       this.sub.markSubscribed(); // the answer, or an event: either proves the subscription
       if (msg.result.data === undefined) return;
       return this.accept(bytes, text, msg.result, () => readCometEvent(msg.result as Record<string, unknown>, this.preferredKeys));
@@ -216,7 +217,7 @@ export class Watch {
       this.subscriptionId = msg.result;
       return this.sub.markSubscribed();
     }
-    const params = isRecord(msg.params) ? msg.params : undefined;
+    const params = isObject(msg.params) ? msg.params : undefined;
     if (msg.method !== 'eth_subscription' || !params || !this.sub.subscribed || params.subscription !== this.subscriptionId) {
       return this.ignore(l10n.t('ignored a message for another subscription'));
     }

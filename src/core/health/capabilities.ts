@@ -12,7 +12,7 @@
 import { parseDecimalHeight } from '../base/limits';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { isObject } from '../transport/jsonRpc';
+import { isObject } from '../base/text';
 import type { ExecuteOptions } from '../chain/execute';
 import { CAPABILITY_PROBES, EVM_NAMESPACE_PROBES, type ProbeOperation, runProbe } from '../chain/probes';
 import type { Provider } from '../config/providers';

@@ -6,7 +6,7 @@
 
 import { EndpointError } from '../base/errors';
 import { readCometStatus } from '../documents/interpret';
-import { isObject } from '../transport/jsonRpc';
+import { isObject } from '../base/text';
 import * as l10n from '../base/l10n';
 import { type ExpectedChain, classify, summarize } from './classify';
 import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';

@@ -3,7 +3,7 @@
 // such as CometBFT's heights and 0x-hex quantities such as eth_blockNumber's included), other numbers
 // as numbers, everything else as text or JSON.
 
-import { clean } from '../transport/jsonRpc';
+import { clean } from '../base/text';
 import type { MatchOutcome } from './regex';
 import type { Assertion, CompareOp, PathSegment } from './syntax';
 import { getPath, pathText } from './syntax';

@@ -1,9 +1,11 @@
 // The JSON-RPC reading that HTTP and WebSocket share: one sentence for a JSON-RPC `error` member, the
-// sentence for JSON that is not JSON-RPC, HTTP status lines, Retry-After, and server text cleaned to
-// one bounded line before it goes into any sentence.
+// sentence for JSON that is not JSON-RPC, HTTP status lines, Retry-After; and the one builder of
+// JSON-RPC request envelopes (every request, probe and subscription). Server text is cleaned to one
+// bounded line (core/base/text.ts) before it goes into any sentence.
 
 import { EndpointError, type FailureDetail } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { MAX_SERVER_TEXT, clean, endSentence } from '../base/text';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -56,28 +58,6 @@ export function rpcErrorOf(e: Record<string, unknown>, status?: number, detail: 
 /** The sentence for JSON that is not a JSON-RPC response. */
 export function notJsonRpc(where: string): string {
   return l10n.t('The answer from {0} is JSON but not a JSON-RPC response (no "result" or "error").', where);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** How much of a server's own text (error message, data) goes into a sentence. */
-export const MAX_SERVER_TEXT = 300;
-
-/** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
-export function clean(s: string, max: number): string {
-  const line = s
-    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
-    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return line.length > max ? l10n.t('{0}… ({1} characters)', line.slice(0, max).trimEnd(), line.length) : line;
-}
-
-/** Ends a sentence with exactly one full stop. */
-export function endSentence(s: string): string {
-  return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
 /** Retry-After is either seconds or an HTTP date. */

@@ -5,7 +5,8 @@ import type WebSocket from 'ws';
 import { WS_OPEN, openWebSocket } from './lazy';
 import { EndpointError, bodyPreview, networkError } from '../base/errors';
 import { formatBytes } from '../base/numbers';
-import { clean, describeRetryAfter, isObject, notJsonRpc, rpcErrorOf, statusLine } from './jsonRpc';
+import { clean, isObject } from '../base/text';
+import { describeRetryAfter, notJsonRpc, rpcErrorOf, statusLine } from './jsonRpc';
 import * as l10n from '../base/l10n';
 import { describeAddress } from './proxy';
 

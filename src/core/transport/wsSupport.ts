@@ -7,6 +7,7 @@ import type WebSocket from 'ws';
 import * as l10n from '../base/l10n';
 import { errorMessage } from '../base/errors';
 import { WS_OPEN } from './lazy';
+import { isObject } from '../base/text';
 
 /** Named timers; setting a key replaces its previous timer. */
 export class Timers<K extends string = string> {
@@ -63,10 +64,6 @@ export function backoffMs(failures: number, maxMs: number): number {
   return Math.round(Math.min(maxMs, jittered));
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function rawToString(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
@@ -80,7 +77,7 @@ export function rawLength(data: WebSocket.RawData): number {
 
 /** One sentence for a JSON-RPC error on a subscription (limits, cancellation). */
 export function describeRpcError(error: unknown): string {
-  if (!isRecord(error)) return l10n.t('subscription failed: {0}', JSON.stringify(error));
+  if (!isObject(error)) return l10n.t('subscription failed: {0}', JSON.stringify(error));
   const data = typeof error.data === 'string' ? error.data : '';
   const message = typeof error.message === 'string' ? error.message : '';
   const cancelled = /subscription was cancell?ed \(reason: (.*)\)/i.exec(data);

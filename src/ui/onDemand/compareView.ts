@@ -11,6 +11,7 @@ import { readSettings } from '../settings';
 import { toCsv } from '../../core/health/healthExport';
 import type { HealthSource } from '../deps';
 import { chartTexts, compareExtras, compareRecords } from './compareCharts';
+import { type CompareFromPage, type CompareToPage, messageType } from '../webviewMessages';
 
 export class CompareView extends Disposable {
   private panel?: vscode.WebviewPanel;
@@ -54,10 +55,20 @@ export class CompareView extends Disposable {
   private post(): void {
     if (!this.panel) return;
     const rows = this.health.rows();
-    void this.panel.webview.postMessage({ type: 'rows', ...this.content(rows), ...compareExtras(this.health, rows), at: new Date().toISOString() });
+    const { rows: records, networks } = this.content(rows);
+    const message: CompareToPage = {
+      type: 'rows',
+      rows: records.map((r) => ({ ...r })),
+      networks: networks.map((n) => ({ ...n })),
+      ...compareExtras(this.health, rows),
+      at: new Date().toISOString(),
+    };
+    void this.panel.webview.postMessage(message);
   }
 
-  private async onMessage(m: { type?: string; format?: string }): Promise<void> {
+  private async onMessage(raw: unknown): Promise<void> {
+    if (messageType(raw) === undefined) return;
+    const m = raw as CompareFromPage;
     if (m.type === 'ready') return this.post();
     if (m.type === 'refresh') return void this.health.refresh(undefined, { capabilities: true });
     if (m.type === 'export' && (m.format === 'json' || m.format === 'csv')) {

@@ -14,6 +14,7 @@ import { batchMessage, toJsonLine } from '../../core/events/lines';
 import type { Watch, WatchSnapshot } from '../../core/events/watch';
 import { Commands } from '../commandIds';
 import { eventDetail } from './eventDetail';
+import { type EventsFromPage, type EventsPageState, type EventsToPage, messageType } from '../webviewMessages';
 
 /** The event JSON shown when a line is expanded, at most. */
 const MAX_DETAIL_CHARS = 256 * 1024;
@@ -51,17 +52,22 @@ export class EventConsole extends Disposable {
 
   private postBatch(entries: WatchEntry[]): void {
     // Only the batch's new lines (at most MAX_LINES_PER_BATCH), never the buffer.
-    void this.panel.webview.postMessage(batchMessage(entries));
+    this.post(batchMessage(entries));
   }
 
   private postState(s: WatchSnapshot): void {
-    void this.panel.webview.postMessage({ type: 'state', state: s });
+    this.post({ type: 'state', state: s });
+  }
+
+  /** Every message to the page goes through here, typed (src/ui/webviewMessages.ts). */
+  private post(message: EventsToPage): void {
+    void this.panel.webview.postMessage(message);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    if (typeof raw !== 'object' || raw === null) return;
-    const m = raw as { type?: unknown; seq?: unknown };
-    const seq = typeof m.seq === 'number' ? m.seq : -1;
+    if (messageType(raw) === undefined) return;
+    const m = raw as EventsFromPage;
+    const seq = 'seq' in m && typeof m.seq === 'number' ? m.seq : -1;
     switch (m.type) {
       case 'ready':
         this.postState(this.watch.snapshot());
@@ -79,7 +85,7 @@ export class EventConsole extends Disposable {
         await this.export();
         return;
       case 'detail':
-        void this.panel.webview.postMessage({ type: 'detail', seq, text: await this.detailText(seq) });
+        this.post({ type: 'detail', seq, text: await this.detailText(seq) });
         return;
       case 'openTx': {
         // The hash comes from our own buffer, never from the webview.
@@ -89,7 +95,7 @@ export class EventConsole extends Disposable {
         return;
       }
       case 'testState':
-        this.testing.lastPageState = m as unknown as PageState;
+        this.testing.lastPageState = m as PageState;
         return;
     }
   }
@@ -115,7 +121,7 @@ export class EventConsole extends Disposable {
     watch: (): Watch => this.watch,
     lastPageState: undefined as PageState | undefined,
     /** Types into the filter box or clicks a button of the page; the page answers with a `testState`. */
-    page: (action: { filter: string } | { click: 'pause' | 'clear' }) => this.panel.webview.postMessage({ type: 'test', ...action }),
+    page: (action: { filter: string } | { click: 'pause' | 'clear' }) => this.panel.webview.postMessage({ type: 'test', ...action } satisfies EventsToPage),
     exportTo: (uri: vscode.Uri) => this.export(uri),
     /** The text an expanded line shows. */
     detail: (seq: number) => this.detailText(seq),
@@ -162,12 +168,7 @@ export class EventConsole extends Disposable {
 }
 
 /** What the page reports after a test action: lines shown (after the filter), lines kept, paused. */
-export interface PageState {
-  shown: number;
-  total: number;
-  paused: boolean;
-  filter: string;
-}
+export type PageState = EventsPageState;
 
 /** A transaction hash's link: the explorer's Look Up `{ provider, query }` (Cosmos or EVM hash alike). */
 export async function openTransaction(provider: string, e: Pick<WatchEntry, 'txHash'>): Promise<string> {
