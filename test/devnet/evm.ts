@@ -247,7 +247,8 @@ export class EvmService {
           const { evmHash } = this.chain.submitTx(raw, true);
           return evmHash;
         } catch (e) {
-          if (e instanceof MempoolError) throw new EvmError(-32000, e.message === 'tx already exists in cache' ? 'already known' : e.message);
+          // A tx CometBFT's cache has seen: the SDK's broadcast turns it into ErrTxInMempoolCache with an empty log (sic).
+          if (e instanceof MempoolError) throw new EvmError(-32000, e.message === 'tx already exists in cache' ? ': tx already in mempool' : e.message);
           throw e;
         }
       }
@@ -460,15 +461,24 @@ function traceConfigArg(v: unknown): { tracer?: string; onlyTopCall: boolean } {
   return { tracer: c.tracer as string | undefined, onlyTopCall };
 }
 
-/** go-ethereum's callTracer frame JSON (its field order; quantities in hex; empty members left out). */
+/**
+ * A callTracer frame as evmd v0.3.2 sends it: go-ethereum's callFrame members (quantities in hex,
+ * empty ones left out) with the keys in alphabetical order (evmd re-marshals the tracer's JSON
+ * through a map; recorded in test/fixtures/evmd/contracts/trace-*.json).
+ */
 function frameJson(f: CallFrame, onlyTopCall: boolean): Record<string, unknown> {
-  const o: Record<string, unknown> = { from: f.from, gas: quantity(f.gas), gasUsed: quantity(f.gasUsed), to: f.to, input: f.input };
-  if (f.output !== undefined && f.output !== '0x') o.output = f.output;
-  if (f.error !== undefined) o.error = f.error;
-  if (f.revertReason !== undefined) o.revertReason = f.revertReason;
+  const o: Record<string, unknown> = {};
   if (!onlyTopCall && f.calls?.length) o.calls = f.calls.map((c) => frameJson(c, false));
-  if (f.value !== undefined) o.value = quantity(f.value);
+  if (f.error !== undefined) o.error = f.error;
+  o.from = f.from;
+  o.gas = quantity(f.gas);
+  o.gasUsed = quantity(f.gasUsed);
+  o.input = f.input;
+  if (f.output !== undefined && f.output !== '0x') o.output = f.output;
+  if (f.revertReason !== undefined) o.revertReason = f.revertReason;
+  o.to = f.to;
   o.type = f.type;
+  if (f.value !== undefined) o.value = quantity(f.value);
   return o;
 }
 

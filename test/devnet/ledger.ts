@@ -470,9 +470,12 @@ function evmdGasUsed(used: bigint, limit: bigint): bigint {
   return u < floor ? floor : u;
 }
 
-/** What the bank precompile's balances(address) lists for an account: nothing (no ERC-20 token pair is registered on the devnet, as on a fresh evmd). */
-function bankBalances(_balance: bigint): Array<{ contractAddress: Hex; amount: bigint }> {
-  return [];
+/** The ERC-20 address of the native denom: local_node.sh's token pair, which the real trace node registers too. */
+export const NATIVE_ERC20 = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Hex;
+
+/** What the bank precompile's balances(address) lists for an account: its native balance, under the token pair's address. */
+function bankBalances(balance: bigint): Array<{ contractAddress: Hex; amount: bigint }> {
+  return balance > 0n ? [{ contractAddress: NATIVE_ERC20, amount: balance }] : [];
 }
 
 function min(a: bigint, b: bigint): bigint {

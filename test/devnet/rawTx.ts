@@ -13,8 +13,11 @@ export class RawTxRefused extends Error {}
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-/** An ABCI error from CheckTx as the EVM RPC passes it on: the raw log, then the registered error's text. */
-const abci = (log: string, registered: string): RawTxRefused => new RawTxRefused(`${log}: ${registered}`);
+/**
+ * An ABCI error from CheckTx as evmd's EVM RPC passes it on (errorsmod.ABCIError over the raw log,
+ * which already ends with the registered error's text): that text twice.
+ */
+const abci = (log: string, registered: string): RawTxRefused => new RawTxRefused(`${log}: ${registered}: ${registered}`);
 
 export interface RawTxState {
   chainId: bigint;
@@ -34,7 +37,8 @@ export function checkRawEvmTx(raw: Buffer, s: RawTxState): { tx: SignedEvmTx; fr
   try {
     p = parseTransaction(hex);
   } catch {
-    throw new RawTxRefused(raw[0] > 0x7f ? 'rlp: value size exceeds available input length' : 'rlp: value size exceeds available input length');
+    // go-ethereum's rlp errors vary with the bytes; this is the one for truncated input (`0xdeadbeef`).
+    throw new RawTxRefused('rlp: value size exceeds available input length');
   }
   if (p.r === undefined || p.s === undefined) throw new RawTxRefused('invalid transaction v, r, s values');
   // 2. Replay protection and chain id (evmd refuses unprotected txs over RPC by default).
@@ -47,7 +51,10 @@ export function checkRawEvmTx(raw: Buffer, s: RawTxState): { tx: SignedEvmTx; fr
   const sv = BigInt(p.s);
   const yParity = p.yParity ?? 0;
   if (sv > HALF_N || r === 0n || sv === 0n) {
-    throw abci("couldn't retrieve sender address from the ethereum transaction: invalid transaction v, r, s values", 'invalid transaction');
+    throw abci(
+      "couldn't retrieve sender address from the ethereum transaction: invalid transaction v, r, s values",
+      'tx intended signer does not match the given signer',
+    );
   }
   const { r: _r, s: _s, v: _v, yParity: _y, ...unsigned } = p;
   const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex');
