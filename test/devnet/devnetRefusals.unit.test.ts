@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { readEthereumMsg } from '../../src/core/explorer/ethereumMsg';
 import { type Devnet, startDevnet } from './devnet';
 import { REFUSAL_CASES, type RefusalAnswer, runRefusals, wording } from './refusalCases';
 
@@ -62,6 +64,26 @@ describe('devnet: eth_sendRawTransaction refuses what evmd refuses (recorded ans
     const valid = answers.find((a) => a.name === 'valid')?.response.result as string;
     net.produceBlock();
     assert.equal(net.chain.txByEvmHash(valid)?.exec?.status, 1);
-    assert.equal(net.chain.balanceOf(Buffer.from('00000000000000000000000000000000c0ffee00', 'hex')), 1n);
+    for (const [name, type] of [
+      ['valid legacy', '0x0'],
+      ['valid access list', '0x1'],
+    ]) {
+      const hash = answers.find((a) => a.name === name)?.response.result as string;
+      assert.equal(net.chain.txByEvmHash(hash)?.exec?.status, 1, name);
+      const tx = (await (
+        await fetch(net.providers[0].evmRpc, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [hash] }),
+        })
+      ).json()) as { result: { type: string; from: string } };
+      assert.equal(tx.result.type, type);
+      // The explorer reads the signed bytes back out of the MsgEthereumTx (LegacyTx / AccessListTx).
+      const record = net.chain.txByEvmHash(hash);
+      const msg = readEthereumMsg(TxBody.decode(TxRaw.decode(record?.bytes ?? Buffer.alloc(0)).bodyBytes).messages[0].value);
+      assert.equal(msg.raw, answers.find((a) => a.name === name)?.request.params[0]);
+      assert.equal(tx.result.from, net.chain.ledger.keys[3].hex.toLowerCase());
+    }
+    assert.equal(net.chain.balanceOf(Buffer.from('00000000000000000000000000000000c0ffee00', 'hex')), 3n, 'three accepted transfers of 1 wei');
   });
 });

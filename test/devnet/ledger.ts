@@ -442,7 +442,7 @@ export class Ledger {
       ev('message', [
         ['module', 'evm'],
         ['sender', fromHex],
-        ['txType', '2'],
+        ['txType', tx.txType === 'legacy' ? '0' : tx.txType === 'eip2930' ? '1' : '2'],
         ['msg_index', '0'],
       ]),
     );

@@ -45,29 +45,32 @@ export function checkRawEvmTx(raw: Buffer, s: RawTxState): { tx: SignedEvmTx; fr
   if (p.type === 'legacy' && p.chainId === undefined) throw new RawTxRefused('only replay-protected (EIP-155) transactions allowed over RPC');
   const chainId = BigInt(p.chainId ?? 0);
   if (chainId !== s.chainId) throw new RawTxRefused(`incorrect chain-id; expected ${s.chainId}, got ${chainId}`);
-  if (p.type !== 'eip1559') throw new RawTxRefused('transaction type not supported');
+  if (p.type !== 'eip1559' && p.type !== 'legacy' && p.type !== 'eip2930') throw new RawTxRefused('transaction type not supported');
   // 3. Signature: the sender recovered from it.
   const r = BigInt(p.r);
   const sv = BigInt(p.s);
-  const yParity = p.yParity ?? 0;
+  const yParity = p.type === 'legacy' ? Number(BigInt(p.v ?? 0n) - 35n - 2n * chainId) : (p.yParity ?? 0);
   if (sv > HALF_N || r === 0n || sv === 0n) {
     throw abci(
       "couldn't retrieve sender address from the ethereum transaction: invalid transaction v, r, s values",
       'tx intended signer does not match the given signer',
     );
   }
+  if (yParity !== 0 && yParity !== 1) throw new RawTxRefused('invalid transaction v, r, s values');
   const { r: _r, s: _s, v: _v, yParity: _y, ...unsigned } = p;
   const digest = Buffer.from(keccak256(serializeTransaction(unsigned)).slice(2), 'hex');
   const pub = new secp256k1.Signature(r, sv).addRecoveryBit(yParity).recoverPublicKey(digest).toRawBytes(false);
   const from = Buffer.from(keccak256(pub.subarray(1)).slice(-40), 'hex');
+  const gasPrice = p.type === 'eip1559' ? undefined : (p.gasPrice ?? 0n);
   const tx: SignedEvmTx = {
+    txType: p.type === 'eip1559' ? undefined : p.type,
     chainId,
     nonce: BigInt(p.nonce ?? 0),
     to: p.to ?? null,
     value: p.value ?? 0n,
     gas: p.gas ?? 0n,
-    maxFeePerGas: p.maxFeePerGas ?? 0n,
-    maxPriorityFeePerGas: p.maxPriorityFeePerGas ?? 0n,
+    maxFeePerGas: gasPrice ?? p.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: gasPrice ?? p.maxPriorityFeePerGas ?? 0n,
     input: p.data ?? '0x',
     raw: hex,
     hash: keccak256(hex),

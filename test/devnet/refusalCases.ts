@@ -74,6 +74,33 @@ export const REFUSAL_CASES: RefusalCase[] = [
     params: async (c) => [await c.funded.signTransaction(tx1559(c, { nonce: c.nonce + 10 }))],
   },
   {
+    name: 'valid legacy',
+    what: 'a legacy tx with EIP-155 replay protection (accepted)',
+    method: 'eth_sendRawTransaction',
+    accepted: true,
+    params: async (c) => [
+      await c.funded.signTransaction({ type: 'legacy', chainId: c.chainId, nonce: c.nonce, to: TO, value: 1n, gas: 21_000n, gasPrice: c.gasPrice * 2n }),
+    ],
+  },
+  {
+    name: 'valid access list',
+    what: 'an EIP-2930 tx with an empty access list (accepted)',
+    method: 'eth_sendRawTransaction',
+    accepted: true,
+    params: async (c) => [
+      await c.funded.signTransaction({
+        type: 'eip2930',
+        chainId: c.chainId,
+        nonce: c.nonce,
+        to: TO,
+        value: 1n,
+        gas: 21_000n,
+        gasPrice: c.gasPrice * 2n,
+        accessList: [],
+      }),
+    ],
+  },
+  {
     name: 'unprotected',
     what: 'a legacy tx signed without a chain id (no EIP-155)',
     method: 'eth_sendRawTransaction',
