@@ -8,7 +8,7 @@
 // The artifacts are checked in: the devnet deploys the Foundry ones, `npm start`'s sample
 // workspace (examples/workspace/out) carries a copy, and a unit test runs `--check`.
 //
-//   node scripts/contracts.mjs           write test/fixtures/contracts/{out,artifacts} and examples/workspace/out
+//   node scripts/contracts.mjs           write test/fixtures/contracts/{out,artifacts} and examples/workspace/{out,src}
 //   node scripts/contracts.mjs --check   compile afresh and compare with what is checked in (exit 1 on a difference)
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +24,7 @@ const TARGETS = [
   { dir: path.join(fixtures, 'out'), layout: 'foundry' },
   { dir: path.join(fixtures, 'artifacts'), layout: 'hardhat' },
   { dir: path.join(root, 'examples', 'workspace', 'out'), layout: 'foundry' },
+  { dir: path.join(root, 'examples', 'workspace', 'src'), layout: 'sources' },
 ];
 /** Compiler settings: Foundry's defaults but with the optimizer on; Cancun (evmd v0.3.2 runs go-ethereum 1.15). */
 const SETTINGS = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' };
@@ -107,7 +108,9 @@ function listFiles(dir, base = dir) {
 
 function main() {
   const check = process.argv.includes('--check');
-  const byLayout = { foundry: artifacts('foundry'), hardhat: artifacts('hardhat') };
+  // The sample workspace is a Foundry project: its src/ holds the same sources.
+  const sources = new Map(readdirSync(srcDir).map((f) => [f, readFileSync(path.join(srcDir, f), 'utf8')]));
+  const byLayout = { foundry: artifacts('foundry'), hardhat: artifacts('hardhat'), sources };
   const problems = [];
   for (const t of TARGETS) {
     const want = byLayout[t.layout];
