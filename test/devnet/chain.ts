@@ -138,7 +138,8 @@ export class Chain {
   constructor(opts: ChainOptions) {
     this.opts = opts;
     this.earliestHeight = opts.initialHeight;
-    this.ledger = new Ledger(opts.chainId, opts.evmChainId, (a) => this.fakeBalance(a));
+    // Accounts the ledger has not seen hold nothing, as on a chain (the dev keys and validators are funded).
+    this.ledger = new Ledger(opts.chainId, opts.evmChainId);
     this.genesisTimeNs = BigInt(Date.now()) * 1_000_000n;
     const powers = [1000n, 500n, 250n, 100n];
     this.validators = powers.map((power, i) => {
@@ -148,6 +149,7 @@ export class Chain {
     // Proposer priorities as CometBFT would show them: centred on zero.
     const pr = [-375n, 125n, 375n, -125n];
     this.validators.forEach((v, i) => (v.priority = pr[i]));
+    for (const v of this.validators) this.ledger.fund(v.address, this.fakeBalance(v.address));
     this.genesis = this.buildGenesis();
     const chunk = Math.max(1, opts.genesisChunkBytes);
     this.genesisChunks = [];
@@ -235,17 +237,19 @@ export class Chain {
   /** Adds a tx to the mempool as CometBFT's mempool does; throws MempoolError on a refusal. */
   submitTx(tx: Buffer, evm = false): { hash: string; check: AbciResult; evmHash?: string } {
     if (tx.length > MAX_TX_BYTES) throw new MempoolError(`Tx too large. Max size is ${MAX_TX_BYTES}, but got ${tx.length}`);
-    // A signed EIP-1559 tx becomes a real MsgEthereumTx, as evmd wraps it.
-    let wrapped: ReturnType<Ledger['fromRawEvm']>;
-    try {
-      wrapped = evm ? this.ledger.fromRawEvm(tx) : undefined;
-    } catch (e) {
-      throw new MempoolError(e instanceof Error ? e.message : String(e));
-    }
-    if (wrapped && wrapped.real.kind === 'evm') {
+    // eth_sendRawTransaction: checked as evmd checks it (rawTx.ts), then a real MsgEthereumTx.
+    if (evm) {
+      // CometBFT's mempool cache answers a tx it has seen before the app checks it.
+      const seen = '0x' + keccak256(tx).toString('hex');
+      if (this.txByEvmHash(seen) || this.pendingEvm(seen)) throw new MempoolError('tx already exists in cache');
+      let wrapped: ReturnType<Ledger['fromRawEvm']>;
+      try {
+        wrapped = this.ledger.fromRawEvm(tx);
+      } catch (e) {
+        throw new MempoolError(e instanceof Error ? e.message : String(e));
+      }
       const hash = sha256(wrapped.bytes).toString('hex').toUpperCase();
       const evmHash = wrapped.real.tx.hash;
-      if (this.cache.has(hash)) throw new MempoolError('tx already exists in cache');
       this.remember(hash);
       this.mempool.push({ hash, bytes: wrapped.bytes, evmHash, real: wrapped.real });
       return { hash, check: result(0, '', '', wrapped.real.tx.gas), evmHash };
@@ -439,11 +443,12 @@ export class Chain {
     };
   }
 
-  /** Deterministic balance (may exceed 2^53); one address in five is empty. */
+  /** The account's balance (atest = wei); zero for an account nobody has funded. */
   balanceOf(address: Buffer): bigint {
     return this.ledger.balance(address);
   }
 
+  /** A validator's deterministic genesis balance (may exceed 2^53; one in five is empty). */
   private fakeBalance(address: Buffer): bigint {
     const h = sha256(Buffer.concat([Buffer.from('balance/'), address]));
     if (h[0] % 5 === 0) return 0n;

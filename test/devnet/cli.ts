@@ -1,7 +1,7 @@
 // `npm run devnet`: starts the local devnet and prints the addresses to paste into settings.
 //   --block-ms N     block interval in ms (default 1000; 0 = no blocks)
 //   --genesis-mb N   pad the genesis to N MiB (above 16 it is served only through genesis_chunked)
-//   --extra          also start "Devnet lagging" (3 blocks behind) and "Devnet trailing slash"
+//   --extra          also start "Devnet lagging" (3 blocks behind, no debug namespace) and "Devnet trailing slash"
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
 //   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
 //   --host H         listen address (default 127.0.0.1)
@@ -85,7 +85,13 @@ async function main(): Promise<void> {
   if (args.extra) {
     const b = args.portsFree ? undefined : args.basePort;
     providers.push(
-      { name: 'Devnet lagging', lagBlocks: 3, ports: b ? { evmRpc: b, consensus: b + 1, rest: b + 2 } : undefined },
+      // Cosmos EVM's default JSON-RPC namespaces: no debug (call traces come from Local node).
+      {
+        name: 'Devnet lagging',
+        lagBlocks: 3,
+        ports: b ? { evmRpc: b, consensus: b + 1, rest: b + 2 } : undefined,
+        capabilities: { evmNamespaces: ['eth', 'net', 'web3'] },
+      },
       { name: 'Devnet trailing slash', restTrailingSlash: true, ports: b ? { evmRpc: b + 3, consensus: b + 4, rest: b + 5 } : undefined },
     );
   }
@@ -161,7 +167,7 @@ function printExamples(devnet: Devnet): void {
   const txs = [...chain.allTxs()];
   const bank = txs.find((t) => t.real?.kind === 'bank');
   const transfer = txs.find((t) => t.real?.kind === 'evm' && t.real.tx.to !== null && t.real.tx.input === '0x');
-  const call = txs.find((t) => t.exec?.logs.length);
+  const call = txs.find((t) => t.exec?.logs.length && t.real?.kind === 'evm' && t.real.tx.to === chain.ledger.contract);
   const deploy = txs.find((t) => t.exec?.contractAddress);
   console.log('\nReal transactions to look up (every block carries a bank send, an EVM transfer and a contract call):');
   if (bank) console.log(`  bank send        height ${bank.height}  Cosmos ${bank.hash}`);
@@ -169,6 +175,13 @@ function printExamples(devnet: Devnet): void {
   if (call) console.log(`  ERC-20 Transfer  height ${call.height}  EVM ${call.evmHash}  Cosmos ${call.hash}`);
   if (deploy?.exec?.contractAddress)
     console.log(`  contract         ${getAddress(deploy.exec.contractAddress)}  (deployed at height ${deploy.height}, EVM ${deploy.evmHash})`);
+  const f = chain.ledger.fixtureDeployment;
+  if (f) {
+    // The test contracts (test/fixtures/contracts; artifacts in examples/workspace/out): decoded by their ABI.
+    console.log(`  FixtureToken     ${f.token}  FixtureRouter ${f.router}`);
+    console.log(`  routed payment   EVM ${f.txs.route}  (bank precompile STATICCALL, token CALL)`);
+    console.log(`  failed transfer  EVM ${f.txs.failedTransfer}  (status 0x0: InsufficientBalance)`);
+  }
   for (const k of chain.ledger.keys.slice(0, 2)) console.log(`  account ${k.name.padEnd(8)} ${k.bech32}  ${k.hex}`);
   // A public test key of this local simulator (like anvil's), to send EIP-1559 txs or bank sends.
   const alice = chain.ledger.keys[0];

@@ -113,6 +113,11 @@ export interface EvmTxFields {
 }
 
 export interface SignedEvmTx extends EvmTxFields {
+  /**
+   * undefined: EIP-1559 (what the devnet generates). 'legacy' (EIP-155) and 'eip2930' come from
+   * eth_sendRawTransaction; for them maxFeePerGas = maxPriorityFeePerGas = the gas price.
+   */
+  txType?: 'legacy' | 'eip2930';
   /** The signed EIP-2718 bytes (what eth_sendRawTransaction takes). */
   raw: Hex;
   hash: Hex;
@@ -167,10 +172,38 @@ export function encodeDynamicFeeTx(t: SignedEvmTx): Uint8Array {
   return w.finish();
 }
 
+/**
+ * The protobuf bytes of a Cosmos EVM LegacyTx (1 nonce 2 gas_price 3 gas 4 to 5 value 6 data 7 v
+ * 8 r 9 s) or AccessListTx (1 chain_id 2 nonce 3 gas_price 4 gas 5 to 6 value 7 data 8 accesses
+ * 9 v 10 r 11 s); access lists are not kept (always empty here).
+ */
+export function encodeLegacyOrAccessListTx(t: SignedEvmTx): Uint8Array {
+  const w = BinaryWriter.create();
+  const legacy = t.txType === 'legacy';
+  const f = (n: number): number => (legacy ? n : n + 1);
+  if (!legacy) w.uint32(10).string(t.chainId.toString());
+  if (t.nonce !== 0n) w.uint32(f(1) * 8).uint64(t.nonce);
+  w.uint32(f(2) * 8 + 2).string(t.maxFeePerGas.toString());
+  if (t.gas !== 0n) w.uint32(f(3) * 8).uint64(t.gas);
+  if (t.to) w.uint32(f(4) * 8 + 2).string(getAddress(t.to));
+  w.uint32(f(5) * 8 + 2).string(t.value.toString());
+  if (t.input !== '0x') w.uint32(f(6) * 8 + 2).bytes(Buffer.from(t.input.slice(2), 'hex'));
+  const v = bigBytes(legacy ? BigInt(t.yParity) + 35n + 2n * t.chainId : BigInt(t.yParity));
+  const sig = legacy ? 7 : 9;
+  if (v.length) w.uint32(sig * 8 + 2).bytes(v);
+  w.uint32((sig + 1) * 8 + 2).bytes(bigBytes(t.r));
+  w.uint32((sig + 2) * 8 + 2).bytes(bigBytes(t.s));
+  return w.finish();
+}
+
 /** The TxRaw of a MsgEthereumTx as evmd builds it: fee = gas fee cap x gas, no signer infos, no signatures. */
 export function buildEthereumTx(t: SignedEvmTx): Buffer {
   const msg = BinaryWriter.create();
-  Any.encode({ typeUrl: DYNAMIC_FEE_TX_TYPE, value: encodeDynamicFeeTx(t) }, msg.uint32(10).fork()).ldelim();
+  const any =
+    t.txType === undefined
+      ? { typeUrl: DYNAMIC_FEE_TX_TYPE, value: encodeDynamicFeeTx(t) }
+      : { typeUrl: t.txType === 'legacy' ? '/cosmos.evm.vm.v1.LegacyTx' : '/cosmos.evm.vm.v1.AccessListTx', value: encodeLegacyOrAccessListTx(t) };
+  Any.encode(any, msg.uint32(10).fork()).ldelim();
   msg.uint32(26).string(t.hash);
   const bodyBytes = TxBody.encode(
     TxBody.fromPartial({

@@ -21,27 +21,40 @@ export function realTxJson(t: TxRecord, b: Block | undefined): Record<string, un
   if (t.real?.kind !== 'evm') throw new Error('not an EVM tx');
   const tx = t.real.tx;
   const price = t.exec?.effectiveGasPrice ?? tx.maxFeePerGas;
-  return {
+  const legacy = tx.txType === 'legacy';
+  const json: Record<string, unknown> = {
     blockHash: b ? hex0x(b.id.hash) : null,
     blockNumber: b ? quantity(b.height) : null,
     from: hex0x(t.real.from),
     gas: quantity(tx.gas),
-    gasPrice: quantity(price),
-    maxFeePerGas: quantity(tx.maxFeePerGas),
-    maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas),
+    gasPrice: quantity(tx.txType ? tx.maxFeePerGas : price),
+  };
+  if (!tx.txType) {
+    json.maxFeePerGas = quantity(tx.maxFeePerGas);
+    json.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas);
+  }
+  Object.assign(json, {
     hash: tx.hash,
     input: tx.input,
     nonce: quantity(tx.nonce),
     to: tx.to ? tx.to.toLowerCase() : null,
     transactionIndex: b && t.exec ? quantity(t.exec.evmIndex) : null,
     value: quantity(tx.value),
-    type: '0x2',
-    accessList: [],
+    type: txTypeOf(tx.txType),
+  });
+  if (!legacy) json.accessList = [];
+  Object.assign(json, {
     chainId: quantity(tx.chainId),
-    v: quantity(tx.yParity),
+    v: quantity(legacy ? BigInt(tx.yParity) + 35n + 2n * tx.chainId : BigInt(tx.yParity)),
     r: quantity(tx.r),
     s: quantity(tx.s),
-  };
+  });
+  return json;
+}
+
+/** The EIP-2718 type of a devnet tx as JSON-RPC writes it. */
+function txTypeOf(t: 'legacy' | 'eip2930' | undefined): string {
+  return t === 'legacy' ? '0x0' : t === 'eip2930' ? '0x1' : '0x2';
 }
 
 export function logJson(l: EvmLog, t: TxRecord, b: Block): Record<string, unknown> {
@@ -75,7 +88,7 @@ export function realReceiptJson(t: TxRecord, b: Block): Record<string, unknown> 
     to: t.real.tx.to ? t.real.tx.to.toLowerCase() : null,
     transactionHash: t.evmHash,
     transactionIndex: quantity(e.evmIndex),
-    type: '0x2',
+    type: txTypeOf(t.real.tx.txType),
   };
 }
 

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { type Devnet, startDevnet } from './devnet';
+import { devTransfer } from './devSign';
 
 function open(url: string): Promise<{ ws: WebSocket; next: (pred: (m: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>> }> {
   const ws = new WebSocket(url);
@@ -68,7 +69,7 @@ describe('devnet: EVM WebSocket (eth_subscribe)', () => {
       assert.equal(BigInt((await next((m) => m.id === 2)).result as string), devnet.height());
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'eth_subscribe', params: ['newPendingTransactions'] }));
       const sub = (await next((m) => m.id === 3)).result;
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'eth_sendRawTransaction', params: ['0x02f8aa0102030405'] }));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'eth_sendRawTransaction', params: [devTransfer(devnet.chain).raw] }));
       const hash = (await next((m) => m.id === 4)).result;
       const note = await next((m) => m.method === 'eth_subscription');
       assert.deepEqual(note.params, { subscription: sub, result: hash });

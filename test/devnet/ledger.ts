@@ -10,7 +10,7 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { BinaryWriter } from 'cosmjs-types/binary';
-import { type Hex, getAddress, getContractAddress, keccak256, parseTransaction, serializeTransaction, toHex } from 'viem';
+import { type Hex, getAddress, getContractAddress } from 'viem';
 import type { AbciEvent } from './chain';
 import { EMITTER_INIT, EMITTER_RUNTIME, TRANSFER_TOPIC, transferCallData } from './contract';
 import {
@@ -27,6 +27,9 @@ import {
   signEvmTx,
 } from './devTx';
 import { bech32Decode, bech32Encode, sha256 } from './encoding';
+import { type CallFrame, FixtureContracts } from './fixtureContracts';
+import { type FixtureDeployment, fixtureTxs } from './fixtureTxs';
+import { checkRawEvmTx } from './rawTx';
 
 export const BASE_FEE = 1_000_000_000n;
 const TOKEN = 10n ** 18n;
@@ -67,7 +70,10 @@ export interface EvmLog {
 }
 
 export interface EvmExec {
-  status: 1;
+  /** 1 success, 0 failed (reverted: fee paid, no value moved, no logs). */
+  status: 0 | 1;
+  /** The call frames as callTracer reports them (the top frame is the tx's). */
+  trace: CallFrame;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
   cumulativeGasUsed: bigint;
@@ -94,9 +100,6 @@ export interface ExecResult {
   exec?: EvmExec;
 }
 
-/** An EVM tx whose sender cannot pay for it (eth_sendRawTransaction answers -32000 with the message). */
-export class InsufficientFunds extends Error {}
-
 const hexKey = (a: Buffer | string): string => (typeof a === 'string' ? a.replace(/^0x/i, '') : a.toString('hex')).toLowerCase();
 
 export class Ledger {
@@ -106,6 +109,10 @@ export class Ledger {
   private readonly nonces = new Map<string, bigint>();
   private readonly code = new Map<string, Hex>();
   contract: Hex | undefined;
+  /** The test contracts (FixtureToken, FixtureRouter): deployed, run and traced here. */
+  readonly fixtures: FixtureContracts;
+  /** Where the first block put the test contracts and which txs used them (with realTxs). */
+  fixtureDeployment: FixtureDeployment | undefined;
   private round = 0;
 
   /**
@@ -119,6 +126,12 @@ export class Ledger {
   ) {
     this.keys = ['alice', 'bob', 'carol', 'dave'].map((n) => devKey(n, sha256(`chain-endpoints devnet key ${n}`)));
     for (const k of this.keys) this.balances.set(hexKey(k.address), INITIAL_BALANCE);
+    this.fixtures = new FixtureContracts((account) => bankBalances(this.balance(Buffer.from(account.slice(2), 'hex'))));
+  }
+
+  /** Sets a genesis balance (the validators' accounts). */
+  fund(address: Buffer, amount: bigint): void {
+    this.balances.set(hexKey(address), amount);
   }
 
   knows(address: Buffer): boolean {
@@ -169,6 +182,16 @@ export class Ledger {
       const deployer = k[0];
       this.contract = getContractAddress({ from: deployer.hex, nonce: this.nonce(deployer.address) });
       out.push(this.evmTx(deployer, null, 0n, EMITTER_INIT as Hex, 200_000n, 71_000n));
+      // The test contracts, and a few txs using them (gas used is computed when they run).
+      this.fixtureDeployment = fixtureTxs(
+        k,
+        (key) => this.nonce(key.address),
+        (from, to, input, gas) => {
+          const tx = this.evmTx(from, to, 0n, input, gas, 0n);
+          out.push(tx);
+          return tx.real.tx.hash;
+        },
+      );
     }
     const r = this.round++;
     const at = (i: number): DevKey => k[(r + i) % k.length];
@@ -257,44 +280,22 @@ export class Ledger {
   }
 
   /**
-   * A signed EIP-1559 tx sent with eth_sendRawTransaction, wrapped as evmd would (sender recovered);
-   * undefined when it is not a signed EIP-1559 tx (the devnet then keeps it as opaque bytes).
+   * A signed tx sent with eth_sendRawTransaction, checked as evmd checks it (rawTx.ts: decoding,
+   * EIP-155, chain id, signature, balance, fee cap, intrinsic gas, nonce) and wrapped as evmd
+   * wraps it; throws RawTxRefused with evmd's message.
    */
-  fromRawEvm(raw: Buffer): { bytes: Buffer; real: EvmTx } | undefined {
-    try {
-      const hex = ('0x' + raw.toString('hex')) as Hex;
-      const p = parseTransaction(hex);
-      if (p.type !== 'eip1559' || p.r === undefined || p.s === undefined || p.yParity === undefined) return undefined;
-      const { r, s, v: _v, yParity, ...unsignedFields } = p;
-      const digest = Buffer.from(keccak256(serializeTransaction(unsignedFields)).slice(2), 'hex');
-      const pub = new secp256k1.Signature(BigInt(r), BigInt(s)).addRecoveryBit(yParity).recoverPublicKey(digest).toRawBytes(false);
-      const from = Buffer.from(keccak256(pub.subarray(1)).slice(-40), 'hex');
-      const tx: SignedEvmTx = {
-        chainId: BigInt(p.chainId ?? 0),
-        nonce: BigInt(p.nonce ?? 0),
-        to: p.to ?? null,
-        value: p.value ?? 0n,
-        gas: p.gas ?? 0n,
-        maxFeePerGas: p.maxFeePerGas ?? 0n,
-        maxPriorityFeePerGas: p.maxPriorityFeePerGas ?? 0n,
-        input: p.data ?? '0x',
-        raw: hex,
-        hash: keccak256(hex),
-        yParity,
-        r: BigInt(r),
-        s: BigInt(s),
-      };
-      const cost = tx.value + tx.gas * tx.maxFeePerGas;
-      if (this.balance(from) < cost) {
-        throw new InsufficientFunds(`insufficient funds for gas * price + value: address ${getAddress(toHex(from))} have ${this.balance(from)} want ${cost}`);
-      }
-      this.nonces.set(hexKey(from), tx.nonce + 1n);
-      const gasUsed = tx.to === null ? 71_000n : tx.input === '0x' ? 21_000n : 29_512n;
-      return { bytes: buildEthereumTx(tx), real: { kind: 'evm', from, tx, gasUsed: gasUsed > tx.gas ? tx.gas : gasUsed } };
-    } catch (e) {
-      if (e instanceof InsufficientFunds) throw e;
-      return undefined;
-    }
+  fromRawEvm(raw: Buffer): { bytes: Buffer; real: EvmTx } {
+    const { tx, from } = checkRawEvmTx(raw, {
+      chainId: this.evmChainId,
+      baseFee: BASE_FEE,
+      balance: (a) => this.balance(a),
+      nonce: (a) => this.nonce(a),
+      intrinsicGas,
+    });
+    this.nonces.set(hexKey(from), tx.nonce + 1n);
+    // Plain transfers and emitter calls use fixed gas; fixture calls and deploys compute theirs when they run.
+    const gasUsed = tx.to === null ? 71_000n : tx.input === '0x' ? 21_000n : 29_512n;
+    return { bytes: buildEthereumTx(tx), real: { kind: 'evm', from, tx, gasUsed: gasUsed > tx.gas ? tx.gas : gasUsed } };
   }
 
   execute(t: RealTx, ctx: ExecContext): ExecResult {
@@ -336,21 +337,38 @@ export class Ledger {
   private executeEvm(t: EvmTx, ctx: ExecContext): ExecResult {
     const tx = t.tx;
     const effectiveGasPrice = min(tx.maxFeePerGas, BASE_FEE + tx.maxPriorityFeePerGas);
-    const feePaid = t.gasUsed * effectiveGasPrice;
     const fromHex = getAddress(('0x' + t.from.toString('hex')) as Hex);
     const sender = bech32Encode('cosmos', t.from);
     const feeCollector = bech32Encode('cosmos', this.feeCollector);
-    this.add(t.from, -(feePaid + tx.value));
-    this.add(this.feeCollector, feePaid);
     let contractAddress: Hex | null = null;
+    let status: 0 | 1 = 1;
+    let gasUsed = t.gasUsed;
     const logs: EvmLog[] = [];
+    const pushLogs = (ls: Array<{ address: Hex; topics: Hex[]; data: Hex }>): void => {
+      for (const l of ls) logs.push({ address: l.address.toLowerCase() as Hex, topics: l.topics, data: l.data, logIndex: ctx.logIndex + logs.length });
+    };
+    const lower = (a: string): Hex => a.toLowerCase() as Hex;
+    let trace: CallFrame;
     if (tx.to === null) {
       contractAddress = getContractAddress({ from: fromHex, nonce: tx.nonce });
-      // The init code returns the emitter's runtime; anything else deploys as sent (no EVM here).
-      this.code.set(hexKey(contractAddress), tx.input === EMITTER_INIT ? (EMITTER_RUNTIME as Hex) : tx.input);
+      // The fixtures' and the emitter's init code return their runtime; anything else deploys as sent (no EVM here).
+      const fixture = this.fixtures.deploy(fromHex, contractAddress, tx.input);
+      const runtime = fixture?.runtime ?? (tx.input === EMITTER_INIT ? (EMITTER_RUNTIME as Hex) : tx.input);
+      this.code.set(hexKey(contractAddress), runtime);
+      if (fixture) {
+        pushLogs(fixture.logs);
+        gasUsed = evmdGasUsed(intrinsicGas(tx.input, true) + 200n * BigInt((runtime.length - 2) / 2) + 45_000n, tx.gas);
+      }
+      trace = { type: 'CREATE', from: lower(fromHex), to: lower(contractAddress), value: tx.value, gas: tx.gas, gasUsed, input: tx.input, output: runtime };
+    } else if (this.fixtures.isFixture(tx.to)) {
+      const intrinsic = intrinsicGas(tx.input, false);
+      const out = this.fixtures.call(fromHex, tx.to, tx.input, tx.value, tx.gas - intrinsic, true);
+      status = out.ok ? 1 : 0;
+      pushLogs(out.logs);
+      gasUsed = evmdGasUsed(intrinsic + out.gasUsed, tx.gas);
+      trace = { ...out.frame, gas: tx.gas, gasUsed: out.ok ? gasUsed : 0n };
     } else {
       const to = Buffer.from(tx.to.slice(2), 'hex');
-      this.add(to, tx.value);
       const code = this.codeAt(to);
       if (code === EMITTER_RUNTIME && tx.input.length >= 2 + 8 + 128) {
         const arg = (i: number): string => tx.input.slice(10 + 64 * i, 10 + 64 * (i + 1));
@@ -361,12 +379,21 @@ export class Ledger {
           logIndex: ctx.logIndex,
         });
       }
+      trace = { type: 'CALL', from: lower(fromHex), to: lower(tx.to), value: tx.value, gas: tx.gas, gasUsed, input: tx.input, output: '0x' };
+    }
+    const feePaid = gasUsed * effectiveGasPrice;
+    this.add(t.from, -feePaid);
+    this.add(this.feeCollector, feePaid);
+    if (status === 1) {
+      this.add(t.from, -tx.value);
+      this.add(contractAddress ? Buffer.from(contractAddress.slice(2), 'hex') : Buffer.from((tx.to as Hex).slice(2), 'hex'), tx.value);
     }
     const exec: EvmExec = {
-      status: 1,
-      gasUsed: t.gasUsed,
+      status,
+      trace,
+      gasUsed,
       effectiveGasPrice,
-      cumulativeGasUsed: ctx.cumulativeGasUsed + t.gasUsed,
+      cumulativeGasUsed: ctx.cumulativeGasUsed + gasUsed,
       logs,
       contractAddress,
       evmIndex: ctx.evmIndex,
@@ -376,10 +403,11 @@ export class Ledger {
       ['amount', tx.value.toString()],
       ['ethereumTxHash', tx.hash],
       ['txIndex', String(ctx.evmIndex)],
-      ['txGasUsed', t.gasUsed.toString()],
+      ['txGasUsed', gasUsed.toString()],
       ['txHash', ctx.cosmosHash.toLowerCase()],
     ]);
     if (tx.to) ethAttrs.push(['recipient', getAddress(tx.to)]);
+    if (status === 0) ethAttrs.push(['ethereumTxFailed', 'execution reverted']);
     ethAttrs.push(['msg_index', '0']);
     const logJson = logs.map((l) =>
       JSON.stringify({
@@ -406,14 +434,15 @@ export class Ledger {
         ['msg_index', '0'],
       ]),
     ];
-    if (tx.value > 0n && tx.to) events.push(...coinMove(sender, bech32Encode('cosmos', Buffer.from(tx.to.slice(2), 'hex')), `${tx.value}${DENOM}`, true));
+    if (status === 1 && tx.value > 0n && tx.to)
+      events.push(...coinMove(sender, bech32Encode('cosmos', Buffer.from(tx.to.slice(2), 'hex')), `${tx.value}${DENOM}`, true));
     events.push(
       ev('ethereum_tx', ethAttrs),
       ev('tx_log', [...logJson.map((j): [string, string] => ['txLog', j]), ['msg_index', '0']]),
       ev('message', [
         ['module', 'evm'],
         ['sender', fromHex],
-        ['txType', '2'],
+        ['txType', tx.txType === 'legacy' ? '0' : tx.txType === 'eip2930' ? '1' : '2'],
         ['msg_index', '0'],
       ]),
     );
@@ -421,10 +450,32 @@ export class Ledger {
       events,
       data: msgData('/cosmos.evm.vm.v1.MsgEthereumTxResponse', ethTxResponse(tx.hash, logs, ctx, exec)),
       gasWanted: tx.gas,
-      gasUsed: t.gasUsed,
+      gasUsed,
       exec,
     };
   }
+}
+
+/** Intrinsic gas of a tx (go-ethereum's IntrinsicGas: 21,000 or 53,000, 4 per zero byte, 16 per other byte). */
+export function intrinsicGas(input: Hex, create: boolean): bigint {
+  let g = create ? 53_000n : 21_000n;
+  for (let i = 2; i < input.length; i += 2) g += input.slice(i, i + 2) === '00' ? 4n : 16n;
+  return g;
+}
+
+/** Cosmos EVM charges at least half the gas limit (feemarket min_gas_multiplier 0.5). */
+function evmdGasUsed(used: bigint, limit: bigint): bigint {
+  const floor = limit / 2n;
+  const u = used > limit ? limit : used;
+  return u < floor ? floor : u;
+}
+
+/** The ERC-20 address of the native denom: local_node.sh's token pair, which the real trace node registers too. */
+export const NATIVE_ERC20 = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Hex;
+
+/** What the bank precompile's balances(address) lists for an account: its native balance, under the token pair's address. */
+function bankBalances(balance: bigint): Array<{ contractAddress: Hex; amount: bigint }> {
+  return balance > 0n ? [{ contractAddress: NATIVE_ERC20, amount: balance }] : [];
 }
 
 function min(a: bigint, b: bigint): bigint {

@@ -58,23 +58,54 @@ function messageJson(m: Any, t: TxRecord): Record<string, unknown> {
     const tx = t.real.tx;
     const big = (n: bigint): Buffer =>
       n === 0n ? Buffer.alloc(0) : Buffer.from(n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0'), 'hex');
+    const sig = {
+      r: orNullB64(big(tx.r)),
+      s: orNullB64(big(tx.s)),
+    };
+    const common = {
+      nonce: tx.nonce.toString(),
+      gas: tx.gas.toString(),
+      to: tx.to ? getAddress(tx.to) : '',
+      value: tx.value.toString(),
+      data: tx.input === '0x' ? null : Buffer.from(tx.input.slice(2), 'hex').toString('base64'),
+    };
+    // LegacyTx and AccessListTx (from eth_sendRawTransaction) keep gas_price; the devnet's own txs are DynamicFeeTx.
+    const data =
+      tx.txType === 'legacy'
+        ? {
+            '@type': '/cosmos.evm.vm.v1.LegacyTx',
+            ...common,
+            gas_price: tx.maxFeePerGas.toString(),
+            v: orNullB64(big(BigInt(tx.yParity) + 35n + 2n * tx.chainId)),
+            ...sig,
+          }
+        : tx.txType === 'eip2930'
+          ? {
+              '@type': '/cosmos.evm.vm.v1.AccessListTx',
+              chain_id: tx.chainId.toString(),
+              ...common,
+              gas_price: tx.maxFeePerGas.toString(),
+              accesses: [],
+              v: orNullB64(big(BigInt(tx.yParity))),
+              ...sig,
+            }
+          : {
+              '@type': DYNAMIC_FEE_TX_TYPE,
+              chain_id: tx.chainId.toString(),
+              nonce: common.nonce,
+              gas_tip_cap: tx.maxPriorityFeePerGas.toString(),
+              gas_fee_cap: tx.maxFeePerGas.toString(),
+              gas: common.gas,
+              to: common.to,
+              value: common.value,
+              data: common.data,
+              accesses: [],
+              v: orNullB64(big(BigInt(tx.yParity))),
+              ...sig,
+            };
     return {
       '@type': m.typeUrl,
-      data: {
-        '@type': DYNAMIC_FEE_TX_TYPE,
-        chain_id: tx.chainId.toString(),
-        nonce: tx.nonce.toString(),
-        gas_tip_cap: tx.maxPriorityFeePerGas.toString(),
-        gas_fee_cap: tx.maxFeePerGas.toString(),
-        gas: tx.gas.toString(),
-        to: tx.to ? getAddress(tx.to) : '',
-        value: tx.value.toString(),
-        data: tx.input === '0x' ? null : Buffer.from(tx.input.slice(2), 'hex').toString('base64'),
-        accesses: [],
-        v: orNullB64(big(BigInt(tx.yParity))),
-        r: orNullB64(big(tx.r)),
-        s: orNullB64(big(tx.s)),
-      },
+      data,
       size: 0,
       hash: tx.hash,
       from: '',

@@ -6,7 +6,8 @@
 // is then fixed to match (test/real/README.md keeps the list).
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mnemonicToAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 import { bech32Encode, keccak256 } from '../devnet/encoding';
 import { DEV0, EvmdNode, VALIDATOR } from './helpers/evmd';
@@ -103,11 +104,11 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
 
   const evmCall = async (url: string, method: string, params: unknown[]) => (await rawPost(url, { jsonrpc: '2.0', id: 1, method, params })).json;
 
-  async function sendEvm(url: string): Promise<Side['evmTx']> {
-    const nonce = Number(BigInt((await evmCall(url, 'eth_getTransactionCount', [dev0.address, 'pending'])).result ?? '0x0'));
+  async function sendEvm(url: string, from: LocalAccount = dev0): Promise<Side['evmTx']> {
+    const nonce = Number(BigInt((await evmCall(url, 'eth_getTransactionCount', [from.address, 'pending'])).result ?? '0x0'));
     const gasPrice = BigInt((await evmCall(url, 'eth_gasPrice', [])).result);
     const chainId = Number(BigInt((await evmCall(url, 'eth_chainId', [])).result));
-    const tx = await dev0.signTransaction({
+    const tx = await from.signTransaction({
       type: 'eip1559',
       chainId,
       nonce,
@@ -159,7 +160,8 @@ describe('devnet fidelity (REST, EVM JSON-RPC): the devnet answers with the shap
       name: 'devnet',
       ...d,
       tx: await sendCosmos(d, Buffer.from(`fid-${randomBytes(4).toString('hex')}=1`).toString('base64')),
-      evmTx: await sendEvm(d.evm),
+      // The devnet checks balances as a chain does: one of its funded dev keys signs there.
+      evmTx: await sendEvm(d.evm, privateKeyToAccount(`0x${Buffer.from(devnet.chain.ledger.keys[0].privateKey).toString('hex')}`)),
       funded: devnetFunded,
     };
     sides.evmd = { name: 'evmd', ...e, tx: await sendCosmos(e, bankSend), evmTx: await sendEvm(e.evm), funded: validatorBech32 };

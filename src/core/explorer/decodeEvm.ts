@@ -80,7 +80,7 @@ function recoverSender(tx: ReturnType<typeof parseTransaction>): string | undefi
 }
 
 /** The signed bytes of a transaction given by its fields (the older MsgEthereumTx's `data` Any). */
-export function serializeSigned(tx: TransactionSerializable, signature: { r: Hex; s: Hex; yParity: number }): Hex {
+export function serializeSigned(tx: TransactionSerializable, signature: { r: Hex; s: Hex; yParity: number; v?: bigint }): Hex {
   return serializeTransaction(tx, signature);
 }
 

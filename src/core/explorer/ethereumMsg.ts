@@ -111,7 +111,8 @@ function innerTx(typeUrl: string, f: Fields): Hex | undefined {
       chainId,
     };
     const yParity = chainId === undefined ? Number(v - 27n) : Number((v - 35n) % 2n);
-    return serializeSigned(tx, { ...signature, yParity: yParity === 1 ? 1 : 0 });
+    // viem serialises a legacy signature from `v` (27/28; it adds the EIP-155 offset itself).
+    return serializeSigned(tx, { ...signature, yParity: yParity === 1 ? 1 : 0, v: yParity === 1 ? 28n : 27n });
   }
   const chainId = Number(big(text(g(1))));
   if (name === 'AccessListTx') {

@@ -46,13 +46,31 @@ export interface EvmdOptions {
   moniker?: string;
   /** Keep the home (npm run chain prints it); default a new temp folder. */
   home?: string;
+  /**
+   * A node for contracts and traces: `debug` in the JSON-RPC api and the static precompiles active
+   * (with the native token pair), as upstream local_node.sh sets them. evmd v0.3.2 does not start
+   * its REST server when `debug` is on, so this node has REST off (api.enable = false) and start()
+   * does not wait for it: run a second node for REST (PROTOCOLS.md).
+   */
+  trace?: boolean;
 }
+
+/** The static precompiles the trace node activates: p256, bech32, staking … evidence (0x…0800-0x…0807). */
+export const STATIC_PRECOMPILES = [
+  '0x0000000000000000000000000000000000000100',
+  '0x0000000000000000000000000000000000000400',
+  ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `0x000000000000000000000000000000000000080${i}`),
+];
+/** The ERC-20 address of the native denom (local_node.sh's token pair). */
+export const NATIVE_ERC20 = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
 export class EvmdNode {
   proc?: ChildProcess;
   ports = {} as EvmdPorts;
   readonly logFile: string;
   readonly addresses: Record<string, { bech32: string; hex: string }> = {};
+
+  private trace = false;
 
   private constructor(
     readonly bin: string,
@@ -104,6 +122,7 @@ export class EvmdNode {
     const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'ce-real-evmd-'));
     const node = new EvmdNode(evmd.path, home, options.chainId ?? 'chain-endpoints-evmd-1');
     if (!options.home) removeOnExit(home);
+    node.trace = options.trace === true;
     try {
       node.init(options);
       await node.configure(options);
@@ -136,6 +155,11 @@ export class EvmdNode {
     s.mint.params.mint_denom = DENOM;
     s.bank.denom_metadata = [DENOM_METADATA]; // the devnet answers the same
     g.consensus.params.block.max_gas = '10000000';
+    if (options.trace) {
+      s.evm.params.active_static_precompiles = STATIC_PRECOMPILES;
+      s.erc20.native_precompiles = [NATIVE_ERC20];
+      s.erc20.token_pairs = [{ contract_owner: 1, erc20_address: NATIVE_ERC20, denom: DENOM, enabled: true }];
+    }
     writeFileSync(this.genesisFile, JSON.stringify(g, null, 2));
     this.cli(['genesis', 'add-genesis-account', VALIDATOR.name, `100000000000000000000000000${DENOM}`, ...kr]);
     this.cli(['genesis', 'add-genesis-account', DEV0.name, `1000000000000000000000${DENOM}`, ...kr]);
@@ -183,7 +207,7 @@ export class EvmdNode {
     ]);
     // The app's servers: REST gateway, gRPC, EVM JSON-RPC (HTTP and WebSocket) and its metrics.
     edit('app.toml', [
-      ['api', 'enable', 'true'],
+      ['api', 'enable', options.trace ? 'false' : 'true'],
       ['api', 'address', q(`tcp://127.0.0.1:${P.api}`)],
       ['grpc', 'enable', 'true'],
       ['grpc', 'address', q(`127.0.0.1:${P.grpc}`)],
@@ -191,12 +215,12 @@ export class EvmdNode {
       ['json-rpc', 'address', q(`127.0.0.1:${P.jsonRpc}`)],
       ['json-rpc', 'ws-address', q(`127.0.0.1:${P.jsonRpcWs}`)],
       ['json-rpc', 'metrics-address', q(`127.0.0.1:${P.metrics}`)],
-      ['json-rpc', 'api', q('eth,txpool,net,web3')],
+      ['json-rpc', 'api', q(options.trace ? 'eth,txpool,net,web3,debug' : 'eth,txpool,net,web3')],
       ['evm', 'evm-chain-id', EVM_CHAIN_ID.toString()],
     ]);
   }
 
-  /** `evmd start`; resolves when CometBFT, REST and the EVM JSON-RPC all answer above height 1. */
+  /** `evmd start`; resolves when CometBFT, REST (not on a trace node) and the EVM JSON-RPC all answer above height 1. */
   async start(timeoutMs = 90_000): Promise<void> {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) throw new Error('evmd already running');
     const log = createWriteStream(this.logFile, { flags: 'a' });
@@ -216,7 +240,7 @@ export class EvmdNode {
       const st = await fetch(`${this.cometHttp}/status`, { signal: AbortSignal.timeout(2000) });
       if (!st.ok || BigInt(((await st.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height) < 2n)
         return false;
-      const rest = await fetch(`${this.rest}/cosmos/base/tendermint/v1beta1/syncing`, { signal: AbortSignal.timeout(2000) });
+      const rest = this.trace ? { ok: true } : await fetch(`${this.rest}/cosmos/base/tendermint/v1beta1/syncing`, { signal: AbortSignal.timeout(2000) });
       const evm = await fetch(this.evmRpc, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
