@@ -198,4 +198,25 @@ describe('query files in VS Code', function () {
     const keys = await labelsAt(6, 0);
     assert.ok(keys.includes('address') && keys.includes('provider'), `parameter keys: ${keys.join(', ')}`);
   });
+
+  it('${env:NAME} reads only names the user settings allow; nothing is sent otherwise', async () => {
+    process.env.CE_QUERY_TOKEN = 'tok-env-4242';
+    const config = vscode.workspace.getConfiguration('chainEndpoints');
+    const doc = await open('env.chainq', 'request e = evmRpc web3_clientVersion\nparams: ["${env:CE_QUERY_TOKEN}"]\n');
+    type Run = { run: { requests: { request: { name: string }; error?: string; runs: { record: { error?: string } }[] }[] } };
+    const errorOf = (r: Run | undefined) => r?.run.requests[0].runs[0]?.record.error ?? r?.run.requests[0].error ?? '';
+    const sent = () => devnet.lastRequests('Query devnet').filter((q) => q.body.includes('tok-env-4242')).length;
+    try {
+      const refused = await vscode.commands.executeCommand<Run | undefined>('chainEndpoints.queries.runAll', doc.uri);
+      assert.match(errorOf(refused), /CE_QUERY_TOKEN.*chainEndpoints\.queryFiles\.allowEnv/);
+      assert.equal(sent(), 0);
+      await config.update('queryFiles.allowEnv', ['CE_QUERY_TOKEN'], vscode.ConfigurationTarget.Global);
+      const allowed = await vscode.commands.executeCommand<Run | undefined>('chainEndpoints.queries.runAll', doc.uri);
+      assert.equal(errorOf(allowed), '', JSON.stringify(allowed?.run.requests[0]));
+      assert.equal(sent(), 1);
+    } finally {
+      await config.update('queryFiles.allowEnv', undefined, vscode.ConfigurationTarget.Global);
+      delete process.env.CE_QUERY_TOKEN;
+    }
+  });
 });

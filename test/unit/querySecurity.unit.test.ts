@@ -40,6 +40,8 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
       }
       const forged = 'n\n::error::forged\n\u001b[2J\u001b[31mred\r::warning::x';
       if (method === 'echo_url') return json(res, 200, { jsonrpc: '2.0', id, result: `http://echo.example${req.url}` });
+      if (method === 'echo_b64')
+        return json(res, 200, { jsonrpc: '2.0', id, result: Buffer.from(`user:${new URL(req.url, 'http://x').searchParams.get('key')}`).toString('base64') });
       if (method === 'evil_text') return json(res, 200, { jsonrpc: '2.0', id, result: { chain: forged, s: `${'a'.repeat(40)}!` } });
       if (method === 'evil_error') return json(res, 200, { jsonrpc: '2.0', id, error: { code: -32000, message: forged } });
       if (method === 'status')
@@ -174,6 +176,13 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
       assert.match(r.out, /secret of another provider/);
       assert.doesNotMatch(sentTo('Local node'), new RegExp(ECHO_KEY));
       assert.doesNotMatch(r.out + r.err, new RegExp(ECHO_KEY));
+      // Encoded (base64, as in a Basic header) it is recognised too.
+      const b64 = await cli(src.replace('echo_url', 'echo_b64'), ['--providers', providersFile]);
+      assert.equal(b64.code, 1, b64.out + b64.err);
+      assert.match(b64.out, /secret of another provider/);
+      // To the provider it belongs to, it may go back.
+      const own = await cli(src.replace('provider: Local node', 'provider: Echo'), ['--providers', providersFile]);
+      assert.equal(own.code, 0, own.out + own.err);
     });
   });
 

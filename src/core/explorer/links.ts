@@ -4,7 +4,7 @@
 // base-unit amount in display units, a timestamp as local time and age. Pure text work, bounded by
 // the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call and a work
 // budget (ScanBudget: a deadline and a count of candidates, failed checksum decodes included), so
-// a 20 MB document of bech32-looking text never holds the editor more than ~40 ms at a time.
+// a 20 MB document of bech32-looking text never holds the editor more than ~30 ms at a time.
 
 import { bech32 } from '@scure/base';
 import { addressForms, accountPrefixOf } from './addresses';
@@ -56,8 +56,8 @@ export interface ScanBudget {
   exhausted: boolean;
 }
 
-/** Default budget of one call: 40 ms, and work that takes well under that on a slow machine. */
-export function scanBudget(ms = 40, work = 100_000): ScanBudget {
+/** Default budget of one call: 30 ms (room for a GC or a busy core under the 50 ms target), and work that takes well under that. */
+export function scanBudget(ms = 30, work = 100_000): ScanBudget {
   return { deadline: performance.now() + ms, work, exhausted: false };
 }
 

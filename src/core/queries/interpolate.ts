@@ -4,7 +4,7 @@
 // value is capped (MAX_VALUE_CHARS): variables that expand each other cannot build a bomb.
 
 import type { Provider } from '../config/providers';
-import { masker } from '../secrets/mask';
+import { SecretMasker, masker } from '../secrets/mask';
 import { type ResultRecord, asInteger } from './assert';
 import { type Located, type QueryFile, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
 
@@ -97,8 +97,7 @@ function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: P
     case 'ref': {
       const value = resolveRef(p, v, scope, provider);
       if (provider && ctx.foreignSecrets) {
-        const foreign = ctx.foreignSecrets(provider).filter((s) => s.length >= 3);
-        if (foreign.some((s) => value.includes(s) || value.includes(encodeURIComponent(s)))) {
+        if (foreignMasker(ctx.foreignSecrets(provider)).finds(value)) {
           throw new ValueError(
             `line ${v.line}:${p.col}: {{${p.request}${p.path.length ? '.' + pathText(p.path) : ''}}} contains a secret of another provider: not sent to "${provider.name}"`,
           );
@@ -107,6 +106,20 @@ function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: P
       return value;
     }
   }
+}
+
+/** A masker of other providers' secrets, in every form the masker knows (raw, URL-encoded, JSON-escaped, base64). */
+const foreignMaskers = new Map<string, SecretMasker>();
+function foreignMasker(values: readonly string[]): SecretMasker {
+  const key = values.join('\u0000');
+  let m = foreignMaskers.get(key);
+  if (!m) {
+    m = new SecretMasker();
+    m.set(values);
+    if (foreignMaskers.size >= 16) foreignMaskers.clear();
+    foreignMaskers.set(key, m);
+  }
+  return m;
 }
 
 /** Values read from the environment are masked wherever text is shown, like secrets. */

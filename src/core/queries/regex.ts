@@ -47,14 +47,21 @@ export function isLinear(source: string): boolean {
   return true;
 }
 
+const linear = new WeakMap<RegExp, boolean>();
+
+/** The outcome when it is known at once (a linear expression on a short text, a text too long), else undefined. */
+export function matchAtOnce(re: RegExp, text: string): MatchOutcome | undefined {
+  if (text.length > MAX_MATCHED_CHARS) return { error: `the value is longer than ${MAX_MATCHED_CHARS} characters: not matched against a regular expression` };
+  let isLin = linear.get(re);
+  if (isLin === undefined) linear.set(re, (isLin = isLinear(re.source)));
+  if (text.length > INLINE_CHARS || !isLin) return undefined;
+  re.lastIndex = 0;
+  return { matched: re.test(text) };
+}
+
 /** `re` on `text`, within `deadlineMs`: the outcome, or an error sentence (too long, too slow). */
 export async function matchWithin(re: RegExp, text: string, deadlineMs: number): Promise<MatchOutcome> {
-  if (text.length > MAX_MATCHED_CHARS) return { error: `the value is longer than ${MAX_MATCHED_CHARS} characters: not matched against a regular expression` };
-  if (text.length <= INLINE_CHARS && isLinear(re.source)) {
-    re.lastIndex = 0;
-    return { matched: re.test(text) };
-  }
-  return runner.match(re.source, re.flags, text, Math.max(50, deadlineMs));
+  return matchAtOnce(re, text) ?? runner.match(re.source, re.flags, text, Math.max(50, deadlineMs));
 }
 
 const WORKER_CODE = `

@@ -7,7 +7,7 @@ import { masker } from '../secrets/mask';
 import { redactUrl } from '../secrets/redact';
 import { type AssertionResult, oneLine } from './assert';
 import type { FileRun, ProviderRun, RequestRun } from './run';
-import { requestPassed } from './run';
+import { argsText, requestPassed } from './run';
 
 export const REPORTERS = ['text', 'tap', 'junit', 'json'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -36,7 +36,8 @@ const shownAssertion = (a: AssertionResult) => t(a.shownText ?? a.assertion.text
 /** What a request sent on a provider, for a test's name: its name, the operation and its arguments as sent. */
 function requestLabel(r: RequestRun, p?: ProviderRun): string {
   const target = r.request.target.text;
-  return `${t(r.request.name)} (${t(target)}${p?.args ? ` ${t(p.args, 120)}` : ''})`;
+  const args = argsText(p?.args);
+  return `${t(r.request.name)} (${t(target)}${args ? ` ${args}` : ''})`;
 }
 
 export function report(name: ReporterName, reports: readonly FileReport[]): string {

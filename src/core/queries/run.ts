@@ -12,7 +12,7 @@ import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, matchedText, oneLine, shorten } from './assert';
 import { type ValueContext, ValueError, interpolate } from './interpolate';
-import { matchWithin } from './regex';
+import { matchAtOnce, matchWithin } from './regex';
 import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
@@ -51,8 +51,8 @@ export interface ProviderRun {
   readonly sent?: { method: string; url: string; status?: number; elapsedMs: number; summary?: string };
   /** The result, shortened, for the reports. */
   readonly shown?: string;
-  /** The arguments as sent (masked, one line, shortened), for the reports' names. */
-  readonly args?: string;
+  /** The arguments as sent, for the reports' names (masked and shortened there: argsText()). */
+  readonly args?: Readonly<Record<string, string>>;
   /** Its `result` is dropped once no later request references this one (memory). */
   record: ResultRecord;
   readonly assertions: AssertionResult[];
@@ -310,22 +310,19 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       let matched;
       if (a.kind === 'matches') {
         const text = matchedText(record, a.path);
-        if (text !== undefined) matched = await matchWithin(a.regex, text, timeoutMs - outcome.elapsedMs);
+        if (text !== undefined) matched = matchAtOnce(a.regex, text) ?? (await matchWithin(a.regex, text, timeoutMs - outcome.elapsedMs));
       }
       const result = evaluate(a, record, expected, matched);
-      const shownText = expected !== undefined && 'value' in a ? a.text.slice(0, a.value.col - a.col) + oneLine(masker.mask(expected), 80) : undefined;
-      assertions.push(shownText !== undefined && shownText !== a.text ? { ...result, shownText } : result);
+      // With its references resolved (for the reports' names), when it has any.
+      const templated = expected !== undefined && 'value' in a && (a.value.text.includes('{{') || a.value.text.includes('${'));
+      assertions.push(templated ? { ...result, shownText: a.text.slice(0, a.value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
     } catch (err) {
       assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
     }
   }
   const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: outcome.summary };
   const shown = record.error ?? outcome.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
-  const argsText = Object.entries(args)
-    .filter(([, v]) => v.trim() !== '')
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args: oneLine(masker.mask(argsText), 120), record, assertions };
+  const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args, record, assertions };
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
@@ -341,4 +338,14 @@ function ownAssertions(request: QueryRequest): Assertion[] {
   let own = true;
   for (const a of request.assertions) if (a.kind === 'within' || a.kind === 'same') own = false;
   return own ? request.assertions : request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
+}
+
+/** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */
+export function argsText(args: Readonly<Record<string, string>> | undefined, max = 120): string {
+  if (!args) return '';
+  const text = Object.entries(args)
+    .filter(([, v]) => v.trim() !== '')
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  return text === '' ? '' : oneLine(masker.mask(text), max);
 }
