@@ -12,7 +12,7 @@ import { type Hex, decodeErrorResult, encodeFunctionData, getAddress } from 'vie
 import { type Devnet, startDevnet } from '../devnet/devnet';
 import { BANK_PRECOMPILE, TOKEN_ABI } from '../devnet/fixtureContracts';
 import { type ContractsChain, startContractsChain } from './helpers/contracts';
-import { REPO_ROOT, rawPost } from './helpers/nodes';
+import { REPO_ROOT, raw, rawPost } from './helpers/nodes';
 import { shapeDiff } from './helpers/shape';
 
 const OUT = path.join(REPO_ROOT, 'test', 'fixtures', 'evmd', 'contracts');
@@ -160,6 +160,26 @@ describe('contracts on evmd: deployed fixtures, logs, reverts and callTracer tra
     assert.equal(bad?.code, -32602);
     assert.match(bad?.message ?? '', /cannot unmarshal object into Go struct field TraceConfig.tracerConfig of type string/);
     assert.deepEqual(evmd.get('call-revert.json')?.error, { code: 3, message: 'execution reverted', data: '' });
+  });
+
+  it("the failed transfer's Cosmos events (block_results): the devnet's ethereum_tx events have evmd's attributes", async () => {
+    const eventsOf = async (comet: string, height: string, hash: string): Promise<string[]> => {
+      const r = (await raw(`${comet}/block_results?height=${BigInt(height)}`)).json.result;
+      const tx = (r.txs_results as Array<{ events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>).find((t) =>
+        t.events.some((e) => e.attributes.some((a) => a.key === 'ethereumTxHash' && a.value === hash)),
+      );
+      assert.ok(tx, `the tx ${hash} in block ${height}`);
+      return tx.events.filter((e) => e.type === 'ethereum_tx').map((e) => e.attributes.map((a) => a.key).join(','));
+    };
+    const e = evmd.get('receipt-failedTransfer.json')?.result;
+    const d = dev.get('receipt-failedTransfer.json')?.result;
+    const evmdEvents = await eventsOf(chain.node.cometHttp, e.blockNumber, e.transactionHash);
+    const devEvents = await eventsOf(devnet.providers[0].consensusHttp, d.blockNumber, d.transactionHash);
+    assert.ok(
+      evmdEvents.some((k) => k.split(',').includes('ethereumTxFailed')),
+      evmdEvents.join(' | '),
+    );
+    assert.deepEqual(devEvents, evmdEvents);
   });
 
   it('the devnet answers every one of these requests about its own fixture traffic with the same shapes and errors', () => {
