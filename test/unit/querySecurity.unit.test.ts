@@ -42,6 +42,7 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
       if (method === 'echo_url') return json(res, 200, { jsonrpc: '2.0', id, result: `http://echo.example${req.url}` });
       if (method === 'echo_b64')
         return json(res, 200, { jsonrpc: '2.0', id, result: Buffer.from(`user:${new URL(req.url, 'http://x').searchParams.get('key')}`).toString('base64') });
+      if (method === 'big') return json(res, 200, { jsonrpc: '2.0', id, result: 'x'.repeat(3 * 1024 * 1024) });
       if (method === 'evil_text') return json(res, 200, { jsonrpc: '2.0', id, result: { chain: forged, s: `${'a'.repeat(40)}!` } });
       if (method === 'evil_error') return json(res, 200, { jsonrpc: '2.0', id, error: { code: -32000, message: forged } });
       if (method === 'status')
@@ -156,7 +157,8 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
         // ${secret:NAME} in the file's own arguments, to a provider of the default file: refused too.
         const r2 = await cli('request a = evmRpc web3_clientVersion\nprovider: Echo\nparams: ["${secret:k}"]\n', [], {}, repo);
         assert.notEqual(r2.code, 0);
-        assert.ok(!echo.requests.some((q) => q.url.includes(ECHO_KEY) || q.body.includes(ECHO_KEY)));
+        assert.ok(!echo.requests.slice(before).some((q) => q.url.includes(ECHO_KEY) || q.body.includes(ECHO_KEY)));
+        assert.equal(echo.requests.length, before);
       } finally {
         rmSync(repo, { recursive: true, force: true });
       }
@@ -203,6 +205,7 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
       'consensusRpc broadcast_tx_async',
       'consensusRpc broadcast_tx_commit',
       'consensusRpc unsafe_flush_mempool',
+      'consensusRpc dial_peers',
       'consensusHttp GET /broadcast_tx_commit?tx=0x00',
       'consensusHttp GET /%62roadcast_tx_async?tx=0x00',
       'consensusHttp GET //./broadcast_tx_sync?tx=0x00',
@@ -304,6 +307,16 @@ describe('query files: what a repository cannot make the CLI do (issue 25)', fun
       assert.ok(grew < 64 * 1024 * 1024, `heap grew ${grew}`);
       assert.equal(sentTo('Local node'), before);
     });
+  });
+
+  it('§3 the CLI caps an answer (default 64 MB; --max-download-mb N)', async () => {
+    const src = 'request b = evmRpc big\nprovider: Echo\n';
+    const ok = await cli(src, ['--providers', providersFile]);
+    assert.equal(ok.code, 0, ok.out + ok.err);
+    const capped = await cli(src, ['--providers', providersFile, '--max-download-mb', '1']);
+    assert.equal(capped.code, 1, capped.out + capped.err);
+    assert.match(capped.out, /larger than 1(\.0)? MB/);
+    assert.equal((await cli(src, ['--providers', providersFile, '--max-download-mb', '0'])).code, 2);
   });
 
   describe('§4 server text cannot forge a report', () => {

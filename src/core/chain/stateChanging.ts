@@ -28,7 +28,8 @@ const METHOD_PREFIXES = [
   'hardhat_',
   // CometBFT
   'broadcast_', // broadcast_tx_sync/_async/_commit, broadcast_evidence
-  'unsafe_', // unsafe_flush_mempool, unsafe_dial_*
+  'unsafe_', // unsafe_flush_mempool
+  'dial_', // dial_seeds, dial_peers (the unsafe routes)
 ];
 
 /** Why a JSON-RPC method changes state, or undefined. */

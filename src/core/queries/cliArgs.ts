@@ -65,7 +65,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     allowEnv: new Set(),
     maxDownloadBytes: CLI_DEFAULT_MAX_DOWNLOAD_MB * 1024 * 1024,
   };
-  if (argv.some((a) => a === '--help' || a === '-h' || a === 'help')) return { ...o, help: true };
+  if (argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h')) return { ...o, help: true };
   const [command, ...rest] = argv;
   if (command !== 'run') {
     throw new UsageError(
