@@ -24,34 +24,37 @@ describe('explorer links: a work budget per call', function () {
   const lines = Array.from({ length: 20_000 }, (_, i) => (i % 2 ? line : words.slice(i % 1900, (i % 1900) + 22).join(' ')));
   const doc = lines.join('\n');
 
-  // Timed on 2 shared cores while other suites run: the median holds the 50 ms target, the worst
-  // (a GC, a busy core) stays far from the 8 s of a scan without a budget.
-  const timed = (call: () => void) => {
-    const ms: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      const started = performance.now();
-      call();
-      ms.push(performance.now() - started);
-    }
-    ms.sort((a, b) => a - b);
-    return { median: ms[2], worst: ms[4] };
-  };
+  // Deterministic: the work count stops a call by itself (deadline far away), and the deadline
+  // stops it by itself (work unbounded). How long a default call takes is a benchmark figure
+  // (BENCHMARKS.md, "Links within a budget"), never a timed unit test: the machines are shared.
+  const FAR = 1e9;
 
-  it('a 20 MB document of failing bech32 candidates: one call stops within 50 ms', () => {
+  it('a 20 MB document of failing bech32 candidates: the work count alone stops the call', () => {
     assert.ok(doc.length > 19 * 1024 * 1024, String(doc.length));
-    const budget = scanBudget();
+    const budget = scanBudget(FAR, 100_000);
     assert.equal(scanLinks(doc, 2000, budget).length, 0);
-    assert.ok(budget.exhausted);
-    const t = timed(() => scanLinks(doc, 2000, scanBudget()));
-    assert.ok(t.median < 50 && t.worst < 200, `median ${t.median.toFixed(1)} ms, worst ${t.worst.toFixed(1)} ms`);
+    assert.ok(budget.exhausted, 'the default work count ran out before the end of 20 MB');
+    // It stopped as soon as it ran out: at most one charge (a decode = 20, a window = 33) past zero.
+    assert.ok(budget.work >= -40, String(budget.work));
+    // A larger count does more of the same document, so the count is what bounds the work.
+    const small = scanBudget(FAR, 1_000);
+    scanLinks(doc, 2000, small);
+    assert.ok(small.exhausted);
   });
 
-  it('the editor loop (a line at a time, one budget): within 50 ms a call', () => {
-    const t = timed(() => {
-      const budget = scanBudget();
-      for (let i = 0; i < lines.length && !budget.exhausted; i++) scanLinks(lines[i], 2000, budget);
-    });
-    assert.ok(t.median < 50 && t.worst < 200, `median ${t.median.toFixed(1)} ms, worst ${t.worst.toFixed(1)} ms`);
+  it('the deadline alone stops a call, whatever work is left', () => {
+    const budget = scanBudget(0, Number.MAX_SAFE_INTEGER);
+    assert.equal(scanLinks(doc, 2000, budget).length, 0);
+    assert.ok(budget.exhausted);
+    assert.ok(budget.work > Number.MAX_SAFE_INTEGER - 10_000, 'stopped within the first window');
+  });
+
+  it('the editor loop (a line at a time, one budget) stops when the budget does', () => {
+    const budget = scanBudget(FAR, 100_000);
+    let scanned = 0;
+    for (let i = 0; i < lines.length && !budget.exhausted; i++, scanned++) scanLinks(lines[i], 2000, budget);
+    assert.ok(budget.exhausted);
+    assert.ok(scanned < lines.length, `${scanned} of ${lines.length} lines`);
   });
 
   it('the windowed scan finds what a whole scan finds, across window edges', () => {
@@ -76,9 +79,7 @@ describe('explorer links: a work budget per call', function () {
   it('a hover reads only around its position, even on a 20 MB line', () => {
     const long = `${'x '.repeat(5_000_000)}0x1f ${'y '.repeat(5_000_000)}`;
     const at = long.indexOf('0x1f') + 1;
-    const started = performance.now();
     const info = hoverAt(long, at, { unit: () => undefined });
-    assert.ok(performance.now() - started < 20);
     assert.equal(info?.start, at - 1);
     assert.deepEqual(info?.lines, ['0x1f = 31 (decimal)']);
   });
