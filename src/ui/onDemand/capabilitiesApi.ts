@@ -15,8 +15,9 @@ export interface CapabilityHolder {
 export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
   const p = providerNamed(readSettings().providers.providers, provider);
   if (!p) throw new LocalizedError(`No provider named "${provider}".`);
-  // The API asking is someone asking what the provider serves (docs/capabilities.md).
-  if (!health.capabilities(p.name)) await health.refresh([p.name], { capabilities: true });
+  // The API asking is someone asking what the provider serves (docs/capabilities.md): not probed
+  // yet, or not with the costly probes (archive state, debug, txpool): probe now, costly ones included.
+  if (!health.capabilities(p.name)?.costly) await health.refresh([p.name], { capabilities: true });
   const c = health.capabilities(p.name);
   if (!c) throw new LocalizedError(`The capabilities of "${p.name}" could not be probed: see the log.`);
   const copy = JSON.parse(JSON.stringify(c)) as Capabilities;
