@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { RingBuffer } from '../../../src/core/events/ring';
 import type { WatchEntry } from '../../../src/core/events/entry';
 import { Watch, type WatchOptions } from '../../../src/core/events/watch';
+import { TRANSFER_TOPIC } from '../../devnet/contract';
 import { type Devnet, startDevnet } from '../../devnet/devnet';
 import { FakeCometWs, waitFor } from '../helpers/fakeCometWs';
 
@@ -219,6 +220,35 @@ describe('events: EVM watches on the devnet', function () {
     assert.equal(BigInt(b.height!) - BigInt(a.height!), 1n);
     assert.match(a.summary, /^hash=0x[0-9a-f]{64}/);
     assert.equal(w.snapshot().state, 'live');
+  });
+
+  it('eth_subscribe logs on a devnet with real transactions: the Transfer logs, decoded into lines', async () => {
+    const real = await startDevnet({ blockIntervalMs: 100, realTxs: true });
+    try {
+      const w = new Watch({ kind: 'evm', url: real.providers[0].evmWs, subscription: 'logs', topics: [TRANSFER_TOPIC] }, FAST);
+      watches.push(w);
+      const got = collect(w);
+      w.start();
+      await waitFor(() => got.filter((e) => e.kind === 'event').length >= 2, 10_000, 'two Transfer logs');
+      const logs = got.filter((e) => e.kind === 'event');
+      assert.ok(logs.length > 0);
+      for (const e of logs) {
+        assert.equal(e.type, 'log');
+        assert.match(e.height ?? '', /^\d+$/);
+        assert.equal(e.hashKind, 'evm');
+        assert.match(e.summary, /address=0x[0-9a-f]/i);
+        assert.match(e.summary, /topic0=0xddf252ad/);
+        assert.match(e.summary, /\+2 topic\(s\)/, 'Transfer(from, to, value): two indexed topics after topic0');
+        const data = e.data as { address: string; topics: string[]; transactionHash: string };
+        assert.equal(data.topics[0], TRANSFER_TOPIC);
+        assert.equal(data.address.toLowerCase(), (logs[0].data as { address: string }).address.toLowerCase(), 'one emitting contract');
+      }
+      // Heights only go up.
+      assert.ok(BigInt(logs.at(-1)!.height!) >= BigInt(logs[0].height!));
+      w.dispose();
+    } finally {
+      await real.stop();
+    }
   });
 
   it('eth_subscribe logs with an address filter is accepted (the devnet has no logs: live, no events)', async () => {
