@@ -59,6 +59,8 @@ export interface Operation {
   /** Sends a transaction: shown and confirmed first, never retried. */
   readonly broadcast?: boolean;
   build(args: Args): WireRequest;
+  /** A paged answer with more: the arguments of the next page. */
+  nextPage?(args: Args, result: unknown): Args | undefined;
   /** One line about the parsed result, shown in the document header. */
   summarize?(result: unknown): string | undefined;
 }

@@ -163,6 +163,7 @@ export function routeOperation(def: RouteDefinition, source = def.src): Operatio
       return { kind: 'get', path, rawQuery: query.length ? query.join('&') : undefined };
     },
     summarize: def.paged ? (r) => pageSummary(r) : undefined,
+    nextPage: def.paged ? (args, r) => nextPageArgs(args, r) : undefined,
   };
 }
 
@@ -187,8 +188,7 @@ export function nextKeyOf(result: unknown): string | undefined {
 }
 
 /** The arguments of the next page: the same request with `pagination.key` set (and no offset). undefined: no next page. */
-export function nextPageArgs(op: Operation, args: Args, result: unknown): Args | undefined {
-  if (!op.route?.paged) return undefined;
+export function nextPageArgs(args: Args, result: unknown): Args | undefined {
   const key = nextKeyOf(result);
   if (!key) return undefined;
   const next: Record<string, string> = { ...args, 'pagination.key': key };
