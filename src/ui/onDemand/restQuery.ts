@@ -14,7 +14,6 @@ import type { Capabilities } from '../../core/health/capabilities';
 import { restModuleOf } from '../../core/health/serves';
 import type { CommandDeps } from '../deps';
 import { type PickItem, type Prompts } from '../prompts';
-import { isOperationNode } from '../treeNodes';
 
 export interface RoutePickItem extends PickItem {
   detail: string;
@@ -69,7 +68,9 @@ export function routePickItems(ops: readonly Operation[], providers: readonly Pr
 
 /** The route to run for the command's argument; undefined: ask with the pick. */
 export function routeOfArgument(arg: unknown): { op: Operation; arg: unknown } | undefined {
-  if (isOperationNode(arg)) return { op: arg.operation, arg };
+  // A tree node of a route (told apart by its kind: treeNodes.ts imports vscode).
+  if (typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'operation')
+    return { op: (arg as { operation: Operation }).operation, arg };
   if (typeof arg !== 'object' || arg === null) return undefined;
   const name = (arg as { operation?: unknown }).operation;
   if (typeof name !== 'string') return undefined;
