@@ -15,6 +15,8 @@ import { scanRouteLinks } from '../../src/core/explorer/links';
 import type { Capabilities } from '../../src/core/health/capabilities';
 import { looksUnserved } from '../../src/core/health/serves';
 import { HttpClient } from '../../src/core/transport/http';
+import { parseQueryFile } from '../../src/core/queries/parse';
+import { runQueryFile } from '../../src/core/queries/run';
 import { routePickItems } from '../../src/ui/onDemand/restQuery';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 
@@ -81,6 +83,50 @@ describe('module routes against the devnet', function () {
     const o = await execute(provider, op('nft.Classes'), {}, opts());
     assert.equal(o.status, 501);
     assert.ok(looksUnserved({ kind: o.error!.kind, message: o.error!.message, status: o.error!.detail.status }));
+  });
+
+  it('query files: a module route with typed params, and page: all (bounded) merges every page', async () => {
+    const source = [
+      'request all = staking.Validators',
+      'status: BOND_STATUS_BONDED',
+      'pagination.limit: 1',
+      'page: all',
+      'assert result.validators[2].operator_address exists',
+      'assert result.validators[3] not exists',
+      '',
+      'request two = staking.Validators',
+      'pagination.limit: 1',
+      'page: all 2',
+      'assert result.validators[1] exists',
+      'assert result.validators[2] not exists',
+      '',
+      'request supply = bank.SupplyOf',
+      'denom: atest',
+      'assert result.amount.denom == atest',
+    ].join('\n');
+    const file = parseQueryFile(source);
+    assert.deepEqual(file.diagnostics, []);
+    const run = await runQueryFile(file, {
+      providers: [provider],
+      execute: { http, timeoutMs: 10_000, maxBufferBytes: 1 << 20, spillDir: dir },
+      env: {},
+      resolveProvider: (p) => p,
+      secretValue: () => undefined,
+    });
+    for (const r of run.requests)
+      for (const x of r.runs)
+        assert.ok(
+          x.assertions.every((a) => a.passed),
+          `${r.request.name}: ${JSON.stringify(x.assertions)}`,
+        );
+    assert.match(run.requests[1].runs[0].sent!.summary!, /2 validators over 2 pages \(stopped: more pages left\)/);
+    const bad = parseQueryFile('request s = bank.SupplyOf\npage: all\n\nrequest v = staking.Validators\nstatus: BONDED\npage: every');
+    assert.deepEqual(bad.diagnostics.map((d) => d.message).sort(), [
+      'Type "page: all" or "page: all <pages>" (1 to 100 pages).',
+      'Type one of: BOND_STATUS_BONDED, BOND_STATUS_UNBONDING, BOND_STATUS_UNBONDED, BOND_STATUS_UNSPECIFIED.',
+      'bank.SupplyOf is not paged.',
+      'bank.SupplyOf needs "denom: …" (denom).',
+    ]);
   });
 
   it('the pick says which provider serves a module', () => {
