@@ -33,6 +33,8 @@ const REQUIRED_IN_PRACTICE = {
   '/cosmos/bank/v1beta1/balances/{address}/by_denom': ['denom'],
   '/cosmos/bank/v1beta1/spendable_balances/{address}/by_denom': ['denom'],
   '/cosmos/tx/v1beta1/txs': ['query'],
+  '/cosmos/base/tendermint/v1beta1/abci_query': ['path'],
+  '/cosmos/authz/v1beta1/grants': ['granter', 'grantee'],
   // evmd v0.3.2 exits on a nil pointer when trace_tx comes without its msg.
   '/cosmos/evm/vm/v1/trace_tx': ['msg.hash', 'msg.from', 'block_number'],
   '/cosmos/evm/vm/v1/trace_block': ['block_number'],
@@ -142,7 +144,8 @@ function route(src, p, rpc, summary, params, fields) {
  */
 function rpcName(g) {
   const first = /^([A-Z][A-Za-z0-9]+)\s/.exec(oneLine(g.summary ?? g.description))?.[1];
-  return first ?? g.operationId;
+  if (first === 'Parameters') return 'Params';
+  return first && !['Returns', 'Get', 'Query', 'Queries'].includes(first) ? first : g.operationId;
 }
 
 function fromSwagger(src, text) {
