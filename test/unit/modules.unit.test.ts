@@ -68,7 +68,8 @@ describe('module routes: requests', () => {
         ?.choices?.includes('BOND_STATUS_BONDED'),
       true,
     );
-    assert.equal(op('staking.Validators').params.find((p) => p.key === 'pagination.limit')?.hidden, true);
+    assert.equal(op('staking.Validators').params.find((p) => p.key === 'pagination.limit')?.hidden, false);
+    assert.equal(op('staking.Validators').params.find((p) => p.key === 'pagination.key')?.hidden, true);
   });
 
   it('bech32 of the right kind: account, validator operator, consensus', () => {

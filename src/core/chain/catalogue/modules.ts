@@ -45,7 +45,7 @@ export interface RouteSource {
 
 export const ROUTE_SOURCES: readonly RouteSource[] = table.sources;
 
-/** The pagination keys of a paged route: never prompted, given by an argument, a query file or a next-page link. */
+/** The pagination keys of a paged route. */
 export const PAGINATION_KEYS = ['pagination.key', 'pagination.limit', 'pagination.offset', 'pagination.reverse', 'pagination.count_total'] as const;
 
 const PAGINATION_KINDS: Record<(typeof PAGINATION_KEYS)[number], ParamKind> = {
@@ -132,7 +132,8 @@ export function routeOperation(def: RouteDefinition, source = def.src): Operatio
   const params = def.params ?? [];
   const pageParams: RouteParam[] = def.paged ? PAGINATION_KEYS.map((name) => ({ name, in: 'query', kind: PAGINATION_KINDS[name] })) : [];
   const all = [...params, ...pageParams];
-  const specs = [...params.map((p) => paramSpec(p)), ...pageParams.map((p) => paramSpec(p, true))];
+  // Of the pagination keys only the page size is asked (empty: the node's default); the others come from an argument, a query file or a next-page link.
+  const specs = [...params.map((p) => paramSpec(p)), ...pageParams.map((p) => paramSpec(p, p.name !== 'pagination.limit'))];
   const route: RouteInfo = { module: def.module, rpc: def.rpc, path: def.path, summary: def.summary, paged: Boolean(def.paged), fields: def.fields, source };
   return {
     id: def.id,
