@@ -46,7 +46,9 @@ function extensionCopy(bundle, activateAfterMs) {
   manifest.main = './shim.js';
   if (activateAfterMs) manifest.activationEvents = [];
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  const shim = fs.readFileSync(path.join(BENCH_DIR, 'activation', 'shim.template.js'), 'utf8').replace('__BUNDLE__', JSON.stringify(bundle));
+  const shim = fs
+    .readFileSync(path.join(BENCH_DIR, 'activation', 'shim.template.js'), 'utf8')
+    .replace('require(__BUNDLE__)', `require(${JSON.stringify(bundle)})`);
   fs.writeFileSync(path.join(dir, 'shim.js'), shim);
   fs.symlinkSync(path.join(ROOT, 'media'), path.join(dir, 'media'));
   return dir;

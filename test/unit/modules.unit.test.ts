@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ROUTE_SOURCES, moduleOperations, pageSummary } from '../../src/core/chain/catalogue/modules';
+import { readOpenApi } from '../../src/core/chain/catalogue/imported';
+import { ROUTE_SOURCES, moduleOperations, pageSummary, routeOperation } from '../../src/core/chain/catalogue/modules';
 import { describeRequest } from '../../src/core/chain/execute';
 import { OPERATIONS, findOperation, validateArgs } from '../../src/core/chain/operations';
 import { bech32Encode } from '../../src/core/chain/validate';
@@ -91,6 +92,7 @@ describe('module routes: requests', () => {
     assert.ok(validateArgs(op('gov.Proposal'), { proposal_id: '-1' }));
     assert.ok(validateArgs(op('gov.Proposal'), { proposal_id: '1.5' }));
     assert.ok(validateArgs(op('bank.AllBalances'), { address: account, resolve_denom: 'yes' }));
+    assert.match(validateArgs(op('bank.DenomMetadata'), { denom: '..' })!, /cannot be a path segment/);
     assert.equal(url('bank.DenomMetadata', { denom: 'ibc/ABC' }), 'https://rest.example.org/base/cosmos/bank/v1beta1/denoms_metadata/ibc%2FABC');
     assert.equal(
       url('bank.SendEnabled', { denoms: 'atest, uatom' }),
@@ -129,5 +131,57 @@ describe('module routes: requests', () => {
     assert.equal(restModuleOf('/ibc/apps/transfer/v1/denoms'), 'ibc.transfer');
     assert.equal(restModuleOf('/cosmos/nft/v1beta1/classes'), 'nft');
     assert.equal(restModuleOf('/cosmos/evm/feemarket/v1/params'), 'evm');
+  });
+});
+
+describe("module routes: a chain's own (OpenAPI import)", () => {
+  const known = new Set(moduleOperations().map((o) => o.route!.path));
+  it('reads the GET routes of a v2 document that the table lacks, typed; skips known and invalid ones', () => {
+    const doc = {
+      swagger: '2.0',
+      info: { title: 'My chain' },
+      paths: {
+        '/cosmos/bank/v1beta1/supply': { get: { operationId: 'TotalSupply' } },
+        '/mychain/oracle/v1/prices/{denom}': {
+          get: {
+            operationId: 'Price',
+            summary: 'Price of a denom.',
+            parameters: [
+              { name: 'denom', in: 'path', type: 'string', required: true },
+              { name: 'validator_addr', in: 'query', type: 'string' },
+              { name: 'pagination.limit', in: 'query', type: 'string', format: 'uint64' },
+            ],
+            responses: { '200': { schema: { properties: { price: {}, pagination: {} } } } },
+          },
+          post: { operationId: 'Nope' },
+        },
+        '/mychain/oracle/v1/../../etc': { get: { operationId: 'Bad' } },
+        '/mychain/oracle/v1/x': { get: { operationId: 'Bad2', parameters: [{ name: 'a b', in: 'query' }] } },
+      },
+    };
+    const r = readOpenApi(doc, known);
+    assert.deepEqual(r.skipped, { invalid: 2, known: 1, overLimit: 0 });
+    assert.equal(r.title, 'My chain');
+    assert.equal(r.routes.length, 1);
+    const op = routeOperation(r.routes[0], 'import:cosmos:my-1');
+    assert.equal(op.id, 'chain.oracle.Price');
+    assert.equal(op.route!.paged, true);
+    assert.deepEqual(op.route!.fields, ['price', 'pagination']);
+    assert.match(validateArgs(op, { denom: 'uatom', validator_addr: account })!, /type a validator operator address/);
+    assert.equal(
+      describeRequest(provider, op, { denom: 'ibc/X', validator_addr: valoper }).url,
+      `https://rest.example.org/base/mychain/oracle/v1/prices/ibc%2FX?validator_addr=${valoper}`,
+    );
+  });
+  it('reads v3 parameters (schema) and refuses what is not OpenAPI', () => {
+    const r = readOpenApi(
+      {
+        openapi: '3.0.0',
+        paths: { '/my/v1/items': { get: { operationId: 'Items', parameters: [{ name: 'kind', in: 'query', schema: { type: 'string', enum: ['a', 'b'] } }] } } },
+      },
+      known,
+    );
+    assert.deepEqual(r.routes[0].params, [{ name: 'kind', in: 'query', kind: 'enum', enum: ['a', 'b'] }]);
+    for (const bad of [null, [], 'x', { paths: {} }, { swagger: '2.0' }]) assert.throws(() => readOpenApi(bad, known), /Not an OpenAPI document/);
   });
 });

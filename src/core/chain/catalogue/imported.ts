@@ -78,7 +78,8 @@ export function readOpenApi(doc: unknown, known: ReadonlySet<string>): ImportRes
 }
 
 function readRoute(path: string, get: Json, v3: boolean, shared: unknown): RouteDefinition | undefined {
-  if (path.length > 300 || !/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z_][A-Za-z0-9_.]*\}))+$/.test(path)) return undefined;
+  // Plain segments only: no `.` or `..` (joining would climb out of the gateway's base path), no encoded characters.
+  if (path.length > 300 || !/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z_][A-Za-z0-9_.]*\}))+$/.test(path) || /\/\.{1,2}(\/|$)/.test(path)) return undefined;
   const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const params: RouteParam[] = [];
   let paged = false;

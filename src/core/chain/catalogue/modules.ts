@@ -98,6 +98,11 @@ const KIND_PROMPTS: Record<ParamKind, () => string> = {
   string: () => l10n.t('text'),
 };
 
+/** A path value of `.` or `..` would move the request to another path (URLs resolve dot segments, encoded or not). */
+function inPathValidator(validate: v.Validator): v.Validator {
+  return (value) => (/^\.{1,2}$/.test(value.trim()) ? l10n.t('"." and ".." cannot be a path segment: type the value itself.') : validate(value));
+}
+
 function paramSpec(p: RouteParam, hidden = false): ParamSpec {
   return {
     key: p.name,
@@ -109,7 +114,7 @@ function paramSpec(p: RouteParam, hidden = false): ParamSpec {
     },
     placeholder: p.enum ? p.enum[0] : undefined,
     optional: !p.required,
-    validate: validatorOf(p),
+    validate: p.in === 'path' ? inPathValidator(validatorOf(p)) : validatorOf(p),
     choices: p.enum,
     hidden,
   };
