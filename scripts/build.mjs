@@ -66,6 +66,8 @@ const libraryDynamicImportsExternal = {
 export const ACTIVATION_FORBIDS = [
   /^src\/ui\/onDemand\//, // the on-demand ui itself
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
+  /^src\/core\/chain\/catalogue\/(modules\.(ts|json)|imported\.ts)$/, // the module routes (generated table, imports)
+  /js-yaml/, // YAML, for the OpenAPI import
   /^src\/core\/documents\/(interpret|render|jsonFormat|curl|answer)\.ts$/, // reading and rendering answers
   /^src\/core\/health\/(health|healthExport|classify)\.ts$/, // health probes and their classification
   /^src\/core\/health\/(capabilities|session|serves)\.ts$/, // capability probes, the session's history

@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     }));
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
-  const deps = { log, http, documents, secrets, history, storageDir, health };
+  const deps = { log, http, documents, secrets, history, storageDir, health, state: context.globalState };
   // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
   const sweep = setTimeout(
     () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),

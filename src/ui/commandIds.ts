@@ -27,6 +27,8 @@ export const Commands = {
   queriesRun: 'chainEndpoints.queries.run',
   queriesRunAll: 'chainEndpoints.queries.runAll',
   lookUp: 'chainEndpoints.lookUp',
+  restQuery: 'chainEndpoints.rest.query',
+  restImportOpenApi: 'chainEndpoints.rest.importOpenApi',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

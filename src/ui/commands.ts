@@ -40,6 +40,12 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
     }),
   );
   disposables.push(
+    registerCommand(deps.log, Commands.restQuery, async (arg?: unknown) => {
+      const od = await loadOnDemand();
+      od.restoreImportedRoutes(deps);
+      return od.restQueryCommand(deps, arg);
+    }),
+    registerCommand(deps.log, Commands.restImportOpenApi, async (arg?: unknown) => (await loadOnDemand()).importOpenApiCommand(deps, arg)),
     registerCommand(deps.log, Commands.copyAsCurl, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
     registerCommand(deps.log, Commands.copyAsCurlWithSecrets, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
     registerCommand(deps.log, Commands.copyAddress, async (node?: unknown) => {

@@ -22,12 +22,16 @@ export interface CommandDeps {
   readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
+  /** The extension's global state: the module routes imported for a network (src/ui/onDemand/importOpenApi.ts). */
+  readonly state?: vscode.Memento;
   /** Capabilities and health rows: whether a provider can serve a request, and which can (the HealthController). */
   readonly health?: {
     capabilities(provider: string): Capabilities | undefined;
     rows(): readonly InterfaceHealth[];
     /** A request about to run needs what only a costly probe learns: probe that provider now (chainEndpoints.capabilities.probe permitting). */
     needCapabilities?(provider: string): Promise<void>;
+    /** Records what an answer showed: the provider serves a REST module (a 2xx) or not (501). */
+    noteModule?(provider: string, module: string, served: boolean): void;
   };
 }
 

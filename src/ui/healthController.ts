@@ -25,6 +25,8 @@ export class HealthController extends Disposable {
   private session?: HealthSession;
   /** What each provider can serve (src/core/health/capabilities.ts) and when to probe it (capabilityPolicy.ts). */
   private book?: CapabilityBook;
+  /** REST modules served or not, as module routes' answers showed (capabilities.ts probes only a few). */
+  private readonly seenModules = new Map<string, Record<string, boolean>>();
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
   private timer?: NodeJS.Timeout;
@@ -60,14 +62,29 @@ export class HealthController extends Disposable {
     return this.current.find((r) => r.provider === provider && r.iface === iface);
   }
 
-  /** The provider's probed capabilities, when known. */
+  /** The provider's probed capabilities, when known, with the REST modules its answers showed. */
   capabilities(provider: string): Capabilities | undefined {
-    return this.book?.get(provider);
+    const c = this.book?.get(provider);
+    const seen = this.seenModules.get(provider);
+    if (!seen) return c;
+    const base = c ?? { provider, probedAt: 0, notes: [] };
+    return { ...base, rest: { ...base.rest, modules: { ...base.rest?.modules, ...seen } } };
   }
 
   /** A request about to run needs what the costly probes learn (a namespace not probed yet): probe its provider now. */
   async needCapabilities(provider: string): Promise<void> {
     await this.refresh([provider], { capabilities: 'needed' });
+  }
+
+  /** What a module route's answer showed: the provider serves the module (a 2xx) or not (501). Kept for the session. */
+  noteModule(provider: string, module: string, served: boolean): void {
+    const seen = this.seenModules.get(provider) ?? {};
+    if (seen[module] === served) return;
+    // Bounded: a provider has a few dozen modules at most; a name is checked by the caller's route table.
+    if (Object.keys(seen).length >= 200) return;
+    seen[module] = served;
+    this.seenModules.set(provider, seen);
+    this.changed.fire(this.current);
   }
 
   /** The session's history of one interface (height, latency, state), oldest first. */
@@ -113,6 +130,7 @@ export class HealthController extends Disposable {
         // Forget the session and capabilities of providers no longer configured (keys as session.ts makes them).
         this.session?.retain(new Set(all.flatMap((p) => INTERFACES.map((i) => `${p.name}\u0000${i}`))));
         this.book?.retain(new Set(all.map((p) => p.name)));
+        for (const name of [...this.seenModules.keys()]) if (!all.some((p) => p.name === name)) this.seenModules.delete(name);
         await this.secrets.ready;
         const wired = targets.flatMap((p) => this.wire(p));
         await probes.refresh(wired);

@@ -12,7 +12,10 @@ export interface PickItem {
 
 export interface Prompts {
   /** A quick pick; undefined when dismissed. */
-  pick<T extends PickItem>(items: readonly T[], options: { title?: string; placeHolder?: string }): Promise<T | undefined>;
+  pick<T extends PickItem>(
+    items: readonly T[],
+    options: { title?: string; placeHolder?: string; matchOnDescription?: boolean; matchOnDetail?: boolean },
+  ): Promise<T | undefined>;
   /** An input box validated as typed (`validate` returns the sentence to show, or undefined); undefined when dismissed. */
   input(options: {
     title?: string;

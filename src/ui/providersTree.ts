@@ -9,9 +9,10 @@ import { type Network, discoveredChains, groupNetworks } from '../core/config/ne
 import { INTERFACES } from '../core/config/providers';
 import { NetworkNode } from './networkNode';
 import { type HealthController } from './healthController';
-import { InterfaceNode, OperationNode, ProblemNode, ProviderNode, type TreeNode } from './treeNodes';
+import { InterfaceNode, ModuleGroupNode, OperationNode, ProblemNode, ProviderNode, type TreeNode } from './treeNodes';
 import { readSettings, onSettingsChanged } from './settings';
 import { loadOnDemand } from './loadOnDemand';
+import type { Operation } from '../core/chain/operations';
 
 export const VIEW_ID = 'chainEndpoints.providers';
 
@@ -127,8 +128,34 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     if (node instanceof InterfaceNode) {
       // The catalogue loads with the code that runs its operations (when an interface is first expanded).
       const caps = this.health.capabilities(node.provider.name);
-      return loadOnDemand().then(({ operationsFor, canServe }) =>
-        operationsFor(node.iface).map((op) => {
+      return loadOnDemand().then(({ operationsFor, canServe, routeOperations, restModuleOf }) => {
+        const ops: TreeNode[] = operationsFor(node.iface).map((op) => {
+          const v = canServe(op, undefined, caps);
+          return new OperationNode(node.provider, op, v.served === false ? v.reason : undefined);
+        });
+        if (node.iface !== 'rest') return ops;
+        // REST: then a group per module (collapsed), generated and imported for this provider's network.
+        const network = this.networks().find((n) => n.providers.some((p) => p.name === node.provider.name))?.key;
+        const groups = new Map<string, Operation[]>();
+        for (const op of routeOperations()) {
+          const source = op.route!.source;
+          if (source.startsWith('import:') && source !== `import:${network}`) continue;
+          const list = groups.get(op.route!.module) ?? [];
+          list.push(op);
+          groups.set(op.route!.module, list);
+        }
+        for (const [module, list] of groups) {
+          const key = list[0].route!.source.startsWith('import:') ? undefined : restModuleOf(list[0].route!.path);
+          const v = key && caps?.rest?.modules[key] === false ? canServe(list[0], undefined, caps) : undefined;
+          ops.push(new ModuleGroupNode(node.provider, module, list, v?.served === false ? v.reason : undefined));
+        }
+        return ops;
+      });
+    }
+    if (node instanceof ModuleGroupNode) {
+      const caps = this.health.capabilities(node.provider.name);
+      return loadOnDemand().then(({ canServe }) =>
+        node.operations.map((op) => {
           const v = canServe(op, undefined, caps);
           return new OperationNode(node.provider, op, v.served === false ? v.reason : undefined);
         }),
@@ -138,6 +165,8 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
+    if (node instanceof OperationNode && node.operation.route) return new ModuleGroupNode(node.provider, node.operation.route.module, []);
+    if (node instanceof ModuleGroupNode) return new InterfaceNode(node.provider, 'rest');
     if (node instanceof OperationNode) return new InterfaceNode(node.provider, node.operation.iface);
     if (node instanceof InterfaceNode) return new ProviderNode(node.provider);
     if (node instanceof ProviderNode) {
@@ -165,7 +194,10 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
         description: typeof item.description === 'string' ? item.description : undefined,
         contextValue: item.contextValue,
         command: item.command?.command,
-        children: child instanceof NetworkNode || child instanceof ProviderNode || child instanceof InterfaceNode ? await this.snapshot(child) : [],
+        children:
+          child instanceof NetworkNode || child instanceof ProviderNode || child instanceof InterfaceNode || child instanceof ModuleGroupNode
+            ? await this.snapshot(child)
+            : [],
       });
     }
     return out;

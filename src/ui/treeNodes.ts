@@ -102,7 +102,34 @@ export class OperationNode {
       item.iconPath = new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
       item.contextValue = `${item.contextValue}.unserved`;
     }
-    item.command = { command: operationCommand(op.id), title: op.title, arguments: [this] };
+    // A module route has no command of its own: REST: Query a Module Route… runs the node's route.
+    item.command = { command: op.route ? Commands.restQuery : operationCommand(op.id), title: op.title, arguments: [this] };
+    if (op.route)
+      item.tooltip = `${op.title}\n${op.route.path}\n${op.route.summary}\n${this.unserved ?? vscode.l10n.t('Click to run against {0}.', this.provider.name)}`;
+    return item;
+  }
+}
+
+/** The routes of one REST module (staking, gov, ibc.client, vm, …) under a provider's REST interface: collapsed. */
+export class ModuleGroupNode {
+  readonly kind = 'module' as const;
+  constructor(
+    readonly provider: Provider,
+    readonly module: string,
+    readonly operations: readonly Operation[],
+    /** Why this provider does not serve the module (a 501 seen or probed), when known. */
+    readonly unserved?: string,
+  ) {}
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.module, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `provider:${this.provider.name}/rest/module:${this.module}`;
+    const count = this.operations.length === 1 ? vscode.l10n.t('1 route') : vscode.l10n.t('{0} routes', this.operations.length);
+    item.description = this.unserved ? `${vscode.l10n.t('not served here')} · ${count}` : count;
+    item.tooltip = this.unserved ? `${this.module}\n${this.unserved}` : `${this.module}: ${count}`;
+    item.iconPath = this.unserved
+      ? new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'))
+      : new vscode.ThemeIcon('symbol-namespace');
+    item.contextValue = this.unserved ? 'module.unserved' : 'module';
     return item;
   }
 }
@@ -123,7 +150,7 @@ export class ProblemNode {
   }
 }
 
-export type TreeNode = NetworkNode | ProviderNode | InterfaceNode | OperationNode | ProblemNode;
+export type TreeNode = NetworkNode | ProviderNode | InterfaceNode | OperationNode | ModuleGroupNode | ProblemNode;
 
 function hasKind(value: unknown, kind: TreeNode['kind']): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;

@@ -9,6 +9,7 @@ import { type Query, matches, parseQuery } from './query';
 import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
 import { DENOM, DENOM_METADATA } from './devTx';
+import { isModuleRouteError, moduleRoute } from './restModules';
 
 export interface RestOptions {
   chain: Chain;
@@ -100,6 +101,9 @@ export class RestService {
     if (module && this.o.modulesOff?.includes(module)) throw new GrpcError(12, 'Not Implemented', false);
     if (method === 'GET' && p === '/cosmos/evm/vm/v1/params') return EVM_PARAMS;
     if (method === 'GET' && PARAMS_MODULES.test(p)) return { params: {} };
+    const mod = method === 'GET' ? moduleRoute(this.chain, p, call.query) : undefined;
+    if (isModuleRouteError(mod)) throw new GrpcError(mod.grpc, mod.message);
+    if (mod !== undefined) return mod;
     if (method === 'GET' && (m = /^\/cosmos\/bank\/v1beta1\/denoms_metadata\/([^/]+)$/.exec(p))) {
       if (decodeURIComponent(m[1]) !== DENOM) throw new GrpcError(5, `client metadata for denom ${decodeURIComponent(m[1])}`);
       return { metadata: DENOM_METADATA };

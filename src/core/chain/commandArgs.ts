@@ -78,7 +78,7 @@ export function readCommandArgument(op: Operation, providers: readonly Provider[
       const error = checkParam(p, value);
       if (error) throw new LocalizedError(error);
       args[p.key] = value.trim();
-    } else if (!(programmatic && p.optional)) {
+    } else if (!p.hidden && !(programmatic && p.optional)) {
       missing.push(p);
     }
   }

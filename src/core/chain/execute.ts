@@ -85,6 +85,9 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
     if (!outcome.error && op.summarize && outcome.head === undefined && outcome.result !== undefined) {
       outcome.summary = op.summarize(outcome.result);
     }
+    if (!outcome.error && op.nextPage && outcome.head === undefined && outcome.result !== undefined) {
+      outcome.nextPage = op.nextPage(args, outcome.result);
+    }
   } catch (err) {
     outcome.error = isEndpointError(err) ? err : new EndpointError('protocol', l10n.both('Unexpected failure: {0}.', errorMessage(err)));
   }

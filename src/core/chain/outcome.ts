@@ -51,6 +51,7 @@ export class RecordedOutcome implements Outcome {
   error?: EndpointError;
   summary?: string;
   notes: string[] = [];
+  nextPage?: Args;
   private source?: { readonly result?: unknown };
   private value?: unknown;
 

@@ -146,3 +146,86 @@ export function bech32Encode(hrp: string, bytes: Uint8Array): string {
 }
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+
+// --- typed parameters of the module routes (catalogue/modules.ts) ---------------------------------
+
+/** The bech32 kinds a Cosmos chain uses: an account, a validator operator, a consensus address. */
+export type Bech32Kind = 'account' | 'valoper' | 'valcons';
+
+const KIND_EXAMPLE: Record<Bech32Kind, string> = { account: 'cosmos1…', valoper: 'cosmosvaloper1…', valcons: 'cosmosvalcons1…' };
+
+/** The kind a bech32 prefix says (`cosmosvaloper` -> valoper); public-key prefixes are none of them. */
+export function bech32KindOf(hrp: string): Bech32Kind | 'pub' {
+  if (/pub$/.test(hrp)) return 'pub';
+  if (/valoper$/.test(hrp)) return 'valoper';
+  if (/valcons$/.test(hrp)) return 'valcons';
+  return 'account';
+}
+
+/**
+ * A bech32 address of the given kind. `accountPrefix` (the chain's, such as `cosmos`) when known:
+ * then the prefix must be exactly it (+ `valoper` / `valcons`); else any prefix with the right suffix.
+ */
+export function validateBech32Kind(kind: Bech32Kind, accountPrefix?: string): Validator {
+  return (value) => {
+    const text = value.trim();
+    const decoded = bech32Decode(text);
+    if (typeof decoded === 'string')
+      return l10n.t('"{0}" is not a valid bech32 address ({1}): type one such as {2}', truncate(text), decoded, KIND_EXAMPLE[kind]);
+    const hrp = decoded.hrp.toLowerCase();
+    const got = bech32KindOf(hrp);
+    if (got !== kind) {
+      const what = { account: l10n.t('an account address'), valoper: l10n.t('a validator operator address'), valcons: l10n.t('a consensus address') };
+      return l10n.t('"{0}" is {1}: type {2}, such as {3}', truncate(text), got === 'pub' ? l10n.t('a public key') : what[got], what[kind], KIND_EXAMPLE[kind]);
+    }
+    if (accountPrefix) {
+      const want = kind === 'account' ? accountPrefix : `${accountPrefix}${kind}`;
+      if (hrp !== want) return l10n.t('"{0}" has the prefix {1}; this chain uses {2}1…', truncate(text), hrp, want);
+    }
+    return undefined;
+  };
+}
+
+export const validateUint64: Validator = (value) => {
+  const text = value.trim();
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) > 18446744073709551615n) return l10n.t('Type a whole number from 0 to 18446744073709551615.');
+  return undefined;
+};
+
+export const validateInt64: Validator = (value) => {
+  const text = value.trim();
+  if (!/^-?\d{1,19}$/.test(text) || BigInt(text) > MAX_INT64 || BigInt(text) < -MAX_INT64 - 1n) return l10n.t('Type a whole number (int64).');
+  return undefined;
+};
+
+export const validateBool: Validator = (value) => (/^(true|false)$/i.test(value.trim()) ? undefined : l10n.t('Type true or false.'));
+
+/** Bytes as the gateway takes them: base64 (standard or URL-safe; `pagination.next_key` is standard). */
+export const validateBase64: Validator = (value) => {
+  const text = value.trim();
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text) || text.replace(/=+$/, '').length % 4 === 1)
+    return l10n.t('Type base64 bytes, such as a pagination.next_key ("FPq…=").');
+  return undefined;
+};
+
+export const validateHex: Validator = (value) =>
+  /^(0x)?[0-9a-fA-F]{1,128}$/.test(value.trim()) ? undefined : l10n.t('Type hex digits, 0x optional (at most 64 bytes).');
+
+export function validateEnum(values: readonly string[]): Validator {
+  return (value) => (values.includes(value.trim()) ? undefined : l10n.t('Type one of: {0}.', values.join(', ')));
+}
+
+/** A comma-separated list of values (at most 100), none empty. */
+export const validateList: Validator = (value) => {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.length > 100 || items.some((s) => s === '' || s.length > 512)) return l10n.t('Type values separated by commas (at most 100, none empty).');
+  return undefined;
+};
+
+/** Free text for a path segment or query value: one line, at most 1024 characters. */
+export const validateText: Validator = (value) => {
+  const text = value.trim();
+  if (text === '') return l10n.t('Type a value.');
+  if (text.length > 1024 || /[\u0000-\u001f\u007f]/.test(text)) return l10n.t('Type one line of at most 1024 characters.');
+  return undefined;
+};

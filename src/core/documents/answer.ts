@@ -47,4 +47,9 @@ export interface AnswerRecord {
   summary?: string;
   /** Extra facts for the document header. */
   notes: string[];
+  /** A paged answer with more: the arguments of the next page (pagination.key from next_key). The document ends with its link. */
+  nextPage?: Readonly<Record<string, string>>;
 }
+
+/** The document's last line for a paged answer with more: `// next page: {"operation":…, …}` (links read it back). */
+export const NEXT_PAGE_PREFIX = '// next page: ';

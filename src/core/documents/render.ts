@@ -3,7 +3,7 @@
 // with one sentence, and the rest still parses as JSON. Rendered as bytes: what the editor reads.
 
 import { bodyPreview } from '../base/errors';
-import type { AnswerRecord } from './answer';
+import { type AnswerRecord, NEXT_PAGE_PREFIX } from './answer';
 import { formatBytes } from '../base/numbers';
 import { type FormattedJson, JsonFormatter } from './jsonFormat';
 import { INTERFACE_LABELS } from '../config/providers';
@@ -46,8 +46,16 @@ export function renderDocumentBytes(o: AnswerRecord): Buffer {
   const header = renderHeader(o);
   // An empty body, or only whitespace, is not JSON either: it is described below.
   const formatted = o.formatted ?? (o.body !== undefined && o.body.length > 0 ? JsonFormatter.format(o.body, { reserve: 4096 }) : undefined);
-  if (formatted) return withHeader(header, formatted);
+  if (formatted) {
+    const doc = withHeader(header, formatted);
+    return o.nextPage ? Buffer.concat([doc, Buffer.from(nextPageLine(o), 'utf8')]) : doc;
+  }
   return Buffer.from(`${header}${describeBody(o)}\n`, 'utf8');
+}
+
+/** The footer of a paged answer with more: the next page's request, as JSON on one comment line. */
+export function nextPageLine(o: AnswerRecord): string {
+  return `${NEXT_PAGE_PREFIX}${JSON.stringify({ operation: o.operation.id, ...o.nextPage })}\n`;
 }
 
 export function renderDocument(o: AnswerRecord): string {

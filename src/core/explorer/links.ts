@@ -197,3 +197,39 @@ function hoverWithin(line: string, character: number, ctx: HoverContext): HoverI
   }
   return undefined;
 }
+
+/** A link that runs a module route (the next page of a paged answer, a denom's metadata). */
+export interface RouteLink {
+  readonly start: number;
+  readonly end: number;
+  readonly operation: string;
+  readonly args: Readonly<Record<string, string>>;
+}
+
+/** The footer of a paged answer's document (src/core/documents/render.ts writes it). */
+const NEXT_PAGE_LINE = /^\/\/ next page: (\{.{1,4000}\})\s*$/;
+const DENOM_RE = /"denom"\s*:\s*"([a-zA-Z][a-zA-Z0-9/:._-]{1,127})"/g;
+
+/** Route links in one line of a document: the next page, and each `"denom": "…"` (its metadata). */
+export function scanRouteLinks(line: string, max = MAX_LINKS): RouteLink[] {
+  const next = NEXT_PAGE_LINE.exec(line);
+  if (next) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(next[1]);
+    } catch {
+      return [];
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
+    const { operation, ...args } = parsed as Record<string, unknown>;
+    if (typeof operation !== 'string' || !Object.values(args).every((v) => typeof v === 'string')) return [];
+    return [{ start: 3, end: 12, operation, args: args as Record<string, string> }];
+  }
+  const out: RouteLink[] = [];
+  DENOM_RE.lastIndex = 0;
+  for (let m = DENOM_RE.exec(line); m !== null && out.length < max; m = DENOM_RE.exec(line)) {
+    const start = m.index + m[0].length - m[1].length - 1;
+    out.push({ start, end: start + m[1].length, operation: 'bank.DenomMetadata', args: { denom: m[1] } });
+  }
+  return out;
+}

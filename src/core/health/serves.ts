@@ -16,9 +16,14 @@ export type Verdict = { served: true } | { served: false; reason: string } | { s
 const UNKNOWN: Verdict = { served: undefined };
 const YES: Verdict = { served: true };
 
-/** The REST module a path belongs to (`/cosmos/bank/v1beta1/...` -> `bank`), or undefined. */
+/** The REST module a path belongs to (`/cosmos/bank/v1beta1/...` -> `bank`, `/ibc/core/client/v1/...` -> `ibc.client`), or undefined. */
 export function restModuleOf(path: string): string | undefined {
   const parts = path.split('?')[0].split('/').filter(Boolean);
+  if (parts[0] === 'ibc') {
+    const v = parts.findIndex((x) => /^v\d+/.test(x));
+    const head = parts.slice(1, v < 0 ? 3 : v).filter((x) => x !== 'core' && x !== 'apps' && x !== 'lightclients');
+    return head.length ? ['ibc', ...head].join('.') : undefined;
+  }
   if (parts[0] !== 'cosmos' || parts.length < 2) return undefined;
   if (parts[1] === 'base' && parts[2] === 'tendermint') return 'tendermint';
   return parts[1];

@@ -30,7 +30,7 @@ import {
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
 /** Keys every request takes besides its operation's parameters. */
-export const RESERVED_KEYS = ['provider', 'confirm', 'timeout'] as const;
+export const RESERVED_KEYS = ['provider', 'confirm', 'timeout', 'page'] as const;
 /** At most this many lines are read (a larger file gets one diagnostic). */
 export const MAX_LINES = 20_000;
 
@@ -78,7 +78,7 @@ export function parseQueryFile(source: string): QueryFile {
       if (a) current.assertions.push(a);
       return;
     }
-    if ((m = /^([A-Za-z_][A-Za-z0-9_]*)\s*:\s?(.*)$/.exec(text))) {
+    if ((m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*:\s?(.*)$/.exec(text))) {
       const value: Located = { text: m[2].trim(), line, col: col + text.length - m[2].length };
       readKey(current, m[1], col, value, file.diagnostics, error);
       return;
@@ -163,6 +163,15 @@ function readKey(r: QueryRequest, key: string, col: number, value: Located, diag
     const ms = readDuration(value.text);
     if (ms === undefined || ms < 1 || ms > 3_600_000) error(value.col, Math.max(1, value.text.length), 'Type a timeout such as 10s or 500ms (at most 3600s).');
     else r.timeoutMs = ms;
+    return;
+  }
+  if (key === 'page') {
+    // `page: all` (a paged module route): follow pagination.next_key, at most 20 pages or `page: all <n>` (n <= 100).
+    const pm = /^all(?:\s+(\d{1,3}))?$/.exec(value.text);
+    if (!pm || (pm[1] !== undefined && (Number(pm[1]) < 1 || Number(pm[1]) > 100)))
+      error(value.col, Math.max(1, value.text.length), 'Type "page: all" or "page: all <pages>" (1 to 100 pages).');
+    else if (r.op && !r.op.nextPage) error(value.col, Math.max(1, value.text.length), `${r.op.id} is not paged.`);
+    else r.pageAll = pm[1] === undefined ? 20 : Number(pm[1]);
     return;
   }
   if (!r.op) return; // unknown operation: already reported

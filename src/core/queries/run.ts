@@ -7,6 +7,7 @@
 import { errorMessage } from '../base/errors';
 import { readCommandArgument } from '../chain/commandArgs';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
+import { fetchAllPages } from '../chain/pages';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
@@ -298,8 +299,10 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const optionsKey = `${timeoutMs}\u0000${provider.name}`;
   let options = scope.options.get(optionsKey);
   if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
-  const outcome = await execute(wire, op, args, options);
-  const record = recordOf(provider.name, outcome);
+  const paged = request.pageAll ? await fetchAllPages(wire, op, args, options, request.pageAll) : undefined;
+  const outcome = paged ? paged.outcome : await execute(wire, op, args, options);
+  const record: ResultRecord =
+    paged && !outcome.error ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary } : recordOf(provider.name, outcome);
   const assertions: AssertionResult[] = [];
   const own = ownAssertions(request);
   if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
@@ -320,8 +323,8 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
     }
   }
-  const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: outcome.summary };
-  const shown = record.error ?? outcome.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
+  const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: record.summary };
+  const shown = record.error ?? record.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
   const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args, record, assertions };
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;

@@ -58,6 +58,8 @@ export interface QueryRequest {
   provider?: Located;
   confirmed: boolean;
   timeoutMs?: number;
+  /** `page: all`: follow the next pages, at most this many. */
+  pageAll?: number;
   readonly assertions: Assertion[];
 }
 

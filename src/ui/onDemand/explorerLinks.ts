@@ -5,7 +5,7 @@
 
 import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
-import { MAX_LINKS, hoverAt, scanBudget, scanLinks } from '../../core/explorer/links';
+import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
 import { readSettings } from '../settings';
 
@@ -45,6 +45,12 @@ export function lookUpCommandUri(provider: string | undefined, query: string): v
   return vscode.Uri.parse(`command:chainEndpoints.lookUp?${encodeURIComponent(JSON.stringify([arg]))}`);
 }
 
+/** A link that runs a module route on the document's provider (REST: Query a Module Route… with its arguments). */
+export function routeCommandUri(provider: string | undefined, operation: string, args: Readonly<Record<string, string>>): vscode.Uri {
+  const arg = { ...args, operation, ...(provider === undefined ? {} : { provider }) };
+  return vscode.Uri.parse(`command:${Commands.restQuery}?${encodeURIComponent(JSON.stringify([arg]))}`);
+}
+
 export function documentLinks(doc: vscode.TextDocument, token?: vscode.CancellationToken): vscode.DocumentLink[] {
   const provider = providerOfDocument(doc.uri);
   const visible = vscode.window.visibleTextEditors.filter((e) => e.document === doc).flatMap((e) => e.visibleRanges);
@@ -58,6 +64,14 @@ export function documentLinks(doc: vscode.TextDocument, token?: vscode.Cancellat
       for (const l of scanLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length, budget)) {
         const link = new vscode.DocumentLink(new vscode.Range(line, l.start, line, l.end), lookUpCommandUri(provider, l.query));
         link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
+        links.push(link);
+      }
+      for (const r of scanRouteLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length)) {
+        const link = new vscode.DocumentLink(new vscode.Range(line, r.start, line, r.end), routeCommandUri(provider, r.operation, r.args));
+        link.tooltip =
+          r.operation === 'bank.DenomMetadata'
+            ? vscode.l10n.t('Open the metadata of {0}', r.args.denom)
+            : vscode.l10n.t('Run {0} for the next page', r.operation);
         links.push(link);
       }
     }

@@ -5,7 +5,7 @@
 // (settings, prompts, treeNodes' kind guards), so no import runs back across the boundary.
 
 // Commands: requests and their documents, copy as curl, the API's run().
-export { copyAsCurl, curlLine, runForApi, runOperation } from './runOperation';
+export { copyAsCurl, curlLine, runForApi, runOperation, restQueryCommand } from './runOperation';
 export { capabilitiesForApi } from './capabilitiesApi';
 export { bestProviderFor } from './capabilityCheck';
 // Views and flows no one needs at startup.
@@ -30,4 +30,6 @@ export { requestOptions } from '../../core/chain/requestOptions';
 export { fetchCometStatus } from '../../core/chain/probes';
 export { bestProvidersFor, canServe, looksUnserved } from '../../core/health/serves';
 export { interpret, readCometStatus } from '../../core/documents/interpret';
-export { findOperation, operationsFor } from '../../core/chain/operations';
+export { findOperation, operationsFor, routeOperations } from '../../core/chain/operations';
+export { restModuleOf } from '../../core/health/serves';
+export { importOpenApiCommand, restoreImportedRoutes } from './importOpenApi';

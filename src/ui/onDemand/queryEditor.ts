@@ -4,7 +4,7 @@
 // the first `.chainq` file is seen; everything here is on demand.
 
 import vscode = require('vscode');
-import { OPERATIONS } from '../../core/chain/operations';
+import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
 import { checkQueryFile } from '../../core/queries/check';
 import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
@@ -127,6 +127,8 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
   if (/^\s*request\s+\S+\s*=\s*\S*$/.test(before)) {
     return [
       ...OPERATIONS.map((op) => item(op.id, op.broadcast ? K.Event : K.Function, op.title)),
+      // The module routes (docs/modules.md): `staking.Validators`, with their path and summary.
+      ...routeOperations().map((op) => item(op.id, K.Method, `${op.route!.path} · ${op.route!.summary}`)),
       item(WS_SUBSCRIBE.id, K.Function, WS_SUBSCRIBE.title),
       ...INTERFACES.map((i) => item(i, K.Module, 'a raw request on this interface', `${i} `)),
     ];

@@ -54,6 +54,14 @@ export async function resolveArgs(
   }
   const args = { ...read.args };
   for (const p of read.missing) {
+    if (p.choices) {
+      // An enum: picked, not typed (an optional one can be left out).
+      const items = [...p.choices.map((c) => ({ label: c, value: c })), ...(p.optional ? [{ label: l10n.t('(leave out)'), value: '' }] : [])];
+      const chosen = await prompts.pick(items, { title: bestAmong ? op.title : `${op.title} · ${provider.name}`, placeHolder: p.prompt });
+      if (!chosen) return undefined;
+      if (chosen.value !== '') args[p.key] = chosen.value;
+      continue;
+    }
     const typed = await prompts.input({
       title: bestAmong ? op.title : `${op.title} · ${provider.name}`,
       prompt: p.prompt,
@@ -61,7 +69,7 @@ export async function resolveArgs(
       validate: (text) => checkParam(p, text),
     });
     if (typed === undefined) return undefined;
-    args[p.key] = typed.trim();
+    if (typed.trim() !== '' || !p.optional) args[p.key] = typed.trim();
   }
   if (bestAmong && best) provider = best(args, bestAmong) ?? provider;
   return { provider, args, confirmed: read.confirmed };

@@ -27,6 +27,13 @@ import { awaitsCostlyProbe } from '../../core/health/serves';
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
 import { currentNetworks } from '../networkDirectory';
 import { showOutcome } from './showOutcome';
+import { restQuery } from './restQuery';
+import { restModuleOf } from '../../core/health/serves';
+
+/** REST: Query a Module Route… (src/ui/onDemand/restQuery.ts). */
+export function restQueryCommand(deps: CommandDeps, arg: unknown): Promise<unknown> {
+  return restQuery(deps, arg, windowPrompts, readSettings().providers.providers, runOperation);
+}
 
 function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
   return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider: { headers }, onProgress: progress });
@@ -81,6 +88,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   );
   logOutcome(deps.log, outcome);
   if (outcome.error?.kind === 'cancelled') return undefined;
+  noteModuleServed(deps, op, outcome);
   const uri = await showOutcome(deps.documents, outcome);
   void deps.history?.record(outcome, deps.documents.dataOf(uri));
   if (outcome.error && health) {
@@ -113,6 +121,7 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
     }
     const o = await execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal));
     logOutcome(deps.log, o);
+    noteModuleServed(deps, op, o);
     const mask = (t: string) => masker.mask(t);
     return {
       result: maskDeep(o.result),
@@ -133,6 +142,15 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
   } finally {
     sub?.dispose();
   }
+}
+
+/** A module route's answer says whether the provider serves its module: 2xx yes, 501 (Not Implemented) no. Recorded, never probed. */
+function noteModuleServed(deps: CommandDeps, op: Operation, o: Outcome): void {
+  if (!op.route || op.route.source.startsWith('import:') || o.status === undefined) return;
+  const module = restModuleOf(op.route.path);
+  if (!module) return;
+  if (o.status >= 200 && o.status < 300) deps.health?.noteModule?.(o.providerName, module, true);
+  else if (o.status === 501) deps.health?.noteModule?.(o.providerName, module, false);
 }
 
 function logOutcome(log: Log, o: Outcome): void {

@@ -1,0 +1,51 @@
+// Every page of a paged module route (query files' `page: all`): follows `pagination.next_key`
+// with the same request, bounded by a number of pages and of items, and merges the pages into one
+// answer (the list field concatenated, the last page's pagination). Each page goes through
+// execute() like any request (timeouts, caps, cancellation).
+
+import * as l10n from '../base/l10n';
+import { type ExecuteOptions, type Outcome, execute } from './execute';
+import type { Args, Operation } from './operation';
+import type { Provider } from '../config/providers';
+
+export const MAX_PAGES = 100;
+export const DEFAULT_PAGES = 20;
+export const MAX_ITEMS = 10_000;
+
+export interface AllPages {
+  /** The last page's outcome (an error stops at that page). */
+  outcome: Outcome;
+  /** The merged answer (undefined when the first page failed). */
+  result?: unknown;
+  pages: number;
+  items: number;
+  /** More pages were left (the page or item bound was reached). */
+  truncated: boolean;
+  summary: string;
+}
+
+/** Runs `op` and its next pages, at most `maxPages` pages and MAX_ITEMS items. */
+export async function fetchAllPages(provider: Provider, op: Operation, args: Args, options: ExecuteOptions, maxPages = DEFAULT_PAGES): Promise<AllPages> {
+  let outcome = await execute(provider, op, args, options);
+  if (outcome.error || !op.nextPage)
+    return { outcome, result: outcome.error ? undefined : outcome.result, pages: 1, items: 0, truncated: false, summary: outcome.summary ?? '' };
+  const first = outcome.result as Record<string, unknown>;
+  const field = Object.keys(first ?? {}).find((k) => Array.isArray(first[k]));
+  const list: unknown[] = field ? [...(first[field] as unknown[])] : [];
+  let pages = 1;
+  let last = first;
+  while (outcome.nextPage && pages < Math.min(maxPages, MAX_PAGES) && list.length < MAX_ITEMS) {
+    outcome = await execute(provider, op, outcome.nextPage, options);
+    pages++;
+    if (outcome.error) break;
+    last = outcome.result as Record<string, unknown>;
+    if (field && Array.isArray(last?.[field])) list.push(...(last[field] as unknown[]));
+  }
+  const truncated = !outcome.error && (Boolean(outcome.nextPage) || list.length > MAX_ITEMS);
+  if (list.length > MAX_ITEMS) list.length = MAX_ITEMS;
+  const result = field ? { ...first, [field]: list, pagination: last?.pagination ?? null } : last;
+  const summary = truncated
+    ? l10n.t('{0} {1} over {2} pages (stopped: more pages left)', list.length, field ?? '', pages)
+    : l10n.t('{0} {1} over {2} pages', list.length, field ?? '', pages);
+  return { outcome, result: outcome.error ? undefined : result, pages, items: list.length, truncated, summary };
+}

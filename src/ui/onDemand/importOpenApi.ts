@@ -1,0 +1,154 @@
+// REST: Import a Chain's Own Module Routes (OpenAPI)…: a network's chain has modules of its own; their
+// GET routes join the catalogue for that network's providers (the tree's REST groups, the route
+// pick, query files and api.run() by id `chain.<module>.<Rpc>`). From a file (JSON or YAML,
+// OpenAPI v2 or v3) or from a provider's `/swagger/` when it serves one (through the same
+// HttpClient: timeout, size cap, cancellation). The document is untrusted: read by
+// core/chain/catalogue/imported.ts (validated, bounded) and stored in globalState (bounded).
+
+import { readFile, stat } from 'node:fs/promises';
+import vscode = require('vscode');
+import * as yaml from 'js-yaml';
+import { errorMessage } from '../../core/base/errors';
+import { moduleOperations, routeOperation } from '../../core/chain/catalogue/modules';
+import { type StoredImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
+import { setImportedOperations } from '../../core/chain/operations';
+import { joinUrl } from '../../core/config/providers';
+import { redactUrl } from '../../core/secrets/redact';
+import type { CommandDeps } from '../deps';
+import { currentNetworks } from '../networkDirectory';
+import { readSettings } from '../settings';
+
+const STATE_KEY = 'chainEndpoints.importedRoutes';
+/** A document larger than this is refused (the Cosmos SDK's own is 2.4 MB). */
+const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/** What the stored imports may take in globalState, all networks together. */
+const MAX_STORED_BYTES = 1024 * 1024;
+/** Where a node's gateway serves its definition. */
+const SWAGGER_PATHS = ['/swagger/swagger.yaml', '/swagger/swagger.json', '/swagger.json', '/openapi.json'];
+
+let restored = false;
+
+/** Puts the stored imports into the catalogue (once per session; again after an import). */
+export function restoreImportedRoutes(deps: CommandDeps): void {
+  if (restored || !deps.state) return;
+  restored = true;
+  apply(readStoredImports(deps.state.get(STATE_KEY)));
+}
+
+function apply(stored: readonly StoredImport[]): void {
+  setImportedOperations(stored.flatMap((s) => s.routes.map((r) => routeOperation(r, `import:${s.network}`))));
+}
+
+/** Parses a document's text: JSON, else YAML (js-yaml's default schema: no code, no custom types). */
+export function parseDocument(text: string): unknown {
+  const t = text.trimStart();
+  return t.startsWith('{') ? JSON.parse(t) : yaml.load(t, { json: true });
+}
+
+export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Promise<number | undefined> {
+  const providers = readSettings().providers.providers;
+  const networks = currentNetworks(providers).filter((n) => n.providers.some((p) => p.endpoints.rest));
+  if (networks.length === 0) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('No provider has a REST address: add one first.'));
+    return undefined;
+  }
+  const given = typeof arg === 'object' && arg !== null ? (arg as { network?: unknown; file?: unknown; provider?: unknown }) : {};
+  const network =
+    networks.find((n) => n.key === given.network || n.label === given.network) ??
+    (networks.length === 1
+      ? networks[0]
+      : (
+          await vscode.window.showQuickPick(
+            networks.map((n) => ({ label: n.label, description: n.providers.map((p) => p.name).join(', '), network: n })),
+            { title: vscode.l10n.t('Import module routes for which network?'), ignoreFocusOut: true },
+          )
+        )?.network);
+  if (!network) return undefined;
+  let text: string;
+  let from: string;
+  if (typeof given.file === 'string') {
+    from = given.file;
+    text = await readBounded(given.file);
+  } else if (typeof given.provider === 'string') {
+    const p = network.providers.find((x) => x.name === given.provider);
+    if (!p?.endpoints.rest) throw new Error(vscode.l10n.t('Provider "{0}" of {1} has no REST address.', String(given.provider), network.label));
+    ({ text, from } = await fetchSwagger(deps, p));
+  } else {
+    const fileItem = { label: vscode.l10n.t('$(file) An OpenAPI file (JSON or YAML, v2 or v3)…'), source: 'file' as const };
+    const nodeItems = network.providers
+      .filter((p) => p.endpoints.rest)
+      .map((p) => ({
+        label: vscode.l10n.t("$(globe) {0}'s /swagger/", p.name),
+        description: redactUrl(p.endpoints.rest!),
+        source: 'node' as const,
+        provider: p,
+      }));
+    const choice = await vscode.window.showQuickPick([fileItem, ...nodeItems], { title: vscode.l10n.t('Import from'), ignoreFocusOut: true });
+    if (!choice) return undefined;
+    if (choice.source === 'file') {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { OpenAPI: ['json', 'yaml', 'yml'] } });
+      if (!picked?.[0]) return undefined;
+      from = picked[0].fsPath;
+      text = await readBounded(from);
+    } else {
+      ({ text, from } = await fetchSwagger(deps, choice.provider));
+    }
+  }
+  let doc: unknown;
+  try {
+    doc = parseDocument(text);
+  } catch (err) {
+    throw new Error(vscode.l10n.t('{0} is neither JSON nor YAML: {1}', from, errorMessage(err).slice(0, 200)));
+  }
+  const known = new Set(moduleOperations().map((op) => op.route!.path));
+  const result = readOpenApi(doc, known);
+  const entry: StoredImport = { network: network.key, from, importedAt: Date.now(), routes: result.routes };
+  const others = readStoredImports(deps.state?.get(STATE_KEY)).filter((s) => s.network !== network.key);
+  const all = [...others, entry];
+  if (Buffer.byteLength(JSON.stringify(all)) > MAX_STORED_BYTES) {
+    throw new Error(vscode.l10n.t('The imported routes would take more than 1 MB of storage: import fewer (a smaller document).'));
+  }
+  await deps.state?.update(STATE_KEY, all);
+  restored = true;
+  apply(all);
+  const s = result.skipped;
+  deps.log.info(
+    `[routes] imported ${result.routes.length} route(s) for ${network.label} from ${from} (known ${s.known}, invalid ${s.invalid}, over limit ${s.overLimit})`,
+  );
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid).",
+      result.routes.length,
+      network.label,
+      s.known,
+      s.invalid + s.overLimit,
+    ),
+  );
+  return result.routes.length;
+}
+
+async function readBounded(file: string): Promise<string> {
+  const info = await stat(file);
+  if (info.size > MAX_DOCUMENT_BYTES) throw new Error(vscode.l10n.t('{0} is larger than 8 MB: not an OpenAPI document this import reads.', file));
+  return readFile(file, 'utf8');
+}
+
+async function fetchSwagger(
+  deps: CommandDeps,
+  p: { name: string; endpoints: { rest?: string }; headers?: Record<string, string> },
+): Promise<{ text: string; from: string }> {
+  await deps.secrets.ready;
+  const wire = deps.secrets.resolve(p as Parameters<typeof deps.secrets.resolve>[0]);
+  const timeoutMs = readSettings().requestTimeoutMs;
+  const tried: string[] = [];
+  for (const path of SWAGGER_PATHS) {
+    const url = joinUrl(wire.endpoints.rest!, path);
+    const res = await deps.http
+      .send({ method: 'GET', url, headers: wire.headers && { ...wire.headers }, timeoutMs, maxBufferBytes: MAX_DOCUMENT_BYTES, maxBytes: MAX_DOCUMENT_BYTES })
+      .catch((err: unknown) => ({ status: 0, body: undefined, error: errorMessage(err) }));
+    const body = 'body' in res && res.body ? Buffer.from(res.body).toString('utf8') : '';
+    if (res.status === 200 && body.trim() !== '' && !body.trimStart().startsWith('<')) return { text: body, from: redactUrl(url) };
+    tried.push(`${path}: ${res.status || 'no answer'}`);
+  }
+  throw new Error(vscode.l10n.t('{0} serves no OpenAPI document ({1}). Import a file instead.', p.name, tried.join(', ')));
+}
