@@ -5,11 +5,12 @@
 
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/core/queries/cli';
 import { type Devnet, startDevnet } from '../devnet/devnet';
+import { builtCli } from './helpers/builtCli';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -143,7 +144,7 @@ describe('the CLI keeps its word (issue 27)', function () {
 
   it('npm pack, installed in another folder: npx chain-endpoints run works against a local devnet', async function () {
     this.timeout(300_000);
-    if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) this.skip(); // npm test builds first
+    builtCli();
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'ce-ci-user-'));
     try {
       const packed = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', elsewhere], ROOT);
