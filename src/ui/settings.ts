@@ -23,6 +23,8 @@ export interface Settings {
   readonly statusBarNetworkProviders: ReadonlyMap<string, string>;
   /** Events each Watch Events console keeps (chainEndpoints.events.bufferSize). */
   readonly eventsBufferSize: number;
+  /** Show the Chain Endpoints view when the window opens (`showViewOnStartup`; the sample workspace sets it). */
+  readonly showViewOnStartup: boolean;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -57,6 +59,7 @@ export function readSettings(): Settings {
     statusBarPerNetwork: c.get<boolean>('statusBar.perNetwork') === true,
     statusBarNetworkProviders: nameMap(c.get('statusBar.networkProviders')),
     eventsBufferSize: Math.round(clampNumber(c.get('events.bufferSize'), 10_000, 100, 1_000_000)),
+    showViewOnStartup: c.get<boolean>('showViewOnStartup') === true,
   };
 }
 
