@@ -111,7 +111,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   );
   // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once.
   if (readSettings().showViewOnStartup)
-    void vscode.commands.executeCommand('chainEndpoints.providers.focus').then(undefined, (e: unknown) => log.warn(`[activate] showing the view: ${errorMessage(e)}`));
+    void vscode.commands
+      .executeCommand('chainEndpoints.providers.focus')
+      .then(undefined, (e: unknown) => log.warn(`[activate] showing the view: ${errorMessage(e)}`));
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 
   return {

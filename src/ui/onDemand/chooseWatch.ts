@@ -74,9 +74,7 @@ export async function chooseWatch(
   if (!picked) return undefined;
   const family = picked.family;
   if (family === 'evm' && !hasEvm) {
-    throw new LocalizedError(
-      l10n.both('{0} has no EVM WebSocket address: add "evmWs" (such as ws://host:8546) to it to watch EVM events.', provider.name),
-    );
+    throw new LocalizedError(l10n.both('{0} has no EVM WebSocket address: add "evmWs" (such as ws://host:8546) to it to watch EVM events.', provider.name));
   }
   if (family === 'comet' && !hasComet) {
     throw new LocalizedError(

@@ -134,7 +134,9 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
   const text = report('text', [{ file: vscode.workspace.asRelativePath(document.uri), run }]);
   for (const line of text.trimEnd().split('\n')) deps.log.info(`[queries] ${line}`);
   const lastDoc = last && documents.get(last);
-  if (options.open && lastDoc) await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false });
+  // Beside the query file, which keeps the focus (the next Run, an edit): Run all is not a jump away.
+  if (options.open && lastDoc)
+    await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
   const failed = run.requests.some((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)) || r.across.some((a) => !a.passed));
   const summary = failed
     ? vscode.l10n.t('Query file: {0} request(s) run, some assertions failed (see the Testing view or the log).', run.requests.length)
