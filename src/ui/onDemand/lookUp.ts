@@ -18,6 +18,7 @@ import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { type Prompts, windowPrompts } from '../prompts';
+import { providerPrompts } from './providerPicks';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
@@ -140,7 +141,8 @@ export function lookUpUri(provider: string, query: string): vscode.Uri {
 export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
   const providers = readSettings().providers.providers;
   const health = deps.health;
-  const read = await readLookUpArgument(arg, providers, windowPrompts, currentNetworks(providers), health && ((q, among) => bestForLookup(health, q, among)));
+  const prompts = providerPrompts(windowPrompts, () => health?.rows() ?? []);
+  const read = await readLookUpArgument(arg, providers, prompts, currentNetworks(providers), health && ((q, among) => bestForLookup(health, q, among)));
   if (!read) return undefined;
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
