@@ -146,6 +146,7 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
   if (!read) return undefined;
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
+  const started = new Date();
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up {0} · {1}', query, provider.name), cancellable: true },
     (_progress, token) => {
@@ -155,7 +156,9 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
     },
   );
   const text = masker.mask(renderLookup(result));
-  return deps.documents.showData(lookUpUri(provider.name, query), Buffer.from(text, 'utf8'), { language: 'markdown' });
+  const bytes = Buffer.from(text, 'utf8');
+  void deps.history?.recordLookUp?.(provider.name, query, result.kind !== 'notFound', started, bytes);
+  return deps.documents.showData(lookUpUri(provider.name, query), bytes, { language: 'markdown' });
 }
 
 /** The API's lookUp(): the composed result as plain data. Rejects for an unknown provider or a query it cannot read. */

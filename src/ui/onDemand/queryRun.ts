@@ -57,7 +57,7 @@ function secretFor(deps: CommandDeps, p: Provider, name: string): string | undef
 }
 
 /** Stores an outcome as its result document (opened when `open`), and records it in History. */
-async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise<vscode.Uri | undefined> {
+async function keep(deps: CommandDeps, outcome: Outcome, open: boolean, name?: string): Promise<vscode.Uri | undefined> {
   if (outcome.error?.kind === 'cancelled') return undefined;
   let uri: vscode.Uri;
   if (outcome.file && !outcome.error) {
@@ -66,7 +66,7 @@ async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise
   } else {
     uri = await deps.documents.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)), { open });
   }
-  void deps.history?.record(outcome, deps.documents.dataOf(uri));
+  void deps.history?.record(outcome, deps.documents.dataOf(uri), name);
   return uri;
 }
 
@@ -122,7 +122,7 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
           return;
         }
         pending.push(
-          keep(deps, r.outcome, false).then((uri) => {
+          keep(deps, r.outcome, false, r.request.name).then((uri) => {
             if (uri) documents.set(r, uri);
             options.onResult?.(r, uri);
           }),
