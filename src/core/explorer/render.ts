@@ -66,7 +66,7 @@ export function renderLookup(r: LookupResult): string {
       break;
     case 'notFound':
       d.line('');
-      d.line(`Nothing found. Tried: ${r.tried.map(esc).join(', ')}.`);
+      d.line(r.reason ? esc(r.reason) : `Nothing found. Tried: ${r.tried.map(esc).join(', ')}.`);
   }
   if (r.notes.length > 0) {
     d.h(2, 'Notes');
