@@ -61,6 +61,7 @@ describe('operations: the documented wire forms', () => {
     const d = (id: string, args = {}) => describeRequest(provider, op(id), args, 1);
     assert.equal(d('evm.getBlockByNumber').body, '{"jsonrpc":"2.0","method":"eth_getBlockByNumber","params":["latest",false],"id":1}');
     assert.match(d('evm.getBlockByNumber', { height: '255' }).body!, /"params":\["0xff",false\]/);
+    assert.match(d('evm.getBlockByNumber', { height: '255', full: 'true' }).body!, /"params":\["0xff",true\]/);
     assert.match(d('evm.getBalance', { address: '0x' + '1'.repeat(40) }).body!, /"params":\["0x1{40}","latest"\]/);
     assert.equal(d('consensusHttp.block', { height: '5' }).url, 'https://rpc.example.org/prefix/block?height=5');
     assert.equal(d('consensusHttp.validators').url, 'https://rpc.example.org/prefix/validators');

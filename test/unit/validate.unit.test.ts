@@ -44,6 +44,14 @@ describe('validate: transactions', () => {
   });
 });
 
+describe('validate: booleans', () => {
+  it('true or false, any case', () => {
+    assert.equal(v.validateBoolean('true'), undefined);
+    assert.equal(v.validateBoolean(' FALSE '), undefined);
+    assert.match(v.validateBoolean('yes') ?? '', /true or false/);
+  });
+});
+
 describe('validate: addresses', () => {
   it('EVM addresses', () => {
     assert.equal(v.validateEvmAddress('0x' + '1'.repeat(40)), undefined);

@@ -48,6 +48,10 @@ export const validateEvmAddress: Validator = (value) => {
   return undefined;
 };
 
+/** true or false (any case); empty is handled by the parameter being optional. */
+export const validateBoolean: Validator = (value) =>
+  /^(?:true|false)$/i.test(value.trim()) ? undefined : l10n.t('Type true or false (or leave it empty for false).');
+
 export const validateBech32Address: Validator = (value) => {
   const text = value.trim();
   const decoded = bech32Decode(text);
