@@ -61,6 +61,22 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
       case 'type':
         await page.keyboard.type(String(cmd.text ?? ''));
         return true;
+      case 'frameWidths': {
+        // A webview's document widths and the text of `selector` (webview frames are nested iframes): the frame holding it.
+        if (typeof cmd.selector !== 'string' || !cmd.selector) throw new Error('op "frameWidths" needs a "selector"');
+        for (const frame of page.frames()) {
+          const found = await frame
+            .evaluate((sel) => {
+              const el = document.querySelector(sel);
+              if (!el) return undefined;
+              const e = document.scrollingElement || document.documentElement;
+              return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, text: String(el.textContent || '').slice(0, 5000) };
+            }, cmd.selector)
+            .catch(() => undefined);
+          if (found) return found;
+        }
+        return null;
+      }
       default:
         throw new Error(`unknown op "${cmd.op}"`);
     }
