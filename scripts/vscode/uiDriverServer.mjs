@@ -67,9 +67,11 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
         for (const frame of page.frames()) {
           const found = await frame
             .evaluate((sel) => {
-              const el = document.querySelector(sel);
+              // Runs in the page: its own document.
+              const doc = /** @type {any} */ (globalThis).document;
+              const el = doc.querySelector(sel);
               if (!el) return undefined;
-              const e = document.scrollingElement || document.documentElement;
+              const e = doc.scrollingElement || doc.documentElement;
               return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, text: String(el.textContent || '').slice(0, 5000) };
             }, cmd.selector)
             .catch(() => undefined);
