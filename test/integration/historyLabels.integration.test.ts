@@ -48,4 +48,16 @@ describe('History: Look Ups and labels', function () {
     const entry = await waitFor('the request in History', async () => (await api.testing.history()).find((e) => e.operation === 'rest.blockByHeight'));
     assert.equal(entry.label, 'tipBlock · blocks/4');
   });
+
+  it('the interface-named id consensusRpc.block runs like consensus.block: command, API and query file', async () => {
+    const { text } = await runForDocument('chainEndpoints.consensusRpc.block', { provider: PROVIDER, height: '3' });
+    assert.match(text, /"height": "3"/);
+    const r = await api.run('consensusRpc.block', { provider: PROVIDER, params: { height: '2' } });
+    assert.equal(r.error, undefined, JSON.stringify(r).slice(0, 300));
+    const file = path.join(dir, 'ids.chainq');
+    writeFileSync(file, 'request b = consensusRpc.block\nheight: 2\nassert result.block.header.height == 2\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const run = await vscode.commands.executeCommand<{ run: { passed: boolean } } | undefined>('chainEndpoints.queries.runAll', doc.uri);
+    assert.equal(run?.run.passed, true);
+  });
 });

@@ -8,7 +8,7 @@ import { CONSENSUS_OPERATIONS } from './catalogue/consensus';
 import { EVM_OPERATIONS } from './catalogue/evm';
 import { REST_OPERATIONS } from './catalogue/rest';
 import type { Args, Operation } from './operation';
-import { COMMAND_PREFIX } from './operationIds';
+import { COMMAND_PREFIX, OPERATION_ALIASES } from './operationIds';
 
 export type { Args, Operation, ParamSpec, WireRequest } from './operation';
 export { COMMAND_PREFIX } from './operationIds';
@@ -17,8 +17,10 @@ export const OPERATIONS: readonly Operation[] = [...EVM_OPERATIONS, ...CONSENSUS
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
 
+/** An operation by id (or `chainEndpoints.<id>`, or an alias of OPERATION_ALIASES). */
 export function findOperation(id: string): Operation | undefined {
-  return BY_ID.get(id.startsWith(COMMAND_PREFIX) ? id.slice(COMMAND_PREFIX.length) : id);
+  const bare = id.startsWith(COMMAND_PREFIX) ? id.slice(COMMAND_PREFIX.length) : id;
+  return BY_ID.get(bare) ?? (Object.hasOwn(OPERATION_ALIASES, bare) ? BY_ID.get(OPERATION_ALIASES[bare]) : undefined);
 }
 
 export function operationsFor(iface: InterfaceId): Operation[] {
