@@ -58,7 +58,13 @@
       el.appendChild(p);
       return;
     }
-    const data = uPlot.join(shown.map((h) => [h.points.map((p) => p[0]), h.points.map((p) => p[column])]));
+    // A provider's down probes have no value: each such provider also gets a "down" series at 0
+    // (dashed, with points), so a provider that is down has a line of its own, not nothing.
+    const downOf = shown.filter((h) => h.points.some((p) => p[3] === 'down'));
+    const data = uPlot.join([
+      ...shown.map((h) => [h.points.map((p) => p[0]), h.points.map((p) => p[column])]),
+      ...downOf.map((h) => [h.points.map((p) => p[0]), h.points.map((p) => (p[3] === 'down' ? 0 : null))]),
+    ]);
     const width = Math.max(320, Math.min(1100, document.body.clientWidth - 48));
     const chart = new uPlot(
       {
@@ -66,7 +72,8 @@
         height: 200,
         legend: { show: true },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        // y follows the data (uPlot's default for all zeros is 0-100): 0 to a little above the highest value.
+        scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? Math.ceil(max * 1.15) : 1] } },
         axes: axes(),
         series: [
           {},
@@ -77,6 +84,15 @@
             spanGaps: false,
             show: !hidden.has(h.provider),
             points: { show: h.points.length < 3 },
+          })),
+          ...downOf.map((h) => ({
+            label: `${h.provider} · ${texts.down || 'down'}`,
+            stroke: color(list.indexOf(h)),
+            width: 2,
+            dash: [4, 4],
+            spanGaps: false,
+            show: !hidden.has(h.provider),
+            points: { show: true, size: 6 },
           })),
         ],
       },

@@ -109,6 +109,11 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, keep: (d) => context.subscriptions.push(d) }, arg),
     ),
   );
+  // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once.
+  if (readSettings().showViewOnStartup)
+    void vscode.commands
+      .executeCommand('chainEndpoints.providers.focus')
+      .then(undefined, (e: unknown) => log.warn(`[activate] showing the view: ${errorMessage(e)}`));
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 
   return {

@@ -183,11 +183,12 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
     await stop();
     throw e;
   }
-  /** @param {{ workspacePath?: string, extensionPath?: string, testsPath?: string }} target */
-  const url = ({ workspacePath, extensionPath, testsPath }) => {
+  /** @param {{ workspacePath?: string, extensionPath?: string, testsPath?: string, openFile?: string }} target */
+  const url = ({ workspacePath, extensionPath, testsPath, openFile }) => {
     const payload = [];
     if (extensionPath) payload.push(['extensionDevelopmentPath', remoteUri(port, path.resolve(extensionPath))]);
     if (testsPath) payload.push(['extensionTestsPath', remoteUri(port, path.resolve(testsPath))]);
+    if (openFile) payload.push(['openFile', `vscode-remote://127.0.0.1:${port}${path.resolve(openFile)}`]); // the workbench opens it in the editor
     payload.push(['skipWelcome', 'true']);
     const q = [];
     if (workspacePath) q.push(`folder=${encodeURIComponent(path.resolve(workspacePath))}`);

@@ -61,6 +61,24 @@ export async function startUiDriverServer({ getPage, screenshotsDir, log = () =>
       case 'type':
         await page.keyboard.type(String(cmd.text ?? ''));
         return true;
+      case 'frameWidths': {
+        // A webview's document widths and the text of `selector` (webview frames are nested iframes): the frame holding it.
+        if (typeof cmd.selector !== 'string' || !cmd.selector) throw new Error('op "frameWidths" needs a "selector"');
+        for (const frame of page.frames()) {
+          const found = await frame
+            .evaluate((sel) => {
+              // Runs in the page: its own document.
+              const doc = /** @type {any} */ (globalThis).document;
+              const el = doc.querySelector(sel);
+              if (!el) return undefined;
+              const e = doc.scrollingElement || doc.documentElement;
+              return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, text: String(el.textContent || '').slice(0, 5000) };
+            }, cmd.selector)
+            .catch(() => undefined);
+          if (found) return found;
+        }
+        return null;
+      }
       default:
         throw new Error(`unknown op "${cmd.op}"`);
     }

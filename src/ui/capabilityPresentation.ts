@@ -9,6 +9,16 @@ import { escapeMarkdown } from '../core/documents/markdown';
 
 const yesNo = (v: boolean | undefined, yes: string, no: string): string | undefined => (v === undefined ? undefined : v ? yes : no);
 
+/** An EVM chain id in hex and decimal (`0x2328 = 9000`), as the explorer writes it. */
+function bothForms(id: string): string {
+  try {
+    const n = BigInt(id);
+    return `0x${n.toString(16)} = ${n.toString()}`;
+  } catch {
+    return id;
+  }
+}
+
 /** The tooltip lines about `iface`'s capabilities; empty when nothing is known. */
 export function capabilityTooltipLines(c: Capabilities | undefined, iface: InterfaceId): string[] {
   if (!c) return [];
@@ -17,7 +27,7 @@ export function capabilityTooltipLines(c: Capabilities | undefined, iface: Inter
   const k = c.consensus;
   if ((iface === 'evmRpc' || iface === 'evmWs') && e) {
     if (e.namespaces) lines.push(vscode.l10n.t('namespaces: {0}', escapeMarkdown(e.namespaces.join(', '), 200)));
-    if (e.chainId) lines.push(vscode.l10n.t('EVM chain id: {0}', escapeMarkdown(e.chainId, 40)));
+    if (e.chainId) lines.push(vscode.l10n.t('EVM chain id: {0}', escapeMarkdown(bothForms(e.chainId), 60)));
     const state = yesNo(
       e.archive,
       vscode.l10n.t('old state: served from block {0} (archive)', formatHeight(e.oldStateBlock ?? '1')),

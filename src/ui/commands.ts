@@ -6,7 +6,7 @@
 import vscode = require('vscode');
 import { type CommandId, Commands, type OperationCommandId, operationCommand } from './commandIds';
 import { errorMessage, shownMessage } from '../core/base/errors';
-import { OPERATION_IDS } from '../core/chain/operationIds';
+import { OPERATION_ALIASES, OPERATION_IDS } from '../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { redactUrl } from '../core/secrets/redact';
 
@@ -33,7 +33,7 @@ export function registerCommand(log: Log, id: CommandId | OperationCommandId, fn
 
 export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[] {
   // The catalogue loads with the code that runs its operations, on the first command.
-  const disposables = OPERATION_IDS.map((id) =>
+  const disposables = [...OPERATION_IDS, ...Object.keys(OPERATION_ALIASES)].map((id) =>
     registerCommand(deps.log, operationCommand(id), async (arg?: unknown) => {
       const { runOperation, findOperation } = await loadOnDemand();
       return runOperation(deps, findOperation(id)!, arg);

@@ -19,7 +19,11 @@ export interface CommandDeps {
   readonly documents: ResultDocuments;
   readonly secrets: SecretStore;
   /** Records every finished request with the text it showed (the History view). */
-  readonly history?: { record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> };
+  readonly history?: {
+    /** `name`: the query file's request that sent it (History shows it). */
+    record(outcome: Outcome, shown: Uint8Array | undefined, name?: string): Promise<void>;
+    recordLookUp?(provider: string, query: string, found: boolean, startedAt: Date, shown: Uint8Array): Promise<void>;
+  };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
   /** The extension's global state: the module routes imported for a network (src/ui/onDemand/importOpenApi.ts). */

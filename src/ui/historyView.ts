@@ -11,7 +11,7 @@ import { Disposable } from './lifecycle';
 import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
-import { HISTORY_LIMIT, type HistoryEntry, RESULT_TEXT_LIMIT, addEntry, parseHistory, sameRequest } from '../core/documents/history';
+import { HISTORY_LIMIT, type HistoryEntry, LOOK_UP, RESULT_TEXT_LIMIT, addEntry, historyLabel, parseHistory, sameRequest } from '../core/documents/history';
 import { escapeMarkdown } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
@@ -83,27 +83,52 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
     return this.saving;
   }
 
-  /** Records a finished request with the (masked) text it showed, as UTF-8 bytes. */
-  async record(outcome: Outcome, shown: Uint8Array | undefined): Promise<void> {
+  /** Records a finished request with the (masked) text it showed, as UTF-8 bytes; `name`: the query file's request. */
+  async record(outcome: Outcome, shown: Uint8Array | undefined, name?: string): Promise<void> {
+    const args = Object.fromEntries(Object.entries(outcome.args).map(([k, v]) => [k, masker.mask(v)]));
+    await this.add(
+      {
+        at: outcome.startedAt.toISOString(),
+        operation: outcome.operation.id,
+        label: historyLabel(outcome.operation.id, outcome.operation.label, args, name),
+        iface: outcome.operation.iface,
+        provider: outcome.providerName,
+        args,
+        ok: !outcome.error,
+        status: outcome.status,
+        error: outcome.error ? masker.mask(outcome.error.message) : undefined,
+        elapsedMs: Math.round(outcome.elapsedMs),
+        bytes: outcome.bytes,
+        file: outcome.error ? undefined : outcome.file,
+      },
+      shown,
+    );
+  }
+
+  /** Records a Look Up (several requests, one document): re-run opens Look Up on the same query. */
+  async recordLookUp(provider: string, query: string, found: boolean, startedAt: Date, shown: Uint8Array): Promise<void> {
+    const q = masker.mask(query);
+    await this.add(
+      {
+        at: startedAt.toISOString(),
+        operation: LOOK_UP,
+        label: vscode.l10n.t('Look Up {0}', q.length > 70 ? `${q.slice(0, 69)}…` : q),
+        provider,
+        args: { query: q },
+        ok: found,
+        error: found ? undefined : vscode.l10n.t('found nothing'),
+        elapsedMs: Date.now() - startedAt.getTime(),
+        bytes: shown.byteLength,
+      },
+      shown,
+    );
+  }
+
+  private async add(fields: Omit<HistoryEntry, 'id' | 'stored'>, shown: Uint8Array | undefined): Promise<void> {
     await this.loaded;
     const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     const stored = shown !== undefined && shown.byteLength <= RESULT_TEXT_LIMIT;
-    const entry: HistoryEntry = {
-      id,
-      at: outcome.startedAt.toISOString(),
-      operation: outcome.operation.id,
-      label: outcome.operation.label,
-      iface: outcome.operation.iface,
-      provider: outcome.providerName,
-      args: Object.fromEntries(Object.entries(outcome.args).map(([k, v]) => [k, masker.mask(v)])),
-      ok: !outcome.error,
-      status: outcome.status,
-      error: outcome.error ? masker.mask(outcome.error.message) : undefined,
-      elapsedMs: Math.round(outcome.elapsedMs),
-      bytes: outcome.bytes,
-      stored,
-      file: outcome.error ? undefined : outcome.file,
-    };
+    const entry: HistoryEntry = { id, ...fields, stored };
     if (stored) {
       try {
         await vscode.workspace.fs.createDirectory(this.folder);
@@ -137,7 +162,7 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
       .join(', ');
     item.tooltip = new vscode.MarkdownString(
       [
-        `**${INTERFACE_LABELS[e.iface] ?? e.iface}** · ${e.label} · ${e.provider}`,
+        `**${e.operation === LOOK_UP ? vscode.l10n.t('Look Up') : e.iface ? INTERFACE_LABELS[e.iface] : e.operation}** · ${e.label} · ${e.provider}`,
         args ? vscode.l10n.t('arguments: `{0}`', args) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
         e.error ? vscode.l10n.t('error: {0}', escapeMarkdown(e.error)) : '',
@@ -162,7 +187,7 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
     const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}…]+/g, '_');
     return vscode.Uri.from({
       scheme: RESULT_SCHEME,
-      path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.json`,
+      path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.${e.operation === LOOK_UP ? 'md' : 'json'}`,
       query: e.id,
     });
   }
@@ -192,10 +217,13 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
   }
 
   rerun(e: HistoryEntry): Thenable<unknown> {
+    if (e.operation === LOOK_UP) return vscode.commands.executeCommand(Commands.lookUp, { provider: e.provider, query: e.args.query });
     return vscode.commands.executeCommand(operationCommand(e.operation), { provider: e.provider, ...e.args });
   }
 
   async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
+    if (e.operation === LOOK_UP)
+      throw new LocalizedError(l10n.both('A Look Up sends several requests: re-run it, or copy one request from the Chain Endpoints view.'));
     const { findOperation, curlLine } = await loadOnDemand();
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);

@@ -30,7 +30,10 @@ export class NetworkNode {
     const n = this.network;
     const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `network:${n.key}`;
-    const ids = [n.chainId !== n.label ? n.chainId : undefined, n.evmChainId ? vscode.l10n.t('EVM {0}', BigInt(n.evmChainId).toString()) : undefined];
+    const ids = [
+      n.chainId !== n.label ? n.chainId : undefined,
+      n.evmChainId ? vscode.l10n.t('EVM {0}', `${BigInt(n.evmChainId).toString()} (0x${BigInt(n.evmChainId).toString(16)})`) : undefined,
+    ];
     const height = bestHeight(this.health);
     const summary = summarizeProvider(this.health);
     const count = n.providers.length === 1 ? vscode.l10n.t('1 provider') : vscode.l10n.t('{0} providers', n.providers.length);

@@ -7,7 +7,7 @@
 
 import vscode = require('vscode');
 import { Disposable } from './lifecycle';
-import { LocalizedError } from '../core/base/errors';
+import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
 import { groupForPick } from '../core/config/networks';
@@ -17,7 +17,7 @@ import { SECRET_NAME, secretNames } from '../core/config/secrets';
 import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
 import { windowPrompts } from './prompts';
-import { userProviders } from './settings';
+import { SECTION, userProviderEntries, userProviders } from './settings';
 
 /** Before secrets were bound to a provider: one key per name, and the list of names. */
 const LEGACY_PREFIX = 'chainEndpoints.secret.';
@@ -148,7 +148,8 @@ export class SecretStore extends Disposable {
    * "Set Secret": `{ provider, name, value }`, asking only for what is missing: the provider (of the
    * user's settings), the name (those it references), the value (hidden, at least 8 characters).
    */
-  async promptSet(arg?: { provider?: string; name?: string; value?: string }): Promise<string | undefined> {
+  /** `header`: also put `${secret:NAME}` into that header of the provider (user settings). */
+  async promptSet(arg?: { provider?: string; name?: string; value?: string; header?: string }): Promise<string | undefined> {
     await this.ready;
     const users = userProviders();
     let provider: Provider | undefined;
@@ -225,9 +226,40 @@ export class SecretStore extends Disposable {
     const problem = secretValueProblem(value);
     if (problem) throw new LocalizedError(problem);
     await this.set(provider.name, name, value);
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('Secret "{0}" saved for {1}: it is sent only to {1}\'s own addresses, where referenced as {2}.', name, provider.name, `\${secret:${name}}`),
-    );
+    const reference = `\${secret:${name}}`;
+    if (arg?.header) {
+      await putInHeader(provider.name, arg.header, reference);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Secret "{0}" saved for {1} and sent as its "{2}" header.', name, provider.name, arg.header));
+    } else if (!secretNames(provider).includes(name)) {
+      // Set but not used yet: offer to put the reference where it is sent.
+      const add = vscode.l10n.t('Add to a header…');
+      void vscode.window
+        .showInformationMessage(
+          vscode.l10n.t('Secret "{0}" saved for {1}, which does not use it yet: put {2} into one of its headers?', name, provider.name, reference),
+          add,
+        )
+        .then(
+          async (choice) => {
+            if (choice !== add) return;
+            const line = await vscode.window.showInputBox({
+              title: vscode.l10n.t('Header of {0}', provider!.name),
+              prompt: vscode.l10n.t('"Name: value"; the value keeps {0}, replaced by the secret only when sending to {1}', reference, provider!.name),
+              value: `Authorization: Bearer ${reference}`,
+              validateInput: (v) =>
+                /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:\s*\S/.test(v.trim()) ? undefined : vscode.l10n.t('Type "Name: value", such as "x-api-key: {0}".', reference),
+            });
+            if (!line) return;
+            const at = line.indexOf(':');
+            await putInHeader(provider!.name, line.slice(0, at).trim(), line.slice(at + 1).trim());
+            void vscode.window.showInformationMessage(vscode.l10n.t('{0} now sends the "{1}" header.', provider!.name, line.slice(0, at).trim()));
+          },
+          (err: unknown) => this.log.warn(`[secrets] adding the header: ${errorMessage(err)}`),
+        );
+    } else {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Secret "{0}" saved for {1}: it is sent only to {1}\'s own addresses, where referenced as {2}.', name, provider.name, reference),
+      );
+    }
     return name;
   }
 
@@ -248,4 +280,16 @@ export class SecretStore extends Disposable {
     for (const b of targets) await this.delete(b.provider, b.name);
     return arg?.name ?? targets[0]?.name;
   }
+}
+
+/** Sets one header of a provider of the user settings (its entry as written, other fields kept). */
+async function putInHeader(provider: string, header: string, value: string): Promise<void> {
+  const entries = userProviderEntries();
+  const i = entries.findIndex(
+    (e) => typeof (e as { name?: unknown })?.name === 'string' && (e as { name: string }).name.trim().toLowerCase() === provider.toLowerCase(),
+  );
+  if (i < 0) throw new LocalizedError(l10n.both('Provider "{0}" is no longer configured.', provider));
+  const entry = entries[i] as { headers?: Record<string, string> };
+  entries[i] = { ...entry, headers: { ...(entry.headers ?? {}), [header]: value } };
+  await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
 }

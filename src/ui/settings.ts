@@ -30,6 +30,8 @@ export interface Settings {
   readonly healthIntervalSeconds: number;
   /** When capabilities are probed (chainEndpoints.capabilities.probe): see core/health/capabilityPolicy.ts. */
   readonly capabilityProbe: ProbeMode;
+  /** Show the Chain Endpoints view when the window opens (`showViewOnStartup`; the sample workspace sets it). */
+  readonly showViewOnStartup: boolean;
 }
 
 function clampNumber(value: unknown, fallback: number, min: number, max: number): number {
@@ -67,6 +69,7 @@ export function readSettings(): Settings {
     statusBarPin: c.get<boolean>('statusBar.pin') === true,
     healthIntervalSeconds: clampNumber(c.get('health.intervalSeconds'), 30, 0, 3600),
     capabilityProbe: probeModeOf(c.inspect('capabilities.probe')),
+    showViewOnStartup: c.get<boolean>('showViewOnStartup') === true,
   };
 }
 

@@ -59,8 +59,8 @@ describe('several networks side by side', function () {
       small.children.map((c) => c.label),
       ['Small flaky', 'Small steady'],
     );
-    assert.match(small.description!, /EVM 262145 · height [\d,]+ · 2 providers: all healthy/);
-    assert.match(big.description!, /EVM 262144 · height 5,[\d,]+ · 3 providers: .*lagging/);
+    assert.match(small.description!, /EVM 262145 \(0x40001\) · height [\d,]+ · 2 providers: all healthy/);
+    assert.match(big.description!, /EVM 262144 \(0x40000\) · height 5,[\d,]+ · 3 providers: .*lagging/);
     assert.match(small.children[1].description!, /all healthy/);
     if (ui.available) {
       await vscode.commands.executeCommand('workbench.view.extension.chainEndpoints');

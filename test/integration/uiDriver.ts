@@ -16,7 +16,8 @@ export type UiCommand =
   | { op: 'count'; selector: string }
   | { op: 'waitFor'; selector: string; timeoutMs?: number; state?: 'attached' | 'detached' | 'visible' | 'hidden' }
   | { op: 'press'; key: string }
-  | { op: 'type'; text: string };
+  | { op: 'type'; text: string }
+  | { op: 'frameWidths'; selector: string };
 
 export class UiDriver {
   readonly endpoint: string | undefined;
@@ -89,6 +90,10 @@ export class UiDriver {
     return this.send<void>({ op: 'waitFor', selector, timeoutMs, state });
   }
   /** Keyboard chord on the page, e.g. 'Escape', 'Control+Shift+P'. */
+  /** The scroll and client widths of the webview document holding `selector`, and that element's text; null when none holds it. */
+  frameWidths(selector: string): Promise<{ scrollWidth: number; clientWidth: number; text: string } | null> {
+    return this.send<{ scrollWidth: number; clientWidth: number; text: string } | null>({ op: 'frameWidths', selector });
+  }
   press(key: string): Promise<void> {
     return this.send<void>({ op: 'press', key });
   }

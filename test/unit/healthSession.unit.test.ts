@@ -18,6 +18,22 @@ const ok = (at: number, height: bigint): ProbeResult => ({ at, ok: true, height,
 const failed = (at: number): ProbeResult => ({ at, ok: false, error: 'refused' });
 
 describe('health session: stale, cooldown, history', () => {
+  it("judges staleness from the node's own block time at the first probe (a block two hours old is stale at once)", () => {
+    const session = new HealthSession();
+    const now = 10 * 3_600_000;
+    const old: ProbeResult = { at: now, ok: true, height: 100n, latencyMs: 40, blockTime: now - 2 * 3_600_000 };
+    const fresh: ProbeResult = { at: now, ok: true, height: 129n, latencyMs: 40, blockTime: now - 1000 };
+    const rows = [row('frozen', old, 'lagging'), row('live', fresh)];
+    session.apply(rows, now);
+    assert.equal(rows[0].state, 'stale');
+    assert.match(rows[0].reason ?? '', /no new block for 120 min|2 h/);
+    assert.equal(rows[1].state, 'healthy');
+    // A clock ahead of ours never makes a node look fresher than its probe.
+    const ahead = [row('ahead', { ...fresh, blockTime: now + 60_000 })];
+    new HealthSession().apply(ahead, now);
+    assert.equal(ahead[0].heightSince, now);
+  });
+
   it('calls a provider stale when its height stops while blocks go on (20 block intervals, at least a minute)', () => {
     const s = new HealthSession();
     let t = 1_000_000;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { HISTORY_LIMIT, type HistoryEntry, addEntry, parseHistory, sameRequest } from '../../src/core/documents/history';
+import { HISTORY_LIMIT, type HistoryEntry, addEntry, historyLabel, parseHistory, sameRequest } from '../../src/core/documents/history';
 
 const entry = (i: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
   id: `e-${i}`,
@@ -48,5 +48,13 @@ describe('history list', () => {
     assert.ok(sameRequest(entry(1), entry(2)));
     assert.ok(!sameRequest(entry(1), entry(2, { args: { height: '6' } })));
     assert.ok(!sameRequest(entry(1), entry(2, { provider: 'Q' })));
+  });
+
+  it('labels say what was asked: the method, the path, the template filled, the query file request', () => {
+    assert.equal(historyLabel('rest.blockByHeight', 'blocks/{height}', { height: '1234' }), 'blocks/1234');
+    assert.equal(historyLabel('evm.custom', 'Custom JSON-RPC request…', { method: 'eth_gasPrice', params: '[]' }), 'eth_gasPrice');
+    assert.equal(historyLabel('rest.custom', 'Custom GET request…', { path: '/cosmos/bank/v1beta1/params' }), '/cosmos/bank/v1beta1/params');
+    assert.equal(historyLabel('consensusRpc.status', 'status', {}, 'latest'), 'latest · status');
+    assert.equal(historyLabel('rest.blockByHeight', 'blocks/{height}', {}), 'blocks/{height}');
   });
 });

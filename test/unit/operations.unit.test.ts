@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describeRequest } from '../../src/core/chain/execute';
 import { manifestCommands } from '../../src/core/chain/manifest';
-import { OPERATION_IDS } from '../../src/core/chain/operationIds';
+import { OPERATION_ALIASES, OPERATION_IDS } from '../../src/core/chain/operationIds';
 import { OPERATIONS, findOperation, validateArgs } from '../../src/core/chain/operations';
 import { type Provider } from '../../src/core/config/providers';
 import { toShellCommand } from '../../src/core/documents/curl';
@@ -61,6 +61,7 @@ describe('operations: the documented wire forms', () => {
     const d = (id: string, args = {}) => describeRequest(provider, op(id), args, 1);
     assert.equal(d('evm.getBlockByNumber').body, '{"jsonrpc":"2.0","method":"eth_getBlockByNumber","params":["latest",false],"id":1}');
     assert.match(d('evm.getBlockByNumber', { height: '255' }).body!, /"params":\["0xff",false\]/);
+    assert.match(d('evm.getBlockByNumber', { height: '255', full: 'true' }).body!, /"params":\["0xff",true\]/);
     assert.match(d('evm.getBalance', { address: '0x' + '1'.repeat(40) }).body!, /"params":\["0x1{40}","latest"\]/);
     assert.equal(d('consensusHttp.block', { height: '5' }).url, 'https://rpc.example.org/prefix/block?height=5');
     assert.equal(d('consensusHttp.validators').url, 'https://rpc.example.org/prefix/validators');
@@ -98,6 +99,17 @@ describe('operations: the documented wire forms', () => {
         if (!p.optional) assert.ok(validateArgs(o, {}), `${o.id} should require ${p.key}`);
       }
     }
+  });
+});
+
+describe('operations: ids named by interface', () => {
+  it('consensusRpc.block and consensusHttp.genesis are the same operations as consensus.block and consensus.genesis (both names work)', () => {
+    assert.equal(findOperation('consensusRpc.block'), findOperation('consensus.block'));
+    assert.equal(findOperation('chainEndpoints.consensusRpc.block')?.iface, 'consensusRpc');
+    assert.equal(findOperation('consensusHttp.genesis'), findOperation('consensus.genesis'));
+    assert.equal(findOperation('consensusHttp.genesis')?.iface, 'consensusHttp');
+    assert.equal(findOperation('constructor'), undefined);
+    for (const [alias, target] of Object.entries(OPERATION_ALIASES)) assert.ok(findOperation(target), `${alias} points at ${target}, which exists`);
   });
 });
 

@@ -1,13 +1,20 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { DEFAULT_PROVIDERS, joinUrl, parseProviders, validateAddress } from '../../src/core/config/providers';
 import { redactUrl } from '../../src/core/secrets/redact';
 
 describe('providers: settings validation', () => {
-  it('accepts the default Local node with its five interfaces', () => {
+  it('accepts the default Local node with its six interfaces (the devnet serves the EVM WebSocket on 8545, like anvil)', () => {
     const { providers, problems } = parseProviders(DEFAULT_PROVIDERS);
     assert.equal(problems.length, 0);
     assert.equal(providers[0].name, 'Local node');
-    assert.deepEqual(Object.keys(providers[0].endpoints).sort(), ['consensusHttp', 'consensusRpc', 'consensusWs', 'evmRpc', 'rest']);
+    assert.deepEqual(Object.keys(providers[0].endpoints).sort(), ['consensusHttp', 'consensusRpc', 'consensusWs', 'evmRpc', 'evmWs', 'rest']);
+  });
+
+  it('package.json declares the same default providers as the code', () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.contributes.configuration.properties['chainEndpoints.providers'].default, DEFAULT_PROVIDERS);
   });
 
   it('reports each invalid entry and keeps the valid ones', () => {

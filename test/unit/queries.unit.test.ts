@@ -18,7 +18,7 @@ import { type Devnet, startDevnet } from '../devnet/devnet';
 import { builtCli } from './helpers/builtCli';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const EXAMPLES = path.join(ROOT, 'examples');
+const EXAMPLES = path.join(ROOT, 'examples', 'workspace');
 
 function messages(source: string): string[] {
   return parseQueryFile(source).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
@@ -163,8 +163,8 @@ describe('query files: the CLI against the devnet', function () {
   };
 
   for (const name of readdirSync(EXAMPLES).filter((f) => f.endsWith('.chainq'))) {
-    it(`examples/${name} passes (exit 0)`, async () => {
-      const r = await cli([path.join('examples', name), '--provider', 'Local node']);
+    it(`examples/workspace/${name} passes (exit 0)`, async () => {
+      const r = await cli([path.join('examples', 'workspace', name), '--provider', 'Local node']);
       assert.equal(r.code, 0, r.out + r.err);
       assert.match(r.out, /PASSED: \d+ passed, 0 failed/);
     });
@@ -293,7 +293,7 @@ describe('query files: the CLI against the devnet', function () {
           resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, out, err }),
         );
       });
-    const ok = await run([path.join('examples', 'tx-lookup.chainq'), '--provider', 'Local node', '--reporter', 'tap']);
+    const ok = await run([path.join('examples', 'workspace', 'tx-lookup.chainq'), '--provider', 'Local node', '--reporter', 'tap']);
     assert.equal(ok.code, 0, ok.out + ok.err);
     assert.match(ok.out, /^TAP version 13/);
     const broken = path.join(dir, 'broken-bin.chainq');

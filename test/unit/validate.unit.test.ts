@@ -44,10 +44,23 @@ describe('validate: transactions', () => {
   });
 });
 
+describe('validate: booleans', () => {
+  it('true or false, any case', () => {
+    assert.equal(v.validateBoolean('true'), undefined);
+    assert.equal(v.validateBoolean(' FALSE '), undefined);
+    assert.match(v.validateBoolean('yes') ?? '', /true or false/);
+  });
+});
+
 describe('validate: addresses', () => {
   it('EVM addresses', () => {
     assert.equal(v.validateEvmAddress('0x' + '1'.repeat(40)), undefined);
     assert.ok(v.validateEvmAddress('0x' + '1'.repeat(39)));
+    // EIP-55: the right checksum, one case, or refused like Look Up refuses it.
+    assert.equal(v.validateEvmAddress('0xC6Fe5D33615a1C52c08018c47E8Bc53646A0E101'), undefined);
+    assert.equal(v.validateEvmAddress('0xc6fe5d33615a1c52c08018c47e8bc53646a0e101'), undefined);
+    assert.equal(v.validateEvmAddress('0xC6FE5D33615A1C52C08018C47E8BC53646A0E101'), undefined);
+    assert.match(v.validateEvmAddress('0xc6Fe5D33615a1C52c08018c47E8Bc53646A0E101') ?? '', /wrong EIP-55 checksum/);
   });
   it('bech32: round trip and checksum', () => {
     const addr = v.bech32Encode('cosmos', new Uint8Array(20).fill(7));

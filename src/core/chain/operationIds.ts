@@ -36,3 +36,13 @@ export const OPERATION_IDS: readonly string[] = [
   'rest.broadcast',
   'rest.custom',
 ];
+
+/**
+ * Ids named by interface like the others (`consensusRpc.block` beside `consensusRpc.status`), for
+ * the two operations whose ids name only the family; both names work everywhere (commands, the
+ * API's run(), query files). Kept by hand: scripts/sync-manifest.mjs rewrites only the list above.
+ */
+export const OPERATION_ALIASES: Readonly<Record<string, string>> = {
+  'consensusRpc.block': 'consensus.block',
+  'consensusHttp.genesis': 'consensus.genesis',
+};

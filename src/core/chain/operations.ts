@@ -9,7 +9,7 @@ import { EVM_OPERATIONS } from './catalogue/evm';
 import { findModuleOperation, moduleOperations } from './catalogue/modules';
 import { REST_OPERATIONS } from './catalogue/rest';
 import type { Args, Operation } from './operation';
-import { COMMAND_PREFIX } from './operationIds';
+import { COMMAND_PREFIX, OPERATION_ALIASES } from './operationIds';
 
 export type { Args, Operation, ParamSpec, RouteInfo, WireRequest } from './operation';
 export { COMMAND_PREFIX } from './operationIds';
@@ -29,11 +29,14 @@ export function setImportedOperations(ops: readonly Operation[]): void {
 
 /**
  * An operation by id: the catalogue's commands, then the generated module routes (`staking.Validators`,
- * built on first use), then the routes imported for a network.
+ * built on first use), then the routes imported for a network; `chainEndpoints.<id>` and the
+ * aliases of OPERATION_ALIASES too.
  */
 export function findOperation(id: string): Operation | undefined {
   const key = id.startsWith(COMMAND_PREFIX) ? id.slice(COMMAND_PREFIX.length) : id;
-  return BY_ID.get(key) ?? findModuleOperation(key) ?? imported.get(key);
+  return (
+    BY_ID.get(key) ?? (Object.hasOwn(OPERATION_ALIASES, key) ? BY_ID.get(OPERATION_ALIASES[key]) : undefined) ?? findModuleOperation(key) ?? imported.get(key)
+  );
 }
 
 /** Every module route: the generated ones, then the imported ones. */

@@ -35,6 +35,21 @@ export const optionalHeight: ParamSpec = {
   optional: true,
   validate: v.validateOptionalHeight,
 };
+/** eth_getBlockByNumber's second parameter: whole transactions instead of their hashes. */
+export const fullTransactions: ParamSpec = {
+  key: 'full',
+  get title() {
+    return l10n.t('Full transactions');
+  },
+  get prompt() {
+    return l10n.t('true: every transaction in full; false or empty: their hashes only');
+  },
+  get placeholder() {
+    return l10n.t('empty = false');
+  },
+  optional: true,
+  validate: v.validateBoolean,
+};
 export const evmTxHash: ParamSpec = {
   key: 'hash',
   get title() {

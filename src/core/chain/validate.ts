@@ -2,6 +2,7 @@
 // undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
 
 import { bech32 } from '@scure/base';
+import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
 
 export type Validator = (value: string) => string | undefined;
@@ -37,8 +38,19 @@ export function normalizeCometHash(value: string): string {
   return value.trim().replace(/^0x/i, '').toUpperCase();
 }
 
-export const validateEvmAddress: Validator = (value) =>
-  /^0x[0-9a-fA-F]{40}$/.test(value.trim()) ? undefined : l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
+export const validateEvmAddress: Validator = (value) => {
+  const text = value.trim();
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
+  // Mixed case is an EIP-55 checksum, which must match (as Look Up checks); one case is unchecked.
+  const digits = text.slice(2);
+  if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && getAddress(`0x${digits.toLowerCase()}`) !== text)
+    return l10n.t('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text);
+  return undefined;
+};
+
+/** true or false (any case); empty is handled by the parameter being optional. */
+export const validateBoolean: Validator = (value) =>
+  /^(?:true|false)$/i.test(value.trim()) ? undefined : l10n.t('Type true or false (or leave it empty for false).');
 
 export const validateBech32Address: Validator = (value) => {
   const text = value.trim();

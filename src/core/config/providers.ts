@@ -69,6 +69,7 @@ export const DEFAULT_PROVIDERS = [
     consensusRpc: 'http://127.0.0.1:26657',
     consensusWs: 'ws://127.0.0.1:26657/websocket',
     rest: 'http://127.0.0.1:1317',
+    evmWs: 'ws://127.0.0.1:8545',
   },
 ];
 

@@ -12,9 +12,11 @@ export interface HistoryEntry {
   id: string;
   /** ISO time the request started. */
   at: string;
+  /** An operation id, or LOOK_UP for a Look Up (its query in `args.query`). */
   operation: string;
   label: string;
-  iface: InterfaceId;
+  /** The interface of an operation; none for a Look Up (it asks several). */
+  iface?: InterfaceId;
   provider: string;
   args: Record<string, string>;
   ok: boolean;
@@ -26,6 +28,22 @@ export interface HistoryEntry {
   stored: boolean;
   /** A result that went to a file (large body, genesis). */
   file?: string;
+}
+
+/** The `operation` of a Look Up entry. */
+export const LOOK_UP = 'lookUp';
+
+/**
+ * What History calls a request: the query file's request name when it came from one, then the
+ * method of a custom JSON-RPC request or the path of a custom GET, or the operation's label with
+ * its `{placeholders}` filled from the arguments (`blocks/1234`, not `blocks/{height}`).
+ */
+export function historyLabel(opId: string, opLabel: string, args: Readonly<Record<string, string>>, name?: string): string {
+  let label = opLabel;
+  if (/\.custom$/.test(opId) && args.method) label = args.method;
+  else if (/\.custom$/.test(opId) && args.path) label = args.path.length > 60 ? `${args.path.slice(0, 59)}…` : args.path;
+  else label = opLabel.replace(/\{(\w+)\}/g, (whole, key: string) => args[key] ?? whole);
+  return name ? `${name} · ${label}` : label;
 }
 
 /** The same request (operation, provider, arguments): what "compare with previous" pairs. */

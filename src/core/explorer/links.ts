@@ -10,6 +10,7 @@ import { bech32 } from '@scure/base';
 import { addressForms, accountPrefixOf } from './addresses';
 import { displayAmount } from './decodeEvm';
 import type { DenomUnit } from './context';
+import { chainIdText, timeText, weiWithGwei } from './units';
 
 export interface FoundLink {
   /** Offsets in the text scanned. */
@@ -42,6 +43,21 @@ export const MAX_LINKS = 2000;
 const NOT_LOOKED_UP =
   /(?:(?:app|data|validators|next_validators|consensus|last_results|evidence|last_commit)_hash|app hash|stateRoot|transactionsRoot|receiptsRoot|sha3Uncles|mixHash|withdrawalsRoot|parentBeaconBlockRoot|requestsHash)"?\s*[:=]\s*["`]?$/;
 
+/**
+ * A log's topics and data words are 32-byte values no lookup finds (event signatures, indexed
+ * arguments): not linked. In the explorer's log lines (`- log 0: … topics … data …`) and in JSON
+ * (`"topics": [ … ]`, `"data": "0x…"`).
+ */
+function inLogWords(before: string): boolean {
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = before.slice(lineStart);
+  if (/^\s*- log [^:]*:.*\b(?:topics|data)\b/.test(line)) return true;
+  if (/"data"\s*:\s*"$/.test(line)) return true;
+  const window = before.slice(-4000);
+  const topics = window.lastIndexOf('"topics"');
+  return topics >= 0 && !window.slice(topics).includes(']');
+}
+
 function validBech32(text: string): boolean {
   return bech32.decodeUnsafe(text, 90) !== undefined;
 }
@@ -72,8 +88,11 @@ function spend(budget: ScanBudget, units: number): boolean {
   return !budget.exhausted;
 }
 
-/** The identifiers in `text` (at most `max`), within `budget`. */
-export function scanLinks(text: string, max = MAX_LINKS, budget: ScanBudget = scanBudget()): FoundLink[] {
+/**
+ * The identifiers in `text` (at most `max`), within `budget`; `context`: the lines above it (a log's
+ * topics array opened there: its words are not links).
+ */
+export function scanLinks(text: string, max = MAX_LINKS, budget: ScanBudget = scanBudget(), context = ''): FoundLink[] {
   const out: FoundLink[] = [];
   for (let from = 0; from < text.length && out.length < max && !budget.exhausted; from += WINDOW) {
     if (!spend(budget, Math.ceil(Math.min(WINDOW, text.length - from) / 1000))) break;
@@ -93,6 +112,8 @@ export function scanLinks(text: string, max = MAX_LINKS, budget: ScanBudget = sc
         if (!validBech32(value)) continue;
       }
       if ((m[1] !== undefined || m[3] !== undefined) && NOT_LOOKED_UP.test(text.slice(Math.max(0, at - 40), at))) continue;
+      // Bounded look-back (inLogWords reads at most 4,000 characters): never the whole line before each hash.
+      if (m[1] !== undefined && inLogWords(at > 4000 ? text.slice(at - 4000, at) : `${context}\n${text.slice(0, at)}`)) continue;
       const isHeight = m[6] !== undefined;
       const start = isHeight ? at + m[0].length - value.length : m[7] !== undefined ? at + 1 : at;
       const query = isHeight && value.startsWith('0x') ? BigInt(value).toString() : value;
@@ -127,11 +148,14 @@ function unitFor(denom: string, ctx: HoverContext): { unit: DenomUnit; guessed: 
   return exp && denom.length > 1 ? { unit: { display: denom.slice(1), exponent: exp }, guessed: true } : undefined;
 }
 
-function age(ms: number): string {
-  const s = Math.round(Math.abs(ms) / 1000);
-  const text = s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`;
-  return ms >= 0 ? `${text} ago` : `in ${text}`;
+/** The key a value on this line is written under (`"baseFeePerGas": "0x…"`, `- gas price: 12`), if any. */
+function keyBefore(line: string, at: number): string | undefined {
+  return /"?([A-Za-z_][A-Za-z0-9_ ]{0,40})"?\s*[:=]\s*["`]?$/.exec(line.slice(Math.max(0, at - 60), at))?.[1];
 }
+
+const GAS_PRICE_KEY =
+  /^(?:gasPrice|effectiveGasPrice|baseFeePerGas|maxFeePerGas|maxPriorityFeePerGas|maxFeePerBlobGas|blobGasPrice|gas price|max fee per gas|max priority fee per gas|base fee)$/i;
+const TIME_KEY = /^(?:timestamp|time)$/i;
 
 /** Characters read on each side of a hover's position. */
 export const HOVER_WINDOW = 300;
@@ -160,6 +184,11 @@ function hoverWithin(line: string, character: number, ctx: HoverContext): HoverI
         return { start, end, lines: [`account: ${forms.account}`, `EVM (checksum): ${forms.hex}`] };
       }
       if (hex.length === 66) return undefined; // a hash: its link says enough
+      const key = keyBefore(line, start);
+      if (key && GAS_PRICE_KEY.test(key)) return { start, end, lines: [weiWithGwei(hex)] };
+      if (key && /^chainId$/i.test(key)) return { start, end, lines: [`EVM chain id ${chainIdText(hex)}`] };
+      if (key && TIME_KEY.test(key) && hex.length <= 12)
+        return { start, end, lines: [`${BigInt(hex).toString()} = ${timeText(Number(BigInt(hex)) * 1000, ctx.now)}`] };
       return { start, end, lines: [`${hex} = ${BigInt(hex).toString()} (decimal)`] };
     }
     if (m[2]) {
@@ -184,9 +213,12 @@ function hoverWithin(line: string, character: number, ctx: HoverContext): HoverI
     if (m[4]) {
       const t = Date.parse(m[4]);
       if (Number.isNaN(t)) return undefined;
-      return { start, end, lines: [`${new Date(t).toLocaleString()} (${age((ctx.now ?? Date.now()) - t)})`] };
+      return { start, end, lines: [timeText(t, ctx.now)] };
     }
     if (m[5]) {
+      const key = keyBefore(line, start);
+      if (key && GAS_PRICE_KEY.test(key) && !m[6]) return { start, end, lines: [weiWithGwei(m[5])] };
+      if (key && TIME_KEY.test(key) && !m[6] && m[5].length >= 9 && m[5].length <= 11) return { start, end, lines: [timeText(Number(m[5]) * 1000, ctx.now)] };
       // An amount: "123atest", or digits on a line that names an amount and a denom.
       const denom = m[6] ?? /"denom"\s*:\s*"([a-z][a-z0-9/]{1,127})"/.exec(line)?.[1];
       if (!denom || !(m[6] || /amount|value|balance/i.test(line))) return undefined;

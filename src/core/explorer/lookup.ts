@@ -8,10 +8,28 @@ import { type Query, identify } from './identify';
 import { lookUpAddress } from './lookupAddress';
 import { lookUpBlockAt, lookUpBlockByHash } from './lookupBlock';
 import { cosmosTxOfEvmHash, evmView, lookUpCosmosTx } from './lookupTx';
-import type { ExplorerSource } from './source';
+import { type ExplorerSource, rethrowCancel } from './source';
 import type { LookupResult } from './views';
 
 export type { LookupResult } from './views';
+
+/** The latest height the provider reports (CometBFT status, else the EVM block number); undefined when it cannot say. */
+async function tipHeight(src: ExplorerSource): Promise<bigint | undefined> {
+  try {
+    if (src.has.comet) {
+      const r = (await src.comet({ method: 'status', uri: {}, json: {} })) as { sync_info?: { latest_block_height?: unknown } };
+      const h = r?.sync_info?.latest_block_height;
+      if (typeof h === 'string' && /^\d{1,19}$/.test(h)) return BigInt(h);
+    }
+    if (src.has.evm) {
+      const n = await src.evm('eth_blockNumber', []);
+      if (typeof n === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(n)) return BigInt(n);
+    }
+  } catch (err) {
+    rethrowCancel(err);
+  }
+  return undefined;
+}
 
 /** Looks `query` up on `source`. Throws a LocalizedError for a query it cannot read (nothing sent) or when cancelled. */
 export async function lookUp(source: ExplorerSource, query: string): Promise<LookupResult> {
@@ -28,6 +46,12 @@ export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): 
     case 'height': {
       const block = await lookUpBlockAt(src, ctx, q.height, notes, tried, q.page);
       if (block) return { ...common, kind: 'block', found: `block ${q.height}${block.page ? `, page ${block.page.number} of its transactions` : ''}`, block };
+      // Not there: a height the chain has not reached is said so, without the nodes' raw errors.
+      const tip = await tipHeight(src);
+      if (tip !== undefined && BigInt(q.height) > tip) {
+        const reason = `Height ${q.height} is above the tip ${tip}: the chain has not produced it yet.`;
+        return { ...common, notes: [], kind: 'notFound', found: `nothing: above the tip ${tip}`, tried, reason };
+      }
       break;
     }
     case 'cosmosHash': {

@@ -6,9 +6,10 @@
 
 import { errorMessage } from '../base/errors';
 import { addressForms, bytesOf, checksumAddress } from './addresses';
-import type { ChainContext } from './context';
+import type { ChainContext, DenomUnit } from './context';
 import { cosmosTxHash, messageTypes } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
+import { amountText, evmAddress } from './units';
 import { cometCalls, evmHashesOf, localTx, readEvents } from './lookupTx';
 import { type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
@@ -26,29 +27,45 @@ function hexToDec(v: unknown): string | undefined {
 
 const shortType = (t: string) => t.slice(t.lastIndexOf('.') + 1);
 
-/** One line for a transaction: its messages' types and the main facts of the first. */
-export function summarize(tx: TxView): string {
+/** One line for a transaction: its messages' types and the main facts of the first, amounts in display units (`units`, by denom) like fees. */
+export function summarize(tx: TxView, units: ReadonlyMap<string, DenomUnit> = new Map()): string {
   if (tx.error) return tx.error;
   const types = tx.messages.map((m) => shortType(m.typeUrl));
   const first = tx.messages[0] as MessageView | undefined;
   const evm = tx.evm[0];
   let facts = '';
-  if (evm) facts = ` ${evm.hash}${evm.from ? ` ${evm.from}` : ''} → ${evm.to ?? 'contract creation'}${evm.value ? ` ${evm.value.amount}` : ''}`;
+  if (evm)
+    facts = ` ${evm.hash}${evm.from ? ` ${evmAddress(evm.from)}` : ''} → ${evm.to ? evmAddress(evm.to) : 'contract creation'}${evm.value ? ` ${evm.value.display?.replace(/ \(18 decimals\)$/, '') ?? evm.value.amount}` : ''}`;
   else if (first?.fields) {
     const f = first.fields as Record<string, any>;
     const from = f.fromAddress ?? f.from_address ?? f.delegatorAddress ?? f.delegator_address ?? f.sender;
     const to = f.toAddress ?? f.to_address ?? f.validatorAddress ?? f.validator_address ?? f.receiver;
-    const amount = Array.isArray(f.amount)
-      ? f.amount.map((c: any) => `${c.amount}${c.denom}`).join(',')
-      : f.amount?.amount
-        ? `${f.amount.amount}${f.amount.denom}`
-        : '';
+    const amount = coinsOf(f.amount)
+      .map((c) => amountText(c.amount, c.denom, units.get(c.denom)))
+      .join(', ');
     facts = [from, to && `→ ${to}`, amount]
       .filter(Boolean)
       .map((s) => ` ${s}`)
       .join('');
   }
   return `${types.join(', ') || '(no messages)'}${facts}${tx.code ? ` · code ${tx.code}` : ''}`;
+}
+
+/** The coins of a message's `amount` (one coin or a list). */
+function coinsOf(amount: unknown): { amount: string; denom: string }[] {
+  const list = Array.isArray(amount) ? amount : amount && typeof amount === 'object' ? [amount] : [];
+  return list.filter((c): c is { amount: string; denom: string } => typeof c?.amount === 'string' && typeof c?.denom === 'string');
+}
+
+/** The display units of the denoms a transaction's first message moves (asked once per denom: the context keeps them). */
+async function unitsOf(tx: TxView, ctx: ChainContext): Promise<Map<string, DenomUnit>> {
+  const units = new Map<string, DenomUnit>();
+  const f = tx.messages[0]?.fields as Record<string, unknown> | undefined;
+  for (const c of coinsOf(f?.amount).slice(0, 8)) {
+    const u = await ctx.unit(c.denom);
+    if (u) units.set(c.denom, u);
+  }
+  return units;
 }
 
 /** The Ethereum senders the events name (a `message` event of a MsgEthereumTx: its `sender`), by message index. */
@@ -89,7 +106,7 @@ async function blockTx(
     }
   }
   const tx: TxView = { ...local, evm };
-  return { index, hash: tx.hash, summary: summarize(tx), code: tx.code, gasUsed: tx.gasUsed, evmHashes: evm.map((e) => e.hash), tx };
+  return { index, hash: tx.hash, summary: summarize(tx, await unitsOf(tx, ctx)), code: tx.code, gasUsed: tx.gasUsed, evmHashes: evm.map((e) => e.hash), tx };
 }
 
 /** A transaction outside the page: one line from a cheap pass (hash, message types, EVM hashes from the events, code). */

@@ -9,6 +9,7 @@ import { decodeEvmRaw } from './decodeEvm';
 import { signerFromJson } from './signers';
 import type { ChainContext } from './context';
 import { type CometCall, type ExplorerSource, attempt, rethrowCancel } from './source';
+import { withDisplayAmounts } from './units';
 import type { EventGroup, EventView, EvmLog, EvmView, MessageView, TxView } from './views';
 
 type Json = Record<string, any>;
@@ -80,6 +81,8 @@ async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
     }
     return view;
   });
+  for (const [i, m] of messages.entries())
+    messages[i] = { ...m, fields: (await withDisplayAmounts(m.fields, (d, a) => ctx.coin(d, a))) as Record<string, unknown> };
   const fee: Json | undefined = tx.auth_info?.fee;
   const prefix = await ctx.prefix();
   return {
@@ -131,6 +134,8 @@ export async function localTx(
   const hashes = evmHashesOf(events);
   let evmIndex = 0;
   const messages: MessageView[] = decoded.messages.map((m) => (m.ethereum ? { ...m, evmHash: m.ethereum.statedHash ?? hashes[evmIndex++] } : m));
+  for (const [i, m] of messages.entries())
+    if (m.fields) messages[i] = { ...m, fields: (await withDisplayAmounts(m.fields, (d, a) => ctx.coin(d, a))) as Record<string, unknown> };
   const tx: TxView = {
     hash: where.hash ?? decoded.hash,
     height: where.height,

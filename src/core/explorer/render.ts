@@ -5,6 +5,7 @@
 // the link provider, from identifiers it recognises. Long values are cut (the data has them).
 
 import type { DumpField } from './protoDump';
+import { evmAddress, weiWithGwei } from './units';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
 
 const MAX_VALUE = 2000;
@@ -85,7 +86,7 @@ export function renderLookup(r: LookupResult): string {
       break;
     case 'notFound':
       d.line('');
-      d.line(`Nothing found. Tried: ${r.tried.map(esc).join(', ')}.`);
+      d.line(r.reason ? esc(r.reason) : `Nothing found. Tried: ${r.tried.map(esc).join(', ')}.`);
   }
   if (r.notes.length > 0) {
     d.h(2, 'Notes');
@@ -144,10 +145,18 @@ function renderTx(d: Doc, tx: TxView, level: number): void {
   for (const e of tx.evm) renderEvm(d, e, level);
 }
 
+/** A coin given its display form (units.ts withDisplayAmounts): shown like a fee. */
+function isCoin(v: unknown): v is Coin {
+  const c = v as Coin | null;
+  return typeof c === 'object' && c !== null && typeof c.denom === 'string' && typeof c.amount === 'string' && typeof c.display === 'string';
+}
+
 function renderFields(d: Doc, fields: unknown, indent: string): void {
   if (fields === null || typeof fields !== 'object') return;
   for (const [k, v] of Object.entries(fields as Record<string, unknown>).slice(0, 200)) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    if (isCoin(v)) d.line(`${indent}- ${esc(k)}: ${coin(v)}`);
+    else if (Array.isArray(v) && v.length > 0 && v.every(isCoin)) d.line(`${indent}- ${esc(k)}: ${v.map(coin).join(', ')}`);
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       d.line(`${indent}- ${esc(k)}:`);
       renderFields(d, v, `${indent}  `);
     } else if (Array.isArray(v) && v.some((x) => x !== null && typeof x === 'object')) {
@@ -181,20 +190,20 @@ function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.kv('Cosmos transaction', e.cosmosHash && id(e.cosmosHash));
   d.kv('status', e.status && esc(e.status));
   d.kv('block', e.blockNumber && `${id(e.blockNumber)}${e.blockHash ? ` ${id(e.blockHash)}` : ''}`);
-  d.kv('from', e.from && `${id(e.from)}${e.fromEvents ? ' (as the events name it; not recovered from the signature)' : ''}`);
-  d.kv('to', e.to ? id(e.to) : e.source === 'events' ? undefined : 'contract creation');
-  d.kv('created contract', e.contractAddress && id(e.contractAddress));
+  d.kv('from', e.from && `${id(evmAddress(e.from))}${e.fromEvents ? ' (as the events name it; not recovered from the signature)' : ''}`);
+  d.kv('to', e.to ? id(evmAddress(e.to)) : e.source === 'events' ? undefined : 'contract creation');
+  d.kv('created contract', e.contractAddress && id(evmAddress(e.contractAddress)));
   d.kv('value', e.value && coin(e.value));
   d.kv('nonce', e.nonce && esc(e.nonce));
   d.kv('gas', e.gas && `${esc(e.gasUsed ?? '?')} used of ${esc(e.gas)}`);
   if (!e.gas) d.kv('gas used', e.gasUsed && esc(e.gasUsed));
-  d.kv('gas price', e.gasPrice && `${esc(e.gasPrice)}${e.effectiveGasPrice ? ` (effective ${esc(e.effectiveGasPrice)})` : ''}`);
-  d.kv('max fee per gas', e.maxFeePerGas && esc(e.maxFeePerGas));
-  d.kv('max priority fee per gas', e.maxPriorityFeePerGas && esc(e.maxPriorityFeePerGas));
+  d.kv('gas price', e.gasPrice && `${esc(weiWithGwei(e.gasPrice))}${e.effectiveGasPrice ? ` · effective ${esc(weiWithGwei(e.effectiveGasPrice))}` : ''}`);
+  d.kv('max fee per gas', e.maxFeePerGas && esc(weiWithGwei(e.maxFeePerGas)));
+  d.kv('max priority fee per gas', e.maxPriorityFeePerGas && esc(weiWithGwei(e.maxPriorityFeePerGas)));
   d.kv('input', e.input && (e.input === '0x' ? '0x (none)' : id(e.input)));
   d.kv('read from', e.source === 'evmRpc' ? 'the EVM RPC' : e.source === 'decoded' ? 'the signed bytes (decoded with viem)' : 'the Cosmos events only');
   for (const [i, l] of (e.logs ?? []).entries()) {
-    d.line(`- log ${esc(l.logIndex ?? String(i))}: ${id(l.address)} topics ${l.topics.map(id).join(', ') || '—'} data ${id(l.data)}`);
+    d.line(`- log ${esc(l.logIndex ?? String(i))}: ${id(evmAddress(l.address))} topics ${l.topics.map(id).join(', ') || '—'} data ${id(l.data)}`);
   }
 }
 
@@ -212,6 +221,7 @@ function renderBlock(d: Doc, b: BlockView): void {
       'EVM block',
       `${id(b.evm.hash)} · ${b.evm.txCount} EVM transaction(s) · gas used ${esc(b.evm.gasUsed)}${b.evm.gasLimit ? ` of ${esc(b.evm.gasLimit)}` : ''}`,
     );
+  d.kv('base fee', b.evm?.baseFeePerGas && esc(weiWithGwei(b.evm.baseFeePerGas)));
   if (b.page) d.kv('decoded', pageText(b.height, b.page));
   if (b.txs.length > 0) {
     d.h(3, 'Transactions');

@@ -152,4 +152,4 @@ export type LookupResult =
   | (Common & { readonly kind: 'tx'; readonly tx: TxView })
   | (Common & { readonly kind: 'block'; readonly block: BlockView })
   | (Common & { readonly kind: 'address'; readonly address: AddressView })
-  | (Common & { readonly kind: 'notFound'; readonly tried: readonly string[] });
+  | (Common & { readonly kind: 'notFound'; readonly tried: readonly string[]; /** Why, when known (a height above the tip). */ readonly reason?: string });

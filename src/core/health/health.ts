@@ -160,7 +160,14 @@ export class HealthMonitor {
         const header = block && isObject(block.header) ? block.header : undefined;
         const h = parseDecimalHeight(header?.height);
         if (h === undefined) return down(at, l10n.t('blocks/latest has no block.header.height within int64'), undefined, { kind: 'protocol' });
-        return { at, ok: true, latencyMs: r.elapsedMs, height: h, chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined };
+        return {
+          at,
+          ok: true,
+          latencyMs: r.elapsedMs,
+          height: h,
+          chainId: typeof header?.chain_id === 'string' ? header.chain_id : undefined,
+          ...blockTimeOf(header?.time),
+        };
       }
     }
   }
@@ -207,5 +214,12 @@ function retryAfterMs(value: string | undefined): number {
 function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeResult {
   const status = readCometStatus(result);
   if (!status) return down(at, l10n.t('status has no sync_info.latest_block_height'));
-  return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId };
+  const syncInfo = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
+  return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId, ...blockTimeOf(syncInfo?.latest_block_time) };
+}
+
+/** The node's own time of its latest block (RFC 3339), which judges staleness from the first probe. */
+function blockTimeOf(time: unknown): { blockTime?: number } {
+  const t = typeof time === 'string' ? Date.parse(time) : NaN;
+  return Number.isFinite(t) && t > 0 ? { blockTime: t } : {};
 }

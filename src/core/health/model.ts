@@ -24,6 +24,8 @@ export interface ProbeResult {
   /** Connection set-up (DNS, TCP, TLS, WebSocket handshake) when this probe opened one. */
   setupMs?: number;
   height?: bigint;
+  /** When the node says its latest block was made (ms; CometBFT `sync_info.latest_block_time`, REST's block header time). */
+  blockTime?: number;
   chainId?: string;
   error?: string;
   /** Set when the provider answered 429: no probe before this time. */

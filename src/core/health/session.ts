@@ -68,7 +68,8 @@ export class HealthSession {
           t.retryAt = undefined;
           if (last.height !== undefined && (t.height === undefined || last.height > t.height)) {
             t.height = last.height;
-            t.since = last.at;
+            // The node's own block time when it reports one: a node two hours behind is stale at its first probe.
+            t.since = last.blockTime !== undefined ? Math.min(last.at, last.blockTime) : last.at;
           }
         } else {
           t.streak++;

@@ -54,15 +54,32 @@ export async function chooseWatch(
     }
   }
   if (given.query !== undefined || given.evm !== undefined) return { provider, query: given.query, evm: given.evm };
-  let family: 'comet' | 'evm' = provider.endpoints.consensusWs ? 'comet' : 'evm';
-  if (provider.endpoints.consensusWs && provider.endpoints.evmWs) {
-    const items = [
-      { label: l10n.t('CometBFT events'), description: l10n.t('a query over the Consensus WebSocket'), family: 'comet' as const },
-      { label: l10n.t('EVM subscription'), description: l10n.t('eth_subscribe over the EVM WebSocket'), family: 'evm' as const },
-    ];
-    const picked = await prompts.pick(items, { title: l10n.t('Watch Events: {0}', provider.name) });
-    if (!picked) return undefined;
-    family = picked.family;
+  // Both families are offered even when the provider lacks one, so the pick says why it is missing
+  // (a provider without "evmWs" used to go straight to CometBFT queries without a word).
+  const hasComet = !!provider.endpoints.consensusWs;
+  const hasEvm = !!provider.endpoints.evmWs;
+  const items = [
+    {
+      label: l10n.t('CometBFT events'),
+      description: hasComet ? l10n.t('a query over the Consensus WebSocket') : l10n.t('unavailable: {0} has no "consensusWs" address', provider.name),
+      family: 'comet' as const,
+    },
+    {
+      label: l10n.t('EVM subscription'),
+      description: hasEvm ? l10n.t('eth_subscribe over the EVM WebSocket') : l10n.t('unavailable: {0} has no "evmWs" address', provider.name),
+      family: 'evm' as const,
+    },
+  ];
+  const picked = await prompts.pick(items, { title: l10n.t('Watch Events: {0}', provider.name) });
+  if (!picked) return undefined;
+  const family = picked.family;
+  if (family === 'evm' && !hasEvm) {
+    throw new LocalizedError(l10n.both('{0} has no EVM WebSocket address: add "evmWs" (such as ws://host:8546) to it to watch EVM events.', provider.name));
+  }
+  if (family === 'comet' && !hasComet) {
+    throw new LocalizedError(
+      l10n.both('{0} has no Consensus WebSocket address: add "consensusWs" (such as ws://host:26657/websocket) to it to watch CometBFT events.', provider.name),
+    );
   }
   if (family === 'comet') {
     const templates = queryTemplates().map((t) => ({ label: t.label, description: t.query, query: t.query }));

@@ -53,6 +53,7 @@ export function chartTexts(): { chartColumns: Record<string, string>; chart: Rec
       latency: vscode.l10n.t('latency ms'),
       behind: vscode.l10n.t('blocks behind'),
       noData: vscode.l10n.t('No probes yet this session.'),
+      down: vscode.l10n.t('down'),
       sparkline: vscode.l10n.t('Latency of {0} over the session: {1} probes, last {2} ms'),
     },
   };

@@ -51,6 +51,16 @@ export function routeCommandUri(provider: string | undefined, operation: string,
   return vscode.Uri.parse(`command:${Commands.restQuery}?${encodeURIComponent(JSON.stringify([arg]))}`);
 }
 
+/** The lines just above `line` (a JSON array of log topics opened there), short lines only. */
+function contextAbove(doc: vscode.TextDocument, line: number): string {
+  const out: string[] = [];
+  for (let i = Math.max(0, line - 8); i < line; i++) {
+    const t = doc.lineAt(i).text;
+    out.push(t.length > 300 ? '' : t);
+  }
+  return out.join('\n');
+}
+
 export function documentLinks(doc: vscode.TextDocument, token?: vscode.CancellationToken): vscode.DocumentLink[] {
   const provider = providerOfDocument(doc.uri);
   const visible = vscode.window.visibleTextEditors.filter((e) => e.document === doc).flatMap((e) => e.visibleRanges);
@@ -61,7 +71,12 @@ export function documentLinks(doc: vscode.TextDocument, token?: vscode.Cancellat
     for (let line = from; line <= to && links.length < MAX_LINKS && !budget.exhausted; line++) {
       if (token?.isCancellationRequested) return links;
       const text = doc.lineAt(line).text;
-      for (const l of scanLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length, budget)) {
+      for (const l of scanLinks(
+        text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text,
+        MAX_LINKS - links.length,
+        budget,
+        contextAbove(doc, line),
+      )) {
         const link = new vscode.DocumentLink(new vscode.Range(line, l.start, line, l.end), lookUpCommandUri(provider, l.query));
         link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
         links.push(link);
@@ -90,7 +105,7 @@ export function documentHover(doc: vscode.TextDocument, position: vscode.Positio
   const info = hoverAt(text, at, known);
   // The identifier under the pointer, as links find it: its lookup is one click away in the hover,
   // wherever it is (a document too large for links everywhere included).
-  const link = scanLinks(text).find((l) => l.start <= at && at <= l.end);
+  const link = scanLinks(text, undefined, scanBudget(), contextAbove(doc, position.line)).find((l) => l.start <= at && at <= l.end);
   if (!info && !link) return undefined;
   // Trusted for this one command only: server text is added as text, never as Markdown.
   const md = new vscode.MarkdownString(undefined, true);

@@ -20,6 +20,7 @@ import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { type Prompts, windowPrompts } from '../prompts';
+import { providerPrompts } from './providerPicks';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
@@ -128,10 +129,12 @@ export function lookUpUri(provider: string, query: string): vscode.Uri {
 export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
   const providers = readSettings().providers.providers;
   const health = deps.health;
-  const read = await readLookUpArgument(arg, providers, windowPrompts, currentNetworks(providers), health && ((q, among) => bestForLookup(health, q, among)));
+  const prompts = providerPrompts(windowPrompts, () => health?.rows() ?? []);
+  const read = await readLookUpArgument(arg, providers, prompts, currentNetworks(providers), health && ((q, among) => bestForLookup(health, q, among)));
   if (!read) return undefined;
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
+  const started = new Date();
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up {0} · {1}', query, provider.name), cancellable: true },
     (_progress, token) => {
@@ -141,7 +144,9 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
     },
   );
   const text = masker.mask(renderLookup(result));
-  return deps.documents.showData(lookUpUri(provider.name, query), Buffer.from(text, 'utf8'), { language: 'markdown' });
+  const bytes = Buffer.from(text, 'utf8');
+  void deps.history?.recordLookUp?.(provider.name, query, result.kind !== 'notFound', started, bytes);
+  return deps.documents.showData(lookUpUri(provider.name, query), bytes, { language: 'markdown' });
 }
 
 /** The API's lookUp(): the composed result as plain data. Rejects for an unknown provider or a query it cannot read. */

@@ -14,6 +14,7 @@ import { Commands } from '../commandIds';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { readSettings } from '../settings';
+import { QueryFixes, ambiguityDiagnostics } from './queryFixes';
 import { QueryTests } from './queryTests';
 
 export const LANGUAGE_ID = 'chainq';
@@ -45,6 +46,7 @@ export class QueryEditor extends Disposable {
         if (e.affectsConfiguration('chainEndpoints.providers')) vscode.workspace.textDocuments.forEach((d) => this.schedule(d, 0));
       }),
       vscode.languages.registerCodeLensProvider(SELECTOR, { provideCodeLenses: (doc) => codeLenses(doc) }),
+      vscode.languages.registerCodeActionsProvider(SELECTOR, new QueryFixes(parsedOf), { providedCodeActionKinds: QueryFixes.kinds }),
       vscode.languages.registerCompletionItemProvider(SELECTOR, { provideCompletionItems: (doc, pos) => complete(doc, pos) }, ':', '{', '$', '.', ' ', '='),
       { dispose: () => this.timers.forEach((t) => clearTimeout(t)) },
     );
@@ -68,19 +70,14 @@ export class QueryEditor extends Disposable {
     if (doc.isClosed) return;
     const file = parsedOf(doc);
     const checked = checkQueryFile(file, { providers: readSettings().providers.providers, env: process.env });
-    this.diagnostics.set(
-      doc.uri,
-      [...file.diagnostics, ...checked].map((d) => {
-        const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
-        const diagnostic = new vscode.Diagnostic(
-          range,
-          d.message,
-          d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
-        );
-        diagnostic.source = 'chain-endpoints';
-        return diagnostic;
-      }),
-    );
+    const shown = [...file.diagnostics, ...checked].map((d) => {
+      const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
+      const diagnostic = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      diagnostic.source = 'chain-endpoints';
+      return diagnostic;
+    });
+    // A request two providers could serve stops when run: said here, with its quick fixes (queryFixes.ts).
+    this.diagnostics.set(doc.uri, [...shown, ...ambiguityDiagnostics(file, shown)]);
     this.tests.update(doc, file);
   }
 }

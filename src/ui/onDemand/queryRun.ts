@@ -58,7 +58,7 @@ function secretFor(deps: CommandDeps, p: Provider, name: string): string | undef
 }
 
 /** Stores an outcome as its result document (opened when `open`), and records it in History. */
-async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise<vscode.Uri | undefined> {
+async function keep(deps: CommandDeps, outcome: Outcome, open: boolean, name?: string): Promise<vscode.Uri | undefined> {
   if (outcome.error?.kind === 'cancelled') return undefined;
   let uri: vscode.Uri;
   if (outcome.file && !outcome.error) {
@@ -67,7 +67,7 @@ async function keep(deps: CommandDeps, outcome: Outcome, open: boolean): Promise
   } else {
     uri = await deps.documents.showData(resultUri(outcome), masker.maskBytes(renderDocumentBytes(outcome)), { open });
   }
-  void deps.history?.record(outcome, deps.documents.dataOf(uri));
+  void deps.history?.record(outcome, deps.documents.dataOf(uri), name);
   return uri;
 }
 
@@ -137,7 +137,7 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
           return;
         }
         pending.push(
-          keep(deps, r.outcome, false).then((uri) => {
+          keep(deps, r.outcome, false, r.request.name).then((uri) => {
             if (uri) documents.set(r, uri);
             options.onResult?.(r, uri);
           }),
@@ -149,7 +149,9 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
   const text = report('text', [{ file: vscode.workspace.asRelativePath(document.uri), run }]);
   for (const line of text.trimEnd().split('\n')) deps.log.info(`[queries] ${line}`);
   const lastDoc = last && documents.get(last);
-  if (options.open && lastDoc) await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false });
+  // Beside the query file, which keeps the focus (the next Run, an edit): Run all is not a jump away.
+  if (options.open && lastDoc)
+    await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
   const failed = run.requests.some((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)) || r.across.some((a) => !a.passed));
   const summary = failed
     ? vscode.l10n.t('Query file: {0} request(s) run, some assertions failed (see the Testing view or the log).', run.requests.length)

@@ -194,7 +194,10 @@ function message(uri: vscode.Uri, line: number, provider: ProviderRun | undefine
   const who = provider ? `${provider.provider}: ` : '';
   const found = a.actual !== undefined && !a.message.includes(a.actual) ? ` (${vscode.l10n.t('found {0}', a.actual)})` : '';
   const text = new vscode.MarkdownString();
-  text.appendText(`${who}${a.assertion.text} — ${a.message}${found}`);
+  // A request that errored reads "error", not the name of the assertion it failed ("success").
+  const errored = a.assertion.kind === 'success' && !a.passed && provider?.record.error !== undefined;
+  if (errored) text.appendText(`${who}${vscode.l10n.t('error')} — ${provider!.record.error}`);
+  else text.appendText(`${who}${a.assertion.text} — ${a.message}${found}`);
   if (document) text.appendMarkdown(` · [${vscode.l10n.t('result document')}](${document.toString()})`);
   const m = new vscode.TestMessage(text);
   m.location = new vscode.Location(uri, new vscode.Position(line - 1, 0));

@@ -18,6 +18,7 @@ import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import type { Log } from '../log';
 import { windowPrompts } from '../prompts';
+import { providerPrompts } from './providerPicks';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
@@ -46,7 +47,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
     op,
     providers,
     arg,
-    windowPrompts,
+    providerPrompts(windowPrompts, () => health?.rows() ?? [], op.iface),
     currentNetworks(providers),
     health && ((a, among) => bestProviderFor(health, op, a, among)),
   );
@@ -177,7 +178,7 @@ export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boole
     node.operation,
     readSettings().providers.providers,
     node,
-    windowPrompts,
+    providerPrompts(windowPrompts, () => deps.health?.rows() ?? [], node.operation.iface),
     currentNetworks(readSettings().providers.providers),
   );
   if (!resolved) return undefined;

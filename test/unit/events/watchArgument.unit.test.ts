@@ -100,6 +100,25 @@ describe('events: the Watch Events argument', () => {
     assert.deepEqual(d?.evm, { subscription: 'logs', address: ADDR });
   });
 
+  it('a provider without "evmWs": the family pick says the EVM stream is unavailable and why; picking it explains', async () => {
+    let shown: readonly PickItem[] = [];
+    const { prompts } = scripted(
+      [
+        (items) => {
+          shown = items;
+          return items[1];
+        },
+      ],
+      [],
+    );
+    await assert.rejects(chooseWatch({ provider: 'Comet' }, [both, comet, http], prompts), /Comet has no EVM WebSocket address: add "evmWs"/);
+    assert.deepEqual(
+      shown.map((i) => i.label),
+      ['CometBFT events', 'EVM subscription'],
+    );
+    assert.match(String(shown[1].description), /unavailable: Comet has no "evmWs" address/);
+  });
+
   it('no provider with a WebSocket: one sentence saying what to add', async () => {
     await assert.rejects(chooseWatch(undefined, [http], scripted([], []).prompts), /add "consensusWs" \(CometBFT\) or "evmWs" \(EVM\)/);
   });

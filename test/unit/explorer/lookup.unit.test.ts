@@ -174,6 +174,19 @@ describe('explorer: lookups composed from recorded evmd answers', () => {
     await assert.rejects(lookUp(none, 'hello'), /not a block height, a hash or an address/);
     assert.deepEqual(none.asked, []);
   });
+
+  it('a height above the tip says so, with the tip, and no raw node errors', async () => {
+    const src = fakeSource();
+    const comet = src.comet.bind(src);
+    src.comet = async (call: CometCall) => (call.method === 'status' ? { sync_info: { latest_block_height: '10' } } : comet(call));
+    const r = await lookUp(src, '99');
+    assert.equal(r.kind, 'notFound');
+    assert.equal(r.found, 'nothing: above the tip 10');
+    assert.deepEqual(r.notes, []);
+    const text = renderLookup(r);
+    assert.match(text, /Height 99 is above the tip 10: the chain has not produced it yet\./);
+    assert.doesNotMatch(text, /not found/);
+  });
 });
 
 describe('explorer: a block larger than a page', () => {

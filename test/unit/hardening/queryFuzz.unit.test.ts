@@ -17,7 +17,7 @@ import { seededRandom } from '../helpers/seededRandom';
 import { type TestServer, startServer } from '../helpers/httpServer';
 
 const SEED = Number(process.env.QUERY_FUZZ_SEED ?? process.env.HARDENING_SEED ?? Date.now() % 1_000_000);
-const EXAMPLES = path.resolve(__dirname, '..', '..', '..', '..', 'examples');
+const EXAMPLES = path.resolve(__dirname, '..', '..', '..', '..', 'examples', 'workspace');
 
 const TOKENS = [
   'request ',

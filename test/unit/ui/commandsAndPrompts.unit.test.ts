@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_PREFIX, OPERATION_IDS } from '../../../src/core/chain/operationIds';
+import { COMMAND_PREFIX, OPERATION_ALIASES, OPERATION_IDS } from '../../../src/core/chain/operationIds';
 import { findOperation } from '../../../src/core/chain/operations';
 import type { Provider } from '../../../src/core/config/providers';
 import { Commands } from '../../../src/ui/commandIds';
@@ -40,7 +40,7 @@ describe('ui without the editor', () => {
   it('every command in package.json is registered (Commands or an operation), and every registered one is contributed', () => {
     const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
     const contributed = new Set<string>(manifest.contributes.commands.map((c: { command: string }) => c.command));
-    const registered = new Set<string>([...Object.values(Commands), ...OPERATION_IDS.map((id) => COMMAND_PREFIX + id)]);
+    const registered = new Set<string>([...Object.values(Commands), ...[...OPERATION_IDS, ...Object.keys(OPERATION_ALIASES)].map((id) => COMMAND_PREFIX + id)]);
     assert.deepEqual(
       [...contributed].filter((c) => !registered.has(c)),
       [],

@@ -4,7 +4,7 @@
 
 import * as l10n from '../../base/l10n';
 import type { Operation } from '../operation';
-import { evmAddress, evmRawTx, evmTxHash, heightOf, hexToDecimal, hexToWei, jsonParams, method, optionalHeight, params } from '../params';
+import { evmAddress, evmRawTx, evmTxHash, fullTransactions, heightOf, hexToDecimal, hexToWei, jsonParams, method, optionalHeight, params } from '../params';
 
 export const EVM_OPERATIONS: readonly Operation[] = [
   // EVM RPC
@@ -37,10 +37,11 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     get title() {
       return l10n.t('EVM RPC: eth_getBlockByNumber (latest or a height)');
     },
-    params: [optionalHeight],
+    params: [optionalHeight, fullTransactions],
     build: (a) => {
       const h = heightOf(a);
-      return { kind: 'jsonrpc', method: 'eth_getBlockByNumber', params: [h ? '0x' + BigInt(h).toString(16) : 'latest', false] };
+      const full = (a.full ?? '').trim().toLowerCase() === 'true';
+      return { kind: 'jsonrpc', method: 'eth_getBlockByNumber', params: [h ? '0x' + BigInt(h).toString(16) : 'latest', full] };
     },
     summarize: (r) => (r === null ? l10n.t('null: no such block (past the tip, or pruned)') : undefined),
   },
