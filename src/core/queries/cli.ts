@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { LocalizedError, errorMessage } from '../base/errors';
+import { requestOptions } from '../chain/requestOptions';
 import { groupNetworks, networkIndex } from '../config/networks';
 import { type Provider, parseProviders } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
@@ -164,14 +165,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const run = await runQueryFile(file, {
         providers,
         // No document is shown: answers are parsed, not formatted as they arrive.
-        execute: {
-          http,
-          timeoutMs: options.timeoutMs,
-          maxBufferBytes: 20 * 1024 * 1024,
-          maxDownloadBytes: options.maxDownloadBytes,
-          spillDir,
-          formatWhileReceiving: false,
-        },
+        execute: requestOptions(
+          { requestTimeoutMs: options.timeoutMs, maxDocumentBytes: 20 * 1024 * 1024, maxDownloadBytes: options.maxDownloadBytes },
+          { http, spillDir },
+          'silent',
+        ),
         env: io.env,
         allowEnv: options.allowEnv,
         envHint,

@@ -6,6 +6,7 @@
 
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
+import { requestOptions } from '../../core/chain/requestOptions';
 import { networkIndex } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { renderDocumentBytes } from '../../core/documents/render';
@@ -102,13 +103,8 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     return runQueryFile(file, {
       providers: settings.providers.providers,
       networkOf: networkNamer(settings.providers.providers),
-      execute: {
-        http: deps.http,
-        timeoutMs: settings.requestTimeoutMs,
-        maxBufferBytes: settings.maxDocumentBytes,
-        maxDownloadBytes: settings.maxDownloadBytes,
-        spillDir: deps.storageDir,
-      },
+      // The options every request of the editor gets (core/chain/requestOptions.ts): the same caps as the catalogue's.
+      execute: requestOptions(settings, { http: deps.http, spillDir: deps.storageDir }, 'document'),
       env: process.env,
       // The environment only as the user's own settings allow (never the workspace's).
       allowEnv: queryFilesAllowEnv(),
