@@ -1,11 +1,11 @@
 // @ts-check
 // The architecture as checks (`npm run lint:deps`, part of `npm run lint`): no import cycles in src,
 // src/core never imports vscode, and each layer of src/core imports only the layers below it
-// (docs/architecture.md): base < secrets < transport < config < documents < chain < health < the
+// (docs/architecture.md): base < secrets < transport < config < documents < chain < health < contracts < the
 // feature folders (explorer, queries, events) < src/ui and src/extension.ts.
 'use strict';
 
-const LAYERS = ['base', 'secrets', 'transport', 'config', 'documents', 'chain', 'health'];
+const LAYERS = ['base', 'secrets', 'transport', 'config', 'documents', 'chain', 'health', 'contracts'];
 
 /** One rule per layer: it may not import a layer above it. */
 const layerRules = LAYERS.map((layer, i) => ({

@@ -4,47 +4,13 @@
 // only by the link provider, from identifiers it recognises. Long values are cut (the data has them).
 
 import type { DumpField } from './protoDump';
-import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
+import { Doc, coin, esc, id } from './mdDoc';
+import { renderAddressContract, renderEvmDecoding } from './renderEvm';
+import type { AddressView, BlockView, EventView, EvmView, LookupResult, TxView } from './views';
 
-const MAX_VALUE = 2000;
 const MAX_EVENTS_SHOWN = 2000;
 
-/** Characters that need work: controls, and Markdown's own (escaped so server text never becomes markup). */
-const SPECIAL = /[\u0000-\u001F\u007F\\`*[\]<>]/;
-
-/** Text from a server, safe in Markdown: control characters dropped, backticks and markup escaped, cut. */
-export function esc(v: unknown): string {
-  let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
-  if (s.length <= MAX_VALUE && !SPECIAL.test(s)) return s; // the common case: an identifier or a number
-  s = s.replace(/[\u0000-\u001F\u007F]+/g, ' ');
-  if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
-  return s.replace(/([\\`*[\]<>])/g, '\\$1');
-}
-
-/** An identifier: in backticks (backticks and escapes inside removed). */
-function id(v: unknown): string {
-  const e = esc(v);
-  const s = e.includes('\\') ? e.replace(/\\`/g, '').replace(/\\/g, '') : e;
-  return s === '' ? '—' : `\`${s}\``;
-}
-
-function coin(c: Coin | undefined): string {
-  if (!c) return '—';
-  return `${esc(c.amount)} ${esc(c.denom)}${c.display ? ` (${esc(c.display)})` : ''}`;
-}
-
-class Doc {
-  readonly lines: string[] = [];
-  h(level: number, text: string): void {
-    this.lines.push('', `${'#'.repeat(level)} ${text}`, '');
-  }
-  kv(key: string, value: string | undefined): void {
-    if (value !== undefined && value !== '') this.lines.push(`- ${key}: ${value}`);
-  }
-  line(text: string): void {
-    this.lines.push(text);
-  }
-}
+export { esc } from './mdDoc';
 
 export function renderLookup(r: LookupResult): string {
   const d = new Doc();
@@ -173,9 +139,7 @@ function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.kv('max priority fee per gas', e.maxPriorityFeePerGas && esc(e.maxPriorityFeePerGas));
   d.kv('input', e.input && (e.input === '0x' ? '0x (none)' : id(e.input)));
   d.kv('read from', e.source === 'evmRpc' ? 'the EVM RPC' : e.source === 'decoded' ? 'the signed bytes (decoded with viem)' : 'the Cosmos events only');
-  for (const [i, l] of (e.logs ?? []).entries()) {
-    d.line(`- log ${esc(l.logIndex ?? String(i))}: ${id(l.address)} topics ${l.topics.map(id).join(', ') || '—'} data ${id(l.data)}`);
-  }
+  renderEvmDecoding(d, e, level);
 }
 
 function renderBlock(d: Doc, b: BlockView): void {
@@ -231,6 +195,7 @@ function renderAddress(d: Doc, a: AddressView): void {
   d.kv('account type', a.account?.type && esc(a.account.type));
   d.kv('EVM nonce', a.nonce && esc(a.nonce));
   d.kv('contract', a.isContract === undefined ? undefined : a.isContract ? `yes (${a.codeBytes} bytes of code)` : 'no');
+  renderAddressContract(d, a);
   if (a.validator) {
     d.h(3, 'Validator');
     renderFields(d, a.validator, '');

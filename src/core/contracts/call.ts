@@ -1,0 +1,287 @@
+// Calling a contract: the function named by a signature (`balanceOf(address)`, cast's
+// `balanceOf(address)(uint256)`, a full `function … returns (…)`), or by a name or selector when the
+// ABI is known; arguments checked against their ABI types (as typed, each with the sentence that
+// says what to type); eth_call at a block with optional state overrides (its third parameter), the
+// outputs or the revert decoded, and eth_estimateGas beside it.
+
+import { type AbiFunction, type AbiParameter, type Hex, encodeFunctionData, getAddress, isAddress, parseAbiItem } from 'viem';
+import { LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { selectorOf } from './builtin';
+import { decodeOutputs } from './decode';
+import type { ContractRegistry, ResolveContext } from './registry';
+import type { Decoded, DecodedArg, KnownContract } from './types';
+import { canonicalType, resultOf, signatureOf } from './values';
+
+export interface CallSpec {
+  readonly address: string;
+  /** A signature, a full human-readable function, or (with a known ABI) a name or a selector. */
+  readonly function: string;
+  /** The arguments: values (strings, numbers, arrays) or one text (a JSON array, or comma-separated). */
+  readonly args?: readonly unknown[] | string;
+  /** A block number (decimal or 0x) or tag; latest by default. */
+  readonly block?: string;
+  readonly from?: string;
+  /** Wei, decimal or 0x. */
+  readonly value?: string;
+  /** eth_call's state overrides: `{ "0xaddr": { balance, nonce, code, state, stateDiff } }`. */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+}
+
+export interface CallOutcome {
+  readonly function: string;
+  readonly contract?: string;
+  readonly source?: string;
+  readonly block: string;
+  readonly data: string;
+  /** The decoded output: one output its value, several an object by name. */
+  readonly result?: unknown;
+  readonly outputs?: readonly DecodedArg[];
+  /** The return data as received. */
+  readonly raw?: string;
+  readonly revert?: Decoded & { readonly data?: string };
+  /** A failure that is not a revert (the node's sentence). */
+  readonly error?: string;
+  readonly gasEstimate?: string;
+  readonly gasError?: string;
+}
+
+function refuse(m: l10n.Message): never {
+  throw new LocalizedError(m);
+}
+
+const INT = /^(u?)int(\d*)$/;
+const BYTES_N = /^bytes(\d+)$/;
+
+/** A value typed as text (or given as JSON) made into what viem encodes for `p`; throws a LocalizedError that says what to type. */
+export function coerceArg(p: AbiParameter, v: unknown): unknown {
+  const type = p.type;
+  const name = p.name ? `${p.name} (${canonicalType(p)})` : canonicalType(p);
+  const arr = /^(.*)\[(\d*)\]$/.exec(type);
+  if (arr) {
+    const list = typeof v === 'string' ? parseJsonList(v, name) : v;
+    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name, arr[2]));
+    return list.map((x) => coerceArg({ ...p, type: arr[1] } as AbiParameter, x));
+  }
+  if (type === 'tuple') {
+    const comps = (p as { components?: readonly AbiParameter[] }).components ?? [];
+    const t = typeof v === 'string' ? parseJsonList(v, name, true) : v;
+    if (Array.isArray(t)) {
+      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name, String(comps.length)));
+      return comps.map((c, i) => coerceArg(c, t[i]));
+    }
+    if (t && typeof t === 'object')
+      return Object.fromEntries(comps.map((c, i) => [c.name ?? String(i), coerceArg(c, (t as Record<string, unknown>)[c.name ?? String(i)])]));
+    refuse(l10n.both('{0}: a JSON array or object of its components.', name));
+  }
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
+  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name));
+  const int = INT.exec(type);
+  if (int) {
+    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name));
+    const n = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
+    const bits = BigInt(int[2] || '256');
+    const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name, min.toString(), max.toString()));
+    return n;
+  }
+  if (type === 'address') {
+    if (!isAddress(text, { strict: false })) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name));
+    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name));
+    return getAddress(text);
+  }
+  if (type === 'bool') {
+    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name));
+    return text.toLowerCase() === 'true';
+  }
+  const bn = BYTES_N.exec(type);
+  if (bn) {
+    if (!new RegExp(`^0x[0-9a-fA-F]{${Number(bn[1]) * 2}}$`).test(text))
+      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name, String(Number(bn[1]) * 2)));
+    return text;
+  }
+  if (type === 'bytes') {
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name));
+    return text;
+  }
+  if (type === 'string') return typeof v === 'string' ? v : text;
+  refuse(l10n.both('{0}: this type is not supported here.', name));
+}
+
+function parseJsonList(text: string, name: string, objectToo = false): unknown {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (Array.isArray(v) || (objectToo && v && typeof v === 'object')) return v;
+  } catch {
+    // said below
+  }
+  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+}
+
+/** Splits typed arguments: a JSON array, or values separated by commas (brackets and quotes kept together). */
+export function splitArgs(args: readonly unknown[] | string | undefined): unknown[] {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return [...args];
+  const text = String(args).trim();
+  if (text === '') return [];
+  if (text.startsWith('[') && text.endsWith(']')) {
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (Array.isArray(v)) return v;
+    } catch {
+      // not JSON: split by commas
+    }
+  }
+  const out: string[] = [];
+  let depth = 0;
+  let quote = false;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '"') quote = !quote;
+    if (!quote && (ch === '[' || ch === '(' || ch === '{')) depth++;
+    if (!quote && (ch === ']' || ch === ')' || ch === '}')) depth--;
+    if (ch === ',' && depth === 0 && !quote) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur.trim());
+  return out.map((s) => (/^".*"$/.test(s) ? (JSON.parse(s) as string) : s));
+}
+
+/** The function `text` names: a signature (with cast's `(outputs)` or `returns (…)`), or a name/selector of `abi`. */
+export function resolveFunction(text: string, contract: KnownContract | undefined, argCount?: number): AbiFunction {
+  const t = text.trim();
+  const fns = (contract?.abi ?? []).filter((x): x is AbiFunction => x.type === 'function');
+  if (/^0x[0-9a-fA-F]{8}$/.test(t)) {
+    const f = fns.find((x) => selectorOf(x) === t.toLowerCase());
+    if (!f) refuse(l10n.both('No function of the known ABI has selector {0}.', t));
+    return f;
+  }
+  if (/^[A-Za-z_$][\w$]*$/.test(t)) {
+    const named = fns.filter((x) => x.name === t);
+    const fit = argCount === undefined ? named : named.filter((x) => x.inputs.length === argCount);
+    if (named.length === 0)
+      refuse(
+        contract
+          ? l10n.both('{0} has no function named {1}.', contract.name, t)
+          : l10n.both('No ABI is known for this address: give the signature, e.g. {0}(address).', t),
+      );
+    if (fit.length === 1) return fit[0];
+    if (named.length === 1) return named[0];
+    refuse(l10n.both('{0} is overloaded: give the signature ({1}).', t, named.map(signatureOf).join(', ')));
+  }
+  // cast's form: name(inputs)(outputs)
+  const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
+  const human = cast ? `function ${cast[1]} view returns ${cast[2]}` : /^function\s/.test(t) ? t : `function ${t}`;
+  let fn: AbiFunction;
+  try {
+    fn = parseAbiItem(human) as AbiFunction;
+  } catch (err) {
+    refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)): {1}', t, errorMessage(err).split('\n')[0]));
+  }
+  if (fn?.type !== 'function') refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)).', t));
+  // The known ABI's function of the same signature has names and outputs.
+  const sig = signatureOf(fn);
+  return fns.find((x) => signatureOf(x) === sig && x.outputs.length > 0) ?? fn;
+}
+
+/** The calldata of `fn` with `args` (checked); throws a LocalizedError saying which argument is wrong. */
+export function encodeCall(fn: AbiFunction, args: readonly unknown[]): Hex {
+  if (args.length !== fn.inputs.length)
+    refuse(l10n.both('{0} takes {1} argument(s); {2} given.', signatureOf(fn), String(fn.inputs.length), String(args.length)));
+  const values = fn.inputs.map((p, i) => coerceArg(p, args[i]));
+  return encodeFunctionData({ abi: [fn], functionName: fn.name, args: values });
+}
+
+function blockParam(b: string | undefined): string {
+  if (!b || b === '') return 'latest';
+  if (/^(latest|earliest|pending|safe|finalized)$/.test(b)) return b;
+  if (/^\d{1,19}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
+  if (/^0x[0-9a-fA-F]{1,16}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
+  refuse(l10n.both('block: a number, 0x quantity, or latest / pending / earliest / safe / finalized.'));
+}
+
+function quantity(v: string | undefined, what: string): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (/^\d{1,78}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
+  refuse(l10n.both('{0}: an integer (decimal or 0x hex).', what));
+}
+
+/** Everything checked before anything is sent: the function, the calldata, the block, the call object. */
+export async function prepareCall(
+  spec: CallSpec,
+  registry: ContractRegistry,
+  ctx: ResolveContext,
+): Promise<{ fn: AbiFunction; contract?: KnownContract; data: Hex; block: string; tx: Record<string, string> }> {
+  if (typeof spec.address !== 'string' || !isAddress(spec.address, { strict: false })) refuse(l10n.both('address: 0x and 40 hex digits.'));
+  if (typeof spec.function !== 'string' || spec.function.trim() === '')
+    refuse(l10n.both('function: a signature such as balanceOf(address), or a name when the ABI is known.'));
+  const block = blockParam(spec.block);
+  const contract = await registry.contractAt(spec.address, { ...ctx, block });
+  const args = splitArgs(spec.args);
+  const fn = resolveFunction(spec.function, contract, args.length);
+  const data = encodeCall(fn, args);
+  const tx: Record<string, string> = { to: getAddress(spec.address), data };
+  if (spec.from) {
+    if (!isAddress(spec.from, { strict: false })) refuse(l10n.both('from: 0x and 40 hex digits.'));
+    tx.from = getAddress(spec.from);
+  }
+  const value = quantity(spec.value, 'value');
+  if (value) tx.value = value;
+  if (spec.overrides !== undefined && (spec.overrides === null || typeof spec.overrides !== 'object' || Array.isArray(spec.overrides)))
+    refuse(l10n.both('overrides: an object by address, e.g. {"0x…": {"balance": "0x1"}}.'));
+  return { fn, contract, data, block, tx };
+}
+
+/** eth_call (and eth_estimateGas beside it): never throws for a chain's answer, only for bad input or cancellation. */
+export async function callContract(
+  evm: (method: string, params: readonly unknown[]) => Promise<unknown>,
+  spec: CallSpec,
+  registry: ContractRegistry,
+  ctx: ResolveContext,
+): Promise<CallOutcome> {
+  const { fn, contract, data, block, tx } = await prepareCall(spec, registry, ctx);
+  const base = { function: signatureOf(fn), contract: contract?.name, source: contract?.source.label, block, data };
+  const params: unknown[] = [tx, block];
+  if (spec.overrides) params.push(spec.overrides);
+  let outcome: CallOutcome;
+  try {
+    const raw = (await evm('eth_call', params)) as unknown;
+    const hex = typeof raw === 'string' && /^0x[0-9a-fA-F]*$/.test(raw) ? raw : undefined;
+    if (hex === undefined) outcome = { ...base, error: 'the node answered something other than hex data' };
+    else {
+      try {
+        const outputs = decodeOutputs(fn, hex);
+        outcome = { ...base, raw: hex, outputs, result: fn.outputs.length > 0 ? resultOf(outputs) : undefined };
+      } catch (err) {
+        outcome = {
+          ...base,
+          raw: hex,
+          error: `the answer does not decode as ${fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`,
+        };
+      }
+    }
+  } catch (err) {
+    if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+    const detail = isEndpointError(err) ? err.detail : {};
+    const revertData = typeof detail.data === 'string' ? (/^"?(0x[0-9a-fA-F]*)"?$/.exec(detail.data)?.[1] ?? undefined) : undefined;
+    if (detail.code === 3 || /revert/i.test(errorMessage(err))) {
+      const decoded: Decoded =
+        revertData && revertData !== '0x'
+          ? await registry.decodeRevert(revertData, spec.address, ctx)
+          : { kind: 'unknown', note: "the node gave no revert data (evmd never returns it from eth_call; a mined transaction's trace has it)" };
+      outcome = { ...base, revert: { ...decoded, data: revertData }, error: errorMessage(err) };
+    } else outcome = { ...base, error: errorMessage(err) };
+  }
+  try {
+    const gas = (await evm('eth_estimateGas', spec.overrides ? [tx, block, spec.overrides] : [tx, block])) as unknown;
+    if (typeof gas === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(gas)) return { ...outcome, gasEstimate: BigInt(gas).toString() };
+    return { ...outcome, gasError: 'the node answered something other than a quantity' };
+  } catch (err) {
+    if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+    return { ...outcome, gasError: errorMessage(err) };
+  }
+}
