@@ -6,7 +6,7 @@
 //   standard.json     ERC-20, ERC-721, ERC-1155 and ERC-4626 (viem's ABIs)
 //   signatures.json   the curated part of the offline table of common functions, events and errors
 //                     (the table is every item of the two files above plus these) (OpenZeppelin, WETH, Uniswap, Multicall, Safe…)
-// Usage: node scripts/contracts/genAbis.mjs [path to cosmos/evm@v0.3.2]
+// Usage: node scripts/contracts/genAbis.mjs [path to cosmos/evm@v0.3.2] && npx prettier --write src/core/contracts/abis
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,12 @@ const EVM = process.argv[2] ?? path.join(modCache(), 'github.com', 'cosmos', 'ev
 
 /** Address, name, the abi.json folder (none: a precompile without a Solidity interface). */
 const PRECOMPILES = [
-  ['0x0000000000000000000000000000000000000100', 'p256', undefined, 'P-256 signature verification (RIP-7212): input hash, r, s, x, y (160 bytes), output 1 when valid'],
+  [
+    '0x0000000000000000000000000000000000000100',
+    'p256',
+    undefined,
+    'P-256 signature verification (RIP-7212): input hash, r, s, x, y (160 bytes), output 1 when valid',
+  ],
   ['0x0000000000000000000000000000000000000400', 'bech32', 'bech32'],
   ['0x0000000000000000000000000000000000000800', 'staking', 'staking'],
   ['0x0000000000000000000000000000000000000801', 'distribution', 'distribution'],
@@ -273,5 +278,8 @@ const write = (name, data) => fs.writeFileSync(path.join(OUT, name), JSON.string
 write('precompiles.json', { from: 'cosmos/evm v0.3.2 precompiles/*/abi.json', precompiles });
 write('standard.json', { from: 'viem erc20Abi, erc721Abi, erc1155Abi, erc4626Abi', standards: standard });
 // The table at run time is standard.json, precompiles.json and these (the curated items not already there).
-write('signatures.json', { from: 'a curated list (scripts/contracts/genAbis.mjs)', items: signatures.filter((s) => s.origin === 'common').map(({ origin: _o, ...s }) => s) });
+write('signatures.json', {
+  from: 'a curated list (scripts/contracts/genAbis.mjs)',
+  items: signatures.filter((s) => s.origin === 'common').map(({ origin: _o, ...s }) => s),
+});
 console.log(`precompiles: ${precompiles.length}, standard: ${standard.length}, signatures: ${signatures.length}`);

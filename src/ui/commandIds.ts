@@ -27,6 +27,7 @@ export const Commands = {
   queriesRun: 'chainEndpoints.queries.run',
   queriesRunAll: 'chainEndpoints.queries.runAll',
   lookUp: 'chainEndpoints.lookUp',
+  contractsAttach: 'chainEndpoints.contracts.attach',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -24,6 +24,8 @@ export interface CommandDeps {
   readonly storageDir: string;
   /** Capabilities and health rows: whether a provider can serve a request, and which can (the HealthController). */
   readonly health?: { capabilities(provider: string): Capabilities | undefined; rows(): readonly InterfaceHealth[] };
+  /** Keeps a disposable made on demand (a watcher) until deactivation. */
+  readonly keep?: (d: vscode.Disposable) => void;
 }
 
 /** The health rows and their refresh, as the comparison view reads them (the HealthController). */

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { encodeAbiParameters, encodeErrorResult, encodeFunctionData } from 'viem';
 import { EndpointError } from '../../../src/core/base/errors';
+import { findOperation } from '../../../src/core/chain/operations';
 import { callContract, coerceArg, resolveFunction, splitArgs } from '../../../src/core/contracts/call';
 import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { MAX_TRACE_FRAMES, decodeTrace, fetchCallTrace, flattenTrace } from '../../../src/core/contracts/trace';
@@ -208,6 +209,27 @@ describe('contracts: calling', () => {
       callContract(async () => '0x', { address: TOKEN, function: 'transfer', args: [BOB] }, s.registry, s.ctx),
       /takes 2 argument\(s\); 1 given/,
     );
+  });
+});
+
+describe('contracts: evm.callContract in the catalogue (query files, run())', () => {
+  it('builds eth_call from a signature and its typed arguments; the result is the output decoded', () => {
+    const op = findOperation('evm.callContract')!;
+    const wire = op.build({ address: TOKEN, function: 'balanceOf(address)', args: BOB, block: '12' }) as { method: string; params: unknown[] };
+    assert.equal(wire.method, 'eth_call');
+    assert.deepEqual(wire.params[1], '0xc');
+    assert.equal((wire.params[0] as { data: string }).data, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [BOB] }));
+    // A standard view written without outputs: its output is known; integers as decimal strings.
+    assert.equal(op.decodeResult!(encodeAbiParameters([{ type: 'uint256' }], [750n]), { function: 'balanceOf(address)' }), '750');
+    assert.deepEqual(
+      op.decodeResult!(encodeAbiParameters([{ type: 'string' }, { type: 'uint256' }], ['T', 5n]), {
+        function: 'function info() view returns (string name, uint256 supply)',
+      }),
+      { name: 'T', supply: '5' },
+    );
+    assert.equal(op.decodeResult!('0x01', { function: 'ping()' }), '0x01', 'no outputs declared: the hex as received');
+    assert.throws(() => op.build({ address: TOKEN, function: 'balanceOf(address)', args: '0x12' }), /an address/);
+    assert.match(op.params.find((p) => p.key === 'function')!.validate('balanceOf(') ?? '', /not a function signature/);
   });
 });
 
