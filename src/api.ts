@@ -83,6 +83,8 @@ export interface WatchEvent {
   readonly summary: string;
   /** The event as received (CometBFT `{query, data, events}`, or the EVM notification's `result`). */
   readonly data?: unknown;
+  /** An EVM log's event decoded with the ABIs known (as `decode()` gives it), when one is. */
+  readonly decoded?: DecodedResult;
 }
 
 /** What a provider can serve, as probed (plain data; see the README's "Capabilities"). */

@@ -105,6 +105,11 @@ export class ArtifactIndex {
     return this.bySelector?.get(selector.toLowerCase()) ?? [];
   }
 
+  /** What is already indexed for a selector (no listing, no read: hovers). */
+  peekSelector(selector: string): ReadonlyArray<{ item: AbiEntry; artifact: Artifact }> {
+    return this.bySelector?.get(selector.toLowerCase()) ?? [];
+  }
+
   /** Artifacts whose runtime code (metadata stripped) is `length` bytes. */
   async withCodeLength(length: number): Promise<readonly Artifact[]> {
     await this.ensure();

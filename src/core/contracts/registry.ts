@@ -258,6 +258,47 @@ export class ContractRegistry {
     return undefined;
   }
 
+  /** A log decoded without a request or a read (the event console): a match already made, a precompile, artifacts already indexed, the standards and the table. */
+  decodeLogKnown(log: { address?: string; topics: readonly string[]; data: string }, network?: string): Decoded | undefined {
+    const topic0 = log.topics[0]?.toLowerCase();
+    if (!topic0 || !/^0x[0-9a-f]{64}$/.test(topic0)) return undefined;
+    const a = log.address && ADDRESS.test(log.address) ? log.address : undefined;
+    const contract = a ? (this.matched.get(`${network ?? ''}|${a.toLowerCase()}`)?.contract ?? precompileAt(a)) : undefined;
+    const out: Candidate[] = [];
+    if (contract) {
+      let map = this.selectors.get(contract.abi);
+      if (!map) this.selectors.set(contract.abi, (map = itemsBySelector(contract.abi)));
+      for (const item of map.get(topic0) ?? []) out.push({ item, contract: contract.name, source: contract.source });
+    }
+    for (const { item, artifact } of this.opts.artifacts?.peekSelector(topic0) ?? [])
+      out.push({
+        item,
+        contract: artifact.name,
+        source: { kind: 'artifact', label: `workspace artifact ${artifact.path} (by selector)`, path: artifact.path },
+      });
+    for (const t of tableItems(topic0)) {
+      const std = /^ERC-/.test(t.origin);
+      out.push({
+        item: t.item,
+        contract: std ? t.origin : undefined,
+        source: std
+          ? { kind: 'standard', label: `standard ${t.origin} ABI` }
+          : { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` },
+      });
+    }
+    return decodeLogWith(log.topics, log.data, out);
+  }
+
+  /** A selector's or topic0's signatures without reading anything (hovers): the artifacts already indexed, then the table. */
+  knownSignatures(selector: string): string[] {
+    const sel = selector.toLowerCase();
+    const out = new Set<string>();
+    const line = (item: AbiEntry) => `${item.type} ${item.name}(${item.inputs.map((p: { type: string }) => p.type).join(',')})`;
+    for (const { item, artifact } of this.opts.artifacts?.peekSelector(sel) ?? []) out.add(`${line(item)} · ${artifact.name} (${artifact.path})`);
+    for (const t of tableItems(sel)) out.add(`${line(t.item)} · ${/^ERC-/.test(t.origin) ? t.origin : `guessed from its selector (${t.origin})`}`);
+    return [...out].slice(0, 8);
+  }
+
   /** Any topic0 or selector in one line (hovers): the table and the artifacts already read, no request. */
   async signatureOf(selector: string): Promise<string[]> {
     const sel = selector.toLowerCase();

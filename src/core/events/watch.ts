@@ -51,7 +51,7 @@ export class Watch {
   private readonly timers = new Timers<TimerKey>();
   private readonly stream: EntryStream;
   private readonly stateListeners = new Listeners<WatchSnapshot>((message) => this.log('error', message), 'watch state listener');
-  private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open'>>;
+  private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open' | 'decodeLog'>>;
   private readonly open: SocketOpener;
   private readonly log: NonNullable<WatchOptions['log']>;
   private readonly preferredKeys: string[];
@@ -272,7 +272,7 @@ export class Watch {
     if (msg.method !== 'eth_subscription' || !params || !conn.subscribed || params.subscription !== conn.subscriptionId) {
       return this.ignore(conn, l10n.t('ignored a message for another subscription'));
     }
-    this.accept(bytes, text, params.result, () => readEvmNotification(t.subscription, params.result));
+    this.accept(bytes, text, params.result, () => readEvmNotification(t.subscription, params.result, this.options.decodeLog));
   }
 
   private onSubscribed(conn: Connection): void {

@@ -1,6 +1,6 @@
 // Identifiers in a result document's text: block and transaction hashes, addresses (0x; bech32 with
 // a valid checksum), and heights (`"height": "5"`, `- height: \`5\``, `"number": "0x5"`), each with
-// the query that looks it up. Hovers: an address in its other forms, a hex quantity in decimal, a
+// the query that looks it up. Hovers: an address in its other forms (and its contract name), a selector or topic0 as its signatures, a hex quantity in decimal, a
 // base-unit amount in display units, a timestamp as local time and age. Pure text work, bounded by
 // the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call.
 
@@ -73,6 +73,10 @@ export interface HoverInfo {
 
 export interface HoverContext {
   readonly prefix?: string;
+  /** A contract's name and ABI source for an address, when known without a request. */
+  contractName?(address: string): string | undefined;
+  /** Signatures a 4-byte selector or a topic0 is known as (the bundled table, artifacts already read). */
+  signatures?(selector: string): readonly string[];
   unit(denom: string): DenomUnit | undefined;
   readonly now?: number;
 }
@@ -104,8 +108,12 @@ export function hoverAt(line: string, character: number, ctx: HoverContext): Hov
       const hex = m[1];
       if (hex.length === 42) {
         const forms = addressForms(Uint8Array.from(Buffer.from(hex.slice(2), 'hex')), ctx.prefix ?? 'cosmos');
-        return { start, end, lines: [`account: ${forms.account}`, `EVM (checksum): ${forms.hex}`] };
+        const name = ctx.contractName?.(hex);
+        return { start, end, lines: [...(name ? [`contract: ${name}`] : []), `account: ${forms.account}`, `EVM (checksum): ${forms.hex}`] };
       }
+      // A selector or a topic0: its signatures, when known.
+      const sigs = hex.length === 10 || hex.length === 66 ? (ctx.signatures?.(hex) ?? []) : [];
+      if (sigs.length > 0) return { start, end, lines: sigs.slice(0, 6) };
       if (hex.length === 66) return undefined; // a hash: its link says enough
       return { start, end, lines: [`${hex} = ${BigInt(hex).toString()} (decimal)`] };
     }

@@ -98,6 +98,13 @@ export function contractRegistry(deps: Pick<CommandDeps, 'keep'>): ContractRegis
   return r;
 }
 
+let hoversOnly: ContractRegistry | undefined;
+
+/** For hovers (no request, nothing read): the session's registry once a decode made it, else the built-in ABIs and settings. */
+export function registryForHovers(): ContractRegistry {
+  return registry ?? (hoversOnly ??= new ContractRegistry({ settings: contractSettings }));
+}
+
 /** The network a provider belongs to (the tree's label), else its chain id. */
 export function networkOf(provider: Provider): string | undefined {
   const all = readSettings().providers.providers;

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { encodeAbiParameters, encodeErrorResult, encodeFunctionData } from 'viem';
 import { EndpointError } from '../../../src/core/base/errors';
 import { findOperation } from '../../../src/core/chain/operations';
+import { readEvmNotification } from '../../../src/core/events/entry';
+import { hoverAt } from '../../../src/core/explorer/links';
 import { callContract, coerceArg, resolveFunction, splitArgs } from '../../../src/core/contracts/call';
 import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { MAX_TRACE_FRAMES, decodeTrace, fetchCallTrace, flattenTrace } from '../../../src/core/contracts/trace';
@@ -318,5 +320,40 @@ describe('explorer: an EVM transaction explained', () => {
     const r = await lookUp(src, HASH);
     assert.ok(!src.asked.includes('debug_traceTransaction'));
     assert.match(renderLookup(r), /- call trace: trace node does not serve debug_traceTransaction .*Trace node on the same network does/);
+  });
+});
+
+describe('contracts: the event console and hovers', () => {
+  it('an EVM log line names its event and key arguments; the decoding rides along', () => {
+    const r = new ContractRegistry();
+    const decodeLog = (l: { address?: string; topics: readonly string[]; data: string }) => {
+      const d = r.decodeLogKnown(l);
+      return d && { line: `${d.name}(${(d.args ?? []).map((a) => `${a.name}=${String(a.value)}`).join(', ')})`, decoded: d };
+    };
+    const log = {
+      address: TOKEN,
+      topics: [
+        '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+        `0x${ALICE.slice(2).padStart(64, '0')}`,
+        `0x${BOB.slice(2).padStart(64, '0')}`,
+      ],
+      data: encodeAbiParameters([{ type: 'uint256' }], [250n]),
+      blockNumber: '0x5',
+    };
+    const e = readEvmNotification('logs', log, decodeLog);
+    assert.match(e.summary, /^Transfer\(from=0xaAaA.*, to=0xbBbB.*, value=250\) {2}address=/);
+    assert.equal((e.decoded as { signature: string }).signature, 'Transfer(address,address,uint256)');
+    assert.match(readEvmNotification('logs', { ...log, topics: [`0x${'12'.repeat(32)}`] }, decodeLog).summary, /topic0=/);
+  });
+
+  it('hovers: a selector or topic0 shows its signatures, an address its contract name', () => {
+    const r = new ContractRegistry();
+    const ctx = { unit: () => undefined, signatures: (s: string) => r.knownSignatures(s), contractName: (a: string) => r.nameOf(a)?.name };
+    assert.match(hoverAt('selector 0xa9059cbb', 12, ctx)!.lines[0], /function transfer\(address,uint256\) · ERC-20/);
+    assert.match(
+      hoverAt('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', 3, ctx)!.lines.join('\n'),
+      /event Transfer\(address,address,uint256\)/,
+    );
+    assert.equal(hoverAt('to 0x0000000000000000000000000000000000000804', 5, ctx)!.lines[0], 'contract: bank');
   });
 });
