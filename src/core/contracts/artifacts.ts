@@ -81,6 +81,8 @@ export class ArtifactIndex {
   private byLength?: Map<number, Artifact[]>;
   /** What the last indexing had to leave out (shown with decodings). */
   notes: string[] = [];
+  /** Changes each time the index is rebuilt (caches built on it compare this). */
+  generation = 0;
   /** Files read since creation (tests and the benchmark check nothing is read before the first decode). */
   reads = 0;
 
@@ -179,6 +181,7 @@ export class ArtifactIndex {
     }
     this.bySelector = bySelector;
     this.byLength = byLength;
+    this.generation++;
   }
 }
 

@@ -3,7 +3,7 @@
 // decodes cleanly wins (an ERC-20 and an ERC-721 Transfer share topic0 and differ in what is
 // indexed). viem's decodeAbiParameters reads the values; the selector is not hashed again per item.
 
-import { type AbiEvent, type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters } from 'viem';
+import { type AbiEvent, type AbiFunction, type AbiParameter, type Hex, checksumAddress, decodeAbiParameters } from 'viem';
 import { type AbiEntry, ERROR_SELECTOR, ERROR_STRING, PANIC, PANIC_SELECTOR, panicMeaning } from './builtin';
 import type { AbiSource, Decoded, DecodedArg } from './types';
 import { argsOf, canonicalType, signatureOf } from './values';
@@ -28,6 +28,23 @@ function decoded(kind: Decoded['kind'], c: Candidate, args: DecodedArg[], select
     selector,
     ...(c.source.kind === 'signatures' ? { guessed: true } : {}),
   };
+}
+
+/** A static indexed value from its topic: the common types read directly, the rest through viem. */
+function topicValue(p: AbiParameter, topic: Hex): unknown {
+  if (topic.length !== 66) return decodeAbiParameters([p], topic)[0];
+  switch (p.type) {
+    case 'address':
+      if (!/^0x0{24}/.test(topic)) break;
+      return checksumAddress(`0x${topic.slice(26)}`);
+    case 'uint256':
+      return BigInt(topic);
+    case 'bytes32':
+      return topic;
+    case 'bool':
+      if (topic === `0x${'0'.repeat(64)}` || topic === `0x${'0'.repeat(63)}1`) return topic.endsWith('1');
+  }
+  return decodeAbiParameters([p], topic)[0];
 }
 
 /** A call's input (0x + selector + arguments) against the candidates for its selector. */
@@ -60,7 +77,7 @@ export function decodeLogWith(topics: readonly string[], data: string, candidate
         if (!p.indexed) return;
         const topic = topics[t++] as Hex;
         // A dynamic value is indexed by its hash: the topic is all there is.
-        values[i] = DYNAMIC.test(p.type) ? topic : decodeAbiParameters([p], topic)[0];
+        values[i] = DYNAMIC.test(p.type) ? topic : topicValue(p, topic);
       });
       const plain = ev.inputs.filter((p) => !p.indexed);
       if (plain.length > 0) {

@@ -64,6 +64,10 @@ export class ContractRegistry {
   private readonly matched = new Map<string, Match>();
   private readonly selectors = new WeakMap<Abi, Map<string, AbiEntry[]>>();
   private readonly settingAbis = new Map<string, Promise<Abi | string>>();
+  /** Candidates by selector: without a contract, and per contract ABI (both forgotten when the artifacts change). */
+  private readonly cached = new Map<string, Candidate[]>();
+  private cachedFor = new WeakMap<Abi, Map<string, Candidate[]>>();
+  private cachedGeneration = 0;
 
   constructor(private readonly opts: RegistryOptions = {}) {}
 
@@ -74,6 +78,8 @@ export class ContractRegistry {
   /** Artifacts or settings changed: matches and read ABI files are forgotten. */
   invalidate(): void {
     this.matched.clear();
+    this.cached.clear();
+    this.cachedFor = new WeakMap();
     this.settingAbis.clear();
     this.opts.artifacts?.invalidate();
   }
@@ -179,8 +185,28 @@ export class ContractRegistry {
     return m.contract;
   }
 
-  /** The candidates for a selector or topic0, in order: the address's ABI, workspace artifacts, standards, the table. */
+  /** The candidates for a selector or topic0, in order: the address's ABI, workspace artifacts, standards, the table (kept per contract and selector until the artifacts change). */
   private async candidates(selector: string, contract: KnownContract | undefined): Promise<Candidate[]> {
+    const artifacts = this.opts.artifacts;
+    if (artifacts) await artifacts.bySelectorOf(selector); // brings the index up to date (a no-op while nothing changed)
+    const generation = artifacts?.generation ?? 0;
+    if (generation !== this.cachedGeneration) {
+      this.cached.clear();
+      this.cachedFor = new WeakMap();
+      this.cachedGeneration = generation;
+    }
+    const byContract = contract ? (this.cachedFor.get(contract.abi) ?? new Map<string, Candidate[]>()) : this.cached;
+    let list = byContract.get(selector);
+    if (!list) {
+      list = await this.buildCandidates(selector, contract);
+      if (byContract.size >= MAX_CACHED) byContract.clear();
+      byContract.set(selector, list);
+      if (contract && !this.cachedFor.has(contract.abi)) this.cachedFor.set(contract.abi, byContract);
+    }
+    return list;
+  }
+
+  private async buildCandidates(selector: string, contract: KnownContract | undefined): Promise<Candidate[]> {
     const out: Candidate[] = [];
     if (contract) {
       let map = this.selectors.get(contract.abi);
