@@ -1,4 +1,9 @@
 import * as assert from 'node:assert/strict';
+import os from 'node:os';
+import { parseQueryFile } from '../../../src/core/queries/parse';
+import { runQueryFile } from '../../../src/core/queries/run';
+import { HttpClient } from '../../../src/core/transport/http';
+import { startServer } from '../helpers/httpServer';
 import { encodeAbiParameters, encodeErrorResult, encodeFunctionData } from 'viem';
 import { EndpointError } from '../../../src/core/base/errors';
 import { findOperation } from '../../../src/core/chain/operations';
@@ -355,5 +360,45 @@ describe('contracts: the event console and hovers', () => {
       /event Transfer\(address,address,uint256\)/,
     );
     assert.equal(hoverAt('to 0x0000000000000000000000000000000000000804', 5, ctx)!.lines[0], 'contract: bank');
+  });
+});
+
+describe('contracts: evm.callContract in a query file', () => {
+  it('runs through the catalogue: eth_call sent, `result` the decoded output, so `assert result == 750` holds', async () => {
+    const server = await startServer((req, res) => {
+      const body = JSON.parse(req.body) as { id: number; method: string };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: encodeAbiParameters([{ type: 'uint256' }], [750n]) }));
+    });
+    const http = new HttpClient();
+    try {
+      const file = parseQueryFile(
+        [
+          'request bal = evm.callContract',
+          `address: ${TOKEN}`,
+          'function: balanceOf(address)',
+          `args: ${BOB}`,
+          'block: 7',
+          'assert result == 750',
+          'assert result > 749',
+        ].join('\n'),
+      );
+      assert.deepEqual(file.diagnostics, []);
+      const run = await runQueryFile(file, {
+        providers: [{ name: 'node', endpoints: { evmRpc: server.url } }],
+        execute: { http, timeoutMs: 10_000, maxBufferBytes: 1 << 20, spillDir: os.tmpdir(), formatWhileReceiving: false },
+        env: {},
+        resolveProvider: (p) => p,
+        secretValue: () => undefined,
+      });
+      assert.equal(run.passed, true, JSON.stringify(run.requests[0].runs[0]?.assertions));
+      const sent = JSON.parse(server.requests[0].body) as { method: string; params: [{ data: string }, string] };
+      assert.equal(sent.method, 'eth_call');
+      assert.equal(sent.params[1], '0x7');
+      assert.equal(sent.params[0].data, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [BOB] }));
+    } finally {
+      await http.close();
+      await server.close();
+    }
   });
 });
