@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Abi } from 'viem';
+import { type Abi, encodeAbiParameters, encodeErrorResult, encodeFunctionData } from 'viem';
 
 export const TOKEN_ABI = [
   { type: 'constructor', inputs: [{ name: 'supply', type: 'uint256' }], stateMutability: 'nonpayable' },
@@ -127,4 +127,61 @@ export function workspace(): string {
     deployedBytecode: { object: '0x' },
   });
   return root;
+}
+
+const BANK_ABI = [
+  {
+    type: 'function',
+    name: 'balances',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [
+      {
+        name: 'balances',
+        type: 'tuple[]',
+        components: [
+          { name: 'contractAddress', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
+    ],
+  },
+] as const;
+
+/** A trace as evmd v0.3.2 sends it (callTracer): Router.send → Token.transfer, then STATICCALL bank.balances. */
+export function evmdTrace(failed = false) {
+  const transfer = {
+    from: ROUTER,
+    gas: '0x2dc6c0',
+    gasUsed: failed ? '0x0' : '0x6d60',
+    to: TOKEN,
+    input: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, 250n] }),
+    output: failed
+      ? encodeErrorResult({ abi: TOKEN_ABI, errorName: 'InsufficientBalance', args: [100n, 250n] })
+      : encodeAbiParameters([{ type: 'bool' }], [true]),
+    ...(failed ? { error: 'execution reverted' } : {}),
+    value: '0x0',
+    type: 'CALL',
+  };
+  const bank = {
+    from: ROUTER,
+    gas: '0x2dc6c0',
+    gasUsed: '0xbb8',
+    to: BANK,
+    input: encodeFunctionData({ abi: BANK_ABI, functionName: 'balances', args: [BOB] }),
+    output: encodeAbiParameters(BANK_ABI[0].outputs, [[{ contractAddress: TOKEN, amount: 750n }]]),
+    type: 'STATICCALL',
+  };
+  return {
+    from: ALICE,
+    gas: '0x2dc6c0',
+    gasUsed: failed ? '0x0' : '0x8a3c',
+    to: ROUTER,
+    input: encodeFunctionData({ abi: ROUTER_ABI, functionName: 'send', args: [TOKEN, BOB, 250n] }),
+    output: failed ? transfer.output : encodeAbiParameters([{ type: 'uint256' }], [750n]),
+    ...(failed ? { error: 'execution reverted' } : {}),
+    calls: failed ? [transfer] : [transfer, bank],
+    value: '0x0',
+    type: 'CALL',
+  };
 }

@@ -15,65 +15,8 @@ import { MAX_TRACE_FRAMES, decodeTrace, fetchCallTrace, flattenTrace } from '../
 import { lookUp } from '../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../src/core/explorer/render';
 import type { ExplorerSource } from '../../../src/core/explorer/source';
-import { ALICE, BANK, BOB, ROUTER, ROUTER_ABI, TOKEN, TOKEN_ABI } from './fixtures';
+import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from './fixtures';
 import { setup } from './contracts.unit.test';
-
-const BANK_ABI = [
-  {
-    type: 'function',
-    name: 'balances',
-    stateMutability: 'view',
-    inputs: [{ name: 'account', type: 'address' }],
-    outputs: [
-      {
-        name: 'balances',
-        type: 'tuple[]',
-        components: [
-          { name: 'contractAddress', type: 'address' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-    ],
-  },
-] as const;
-
-/** A trace as evmd v0.3.2 sends it (callTracer): Router.send → Token.transfer, then STATICCALL bank.balances. */
-export function evmdTrace(failed = false) {
-  const transfer = {
-    from: ROUTER,
-    gas: '0x2dc6c0',
-    gasUsed: failed ? '0x0' : '0x6d60',
-    to: TOKEN,
-    input: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, 250n] }),
-    output: failed
-      ? encodeErrorResult({ abi: TOKEN_ABI, errorName: 'InsufficientBalance', args: [100n, 250n] })
-      : encodeAbiParameters([{ type: 'bool' }], [true]),
-    ...(failed ? { error: 'execution reverted' } : {}),
-    value: '0x0',
-    type: 'CALL',
-  };
-  const bank = {
-    from: ROUTER,
-    gas: '0x2dc6c0',
-    gasUsed: '0xbb8',
-    to: BANK,
-    input: encodeFunctionData({ abi: BANK_ABI, functionName: 'balances', args: [BOB] }),
-    output: encodeAbiParameters(BANK_ABI[0].outputs, [[{ contractAddress: TOKEN, amount: 750n }]]),
-    type: 'STATICCALL',
-  };
-  return {
-    from: ALICE,
-    gas: '0x2dc6c0',
-    gasUsed: failed ? '0x0' : '0x8a3c',
-    to: ROUTER,
-    input: encodeFunctionData({ abi: ROUTER_ABI, functionName: 'send', args: [TOKEN, BOB, 250n] }),
-    output: failed ? transfer.output : encodeAbiParameters([{ type: 'uint256' }], [750n]),
-    ...(failed ? { error: 'execution reverted' } : {}),
-    calls: failed ? [transfer] : [transfer, bank],
-    value: '0x0',
-    type: 'CALL',
-  };
-}
 
 describe('contracts: call traces', () => {
   it('asks with tracerConfig as a JSON string (evmd), and again as an object when refused (geth)', async () => {
