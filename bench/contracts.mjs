@@ -54,12 +54,12 @@ childMain(async ({ txs, warmup, n }) => {
       JSON.stringify({ abi: TOKEN_ABI, deployedBytecode: { object: runtime('ab'), immutableReferences: {} } }),
     );
     const registry = new ContractRegistry({ artifacts: new ArtifactIndex(nodeArtifactFiles(path.join(root, 'ws1'))) });
-    const tokens = Array.from({ length: 20 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    const tokens = Array.from({ length: 20 }, (_, i) => /** @type {`0x${string}`} */ (`0x${(i + 1).toString(16).padStart(40, '0')}`));
     const ctx = { network: 'bench', getCode: async () => runtime('cd') };
     const logs = [];
     for (let i = 0; i < txs; i++) {
-      const from = `0x${(i * 7 + 1).toString(16).padStart(40, 'a')}`;
-      const to = `0x${(i * 13 + 5).toString(16).padStart(40, 'b')}`;
+      const from = /** @type {`0x${string}`} */ (`0x${(i * 7 + 1).toString(16).padStart(40, 'a')}`);
+      const to = /** @type {`0x${string}`} */ (`0x${(i * 13 + 5).toString(16).padStart(40, 'b')}`);
       logs.push({
         address: tokens[i % 20],
         topics: viem.encodeEventTopics({ abi: TOKEN_ABI, eventName: 'Transfer', args: { from, to } }),

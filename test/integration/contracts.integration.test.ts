@@ -96,6 +96,6 @@ describe('Contracts: Call Contract… and decoded transactions', function () {
     const doc = await runForDocument('chainEndpoints.lookUp', { provider: PROVIDER, query: HASH });
     assert.match(doc.text, /- revert: InsufficientBalance\(balance=`100`, needed=`250`\)/);
     assert.match(doc.text, /Call trace \(2 frame\(s\)\)/);
-    assert.match(doc.text, /transfer\(to=/);
+    assert.match(doc.text, /transfer\(recipient=`0xbBbB/);
   });
 });
