@@ -113,6 +113,7 @@ export function splitArgs(args: readonly unknown[] | string | undefined): unknow
 
 /** A signature as a function (outputs when written cast's way or with `returns`). Throws a LocalizedError. */
 export function parseSignature(text: string): AbiFunction {
+  if (typeof text !== 'string' || text.trim() === '') refuse(l10n.both('function: a signature such as balanceOf(address).'));
   const t = text.trim();
   // cast's form: name(inputs)(outputs)
   const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
@@ -205,5 +206,6 @@ export function functionForCall(text: string): AbiFunction {
 export function callParams(a: { address: string; function: string; args?: string; block?: string }): unknown[] {
   const fn = functionForCall(a.function);
   const data = encodeCall(fn, splitArgs(a.args));
+  if (typeof a.address !== 'string' || !isAddress(a.address.trim(), { strict: false })) refuse(l10n.both('address: 0x and 40 hex digits.'));
   return [{ to: getAddress(a.address.trim()), data }, blockParam(a.block?.trim())];
 }
