@@ -73,7 +73,7 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/health\/(capabilities|session|serves)\.ts$/, // capability probes, the session's history
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
   /^src\/core\/config\/(chainRegistry|jsonText|registryDuplicates)\.ts$/, // chain.json import (with jsonc-parser)
-  /^src\/core\/(explorer|queries|events)\//, // decoders, query files, event watches
+  /^src\/core\/(explorer|queries|events|contracts)\//, // decoders, query files, event watches, ABIs
 ];
 
 /** Throws when an input of an activation output matches ACTIVATION_FORBIDS. */

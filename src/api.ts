@@ -83,6 +83,8 @@ export interface WatchEvent {
   readonly summary: string;
   /** The event as received (CometBFT `{query, data, events}`, or the EVM notification's `result`). */
   readonly data?: unknown;
+  /** An EVM log's event decoded with the ABIs known (as `decode()` gives it), when one is. */
+  readonly decoded?: DecodedResult;
 }
 
 /** What a provider can serve, as probed (plain data; see the README's "Capabilities"). */
@@ -131,6 +133,48 @@ export interface LookUpOptions {
  */
 export type LookUpResult = import('./core/explorer/views').LookupResult;
 
+/** What callContract() calls: `function` a signature (`balanceOf(address)`) or, with a known ABI, a name. */
+export interface CallContractSpec {
+  /** The provider's name; may be left out when only one has an EVM RPC address. */
+  provider?: string;
+  address: string;
+  function: string;
+  /** Values by position (strings for integers past 2^53), or one text: a JSON array or comma-separated. */
+  args?: readonly unknown[] | string;
+  /** A block number or tag; latest by default. */
+  block?: string;
+  from?: string;
+  /** Wei, decimal or 0x. */
+  value?: string;
+  /** eth_call's state overrides by address: `{ balance, nonce, code, state, stateDiff }`. */
+  overrides?: Readonly<Record<string, unknown>>;
+  token?: vscode.CancellationToken;
+}
+
+/** A decoded call, log or error (plain data; values JSON-safe, integers as decimal strings). */
+export interface DecodedResult {
+  readonly kind: 'function' | 'event' | 'error' | 'unknown';
+  readonly name?: string;
+  readonly signature?: string;
+  readonly args?: ReadonlyArray<{ readonly name: string; readonly type: string; readonly value: unknown; readonly indexed?: boolean }>;
+  readonly contract?: string;
+  /** Where the ABI came from (an artifact, chainEndpoints.contracts, a precompile, a standard, or guessed from its selector). */
+  readonly source?: string;
+  readonly guessed?: boolean;
+  readonly meaning?: string;
+}
+
+export interface CallContractResult {
+  /** The decoded output: one output its value, several an object by name. */
+  readonly result?: unknown;
+  /** The return data as received. */
+  readonly raw?: string;
+  readonly revert?: DecodedResult & { readonly data?: string };
+  /** A failure (the node's sentence, or what was wrong with the spec). */
+  readonly error?: string;
+  readonly gasEstimate?: string;
+}
+
 export interface ChainEndpointsApi {
   readonly apiVersion: typeof API_VERSION;
   /** The valid providers as configured. */
@@ -159,4 +203,8 @@ export interface ChainEndpointsApi {
    * unknown provider, or cancellation.
    */
   lookUp(query: string, options?: LookUpOptions): Promise<LookUpResult>;
+  /** eth_call of a contract function (and eth_estimateGas), outputs or revert decoded. Never rejects for a chain's answer: see `error`. */
+  callContract(spec: CallContractSpec): Promise<CallContractResult>;
+  /** Decodes a call's input or revert data (`data`), or a log (`topics` + `data`), with the ABIs known (`address` and `provider` let the contract be matched by its code). */
+  decode(input: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<DecodedResult>;
 }

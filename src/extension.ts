@@ -79,7 +79,17 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     }));
 
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
-  const deps = { log, http, documents, secrets, history, storageDir, health, state: context.globalState };
+  const deps = {
+    log,
+    http,
+    documents,
+    secrets,
+    history,
+    storageDir,
+    health,
+    state: context.globalState,
+    keep: (d: vscode.Disposable) => void context.subscriptions.push(d),
+  };
   // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
   const sweep = setTimeout(
     () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),
@@ -129,6 +139,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
     lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),
+    callContract: async (spec) => (await loadOnDemand()).callContractForApi(deps, spec),
+    decode: async (input) => (await loadOnDemand()).decodeForApi(deps, input),
     capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
     watch: (spec, listener) => {
       // The handle at once; a refused spec reaches the listener as a `note` event.

@@ -29,6 +29,7 @@ export const Commands = {
   lookUp: 'chainEndpoints.lookUp',
   restQuery: 'chainEndpoints.rest.query',
   restImportOpenApi: 'chainEndpoints.rest.importOpenApi',
+  contractsAttach: 'chainEndpoints.contracts.attach',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -35,7 +35,9 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
   // The catalogue loads with the code that runs its operations, on the first command.
   const disposables = [...OPERATION_IDS, ...Object.keys(OPERATION_ALIASES)].map((id) =>
     registerCommand(deps.log, operationCommand(id), async (arg?: unknown) => {
-      const { runOperation, findOperation } = await loadOnDemand();
+      const { runOperation, findOperation, callContractCommand } = await loadOnDemand();
+      // Call Contract: with the ABIs known (names, a quick pick of functions, outputs and reverts decoded, gas estimated).
+      if (id === 'evm.callContract') return callContractCommand(deps, arg);
       return runOperation(deps, findOperation(id)!, arg);
     }),
   );
@@ -46,6 +48,7 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
       return od.restQueryCommand(deps, arg);
     }),
     registerCommand(deps.log, Commands.restImportOpenApi, async (arg?: unknown) => (await loadOnDemand()).importOpenApiCommand(deps, arg)),
+    registerCommand(deps.log, Commands.contractsAttach, async (arg?: unknown) => (await loadOnDemand()).attachArtifact(deps, arg)),
     registerCommand(deps.log, Commands.copyAsCurl, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
     registerCommand(deps.log, Commands.copyAsCurlWithSecrets, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
     registerCommand(deps.log, Commands.copyAddress, async (node?: unknown) => {

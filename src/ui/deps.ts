@@ -37,6 +37,8 @@ export interface CommandDeps {
     /** Records what an answer showed: the provider serves a REST module (a 2xx) or not (501). */
     noteModule?(provider: string, module: string, served: boolean): void;
   };
+  /** Keeps a disposable made on demand (a watcher) until deactivation. */
+  readonly keep?: (d: vscode.Disposable) => void;
 }
 
 /** The health rows and their refresh, as the comparison view reads them (the HealthController). */

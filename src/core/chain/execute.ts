@@ -81,6 +81,9 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
     } else {
       await runHttp(wire.kind === 'get' || wire.kind === 'post' ? 'rest' : 'jsonrpc', options, outcome);
     }
+    if (!outcome.error && op.decodeResult && outcome.head === undefined && outcome.result !== undefined) {
+      outcome.result = op.decodeResult(outcome.result, args);
+    }
     // A summary is a line about a small answer; one not held whole (over 4 MiB) is not parsed for it.
     if (!outcome.error && op.summarize && outcome.head === undefined && outcome.result !== undefined) {
       outcome.summary = op.summarize(outcome.result);

@@ -63,4 +63,6 @@ export interface Operation {
   nextPage?(args: Args, result: unknown): Args | undefined;
   /** One line about the parsed result, shown in the document header. */
   summarize?(result: unknown): string | undefined;
+  /** The result as query files and the API read it (evm.callContract: the return data decoded); the body stays as received. */
+  decodeResult?(result: unknown, args: Args): unknown;
 }

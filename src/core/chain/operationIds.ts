@@ -11,6 +11,7 @@ export const OPERATION_IDS: readonly string[] = [
   'evm.getTransactionByHash',
   'evm.getTransactionReceipt',
   'evm.getBalance',
+  'evm.callContract',
   'evm.sendRawTransaction',
   'evm.custom',
   'consensus.genesis',

@@ -3,6 +3,8 @@
 // helpers the catalogue's builders and summaries use.
 
 import * as l10n from '../base/l10n';
+import { LocalizedError } from '../base/errors';
+import { parseSignature } from './abiCall';
 import { parseDecimalHeight, parseHexQuantity, shownNumber } from '../base/limits';
 import type { Args, ParamSpec } from './operation';
 import * as v from './validate';
@@ -216,3 +218,49 @@ export function cometStatusSummary(result: unknown): string | undefined {
 }
 
 export { NEW_BLOCK_QUERY as NEW_BLOCK_HEADER } from '../transport/jsonRpc';
+
+export const callFunction: ParamSpec = {
+  key: 'function',
+  get title() {
+    return l10n.t('Function');
+  },
+  get prompt() {
+    return l10n.t('A function signature: balanceOf(address), or with outputs balanceOf(address)(uint256)');
+  },
+  placeholder: 'balanceOf(address)',
+  validate: (text) => {
+    try {
+      parseSignature(text);
+      return undefined;
+    } catch (err) {
+      return err instanceof LocalizedError ? err.shown : String(err);
+    }
+  },
+};
+
+export const callArgs: ParamSpec = {
+  key: 'args',
+  get title() {
+    return l10n.t('Arguments');
+  },
+  get prompt() {
+    return l10n.t('The arguments: comma-separated, or a JSON array');
+  },
+  optional: true,
+  validate: () => undefined,
+};
+
+export const callBlock: ParamSpec = {
+  key: 'block',
+  get title() {
+    return l10n.t('Block');
+  },
+  get prompt() {
+    return l10n.t('A block number or tag (latest when empty)');
+  },
+  optional: true,
+  validate: (text) =>
+    text.trim() === '' || /^(latest|earliest|pending|safe|finalized|\d{1,19}|0x[0-9a-fA-F]{1,16})$/.test(text.trim())
+      ? undefined
+      : l10n.t('A block number, 0x quantity, or latest / pending / earliest / safe / finalized.'),
+};

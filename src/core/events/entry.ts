@@ -2,6 +2,7 @@
 // of a CometBFT event or an EVM notification into its line (height, type, key attributes, hash).
 
 import { isObject as isRecord } from '../base/text';
+import type { WatchOptions } from './spec';
 
 export type WatchEntryKind = 'event' | 'gap' | 'note';
 
@@ -25,6 +26,8 @@ export interface WatchEntry {
   /** Size of the frame that carried it (what the buffer's byte bound counts). */
   readonly bytes: number;
   readonly truncated?: boolean;
+  /** An EVM log's event decoded (src/core/contracts), when its ABI is known. */
+  readonly decoded?: unknown;
   /** For a gap line: when the socket was lost and when the subscription was back (Date.now()). */
   readonly gap?: { readonly from: number; readonly to: number };
 }
@@ -86,7 +89,7 @@ function hexHeight(v: unknown): string | undefined {
 }
 
 /** The line of an EVM `eth_subscription` notification's `result`. */
-export function readEvmNotification(subscription: string, result: unknown): EntryFields {
+export function readEvmNotification(subscription: string, result: unknown, decodeLog?: WatchOptions['decodeLog']): EntryFields {
   if (subscription === 'newPendingTransactions') {
     const hash = str(result);
     if (hash) return { type: 'pendingTx', txHash: short(hash), hashKind: 'evm', summary: '' };
@@ -106,11 +109,18 @@ export function readEvmNotification(subscription: string, result: unknown): Entr
     const height = hexHeight(r.blockNumber);
     const tx = str(r.transactionHash);
     const topics = Array.isArray(r.topics) ? r.topics.map(str).filter((t): t is string => !!t) : [];
-    const parts = [`address=${short(str(r.address) ?? '?')}`];
-    if (topics[0]) parts.push(`topic0=${short(topics[0])}`);
-    if (topics.length > 1) parts.push(`+${topics.length - 1} topic(s)`);
+    const decoded = decodeLog?.({ address: str(r.address), topics, data: str(r.data) ?? '0x' });
+    const parts = decoded ? [decoded.line, `address=${short(str(r.address) ?? '?')}`] : [`address=${short(str(r.address) ?? '?')}`];
+    if (topics[0] && !decoded) parts.push(`topic0=${short(topics[0])}`);
+    if (topics.length > 1 && !decoded) parts.push(`+${topics.length - 1} topic(s)`);
     if (r.removed === true) parts.unshift('removed');
-    return { type: 'log', ...(height ? { height } : {}), ...(tx ? { txHash: short(tx), hashKind: 'evm' as const } : {}), summary: parts.join('  ') };
+    return {
+      type: 'log',
+      ...(height ? { height } : {}),
+      ...(tx ? { txHash: short(tx), hashKind: 'evm' as const } : {}),
+      summary: parts.join('  '),
+      ...(decoded ? { decoded: decoded.decoded } : {}),
+    };
   }
   const height = hexHeight(r.number);
   const parts: string[] = [];

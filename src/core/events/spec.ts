@@ -58,6 +58,8 @@ export interface WatchOptions {
   connectTimeoutMs?: number;
   maxBackoffMs?: number;
   log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  /** EVM logs: the event decoded from what is known without a request (`name(key=value, …)` and the decoding). */
+  decodeLog?: (log: { address?: string; topics: readonly string[]; data: string }) => { line: string; decoded: unknown } | undefined;
 }
 
 /** The subscribe request of a target, as sent: CometBFT `subscribe` or EVM `eth_subscribe`. */

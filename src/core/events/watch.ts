@@ -26,7 +26,7 @@ const PREVIEW_CHARS = 4096;
 export class Watch {
   private readonly stream: EntryStream;
   private readonly stateListeners = new Listeners<WatchSnapshot>((message) => this.log('error', message), 'watch state listener');
-  private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open'>>;
+  private readonly o: Required<Omit<WatchOptions, 'headers' | 'log' | 'open' | 'decodeLog'>>;
   private readonly sub: Subscription;
   private readonly log: NonNullable<WatchOptions['log']>;
   private readonly preferredKeys: string[];
@@ -45,7 +45,7 @@ export class Watch {
   private lostAt?: number;
   constructor(
     readonly target: WatchTarget,
-    options: WatchOptions = {},
+    private readonly options: WatchOptions = {},
   ) {
     this.o = {
       bufferSize: options.bufferSize ?? 10_000,
@@ -221,7 +221,7 @@ export class Watch {
     if (msg.method !== 'eth_subscription' || !params || !this.sub.subscribed || params.subscription !== this.subscriptionId) {
       return this.ignore(l10n.t('ignored a message for another subscription'));
     }
-    this.accept(bytes, text, params.result, () => readEvmNotification(t.subscription, params.result));
+    this.accept(bytes, text, params.result, () => readEvmNotification(t.subscription, params.result, this.options.decodeLog));
   }
 
   private onSubscribed(): void {

@@ -1,6 +1,6 @@
 // What a typed query is: a block height, a hash (0x: an EVM transaction or a block; 64 hex: a Cosmos
 // transaction or a CometBFT block), `HEIGHT page N` (a page of a large block's decoded
-// transactions), an EVM address (EIP-55 checksum verified when mixed case), a
+// transactions), `0xHASH trace page N` (a page of a call tree), an EVM address (EIP-55 checksum verified when mixed case), a
 // hex consensus address, or a bech32 account, validator operator or consensus address (checksum
 // verified). Nothing is sent for input refused here: the error says what to type.
 
@@ -15,8 +15,8 @@ export type AddressRole = 'account' | 'valoper' | 'valcons';
 export type Query =
   /** A block height (decimal string, 1 to 2^63-1); `page`: which page of a large block's transactions to decode (from 1). */
   | { readonly kind: 'height'; readonly height: string; readonly page?: number }
-  /** 0x + 64 hex: an EVM transaction hash or a block hash (lowercase, with 0x). */
-  | { readonly kind: 'evmHash'; readonly hash: string }
+  /** 0x + 64 hex: an EVM transaction hash or a block hash (lowercase, with 0x); `tracePage`: which page of its call tree to decode. */
+  | { readonly kind: 'evmHash'; readonly hash: string; readonly tracePage?: number }
   /** 64 hex without 0x: a Cosmos transaction hash or a CometBFT block hash (UPPERCASE, no 0x). */
   | { readonly kind: 'cosmosHash'; readonly hash: string }
   /** 20 (or 32) address bytes, as typed: 0x, bare hex (a consensus address) or bech32. */
@@ -63,6 +63,12 @@ export function identify(input: string): Query {
     const page = paged[2].length > 7 ? 0 : Number(paged[2]);
     if (page < 1 || page > MAX_PAGE) refuse(l10n.both("Pages of a block's transactions are numbered from 1 to {0}.", String(MAX_PAGE)));
     return { ...height(paged[1]), page };
+  }
+  const traced = /^(0x[0-9a-fA-F]{64})\s+trace\s+page\s+([0-9]+)$/i.exec(text);
+  if (traced) {
+    const page = traced[2].length > 7 ? 0 : Number(traced[2]);
+    if (page < 1 || page > MAX_PAGE) refuse(l10n.both('Pages of a call trace are numbered from 1 to {0}.', String(MAX_PAGE)));
+    return { kind: 'evmHash', hash: traced[1].toLowerCase(), tracePage: page };
   }
   if (/^[0-9]+$/.test(text)) return height(text);
   const hex = /^(0x)?([0-9a-fA-F]+)$/.exec(text);

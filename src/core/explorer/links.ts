@@ -1,6 +1,6 @@
 // Identifiers in a result document's text: block and transaction hashes, addresses (0x; bech32 with
 // a valid checksum), and heights (`"height": "5"`, `- height: \`5\``, `"number": "0x5"`), each with
-// the query that looks it up. Hovers: an address in its other forms, a hex quantity in decimal, a
+// the query that looks it up. Hovers: an address in its other forms (and its contract name), a selector or topic0 as its signatures, a hex quantity in decimal, a
 // base-unit amount in display units, a timestamp as local time and age. Pure text work, bounded by
 // the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call and a work
 // budget (ScanBudget: a deadline and a count of candidates, failed checksum decodes included), so
@@ -23,7 +23,7 @@ export interface FoundLink {
 const HEIGHT_KEYS = 'height|block_height|latest_block_height|earliest_block_height|initial_height|last_height|blockNumber|number|block';
 // One pass, alternatives by group: 1 EVM hash, 2 0x address, 3 64-hex hash, 4 bech32, 5 a consensus
 // address (40 UPPERCASE hex, as CometBFT writes it), 6 a height (after its key), 7 a page of a
-// block's transactions (`12 page 3`, in backticks as the explorer writes it).
+// block's transactions (`12 page 3`) or of a call trace (`0x… trace page 2`), in backticks as the explorer writes them.
 const LINK_RE = new RegExp(
   [
     '(?<![0-9A-Za-z])(0x[0-9a-fA-F]{64})(?![0-9A-Za-z])',
@@ -32,7 +32,7 @@ const LINK_RE = new RegExp(
     '(?<![0-9A-Za-z])([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})(?![0-9A-Za-z])',
     '(?<![0-9A-Za-z])([0-9A-F]{40})(?![0-9A-Za-z])',
     `"?\\b(?:${HEIGHT_KEYS})"?\\s*[:=]\\s*["\`]?(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})(?![0-9A-Za-z])`,
-    '`([1-9][0-9]{0,18} page [1-9][0-9]{0,5})`',
+    '`([1-9][0-9]{0,18} page [1-9][0-9]{0,5}|0x[0-9a-fA-F]{64} trace page [1-9][0-9]{0,5})`',
   ].join('|'),
   'g',
 );
@@ -135,6 +135,10 @@ export interface HoverInfo {
 
 export interface HoverContext {
   readonly prefix?: string;
+  /** A contract's name and ABI source for an address, when known without a request. */
+  contractName?(address: string): string | undefined;
+  /** Signatures a 4-byte selector or a topic0 is known as (the bundled table, artifacts already read). */
+  signatures?(selector: string): readonly string[];
   unit(denom: string): DenomUnit | undefined;
   readonly now?: number;
 }
@@ -181,8 +185,12 @@ function hoverWithin(line: string, character: number, ctx: HoverContext): HoverI
       const hex = m[1];
       if (hex.length === 42) {
         const forms = addressForms(Uint8Array.from(Buffer.from(hex.slice(2), 'hex')), ctx.prefix ?? 'cosmos');
-        return { start, end, lines: [`account: ${forms.account}`, `EVM (checksum): ${forms.hex}`] };
+        const name = ctx.contractName?.(hex);
+        return { start, end, lines: [...(name ? [`contract: ${name}`] : []), `account: ${forms.account}`, `EVM (checksum): ${forms.hex}`] };
       }
+      // A selector or a topic0: its signatures, when known.
+      const sigs = hex.length === 10 || hex.length === 66 ? (ctx.signatures?.(hex) ?? []) : [];
+      if (sigs.length > 0) return { start, end, lines: sigs.slice(0, 6) };
       if (hex.length === 66) return undefined; // a hash: its link says enough
       const key = keyBefore(line, start);
       if (key && GAS_PRICE_KEY.test(key)) return { start, end, lines: [weiWithGwei(hex)] };

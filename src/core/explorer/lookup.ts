@@ -9,6 +9,7 @@ import { lookUpAddress } from './lookupAddress';
 import { lookUpBlockAt, lookUpBlockByHash } from './lookupBlock';
 import { cosmosTxOfEvmHash, evmView, lookUpCosmosTx } from './lookupTx';
 import { type ExplorerSource, rethrowCancel } from './source';
+import { registryOf } from './evmDecoding';
 import type { LookupResult } from './views';
 
 export type { LookupResult } from './views';
@@ -62,10 +63,11 @@ export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): 
       break;
     }
     case 'evmHash': {
+      if (q.tracePage) src = { ...src, contracts: { ...src.contracts, registry: registryOf(src), tracePage: q.tracePage } };
       // An EVM transaction first; then the Cosmos transaction that carries it; then a block.
       const evm = src.has.evm ? await evmView(src, ctx, q.hash, notes) : undefined;
       if (src.has.evm) tried.push('eth_getTransactionByHash');
-      const cosmos = await cosmosTxOfEvmHash(src, ctx, q.hash, notes, tried);
+      const cosmos = await cosmosTxOfEvmHash(src, ctx, q.hash, notes, tried, evm);
       if (cosmos) {
         const others = cosmos.evm.filter((e) => e.hash !== q.hash);
         const mine = cosmos.evm.find((e) => e.hash === q.hash) ?? (evm && { ...evm, cosmosHash: cosmos.hash });

@@ -1,11 +1,13 @@
 // An address: both forms (the same bytes as bech32 with the chain's prefix and as 0x), bank balances
 // with their display units, the EVM balance, account number and sequence or the EVM nonce, whether a
-// contract lives there (eth_getCode), and for a validator operator address its validator record.
+// contract lives there (eth_getCode) and which (its name, ABI source and view functions), and for a validator operator address its validator record.
 
 import { addressForms } from './addresses';
 import type { ChainContext } from './context';
 import type { Query } from './identify';
 import { type ExplorerSource, attempt } from './source';
+import { registryOf, resolveContext } from './evmDecoding';
+import { signatureOf } from '../contracts/values';
 import type { AddressView, Coin } from './views';
 
 type Json = Record<string, any>;
@@ -60,6 +62,14 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) {
       view.codeBytes = (code.length - 2) / 2;
       view.isContract = view.codeBytes > 0;
+    }
+    const registry = registryOf(src);
+    const rctx = resolveContext(src, notes);
+    // The code just read is not read again for the match.
+    const known = await registry.contractAt(hex, { ...rctx, getCode: async () => (typeof code === 'string' ? code : undefined) });
+    if (known) {
+      const views = known.abi.flatMap((f) => (f.type === 'function' && (f.stateMutability === 'view' || f.stateMutability === 'pure') ? [signatureOf(f)] : []));
+      view.contract = { name: known.name, source: known.source.label, views, note: known.note };
     }
   }
   return view;

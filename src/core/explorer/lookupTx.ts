@@ -6,6 +6,7 @@
 import { errorMessage } from '../base/errors';
 import { decodeCosmosTx } from './decodeCosmos';
 import { decodeEvmRaw } from './decodeEvm';
+import { withDecoding } from './evmDecoding';
 import { signerFromJson } from './signers';
 import type { ChainContext } from './context';
 import { type CometCall, type ExplorerSource, attempt, rethrowCancel } from './source';
@@ -170,35 +171,39 @@ export async function evmView(
       const t = (await src.evm('eth_getTransactionByHash', [hash])) as Json | null;
       if (t && typeof t === 'object') {
         const receipt = ((await attempt(notes, 'eth_getTransactionReceipt', () => src.evm('eth_getTransactionReceipt', [hash]))) ?? null) as Json | null;
-        return {
-          hash: String(t.hash ?? hash).toLowerCase(),
-          cosmosHash: local?.cosmosHash,
-          from: str(t.from),
-          to: str(t.to) ?? undefined,
-          value: await ctx.evmValue(hexToDec(t.value) ?? '0'),
-          nonce: hexToDec(t.nonce),
-          gas: hexToDec(t.gas),
-          gasPrice: hexToDec(t.gasPrice),
-          maxFeePerGas: hexToDec(t.maxFeePerGas),
-          maxPriorityFeePerGas: hexToDec(t.maxPriorityFeePerGas),
-          input: str(t.input),
-          type: hexToDec(t.type),
-          blockNumber: hexToDec(t.blockNumber),
-          blockHash: str(t.blockHash),
-          gasUsed: hexToDec(receipt?.gasUsed),
-          effectiveGasPrice: hexToDec(receipt?.effectiveGasPrice),
-          status: receipt ? (receipt.status === '0x1' ? 'success' : 'failed') : undefined,
-          contractAddress: str(receipt?.contractAddress) ?? undefined,
-          logs: Array.isArray(receipt?.logs)
-            ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({
-                address: String(l.address),
-                topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
-                data: String(l.data ?? '0x'),
-                logIndex: hexToDec(l.logIndex),
-              }))
-            : undefined,
-          source: 'evmRpc',
-        };
+        return await withDecoding(
+          src,
+          {
+            hash: String(t.hash ?? hash).toLowerCase(),
+            cosmosHash: local?.cosmosHash,
+            from: str(t.from),
+            to: str(t.to) ?? undefined,
+            value: await ctx.evmValue(hexToDec(t.value) ?? '0'),
+            nonce: hexToDec(t.nonce),
+            gas: hexToDec(t.gas),
+            gasPrice: hexToDec(t.gasPrice),
+            maxFeePerGas: hexToDec(t.maxFeePerGas),
+            maxPriorityFeePerGas: hexToDec(t.maxPriorityFeePerGas),
+            input: str(t.input),
+            type: hexToDec(t.type),
+            blockNumber: hexToDec(t.blockNumber),
+            blockHash: str(t.blockHash),
+            gasUsed: hexToDec(receipt?.gasUsed),
+            effectiveGasPrice: hexToDec(receipt?.effectiveGasPrice),
+            status: receipt ? (receipt.status === '0x1' ? 'success' : 'failed') : undefined,
+            contractAddress: str(receipt?.contractAddress) ?? undefined,
+            logs: Array.isArray(receipt?.logs)
+              ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({
+                  address: String(l.address),
+                  topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
+                  data: String(l.data ?? '0x'),
+                  logIndex: hexToDec(l.logIndex),
+                }))
+              : undefined,
+            source: 'evmRpc',
+          },
+          notes,
+        );
       }
     } catch (err) {
       rethrowCancel(err);
@@ -211,7 +216,8 @@ export async function evmView(
   if (local?.raw) {
     try {
       const d = await decodeEvmRaw(local.raw);
-      return { ...d, value: await ctx.evmValue(d.value), cosmosHash: local.cosmosHash, gasUsed: attr('txGasUsed'), status, source: 'decoded' };
+      const view: EvmView = { ...d, value: await ctx.evmValue(d.value), cosmosHash: local.cosmosHash, gasUsed: attr('txGasUsed'), status, source: 'decoded' };
+      return await withDecoding(src, view, notes);
     } catch (err) {
       notes.push(`Ethereum transaction ${hash}: ${errorMessage(err)}`);
     }
@@ -221,12 +227,16 @@ export async function evmView(
 }
 
 /** Adds the EVM view of each MsgEthereumTx. */
-async function withEvm(src: ExplorerSource, ctx: ChainContext, tx: TxView, notes: string[]): Promise<TxView> {
+async function withEvm(src: ExplorerSource, ctx: ChainContext, tx: TxView, notes: string[], known?: EvmView): Promise<TxView> {
   const events = tx.events.flatMap((g) => g.events);
   const evm: EvmView[] = [];
   for (const m of tx.messages) {
     if (!m.evmHash) continue;
-    const v = await evmView(src, ctx, m.evmHash, notes, { raw: m.ethereum?.raw, cosmosHash: tx.hash, events });
+    // Already read from the EVM RPC (and traced): not read again.
+    const v =
+      known && known.hash === m.evmHash
+        ? { ...known, cosmosHash: tx.hash }
+        : await evmView(src, ctx, m.evmHash, notes, { raw: m.ethereum?.raw, cosmosHash: tx.hash, events });
     if (v) evm.push(v);
   }
   return { ...tx, evm };
@@ -253,20 +263,27 @@ export async function lookUpCosmosTx(src: ExplorerSource, ctx: ChainContext, has
 }
 
 /** The Cosmos transaction carrying an Ethereum hash (tx_search on the ethereum_tx event; REST's search when no CometBFT). */
-export async function cosmosTxOfEvmHash(src: ExplorerSource, ctx: ChainContext, hash: string, notes: string[], tried: string[]): Promise<TxView | undefined> {
+export async function cosmosTxOfEvmHash(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  hash: string,
+  notes: string[],
+  tried: string[],
+  known?: EvmView,
+): Promise<TxView | undefined> {
   const query = `ethereum_tx.ethereumTxHash='${hash}'`;
   if (src.has.comet) {
     tried.push('CometBFT tx_search');
     const r = (await attempt(notes, 'CometBFT tx_search', () => src.comet(cometCalls.txSearch(query)))) as Json | undefined;
     const hit = Array.isArray(r?.txs) ? r.txs[0] : undefined;
-    if (hit) return withEvm(src, ctx, await txFromComet(hit, ctx), notes);
+    if (hit) return withEvm(src, ctx, await txFromComet(hit, ctx), notes, known);
   }
   if (src.has.rest) {
     tried.push('REST /cosmos/tx/v1beta1/txs?query=');
     const path = `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(query)}&pagination.limit=1`;
     const r = (await attempt(notes, 'REST tx search', () => src.rest(path))) as Json | undefined;
     const res = Array.isArray(r?.tx_responses) ? r.tx_responses[0] : undefined;
-    if (res) return withEvm(src, ctx, await txFromRest({ tx: res.tx, tx_response: res }, ctx), notes);
+    if (res) return withEvm(src, ctx, await txFromRest({ tx: res.tx, tx_response: res }, ctx), notes, known);
   }
   return undefined;
 }

@@ -5,67 +5,14 @@
 // the link provider, from identifiers it recognises. Long values are cut (the data has them).
 
 import type { DumpField } from './protoDump';
-import { evmAddress, weiWithGwei } from './units';
+import { Doc, coin, esc, id } from './mdDoc';
+import { renderAddressContract, renderEvmDecoding } from './renderEvm';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
+import { evmAddress, weiWithGwei } from './units';
 
-const MAX_VALUE = 2000;
 const MAX_EVENTS_SHOWN = 2000;
 
-/** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
-const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
-
-/** One line, no control characters, cut at MAX_VALUE. */
-function flat(v: unknown): string {
-  let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
-  if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
-  if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
-  return s;
-}
-
-/**
- * A code span holding `s` exactly: fenced by one more backtick than its longest run (padded with a
- * space when it starts or ends with one), so nothing inside can close it, and nothing in it is
- * Markdown: no link, image, HTML or autolink (linkify never reads code spans).
- */
-function code(s: string): string {
-  const runs = s.match(/`+/g);
-  const fence = '`'.repeat(runs ? Math.max(...runs.map((r) => r.length)) + 1 : 1);
-  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
-  return `${fence}${pad}${s}${pad}${fence}`;
-}
-
-/**
- * Text from a server, safe in Markdown: one line, cut; plain words and numbers as they are, anything
- * else in a code span (a URL, an address, markup), so a value never becomes a link, whatever precedes it.
- */
-export function esc(v: unknown): string {
-  const s = flat(v);
-  return PLAIN.test(s) ? s : code(s);
-}
-
-/** An identifier: in a code span (the link provider finds it there). */
-function id(v: unknown): string {
-  const s = flat(v);
-  return s === '' ? '—' : code(s);
-}
-
-function coin(c: Coin | undefined): string {
-  if (!c) return '—';
-  return `${esc(c.amount)} ${esc(c.denom)}${c.display ? ` (${esc(c.display)})` : ''}`;
-}
-
-class Doc {
-  readonly lines: string[] = [];
-  h(level: number, text: string): void {
-    this.lines.push('', `${'#'.repeat(level)} ${text}`, '');
-  }
-  kv(key: string, value: string | undefined): void {
-    if (value !== undefined && value !== '') this.lines.push(`- ${key}: ${value}`);
-  }
-  line(text: string): void {
-    this.lines.push(text);
-  }
-}
+export { esc } from './mdDoc';
 
 export function renderLookup(r: LookupResult): string {
   const d = new Doc();
@@ -202,9 +149,7 @@ function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.kv('max priority fee per gas', e.maxPriorityFeePerGas && esc(weiWithGwei(e.maxPriorityFeePerGas)));
   d.kv('input', e.input && (e.input === '0x' ? '0x (none)' : id(e.input)));
   d.kv('read from', e.source === 'evmRpc' ? 'the EVM RPC' : e.source === 'decoded' ? 'the signed bytes (decoded with viem)' : 'the Cosmos events only');
-  for (const [i, l] of (e.logs ?? []).entries()) {
-    d.line(`- log ${esc(l.logIndex ?? String(i))}: ${id(evmAddress(l.address))} topics ${l.topics.map(id).join(', ') || '—'} data ${id(l.data)}`);
-  }
+  renderEvmDecoding(d, e, level);
 }
 
 function renderBlock(d: Doc, b: BlockView): void {
@@ -261,6 +206,7 @@ function renderAddress(d: Doc, a: AddressView): void {
   d.kv('account type', a.account?.type && esc(a.account.type));
   d.kv('EVM nonce', a.nonce && esc(a.nonce));
   d.kv('contract', a.isContract === undefined ? undefined : a.isContract ? `yes (${a.codeBytes} bytes of code)` : 'no');
+  renderAddressContract(d, a);
   if (a.validator) {
     d.h(3, 'Validator');
     renderFields(d, a.validator, '');

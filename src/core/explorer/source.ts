@@ -7,6 +7,20 @@ import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Args, Operation, WireRequest } from '../chain/operations';
 import type { InterfaceId, Provider } from '../config/providers';
+import type { ContractRegistry } from '../contracts/registry';
+
+/** How EVM transactions are explained: the ABIs known, and whether the provider can trace. */
+export interface ContractsOption {
+  readonly registry: ContractRegistry;
+  /** The network the provider serves (the code-match cache's key, settings' `network`). */
+  readonly network?: string;
+  /** Whether the provider serves `debug` (its capabilities); undefined: not known, so tried. */
+  readonly debug?: boolean;
+  /** A provider of the same network that serves `debug`, named when this one does not. */
+  readonly debugElsewhere?: string;
+  /** Which page of a large call tree to decode (from 1). */
+  readonly tracePage?: number;
+}
 
 /** A CometBFT call in both argument forms: the URI form (GET) and the JSON-RPC form (POST). */
 export interface CometCall {
@@ -27,10 +41,12 @@ export interface ExplorerSource {
   comet(call: CometCall): Promise<unknown>;
   /** An EVM JSON-RPC call's `result`. */
   evm(method: string, params: readonly unknown[]): Promise<unknown>;
+  /** The ABIs and trace ability for EVM transactions (built-in ABIs only when absent). */
+  readonly contracts?: ContractsOption;
 }
 
-/** The most requests one lookup makes (a block's EVM side and a few metadata reads fit). */
-export const MAX_REQUESTS = 40;
+/** The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of the contracts it touches fit). */
+export const MAX_REQUESTS = 80;
 
 function op(iface: InterfaceId, build: (a: Args) => WireRequest): Operation {
   return { id: `explorer.${iface}`, iface, label: 'lookUp', title: 'Look Up', params: [], build };

@@ -5,6 +5,8 @@
 import type { AddressRole } from './identify';
 import type { AddressForms } from './addresses';
 import type { DecodedMessage, Signer } from './decodeCosmos';
+import type { Decoded, DecodedArg } from '../contracts/types';
+import type { TraceView } from '../contracts/trace';
 
 export interface Coin {
   readonly denom: string;
@@ -29,6 +31,22 @@ export interface EvmLog {
   readonly topics: readonly string[];
   readonly data: string;
   readonly logIndex?: string;
+  /** The event decoded (its emitting contract's ABI, a workspace artifact, a standard, or guessed from topic0). */
+  readonly decoded?: Decoded;
+}
+
+/** An EVM transaction explained: its call, return value, revert and call tree, decoded with the ABIs known. */
+export interface EvmDecoding {
+  /** The contract called, by name, and where its ABI came from. */
+  readonly contract?: { readonly name: string; readonly source: string };
+  readonly call?: Decoded;
+  /** The return value (from the trace's top frame), by its outputs. */
+  readonly returns?: readonly DecodedArg[];
+  /** A failed transaction's revert (from the trace's top frame output). */
+  readonly revert?: Decoded & { readonly data?: string };
+  readonly trace?: TraceView;
+  /** Why there is no trace: the provider has no `debug`, and which provider of its network has. */
+  readonly traceNote?: string;
 }
 
 export interface EvmView {
@@ -58,6 +76,8 @@ export interface EvmView {
   readonly type?: string;
   /** Where it was read: the EVM RPC, the signed bytes decoded here, or only the Cosmos events. */
   readonly source: 'evmRpc' | 'decoded' | 'events';
+  /** The call, logs' events, return value, revert and trace decoded. */
+  readonly decoded?: EvmDecoding;
 }
 
 export interface MessageView extends DecodedMessage {
@@ -136,6 +156,8 @@ export interface AddressView {
   readonly nonce?: string;
   readonly isContract?: boolean;
   readonly codeBytes?: number;
+  /** A contract known by its ABI: its name, where the ABI came from, and its view functions (signatures). */
+  readonly contract?: { readonly name: string; readonly source: string; readonly views: readonly string[]; readonly note?: string };
   readonly validator?: Readonly<Record<string, unknown>>;
 }
 

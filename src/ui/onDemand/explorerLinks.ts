@@ -8,6 +8,7 @@ import { knownContext } from '../../core/explorer/context';
 import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
 import { readSettings } from '../settings';
+import { networkOf, registryForHovers } from './contracts';
 
 /** Lines scanned above and below what is visible. */
 const MARGIN_LINES = 500;
@@ -100,7 +101,18 @@ export function documentHover(doc: vscode.TextDocument, position: vscode.Positio
   const to = Math.min(lineLength, position.character + HOVER_WINDOW);
   const text = doc.getText(new vscode.Range(position.line, from, position.line, to));
   const provider = providerOfDocument(doc.uri);
-  const known = provider ? knownContext(provider) : { prefix: undefined, unit: () => undefined };
+  const base = provider ? knownContext(provider) : { prefix: undefined, unit: () => undefined };
+  const registry = registryForHovers();
+  const p = provider ? readSettings().providers.providers.find((x) => x.name === provider) : undefined;
+  const network = p ? networkOf(p) : undefined;
+  const known = {
+    ...base,
+    contractName: (a: string) => {
+      const n = registry.nameOf(a, network) ?? registry.nameOf(a, p?.chainId ?? provider);
+      return n && `${n.name} (${n.source})`;
+    },
+    signatures: (sel: string) => registry.knownSignatures(sel),
+  };
   const at = position.character - from;
   const info = hoverAt(text, at, known);
   // The identifier under the pointer, as links find it: its lookup is one click away in the hover,

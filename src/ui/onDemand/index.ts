@@ -16,6 +16,9 @@ export { watchEvents, watchForApi } from './watchEvents';
 // The explorer: Look Up… (command and API), and the links and hovers of result documents.
 export { lookUpCommand, lookUpForApi } from './lookUp';
 export { documentHover, documentLinks } from './explorerLinks';
+// Contracts: Call Contract… (command and API), decode(), attaching an artifact to an address.
+export { callContractCommand, callContractForApi, decodeForApi } from './callContract';
+export { attachArtifact } from './attachArtifact';
 // Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
 export { QueryEditor } from './queryEditor';
 export { runQueryDocument } from './queryRun';

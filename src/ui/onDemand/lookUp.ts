@@ -26,6 +26,7 @@ import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
 import { bestRequested } from './resolveArgs';
+import { contractsOption } from './contracts';
 
 export interface LookUpArgument {
   /** A provider's name, or "best" (with `network` when several are configured). */
@@ -102,15 +103,12 @@ async function run(deps: CommandDeps, provider: Provider, query: string, signal:
   await deps.secrets.ready;
   const wire = deps.secrets.resolve(provider);
   const started = Date.now();
-  const result = await lookUpQuery(
-    executeSource(wire, options(deps, wire, signal), (o) => {
-      const line = `[lookUp] ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms`;
-      if (o.error) deps.log.warn(`${line} · ${masker.mask(o.error.message)}`);
-      else deps.log.info(line);
-    }),
-    q,
-    query,
-  );
+  const source = executeSource(wire, options(deps, wire, signal), (o) => {
+    const line = `[lookUp] ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms`;
+    if (o.error) deps.log.warn(`${line} · ${masker.mask(o.error.message)}`);
+    else deps.log.info(line);
+  });
+  const result = await lookUpQuery({ ...source, contracts: contractsOption(deps, provider) }, q, query);
   deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
   return maskDeep(result) as LookupResult;
 }

@@ -16,6 +16,9 @@ import { type Prompts, windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { EventConsole } from './eventConsole';
+import { shortValue } from '../../core/contracts/values';
+import type { DecodedResult } from '../../api';
+import { networkOf, registryForHovers } from './contracts';
 import { type Chosen, chooseWatch } from './chooseWatch';
 
 export interface WatchDeps {
@@ -33,6 +36,12 @@ function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Wat
     headers: wire.headers && { ...wire.headers },
     bufferSize: readSettings().eventsBufferSize,
     log: (level, message) => deps.log[level](`[events] ${message}`),
+    decodeLog: (l) => {
+      const d = registryForHovers().decodeLogKnown(l, networkOf(chosen.provider));
+      if (!d || d.kind === 'unknown') return undefined;
+      const args = (d.args ?? []).slice(0, 4).map((a: { name: string; value: unknown }) => `${a.name || '?'}=${shortValue(a.value, 44)}`);
+      return { line: `${d.name}(${args.join(', ')}${(d.args?.length ?? 0) > 4 ? ', …' : ''})${d.guessed ? ' (guessed)' : ''}`, decoded: d };
+    },
   });
 }
 
@@ -56,6 +65,7 @@ function toApiEvent(e: WatchEntry): WatchEvent {
     ...(e.txHash ? { txHash: e.txHash } : {}),
     summary: e.summary,
     ...(e.data !== undefined ? { data: e.data } : {}),
+    ...(e.decoded ? { decoded: e.decoded as DecodedResult } : {}),
   };
 }
 

@@ -40,6 +40,8 @@ const ARGS: Record<string, string> = {
   params: '[]',
   path: '/status',
   count: '2',
+  function: 'balanceOf(address)',
+  args: '0x' + '34'.repeat(20),
 };
 const BECH32 = 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu';
 

@@ -3,8 +3,25 @@
 // scripts/sync-manifest.mjs` for package.json and the activation ids).
 
 import * as l10n from '../../base/l10n';
+import { EndpointError, LocalizedError } from '../../base/errors';
+import { callParams, decodeResult, functionForCall } from '../abiCall';
 import type { Operation } from '../operation';
-import { evmAddress, evmRawTx, evmTxHash, fullTransactions, heightOf, hexToDecimal, hexToWei, jsonParams, method, optionalHeight, params } from '../params';
+import {
+  callArgs,
+  callBlock,
+  callFunction,
+  evmAddress,
+  evmRawTx,
+  evmTxHash,
+  fullTransactions,
+  heightOf,
+  hexToDecimal,
+  hexToWei,
+  jsonParams,
+  method,
+  optionalHeight,
+  params,
+} from '../params';
 
 export const EVM_OPERATIONS: readonly Operation[] = [
   // EVM RPC
@@ -77,6 +94,31 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     params: [evmAddress],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getBalance', params: [a.address.trim(), 'latest'] }),
     summarize: hexToWei,
+  },
+  {
+    id: 'evm.callContract',
+    iface: 'evmRpc',
+    label: 'eth_call (contract)',
+    get title() {
+      return l10n.t('EVM RPC: Call Contract (eth_call of a function, outputs decoded)');
+    },
+    params: [evmAddress, callFunction, callArgs, callBlock],
+    build: (a) => {
+      try {
+        return { kind: 'jsonrpc', method: 'eth_call', params: callParams({ address: a.address, function: a.function, args: a.args, block: a.block }) };
+      } catch (err) {
+        throw err instanceof LocalizedError ? new EndpointError('input', { english: err.message, shown: err.shown }) : err;
+      }
+    },
+    decodeResult: (result, a) => {
+      if (typeof result !== 'string') return result;
+      try {
+        const decoded = decodeResult(functionForCall(a.function), result);
+        return decoded === undefined ? result : decoded;
+      } catch {
+        return result; // does not fit the outputs: the hex as received
+      }
+    },
   },
   {
     id: 'evm.sendRawTransaction',

@@ -1,0 +1,211 @@
+// Calling a contract, the part that needs no ABI source: a function signature read (`balanceOf(address)`,
+// cast's `balanceOf(address)(uint256)`, a full `function … returns (…)`), each argument checked against
+// its ABI type (the sentence says what to type), the calldata encoded with viem, the block and
+// quantities read. The catalogue's evm.callContract (query files) and src/core/contracts/call.ts use it.
+
+import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeFunctionData, getAddress, isAddress, parseAbiItem } from 'viem';
+import { LocalizedError, errorMessage } from '../base/errors';
+import * as l10n from '../base/l10n';
+
+export function refuse(m: l10n.Message): never {
+  throw new LocalizedError(m);
+}
+
+const INT = /^(u?)int(\d*)$/;
+const BYTES_N = /^bytes(\d+)$/;
+
+/** A value typed as text (or given as JSON) made into what viem encodes for `p`; throws a LocalizedError that says what to type. */
+export function coerceArg(p: AbiParameter, v: unknown): unknown {
+  const type = p.type;
+  const name = p.name ? `${p.name} (${typeOf(p)})` : typeOf(p);
+  const arr = /^(.*)\[(\d*)\]$/.exec(type);
+  if (arr) {
+    const list = typeof v === 'string' ? parseJsonList(v, name) : v;
+    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name, arr[2]));
+    return list.map((x) => coerceArg({ ...p, type: arr[1] } as AbiParameter, x));
+  }
+  if (type === 'tuple') {
+    const comps = (p as { components?: readonly AbiParameter[] }).components ?? [];
+    const t = typeof v === 'string' ? parseJsonList(v, name, true) : v;
+    if (Array.isArray(t)) {
+      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name, String(comps.length)));
+      return comps.map((c, i) => coerceArg(c, t[i]));
+    }
+    if (t && typeof t === 'object')
+      return Object.fromEntries(comps.map((c, i) => [c.name ?? String(i), coerceArg(c, (t as Record<string, unknown>)[c.name ?? String(i)])]));
+    refuse(l10n.both('{0}: a JSON array or object of its components.', name));
+  }
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
+  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name));
+  const int = INT.exec(type);
+  if (int) {
+    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name));
+    const n = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
+    const bits = BigInt(int[2] || '256');
+    const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name, min.toString(), max.toString()));
+    return n;
+  }
+  if (type === 'address') {
+    if (!isAddress(text, { strict: false })) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name));
+    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name));
+    return getAddress(text);
+  }
+  if (type === 'bool') {
+    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name));
+    return text.toLowerCase() === 'true';
+  }
+  const bn = BYTES_N.exec(type);
+  if (bn) {
+    if (!new RegExp(`^0x[0-9a-fA-F]{${Number(bn[1]) * 2}}$`).test(text))
+      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name, String(Number(bn[1]) * 2)));
+    return text;
+  }
+  if (type === 'bytes') {
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name));
+    return text;
+  }
+  if (type === 'string') return typeof v === 'string' ? v : text;
+  refuse(l10n.both('{0}: this type is not supported here.', name));
+}
+
+function parseJsonList(text: string, name: string, objectToo = false): unknown {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (Array.isArray(v) || (objectToo && v && typeof v === 'object')) return v;
+  } catch {
+    // said below
+  }
+  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+}
+
+/** Splits typed arguments: a JSON array, or values separated by commas (brackets and quotes kept together). */
+export function splitArgs(args: readonly unknown[] | string | undefined): unknown[] {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return [...args];
+  const text = String(args).trim();
+  if (text === '') return [];
+  if (text.startsWith('[') && text.endsWith(']')) {
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (Array.isArray(v)) return v;
+    } catch {
+      // not JSON: split by commas
+    }
+  }
+  const out: string[] = [];
+  let depth = 0;
+  let quote = false;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '"') quote = !quote;
+    if (!quote && (ch === '[' || ch === '(' || ch === '{')) depth++;
+    if (!quote && (ch === ']' || ch === ')' || ch === '}')) depth--;
+    if (ch === ',' && depth === 0 && !quote) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur.trim());
+  return out.map((s) => (/^".*"$/.test(s) ? (JSON.parse(s) as string) : s));
+}
+
+/** A signature as a function (outputs when written cast's way or with `returns`). Throws a LocalizedError. */
+export function parseSignature(text: string): AbiFunction {
+  if (typeof text !== 'string' || text.trim() === '') refuse(l10n.both('function: a signature such as balanceOf(address).'));
+  const t = text.trim();
+  // cast's form: name(inputs)(outputs)
+  const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
+  const human = cast ? `function ${cast[1]} view returns ${cast[2]}` : /^function\s/.test(t) ? t : `function ${t}`;
+  let fn: AbiFunction;
+  try {
+    fn = parseAbiItem(human) as AbiFunction;
+  } catch (err) {
+    refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)): {1}', t, errorMessage(err).split('\n')[0]));
+  }
+  if (fn?.type !== 'function') refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)).', t));
+  return fn;
+}
+
+/** The canonical type of a parameter: tuples spelled out. */
+function typeOf(p: AbiParameter): string {
+  if (!p.type.startsWith('tuple')) return p.type;
+  return `(${((p as { components?: readonly AbiParameter[] }).components ?? []).map(typeOf).join(',')})${p.type.slice(5)}`;
+}
+
+/** `name(type,type)`. */
+export function signatureText(fn: AbiFunction): string {
+  return `${fn.name}(${fn.inputs.map(typeOf).join(',')})`;
+}
+
+/** The calldata of `fn` with `args` (checked); throws a LocalizedError saying which argument is wrong. */
+export function encodeCall(fn: AbiFunction, args: readonly unknown[]): Hex {
+  if (args.length !== fn.inputs.length)
+    refuse(l10n.both('{0} takes {1} argument(s); {2} given.', signatureText(fn), String(fn.inputs.length), String(args.length)));
+  const values = fn.inputs.map((p, i) => coerceArg(p, args[i]));
+  return encodeFunctionData({ abi: [fn], functionName: fn.name, args: values });
+}
+
+export function blockParam(b: string | undefined): string {
+  if (!b || b === '') return 'latest';
+  if (/^(latest|earliest|pending|safe|finalized)$/.test(b)) return b;
+  if (/^\d{1,19}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
+  if (/^0x[0-9a-fA-F]{1,16}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
+  refuse(l10n.both('block: a number, 0x quantity, or latest / pending / earliest / safe / finalized.'));
+}
+
+export function quantity(v: string | undefined, what: string): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (/^\d{1,78}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
+  refuse(l10n.both('{0}: an integer (decimal or 0x hex).', what));
+}
+
+/** JSON-safe: bigint as decimal strings, tuples by name. */
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+/** Return data by `fn`'s outputs: one output its value, several an object by name (or position); undefined when none are declared. */
+export function decodeResult(fn: AbiFunction, data: string): unknown {
+  if (fn.outputs.length === 0) return undefined;
+  const values = decodeAbiParameters(fn.outputs, (data === '' ? '0x' : data) as Hex);
+  if (fn.outputs.length === 1) return plain(values[0]);
+  return Object.fromEntries(fn.outputs.map((o, i) => [o.name || String(i), plain(values[i])]));
+}
+
+/** Outputs of the standard ERC-20/721/1155 views, for a signature written without them (query files: `balanceOf(address)`). */
+const STANDARD_OUTPUTS: Readonly<Record<string, string>> = {
+  'name()': 'string',
+  'symbol()': 'string',
+  'decimals()': 'uint8',
+  'totalSupply()': 'uint256',
+  'balanceOf(address)': 'uint256',
+  'allowance(address,address)': 'uint256',
+  'ownerOf(uint256)': 'address',
+  'tokenURI(uint256)': 'string',
+  'getApproved(uint256)': 'address',
+  'isApprovedForAll(address,address)': 'bool',
+  'balanceOf(address,uint256)': 'uint256',
+  'uri(uint256)': 'string',
+  'owner()': 'address',
+};
+
+/** The signature's function, with the standard outputs when it declares none and is a standard view. */
+export function functionForCall(text: string): AbiFunction {
+  const fn = parseSignature(text);
+  const std = fn.outputs.length === 0 ? STANDARD_OUTPUTS[signatureText(fn)] : undefined;
+  return std ? { ...fn, outputs: [{ name: '', type: std }] } : fn;
+}
+
+/** eth_call's params for a signature and its arguments (typed text: a JSON array or comma-separated). */
+export function callParams(a: { address: string; function: string; args?: string; block?: string }): unknown[] {
+  const fn = functionForCall(a.function);
+  const data = encodeCall(fn, splitArgs(a.args));
+  if (typeof a.address !== 'string' || !isAddress(a.address.trim(), { strict: false })) refuse(l10n.both('address: 0x and 40 hex digits.'));
+  return [{ to: getAddress(a.address.trim()), data }, blockParam(a.block?.trim())];
+}

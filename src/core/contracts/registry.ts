@@ -1,0 +1,338 @@
+// Where an ABI comes from, in order, each decoding naming its source. For an address: its runtime
+// code matched to exactly one workspace artifact (eth_getCode at the block in question, cached per
+// network; ambiguous or no match is said and falls through), then an entry of
+// `chainEndpoints.contracts`, then a Cosmos EVM precompile. For a selector or topic0 the address's ABI
+// did not decode: any workspace artifact, then the standard ERC ABIs, then the bundled table
+// (marked guessed from its selector).
+
+import type { Abi, AbiFunction } from 'viem';
+import { type AbiEntry, precompileAt, selectorOf, tableItems } from './builtin';
+import { type ArtifactIndex } from './artifacts';
+import { matchesCode, runtimeCode } from './bytecode';
+import { type Candidate, decodeErrorWith, decodeInputWith, decodeLogWith } from './decode';
+import type { AbiSource, AddressName, Decoded, KnownContract } from './types';
+
+/** An entry of `chainEndpoints.contracts`: an ABI (a workspace path, or the ABI itself) attached to an address. */
+export interface ContractSetting {
+  readonly address: string;
+  readonly abi: string | Abi;
+  readonly name: string;
+  /** Only on this network (its name or chain id); any network when absent. */
+  readonly network?: string;
+}
+
+export interface ResolveContext {
+  /** The network (or provider) the address lives on: the cache's key, and settings' `network`. */
+  readonly network?: string;
+  /** eth_getCode: the code at `address` at `block` (0x hex), or undefined when it cannot be read. */
+  readonly getCode?: (address: string, block: string) => Promise<string | undefined>;
+  /** The block in question (0x quantity or a tag); latest when absent. */
+  readonly block?: string;
+  /** Where to say what could not be matched (once per address). */
+  readonly notes?: string[];
+}
+
+export interface RegistryOptions {
+  readonly artifacts?: ArtifactIndex;
+  readonly settings?: () => readonly ContractSetting[];
+  /** Reads a workspace file named by a setting's `abi`. */
+  readonly readFile?: (path: string) => Promise<Uint8Array>;
+}
+
+type Match = { contract?: KnownContract; note?: string };
+
+const MAX_CACHED = 5000;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function itemsBySelector(abi: Abi): Map<string, AbiEntry[]> {
+  const map = new Map<string, AbiEntry[]>();
+  for (const item of abi) {
+    if (item.type !== 'function' && item.type !== 'event' && item.type !== 'error') continue;
+    try {
+      const sel = selectorOf(item);
+      const list = map.get(sel) ?? [];
+      list.push(item);
+      map.set(sel, list);
+    } catch {
+      // an item viem cannot read is skipped
+    }
+  }
+  return map;
+}
+
+export class ContractRegistry {
+  private readonly matched = new Map<string, Match>();
+  private readonly selectors = new WeakMap<Abi, Map<string, AbiEntry[]>>();
+  private readonly settingAbis = new Map<string, Promise<Abi | string>>();
+  /** Candidates by selector: without a contract, and per contract ABI (both forgotten when the artifacts change). */
+  private readonly cached = new Map<string, Candidate[]>();
+  private cachedFor = new WeakMap<Abi, Map<string, Candidate[]>>();
+  private cachedGeneration = 0;
+
+  constructor(private readonly opts: RegistryOptions = {}) {}
+
+  get artifacts(): ArtifactIndex | undefined {
+    return this.opts.artifacts;
+  }
+
+  /** Artifacts or settings changed: matches and read ABI files are forgotten. */
+  invalidate(): void {
+    this.matched.clear();
+    this.cached.clear();
+    this.cachedFor = new WeakMap();
+    this.settingAbis.clear();
+    this.opts.artifacts?.invalidate();
+  }
+
+  /** What an address is known as without a request: a match already made, a setting, a precompile. */
+  nameOf(address: string, network?: string): AddressName | undefined {
+    if (!ADDRESS.test(address)) return undefined;
+    const m = this.matched.get(`${network ?? ''}|${address.toLowerCase()}`)?.contract;
+    if (m) return { name: m.name, source: m.source.label };
+    const s = this.settingFor(address, network);
+    if (s) return { name: s.name, source: 'chainEndpoints.contracts' };
+    const p = precompileAt(address);
+    return p && { name: p.name, source: p.source.label };
+  }
+
+  /** The contract at `address`: its code matched to one artifact, else a setting, else a precompile. */
+  async contractAt(address: string | undefined, ctx: ResolveContext = {}): Promise<KnownContract | undefined> {
+    if (!address || !ADDRESS.test(address)) return undefined;
+    const byCode = await this.matchCode(address, ctx);
+    if (byCode) return byCode;
+    const s = this.settingFor(address, ctx.network);
+    if (s) {
+      const abi = await this.settingAbi(s);
+      if (typeof abi !== 'string')
+        return {
+          name: s.name,
+          abi,
+          source: {
+            kind: 'setting',
+            label: `chainEndpoints.contracts (${typeof s.abi === 'string' ? s.abi : 'ABI in the setting'})`,
+            path: typeof s.abi === 'string' ? s.abi : undefined,
+          },
+        };
+      this.note(ctx, `${address}: chainEndpoints.contracts entry "${s.name}": ${abi}`);
+    }
+    return precompileAt(address);
+  }
+
+  private note(ctx: ResolveContext, text: string): void {
+    if (ctx.notes && !ctx.notes.includes(text)) ctx.notes.push(text);
+  }
+
+  private settingFor(address: string, network?: string): ContractSetting | undefined {
+    const a = address.toLowerCase();
+    const n = network?.toLowerCase();
+    return this.opts.settings?.().find((s) => typeof s.address === 'string' && s.address.toLowerCase() === a && (!s.network || s.network.toLowerCase() === n));
+  }
+
+  /** A setting's ABI, or the sentence saying why it cannot be read. */
+  private settingAbi(s: ContractSetting): Promise<Abi | string> {
+    if (Array.isArray(s.abi)) return Promise.resolve(s.abi);
+    const file = String(s.abi);
+    let p = this.settingAbis.get(file);
+    if (!p) {
+      p = (async (): Promise<Abi | string> => {
+        if (!this.opts.readFile) return 'no workspace to read the ABI file from';
+        try {
+          const bytes = await this.opts.readFile(file);
+          if (bytes.length > 16 * 1024 * 1024) return `${file} is larger than 16 MB`;
+          const j = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+          const abi = Array.isArray(j) ? j : (j as { abi?: unknown })?.abi;
+          return Array.isArray(abi) ? (abi as Abi) : `${file} has no ABI (an array, or an object with "abi")`;
+        } catch (err) {
+          return `${file}: ${err instanceof Error ? err.message : String(err)}`;
+        }
+      })();
+      this.settingAbis.set(file, p);
+    }
+    return p;
+  }
+
+  private async matchCode(address: string, ctx: ResolveContext): Promise<KnownContract | undefined> {
+    const artifacts = this.opts.artifacts;
+    if (!artifacts || !ctx.getCode || precompileAt(address)) return undefined;
+    const key = `${ctx.network ?? ''}|${address.toLowerCase()}`;
+    let m = this.matched.get(key);
+    if (!m) {
+      const hex = await ctx.getCode(address, ctx.block ?? 'latest');
+      const code = hex === undefined ? undefined : runtimeCode(hex);
+      if (!code) return undefined; // no code (yet), or it could not be read: nothing kept
+      const same = (await artifacts.withCodeLength(code.length)).filter((a) => a.code && matchesCode(a.code, code));
+      // The same contract built twice (two output folders) is one match.
+      const distinct = [...new Map(same.map((a) => [`${a.name}|${JSON.stringify(a.abi)}`, a])).values()];
+      if (distinct.length === 1) {
+        const a = distinct[0];
+        m = {
+          contract: { name: a.name, abi: a.abi, source: { kind: 'bytecode', label: `workspace artifact ${a.path} (runtime code matched)`, path: a.path } },
+        };
+      } else if (distinct.length > 1) {
+        m = {
+          note: `${address}: its code matches ${distinct.length} artifacts (${distinct
+            .slice(0, 4)
+            .map((a) => a.path)
+            .join(', ')}): ambiguous, not used`,
+        };
+      } else {
+        m = { note: `${address}: its code matches no workspace artifact` };
+      }
+      if (this.matched.size >= MAX_CACHED) this.matched.delete(this.matched.keys().next().value as string);
+      this.matched.set(key, m);
+    }
+    if (m.note) this.note(ctx, m.note);
+    return m.contract;
+  }
+
+  /** The candidates for a selector or topic0, in order: the address's ABI, workspace artifacts, standards, the table (kept per contract and selector until the artifacts change). */
+  private async candidates(selector: string, contract: KnownContract | undefined): Promise<Candidate[]> {
+    const artifacts = this.opts.artifacts;
+    if (artifacts) await artifacts.bySelectorOf(selector); // brings the index up to date (a no-op while nothing changed)
+    const generation = artifacts?.generation ?? 0;
+    if (generation !== this.cachedGeneration) {
+      this.cached.clear();
+      this.cachedFor = new WeakMap();
+      this.cachedGeneration = generation;
+    }
+    const byContract = contract ? (this.cachedFor.get(contract.abi) ?? new Map<string, Candidate[]>()) : this.cached;
+    let list = byContract.get(selector);
+    if (!list) {
+      list = await this.buildCandidates(selector, contract);
+      if (byContract.size >= MAX_CACHED) byContract.clear();
+      byContract.set(selector, list);
+      if (contract && !this.cachedFor.has(contract.abi)) this.cachedFor.set(contract.abi, byContract);
+    }
+    return list;
+  }
+
+  private async buildCandidates(selector: string, contract: KnownContract | undefined): Promise<Candidate[]> {
+    const out: Candidate[] = [];
+    if (contract) {
+      let map = this.selectors.get(contract.abi);
+      if (!map) this.selectors.set(contract.abi, (map = itemsBySelector(contract.abi)));
+      for (const item of map.get(selector) ?? []) out.push({ item, contract: contract.name, source: contract.source });
+    }
+    const artifacts = this.opts.artifacts;
+    if (artifacts) {
+      for (const { item, artifact } of await artifacts.bySelectorOf(selector)) {
+        out.push({
+          item,
+          contract: artifact.name,
+          source: { kind: 'artifact', label: `workspace artifact ${artifact.path} (by selector)`, path: artifact.path },
+        });
+      }
+    }
+    for (const t of tableItems(selector)) {
+      const std = /^ERC-/.test(t.origin);
+      const source: AbiSource = std
+        ? { kind: 'standard', label: `standard ${t.origin} ABI` }
+        : { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` };
+      out.push({ item: t.item, contract: std ? t.origin : undefined, source });
+    }
+    return out;
+  }
+
+  /** A call's input to `to` (undefined: a creation, not decoded). */
+  async decodeCall(input: string | undefined, to: string | undefined, ctx: ResolveContext = {}): Promise<Decoded> {
+    if (!input || input === '0x') return { kind: 'unknown', note: 'no input (a plain transfer)' };
+    if (!/^0x[0-9a-fA-F]{8}/.test(input)) return { kind: 'unknown', note: 'input shorter than a selector' };
+    const selector = input.slice(0, 10).toLowerCase();
+    const contract = await this.contractAt(to, ctx);
+    return (
+      decodeInputWith(input, await this.candidates(selector, contract)) ?? {
+        kind: 'unknown',
+        selector,
+        ...(contract ? { contract: contract.name, source: contract.source.label } : {}),
+        note: 'no known ABI has this selector',
+      }
+    );
+  }
+
+  async decodeLog(log: { address?: string; topics: readonly string[]; data: string }, ctx: ResolveContext = {}): Promise<Decoded> {
+    const topic0 = log.topics[0]?.toLowerCase();
+    if (!topic0 || !/^0x[0-9a-f]{64}$/.test(topic0)) return { kind: 'unknown', note: 'no topic0 (an anonymous event)' };
+    const contract = await this.contractAt(log.address, ctx);
+    return (
+      decodeLogWith(log.topics, log.data, await this.candidates(topic0, contract)) ?? {
+        kind: 'unknown',
+        selector: topic0,
+        ...(contract ? { contract: contract.name } : {}),
+        note: 'no known ABI has this event',
+      }
+    );
+  }
+
+  /** Revert data of a call to `to`: Error(string), Panic(uint256), or a custom error. */
+  async decodeRevert(data: string | undefined, to: string | undefined, ctx: ResolveContext = {}): Promise<Decoded> {
+    if (!data || data === '0x') return { kind: 'unknown', note: 'no revert data' };
+    if (!/^0x[0-9a-fA-F]{8}/.test(data)) return { kind: 'unknown', note: 'revert data shorter than a selector' };
+    const selector = data.slice(0, 10).toLowerCase();
+    const contract = await this.contractAt(to, ctx);
+    return decodeErrorWith(data, await this.candidates(selector, contract)) ?? { kind: 'unknown', selector, note: 'no known ABI has this error' };
+  }
+
+  /** The function a call's input selects (for its outputs): the first candidate whose inputs decode. */
+  async functionFor(input: string | undefined, to: string | undefined, ctx: ResolveContext = {}): Promise<{ fn: AbiFunction; decoded: Decoded } | undefined> {
+    if (!input || !/^0x[0-9a-fA-F]{8}/.test(input)) return undefined;
+    const contract = await this.contractAt(to, ctx);
+    for (const c of await this.candidates(input.slice(0, 10).toLowerCase(), contract)) {
+      if (c.item.type !== 'function') continue;
+      const d = decodeInputWith(input, [c]);
+      if (d) return { fn: c.item, decoded: d };
+    }
+    return undefined;
+  }
+
+  /** A log decoded without a request or a read (the event console): a match already made, a precompile, artifacts already indexed, the standards and the table. */
+  decodeLogKnown(log: { address?: string; topics: readonly string[]; data: string }, network?: string): Decoded | undefined {
+    const topic0 = log.topics[0]?.toLowerCase();
+    if (!topic0 || !/^0x[0-9a-f]{64}$/.test(topic0)) return undefined;
+    const a = log.address && ADDRESS.test(log.address) ? log.address : undefined;
+    const contract = a ? (this.matched.get(`${network ?? ''}|${a.toLowerCase()}`)?.contract ?? precompileAt(a)) : undefined;
+    const out: Candidate[] = [];
+    if (contract) {
+      let map = this.selectors.get(contract.abi);
+      if (!map) this.selectors.set(contract.abi, (map = itemsBySelector(contract.abi)));
+      for (const item of map.get(topic0) ?? []) out.push({ item, contract: contract.name, source: contract.source });
+    }
+    for (const { item, artifact } of this.opts.artifacts?.peekSelector(topic0) ?? [])
+      out.push({
+        item,
+        contract: artifact.name,
+        source: { kind: 'artifact', label: `workspace artifact ${artifact.path} (by selector)`, path: artifact.path },
+      });
+    for (const t of tableItems(topic0)) {
+      const std = /^ERC-/.test(t.origin);
+      out.push({
+        item: t.item,
+        contract: std ? t.origin : undefined,
+        source: std
+          ? { kind: 'standard', label: `standard ${t.origin} ABI` }
+          : { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` },
+      });
+    }
+    return decodeLogWith(log.topics, log.data, out);
+  }
+
+  /** A selector's or topic0's signatures without reading anything (hovers): the artifacts already indexed, then the table. */
+  knownSignatures(selector: string): string[] {
+    const sel = selector.toLowerCase();
+    const out = new Set<string>();
+    const line = (item: AbiEntry) => `${item.type} ${item.name}(${item.inputs.map((p: { type: string }) => p.type).join(',')})`;
+    for (const { item, artifact } of this.opts.artifacts?.peekSelector(sel) ?? []) out.add(`${line(item)} · ${artifact.name} (${artifact.path})`);
+    for (const t of tableItems(sel)) out.add(`${line(t.item)} · ${/^ERC-/.test(t.origin) ? t.origin : `guessed from its selector (${t.origin})`}`);
+    return [...out].slice(0, 8);
+  }
+
+  /** Any topic0 or selector in one line (hovers): the table and the artifacts already read, no request. */
+  async signatureOf(selector: string): Promise<string[]> {
+    const sel = selector.toLowerCase();
+    const out = new Set<string>();
+    for (const c of await this.candidates(sel, undefined))
+      out.add(
+        `${c.item.type} ${c.item.name}(${c.item.inputs.map((p: { type: string }) => p.type).join(',')})${c.source.kind === 'signatures' ? ' (guessed from its selector)' : ` · ${c.source.label}`}`,
+      );
+    return [...out].slice(0, 8);
+  }
+}

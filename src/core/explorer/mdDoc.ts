@@ -1,0 +1,63 @@
+// The Markdown pieces every explorer document uses: server text as plain words and numbers or a
+// code span fenced so nothing inside closes it (no link, image or HTML from a value, even with
+// linkify on), identifiers in code spans, long values cut, and a small line builder.
+
+import type { Coin } from './views';
+
+const MAX_VALUE = 2000;
+
+/** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
+const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
+
+/** One line, no control characters, cut at MAX_VALUE. */
+function flat(v: unknown): string {
+  let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as number);
+  if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
+  if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
+  return s;
+}
+
+/**
+ * A code span holding `s` exactly: fenced by one more backtick than its longest run (padded with a
+ * space when it starts or ends with one), so nothing inside can close it, and nothing in it is
+ * Markdown: no link, image, HTML or autolink (linkify never reads code spans).
+ */
+function code(s: string): string {
+  const runs = s.match(/`+/g);
+  const fence = '`'.repeat(runs ? Math.max(...runs.map((r) => r.length)) + 1 : 1);
+  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+/**
+ * Text from a server, safe in Markdown: one line, cut; plain words and numbers as they are, anything
+ * else in a code span (a URL, an address, markup), so a value never becomes a link, whatever precedes it.
+ */
+export function esc(v: unknown): string {
+  const s = flat(v);
+  return PLAIN.test(s) ? s : code(s);
+}
+
+/** An identifier: in a code span (the link provider finds it there). */
+export function id(v: unknown): string {
+  const s = flat(v);
+  return s === '' ? '—' : code(s);
+}
+
+export function coin(c: Coin | undefined): string {
+  if (!c) return '—';
+  return `${esc(c.amount)} ${esc(c.denom)}${c.display ? ` (${esc(c.display)})` : ''}`;
+}
+
+export class Doc {
+  readonly lines: string[] = [];
+  h(level: number, text: string): void {
+    this.lines.push('', `${'#'.repeat(level)} ${text}`, '');
+  }
+  kv(key: string, value: string | undefined): void {
+    if (value !== undefined && value !== '') this.lines.push(`- ${key}: ${value}`);
+  }
+  line(text: string): void {
+    this.lines.push(text);
+  }
+}

@@ -1,0 +1,223 @@
+// Call Contract…: `{ provider, address, function, args?, block?, from?, value?, overrides? }`, asking
+// for what is missing (the provider; the address; the function from the known ABI's list, or a
+// signature; each argument checked against its ABI type as typed), then eth_call and
+// eth_estimateGas under a cancellable progress, and a read-only document with the decoded outputs or
+// revert. Returns the document's Uri. The API's callContract() and decode() share the registry.
+
+import { createHash } from 'node:crypto';
+import vscode = require('vscode');
+import type { AbiFunction } from 'viem';
+import { LocalizedError, errorMessage, shownMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
+import type { ExecuteOptions } from '../../core/chain/execute';
+import type { Provider } from '../../core/config/providers';
+import { type CallOutcome, type CallSpec, callContract, coerceArg } from '../../core/contracts/call';
+import type { ResolveContext } from '../../core/contracts/registry';
+import type { Decoded } from '../../core/contracts/types';
+import { signatureOf } from '../../core/contracts/values';
+import { renderCall } from '../../core/explorer/renderCall';
+import { executeSource } from '../../core/explorer/source';
+import { masker } from '../../core/secrets/mask';
+import type { CommandDeps } from '../deps';
+import { type Prompts, windowPrompts } from '../prompts';
+import { RESULT_SCHEME } from '../resultDocuments';
+import { readSettings } from '../settings';
+import { contractRegistry, networkOf } from './contracts';
+
+export interface CallContractArgument extends Partial<CallSpec> {
+  readonly provider?: string;
+}
+
+function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
+  const s = readSettings();
+  return {
+    headers: provider.headers,
+    http: deps.http,
+    timeoutMs: s.requestTimeoutMs,
+    maxBufferBytes: s.maxDocumentBytes,
+    maxDownloadBytes: s.maxDownloadBytes,
+    spillDir: deps.storageDir,
+    signal,
+    formatWhileReceiving: false,
+  };
+}
+
+function evmProviders(): Provider[] {
+  return readSettings().providers.providers.filter((p) => p.endpoints.evmRpc);
+}
+
+function providerNamed(name: string | undefined): Provider | undefined {
+  const all = evmProviders();
+  if (name === undefined) return all.length === 1 ? all[0] : undefined;
+  return all.find((p) => p.name.toLowerCase() === name.toLowerCase());
+}
+
+async function session(deps: CommandDeps, provider: Provider, signal: AbortSignal) {
+  await deps.secrets.ready;
+  const wire = deps.secrets.resolve(provider);
+  const src = executeSource(wire, options(deps, wire, signal), (o) =>
+    deps.log.info(
+      `[callContract] ${o.request.method} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${o.error ? ` · ${masker.mask(o.error.message)}` : ''}`,
+    ),
+  );
+  const registry = contractRegistry(deps);
+  const notes: string[] = [];
+  const ctx: ResolveContext = {
+    network: networkOf(provider),
+    notes,
+    getCode: async (a, b) => {
+      try {
+        const c = await src.evm('eth_getCode', [a, b]);
+        return typeof c === 'string' ? c : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  return { evm: (m: string, p: readonly unknown[]) => src.evm(m, p), registry, ctx, notes };
+}
+
+/** What the command asks for, each answer checked as typed. */
+export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts: Prompts): Promise<{ provider: Provider; spec: CallSpec } | undefined> {
+  const a = (arg && typeof arg === 'object' ? arg : {}) as CallContractArgument;
+  let provider = providerNamed(a.provider);
+  if (a.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', a.provider));
+  if (!provider) {
+    const picked = await prompts.pick(
+      evmProviders().map((p) => ({ label: p.name, provider: p })),
+      { title: l10n.t('Call Contract'), placeHolder: l10n.t('Provider to call on') },
+    );
+    if (!picked) return undefined;
+    provider = picked.provider;
+  }
+  const address =
+    a.address ??
+    (
+      await prompts.input({
+        title: l10n.t('Call Contract · {0}', provider.name),
+        prompt: l10n.t('The contract address (0x…)'),
+        validate: (t) => (/^0x[0-9a-fA-F]{40}$/.test(t.trim()) ? undefined : l10n.t('0x and 40 hex digits.')),
+      })
+    )?.trim();
+  if (!address) return undefined;
+  let fnText = a.function;
+  let fn: AbiFunction | undefined;
+  if (fnText === undefined) {
+    const s = await session(deps, provider, new AbortController().signal);
+    const known = await s.registry.contractAt(address, s.ctx);
+    const fns = (known?.abi ?? []).filter((x): x is AbiFunction => x.type === 'function');
+    if (fns.length > 0) {
+      const picked = await prompts.pick(
+        fns.map((f) => ({
+          label: signatureOf(f),
+          description: `${f.stateMutability}${f.outputs.length ? ` → ${f.outputs.map((o) => o.type).join(', ')}` : ''}`,
+          fn: f,
+        })),
+        { title: l10n.t('Call Contract · {0} ({1})', known!.name, known!.source.label), placeHolder: l10n.t('Function to call') },
+      );
+      if (!picked) return undefined;
+      fn = picked.fn;
+      fnText = signatureOf(fn);
+    } else {
+      fnText = await prompts.input({
+        title: l10n.t('Call Contract · {0}', address),
+        prompt: l10n.t('No ABI is known for this address: the function signature, e.g. balanceOf(address)(uint256)'),
+        validate: (t) => (/^\s*[A-Za-z_$][\w$]*\s*\(/.test(t) ? undefined : l10n.t('A signature such as balanceOf(address).')),
+      });
+      if (!fnText) return undefined;
+    }
+  }
+  let args = a.args;
+  if (args === undefined && fn && fn.inputs.length > 0) {
+    const values: string[] = [];
+    for (const p of fn.inputs) {
+      const v = await prompts.input({
+        title: l10n.t('Call Contract · {0}', signatureOf(fn)),
+        prompt: `${p.name || `argument ${values.length}`} (${p.type})`,
+        validate: (t) => {
+          try {
+            coerceArg(p, t);
+            return undefined;
+          } catch (err) {
+            return shownMessage(err);
+          }
+        },
+      });
+      if (v === undefined) return undefined;
+      values.push(v);
+    }
+    args = values;
+  }
+  return { provider, spec: { address, function: fnText, args, block: a.block, from: a.from, value: a.value, overrides: a.overrides } };
+}
+
+export function callUri(provider: string, spec: CallSpec): vscode.Uri {
+  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
+  const name = spec.function.replace(/\(.*$/, '');
+  return vscode.Uri.from({
+    scheme: RESULT_SCHEME,
+    path: `/${clean(provider)}/Call ${clean(name)} ${spec.address.slice(0, 8)}.md`,
+    query: `call&${createHash('sha1').update(JSON.stringify(spec)).digest('hex').slice(0, 10)}&${Date.now()}`,
+  });
+}
+
+export async function callContractCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
+  const read = await readCallArgument(arg, deps, windowPrompts);
+  if (!read) return undefined;
+  const { provider, spec } = read;
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Calling {0} · {1}', spec.function, provider.name), cancellable: true },
+    async (_p, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const s = await session(deps, provider, abort.signal);
+        return await callContract(s.evm, spec, s.registry, s.ctx);
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  const text = masker.mask(renderCall(provider.name, spec, outcome));
+  return deps.documents.showData(callUri(provider.name, spec), Buffer.from(text, 'utf8'), { language: 'markdown' });
+}
+
+/** The API's callContract(): never rejects for a chain's answer (see `error`); rejects for an unknown provider. */
+export async function callContractForApi(
+  deps: CommandDeps,
+  spec: CallSpec & { provider?: string; token?: vscode.CancellationToken },
+): Promise<Pick<CallOutcome, 'result' | 'raw' | 'revert' | 'error' | 'outputs' | 'gasEstimate' | 'function' | 'contract' | 'source'>> {
+  const provider = providerNamed(spec.provider);
+  if (!provider)
+    throw new Error(
+      spec.provider === undefined
+        ? 'callContract needs { provider } when several EVM providers are configured.'
+        : `No provider named "${spec.provider}" with an EVM RPC address.`,
+    );
+  const abort = new AbortController();
+  const sub = spec.token?.onCancellationRequested(() => abort.abort());
+  try {
+    const s = await session(deps, provider, abort.signal);
+    const { token: _t, provider: _p, ...call } = spec;
+    return await callContract(s.evm, call, s.registry, s.ctx);
+  } catch (err) {
+    return { function: String(spec.function), error: errorMessage(err) };
+  } finally {
+    sub?.dispose();
+  }
+}
+
+/** The API's decode(): a call's input, a log (topics + data) or revert data, with the ABIs known. */
+export async function decodeForApi(deps: CommandDeps, q: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<Decoded> {
+  const provider = q.provider !== undefined ? providerNamed(q.provider) : undefined;
+  if (q.provider !== undefined && !provider) throw new Error(`No provider named "${q.provider}" with an EVM RPC address.`);
+  const s = provider ? await session(deps, provider, new AbortController().signal) : undefined;
+  const registry = s?.registry ?? contractRegistry(deps);
+  const ctx: ResolveContext = s?.ctx ?? {};
+  if (q.topics && q.topics.length > 0) return registry.decodeLog({ address: q.address, topics: q.topics, data: q.data ?? '0x' }, ctx);
+  const data = q.data ?? '';
+  const call = await registry.decodeCall(data, q.address, ctx);
+  if (call.kind !== 'unknown') return call;
+  const err = await registry.decodeRevert(data, q.address, ctx);
+  return err.kind !== 'unknown' ? err : call;
+}

@@ -1,0 +1,101 @@
+// Contracts in the editor against a small loopback EVM node (the devnet has no contracts yet): Call
+// Contract… to its document, the API's callContract() and decode(), and Look Up of a transaction
+// whose logs, revert and call trace are decoded with the built-in ABIs (no workspace artifacts).
+
+import * as assert from 'node:assert/strict';
+import http from 'node:http';
+import * as vscode from 'vscode';
+import { encodeAbiParameters, encodeFunctionData, erc20Abi } from 'viem';
+import type { ChainEndpointsApi } from '../../src/api';
+import { ALICE, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from '../unit/contracts/fixtures';
+import { EXTENSION_ID, closeAllEditors, runForDocument, setProviders } from './helpers';
+
+const PROVIDER = 'Contracts node';
+const HASH = `0x${'cd'.repeat(32)}`;
+
+function answer(method: string, params: unknown[]): unknown {
+  const trace = evmdTrace(true);
+  switch (method) {
+    case 'eth_call':
+      return encodeAbiParameters([{ type: 'uint256' }], [750n]);
+    case 'eth_estimateGas':
+      return '0x5e4d';
+    case 'eth_getCode':
+      return '0x';
+    case 'eth_getTransactionByHash':
+      return params[0] === HASH
+        ? { hash: HASH, from: ALICE, to: ROUTER, value: '0x0', input: trace.input, nonce: '0x1', gas: '0x2dc6c0', blockNumber: '0x5', type: '0x2' }
+        : null;
+    case 'eth_getTransactionReceipt':
+      return { status: '0x0', gasUsed: '0x16e360', logs: [] };
+    case 'debug_traceTransaction':
+      return trace;
+    default:
+      return null;
+  }
+}
+
+describe('Contracts: Call Contract… and decoded transactions', function () {
+  this.timeout(60_000);
+  let server: http.Server;
+  let api: ChainEndpointsApi;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const m = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answer(m.method, m.params) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await setProviders([{ name: PROVIDER, evmRpc: url }]);
+    api = (await vscode.extensions.getExtension<ChainEndpointsApi>(EXTENSION_ID)!.activate())!;
+  });
+  after(async () => {
+    await closeAllEditors();
+    server.close();
+  });
+
+  it('Call Contract… opens the decoded outputs and the gas estimate; the API returns the same result', async () => {
+    const doc = await runForDocument('chainEndpoints.evm.callContract', {
+      provider: PROVIDER,
+      address: TOKEN,
+      function: 'balanceOf(address)(uint256)',
+      args: [BOB],
+    });
+    assert.equal(doc.doc.languageId, 'markdown');
+    assert.match(doc.text, /## Result\n\n- output 0 \(uint256\): `750`/);
+    assert.match(doc.text, /- eth_estimateGas: 24141/);
+    const r = await api.callContract({ provider: PROVIDER, address: TOKEN, function: 'balanceOf', args: [BOB] });
+    assert.equal(r.result, undefined, 'a name needs a known ABI');
+    assert.match(r.error ?? '', /give the signature/);
+    const ok = await api.callContract({ provider: PROVIDER, address: TOKEN, function: 'balanceOf(address)', args: [BOB] });
+    assert.equal(ok.raw, encodeAbiParameters([{ type: 'uint256' }], [750n]));
+  });
+
+  it('decode(): a standard call, and a custom error from the bundled table marked guessed', async () => {
+    const d = await api.decode({ data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [BOB, 5n] }) });
+    assert.equal(d.kind, 'function');
+    assert.equal(d.signature, 'transfer(address,uint256)');
+    assert.equal(d.source, 'standard ERC-20 ABI');
+    const e = await api.decode({ data: evmdTrace(true).output });
+    assert.equal(e.kind, 'error');
+    assert.equal(e.guessed, true);
+    assert.deepEqual(
+      e.args?.map((a) => a.value),
+      ['100', '250'],
+    );
+    void TOKEN_ABI;
+  });
+
+  it('Look Up of a failed transaction: its revert from the trace, and its call tree', async () => {
+    const doc = await runForDocument('chainEndpoints.lookUp', { provider: PROVIDER, query: HASH });
+    assert.match(doc.text, /- revert: InsufficientBalance\(balance=`100`, needed=`250`\)/);
+    assert.match(doc.text, /Call trace \(2 frame\(s\)\)/);
+    assert.match(doc.text, /transfer\(recipient=`0xbBbB/);
+  });
+});
