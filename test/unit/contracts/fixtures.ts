@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Abi, encodeAbiParameters, encodeErrorResult, encodeFunctionData } from 'viem';
+import { BANK_ABI } from '../../devnet/fixtureContracts';
 
 export const TOKEN_ABI = [
   { type: 'constructor', inputs: [{ name: 'supply', type: 'uint256' }], stateMutability: 'nonpayable' },
@@ -129,24 +130,7 @@ export function workspace(): string {
   return root;
 }
 
-const BANK_ABI = [
-  {
-    type: 'function',
-    name: 'balances',
-    stateMutability: 'view',
-    inputs: [{ name: 'account', type: 'address' }],
-    outputs: [
-      {
-        name: 'balances',
-        type: 'tuple[]',
-        components: [
-          { name: 'contractAddress', type: 'address' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-    ],
-  },
-] as const;
+// The bank precompile's balances(address), as the devnet serves it.
 
 /** A trace as evmd v0.3.2 sends it (callTracer): Router.send → Token.transfer, then STATICCALL bank.balances. */
 export function evmdTrace(failed = false) {
