@@ -116,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     registerCommand(log, Commands.statusBarReconnect, () => [statusBar, ...networkBars.all()].forEach((b) => b.reconnect())),
     registerCommand(log, Commands.statusBarSwitchProvider, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).switchProvider()),
     registerCommand(log, Commands.watchEvents, async (arg?: unknown) =>
-      (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, keep: (d) => context.subscriptions.push(d) }, arg),
+      (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, health, keep: (d) => context.subscriptions.push(d) }, arg),
     ),
   );
   // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once.

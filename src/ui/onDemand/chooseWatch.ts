@@ -43,13 +43,14 @@ export async function chooseWatch(
     }
     if (candidates.length === 1) provider = candidates[0];
     else {
+      // `provider` on each item: a provider pick (ui/onDemand/providerPicks.ts adds state, height and the last used first).
       const items = groupForPick(candidates, networks).map(({ provider: p, group }) => ({
         label: p.name,
         description: [p.endpoints.consensusWs && 'CometBFT', p.endpoints.evmWs && 'EVM'].filter(Boolean).join(' · '),
-        p,
+        provider: p,
         ...(group !== undefined ? { group } : {}),
       }));
-      provider = (await prompts.pick(items, { title: l10n.t('Watch Events'), placeHolder: l10n.t('The provider to watch') }))?.p;
+      provider = (await prompts.pick(items, { title: l10n.t('Watch Events'), placeHolder: l10n.t('The provider to watch') }))?.provider;
       if (!provider) return undefined;
     }
   }

@@ -20,6 +20,8 @@ import { shortValue } from '../../core/contracts/values';
 import type { DecodedResult } from '../../api';
 import { networkOf, registryForHovers } from './contracts';
 import { type Chosen, chooseWatch } from './chooseWatch';
+import { providerPrompts } from './providerPicks';
+import type { InterfaceHealth } from '../../core/health/model';
 
 export interface WatchDeps {
   readonly extensionUri: vscode.Uri;
@@ -28,6 +30,8 @@ export interface WatchDeps {
   /** Keeps a console until it closes or the extension deactivates. */
   readonly keep: (d: vscode.Disposable) => void;
   readonly prompts?: Prompts;
+  /** Health rows: the provider pick shows each provider's state and height (providerPicks.ts). */
+  readonly health?: { rows(): readonly InterfaceHealth[] };
 }
 
 function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Watch {
@@ -47,7 +51,8 @@ function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Wat
 
 /** Opens a console; resolves with it (the command's result, for the in-editor tests) or undefined when cancelled. */
 export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<EventConsole | undefined> {
-  const chosen = await chooseWatch(arg, readSettings().providers.providers, deps.prompts ?? windowPrompts, currentNetworks(readSettings().providers.providers));
+  const prompts = deps.prompts ?? providerPrompts(windowPrompts, () => deps.health?.rows() ?? []);
+  const chosen = await chooseWatch(arg, readSettings().providers.providers, prompts, currentNetworks(readSettings().providers.providers));
   if (!chosen) return undefined;
   const watch = newWatch(deps, chosen);
   const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);

@@ -6,6 +6,7 @@ import { parseProviders, validateAddress } from '../../../src/core/config/provid
 import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTopics, watchTargetOf } from '../../../src/core/events/watchArgument';
 import { EntryStream } from '../../../src/core/events/stream';
 import { chooseWatch } from '../../../src/ui/onDemand/chooseWatch';
+import { decorateProviderItems } from '../../../src/ui/onDemand/providerPicks';
 import type { PickItem, Prompts } from '../../../src/ui/prompts';
 import { StallMeter } from '../helpers/stallMeter';
 
@@ -89,6 +90,18 @@ describe('events: the Watch Events argument', () => {
     assert.equal(c?.query, "tm.event='Tx' AND message.sender='cosmos1abc'");
     assert.equal(asked.length, 4);
     assert.match(asked[3], /^input CometBFT query \[tm\.event='Tx' AND message\.sender='…'\]$/);
+  });
+
+  it('the provider pick is a provider pick: each item names its provider, so the pick shows its state and height and the last used first', async () => {
+    let shown: readonly PickItem[] = [];
+    const { prompts } = scripted([(items) => ((shown = items), undefined)], []);
+    assert.equal(await chooseWatch(undefined, [both, comet, http], prompts), undefined);
+    assert.deepEqual(
+      shown.map((i) => (i as { provider?: { name: string } }).provider?.name),
+      shown.map((i) => i.label),
+    );
+    const rows = [{ provider: both.name, iface: 'consensusWs', state: 'down' }] as unknown as Parameters<typeof decorateProviderItems>[1];
+    assert.match(decorateProviderItems(shown, rows).find((i) => i.label === both.name)?.description ?? '', /down/);
   });
 
   it('EVM logs: asks for the address and topics; an empty answer means no filter', async () => {
