@@ -6,6 +6,7 @@
 import vscode = require('vscode');
 import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
+import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
 import { checkQueryFile } from '../../core/queries/check';
 import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
 import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
@@ -137,10 +138,7 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
     ];
   }
   if (/^\s*assert\s+\S*$/.test(before)) {
-    return [
-      ...['success', 'failure', 'status == 200', 'latency < 2s', 'heights within 2'].map((t) => item(t, K.Keyword)),
-      ...PATH_ROOTS.map((p) => item(p, K.Field)),
-    ];
+    return [...ASSERTION_COMPLETIONS.map((t) => item(t, K.Keyword)), ...PATH_ROOTS.map((p) => item(p, K.Field))];
   }
   if (/^\s*[A-Za-z_]*$/.test(before)) {
     const out = [item('request', K.Keyword, 'request <name> = <operation>', 'request '), item('@', K.Variable, '@name = value')];
