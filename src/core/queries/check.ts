@@ -3,6 +3,7 @@
 // references to requests above. Returns diagnostics located by line and column; never throws.
 
 import type { Provider } from '../config/providers';
+import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
 import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
 
@@ -58,11 +59,15 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
   const before = new Set<string>();
   for (const r of file.requests) {
     for (const a of r.args) checkValue(a.value, before, true);
-    for (const a of r.assertions) if (a.kind === 'compare' || a.kind === 'status') checkValue(a.value, before, true);
+    for (const a of r.assertions) {
+      const value = valueOf(a);
+      if (value) checkValue(value, before, true);
+    }
     const fanOut = r.provider?.text.trim() === '*';
     if (r.provider && !fanOut) checkValue(r.provider, before, true);
-    if (!fanOut && r.assertions.some((a) => a.kind === 'within' || a.kind === 'same')) {
-      const a = r.assertions.find((x) => x.kind === 'within' || x.kind === 'same')!;
+    const across = fanOut ? undefined : r.assertions.find(isAcross);
+    if (across) {
+      const a = across;
       at(a, a.col, a.text.length, '"same" and "within" compare providers: they need "provider: *".', 'warning');
     }
     if (ctx.providers && r.op && !r.provider && !ctx.defaultProvider && !file.variables.has('provider')) {

@@ -15,12 +15,11 @@ import { type Provider, parseProviders } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
 import { masker } from '../secrets/mask';
 import { HttpClient } from '../transport/http';
-import { checkQueryFile } from './check';
-import { parseQueryFile } from './parse';
 import { type CliOptions, USAGE, UsageError, parseArgs, secretEnvName } from './cliArgs';
 import { SECRET_ENV_PREFIX } from './interpolate';
 import { type FileReport, countAssertions, report } from './report';
 import { runQueryFile } from './run';
+import { prepareQueryFile } from './session';
 import { didYouMean } from './suggest';
 
 export { USAGE, secretEnvName } from './cliArgs';
@@ -145,12 +144,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       broken = true;
       continue;
     }
-    const file = parseQueryFile(source);
-    const checks = checkQueryFile(file, { providers, defaultProvider: options.provider, allowEnv: options.allowEnv, envHint });
-    for (const d of [...file.diagnostics, ...checks].sort((a, b) => a.line - b.line || a.col - b.col)) {
-      io.err(`${f}:${d.line}:${d.col}: ${d.severity}: ${d.message}\n`);
-      if (d.severity === 'error') broken = true;
-    }
+    const { file, diagnostics, hasErrors } = prepareQueryFile(source, { providers, defaultProvider: options.provider, allowEnv: options.allowEnv, envHint });
+    for (const d of diagnostics) io.err(`${f}:${d.line}:${d.col}: ${d.severity}: ${d.message}\n`);
+    if (hasErrors) broken = true;
     if (file.requests.length === 0 && file.diagnostics.length === 0) io.err(`${f}: no requests\n`);
     parsed.push({ name: f, file });
   }

@@ -5,7 +5,7 @@
 
 import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
-import { type ResultRecord, asInteger } from './assert';
+import { type ResultRecord, asInteger } from './assertions/values';
 import { type Located, type QueryFile, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
 
 /** The longest value a template may produce (characters): a raw transaction fits, a bomb does not. */

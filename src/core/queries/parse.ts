@@ -14,18 +14,10 @@ import { stateChangingReason } from '../chain/stateChanging';
 import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
 import { didYouMean } from './suggest';
-import {
-  type Assertion,
-  type CompareOp,
-  type Diagnostic,
-  type Located,
-  type PathSegment,
-  type QueryFile,
-  type QueryRequest,
-  isName,
-  parsePath,
-  scanTemplate,
-} from './syntax';
+import { ASSERTION_KINDS } from './assertions/index';
+import type { AfterPath, AssertionKind, ReadContext } from './assertions/kind';
+import { readDuration } from './assertions/values';
+import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, isName, parsePath, scanTemplate } from './syntax';
 
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
@@ -213,72 +205,38 @@ function checkComplete(r: QueryRequest, diagnostics: Diagnostic[]): void {
   }
 }
 
-export function readDuration(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim());
-  if (!m) return undefined;
-  return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : 1000));
-}
+export { readDuration } from './assertions/values';
 
-const COMPARE_OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
-
-/** One RegExp per source and flags (bounded): a file repeating `matches /^0x/` compiles it once. */
-const regexes = new Map<string, RegExp>();
-function regexOf(source: string, flags: string): RegExp {
-  const key = `${flags}/${source}`;
-  let re = regexes.get(key);
-  if (!re) {
-    re = new RegExp(source, flags); // throws for a bad one: reported by the caller
-    if (regexes.size >= 256) regexes.clear();
-    regexes.set(key, re);
-  }
-  return re;
-}
-
+/** An `assert …` line's text: read by the first kind of the list (assertions/index.ts) that knows it. */
 function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undefined {
-  const error = (message: string, col = a.col, len = a.text.length) => {
-    diagnostics.push({ line: a.line, col, endCol: col + Math.max(1, len), severity: 'error', message });
-    return undefined;
+  const ctx: ReadContext = {
+    diagnostics,
+    error: (message: string, col = a.col, len = a.text.length) => {
+      diagnostics.push({ line: a.line, col, endCol: col + Math.max(1, len), severity: 'error', message });
+      return null;
+    },
   };
-  const words = a.text.split(/\s+/);
-  const head = words[0] ?? '';
-  if (a.text === 'success' || a.text === 'failure') return { text: a.text, line: a.line, col: a.col, kind: a.text };
-  let m: RegExpExecArray | null;
-  if ((m = /^heights\s+within\s+(\d{1,18})$/.exec(a.text))) return { text: a.text, line: a.line, col: a.col, kind: 'within', n: BigInt(m[1]) };
-  if ((m = /^latency\s*(<=|<)\s*(.+)$/.exec(a.text))) {
-    const ms = readDuration(m[2]);
-    return ms === undefined
-      ? error('Type a latency bound such as "latency < 500ms" or "latency < 2s".')
-      : { text: a.text, line: a.line, col: a.col, kind: 'latency', op: m[1] as '<' | '<=', ms };
+  const kinds = ASSERTION_KINDS as readonly AssertionKind[];
+  for (const k of kinds) {
+    const read = k.readWhole?.(a, ctx);
+    if (read !== undefined) return read ?? undefined;
   }
-  if (a.text === '')
-    return error('Expected an assertion: success, status == 200, latency < 2s, <path> == value, <path> matches /re/, <path> exists, heights within N.');
+  if (a.text === '') {
+    ctx.error('Expected an assertion: success, status == 200, latency < 2s, <path> == value, <path> matches /re/, <path> exists, heights within N.');
+    return undefined;
+  }
+  const head = a.text.split(/\s+/)[0] ?? '';
   const path = parsePath(head);
-  if (typeof path === 'string') return error(`Bad path: ${path}.`, a.col, head.length);
+  if (typeof path === 'string') return ctx.error(`Bad path: ${path}.`, a.col, head.length) ?? undefined;
   if (!(PATH_ROOTS as readonly string[]).includes(String(path[0]))) {
-    return error(`A path starts with one of ${PATH_ROOTS.join(', ')} (got "${String(path[0])}").`, a.col, head.length);
+    return ctx.error(`A path starts with one of ${PATH_ROOTS.join(', ')} (got "${String(path[0])}").`, a.col, head.length) ?? undefined;
   }
   const rest = a.text.slice(head.length).trim();
-  const restCol = a.col + a.text.length - rest.length;
-  if (rest === 'exists') return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: false };
-  if (/^not\s+exists$/.test(rest)) return { text: a.text, line: a.line, col: a.col, kind: 'exists', path, negate: true };
-  if (rest === 'same') return { text: a.text, line: a.line, col: a.col, kind: 'same', path };
-  if ((m = /^within\s+(\d{1,18})$/.exec(rest))) return { text: a.text, line: a.line, col: a.col, kind: 'within', path, n: BigInt(m[1]) };
-  if ((m = /^matches\s+\/(.*)\/([a-z]*)$/.exec(rest))) {
-    try {
-      return { text: a.text, line: a.line, col: a.col, kind: 'matches', path, regex: regexOf(m[1], m[2]) };
-    } catch (e) {
-      return error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
-    }
+  const after: AfterPath = { path, rest, restCol: a.col + a.text.length - rest.length };
+  for (const k of kinds) {
+    const read = k.readAfterPath?.(a, after, ctx);
+    if (read !== undefined) return read ?? undefined;
   }
-  const op = COMPARE_OPS.find((o) => rest.startsWith(o));
-  if (!op)
-    return error('After the path: ==, !=, <, <=, >, >= a value, "matches /re/", "exists", "not exists", "same" or "within N".', restCol, rest.length || 1);
-  const valueText = rest.slice(op.length).trim();
-  if (valueText === '') return error(`Give a value after "${op}".`, restCol, rest.length);
-  if (/^[<>=!]/.test(valueText))
-    return error(`"${op}${rest.slice(op.length, op.length + 2).trim()}" is not a comparison: use ==, !=, <, <=, > or >= and a value.`, restCol, rest.length);
-  const value = { text: valueText, line: a.line, col: a.col + a.text.length - valueText.length };
-  scanTemplate(value, diagnostics);
-  if (path.length === 1 && path[0] === 'status') return { text: a.text, line: a.line, col: a.col, kind: 'status', op, value };
-  return { text: a.text, line: a.line, col: a.col, kind: 'compare', path: path as PathSegment[], op, value };
+  ctx.error('After the path: ==, !=, <, <=, >, >= a value, "matches /re/", "exists", "not exists", "same" or "within N".', after.restCol, rest.length || 1);
+  return undefined;
 }

@@ -11,9 +11,10 @@ import { fetchAllPages } from '../chain/pages';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
-import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, matchedText, oneLine, shorten } from './assert';
+import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
+import { isAcross, kindOf } from './assertions/index';
+import type { AssertionKind } from './assertions/kind';
 import { type ValueContext, ValueError, interpolate } from './interpolate';
-import { matchAtOnce, matchWithin } from './regex';
 import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
@@ -165,9 +166,7 @@ async function runRequest(
     await Promise.all(Array.from({ length: width }, worker));
   }
   const records = runs.map((r) => r.record);
-  const across = request.assertions
-    .filter((a): a is Extract<Assertion, { kind: 'within' | 'same' }> => a.kind === 'within' || a.kind === 'same')
-    .map((a) => evaluateAcross(a, records));
+  const across = request.assertions.filter(isAcross).map((a) => evaluateAcross(a, records));
   return { request, runs, across };
 }
 
@@ -308,17 +307,15 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
   for (const a of own) {
     try {
-      const expected = a.kind === 'compare' || a.kind === 'status' ? interpolate(a.value, scope, provider) : undefined;
+      const kind = kindOf(a) as AssertionKind;
+      const value = kind.value?.(a);
+      const expected = value ? interpolate(value, scope, provider) : undefined;
       // A regular expression runs within what is left of the request's timeout (core/queries/regex.ts).
-      let matched;
-      if (a.kind === 'matches') {
-        const text = matchedText(record, a.path);
-        if (text !== undefined) matched = matchAtOnce(a.regex, text) ?? (await matchWithin(a.regex, text, timeoutMs - outcome.elapsedMs));
-      }
-      const result = evaluate(a, record, expected, matched);
+      const prepared = await kind.prepare?.(a, record, timeoutMs - outcome.elapsedMs);
+      const result = evaluate(a, record, expected, prepared);
       // With its references resolved (for the reports' names), when it has any.
-      const templated = expected !== undefined && 'value' in a && (a.value.text.includes('{{') || a.value.text.includes('${'));
-      assertions.push(templated ? { ...result, shownText: a.text.slice(0, a.value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
+      const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
+      assertions.push(templated ? { ...result, shownText: a.text.slice(0, value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
     } catch (err) {
       assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
     }
@@ -338,9 +335,7 @@ function headerAssertion(request: QueryRequest): Assertion {
 
 /** A request's assertions on one provider's result (not those across providers). */
 function ownAssertions(request: QueryRequest): Assertion[] {
-  let own = true;
-  for (const a of request.assertions) if (a.kind === 'within' || a.kind === 'same') own = false;
-  return own ? request.assertions : request.assertions.filter((a) => a.kind !== 'within' && a.kind !== 'same');
+  return request.assertions.some(isAcross) ? request.assertions.filter((a) => !isAcross(a)) : request.assertions;
 }
 
 /** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */

@@ -26,7 +26,8 @@ export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 type AssertionBase = Located;
 export type Assertion =
-  | (AssertionBase & { kind: 'success' | 'failure' })
+  | (AssertionBase & { kind: 'success' })
+  | (AssertionBase & { kind: 'failure' })
   | (AssertionBase & { kind: 'status'; op: CompareOp; value: Located })
   | (AssertionBase & { kind: 'latency'; op: '<' | '<='; ms: number })
   | (AssertionBase & { kind: 'compare'; path: PathSegment[]; op: CompareOp; value: Located })

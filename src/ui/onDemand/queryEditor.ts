@@ -6,15 +6,17 @@
 import vscode = require('vscode');
 import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
-import { checkQueryFile } from '../../core/queries/check';
+import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
 import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
 import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
+import { prepareParsed } from '../../core/queries/session';
 import type { QueryFile } from '../../core/queries/syntax';
 import { Commands } from '../commandIds';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { readSettings } from '../settings';
 import { QueryFixes, ambiguityDiagnostics } from './queryFixes';
+import { editorCheckOptions } from './queryRun';
 import { QueryTests } from './queryTests';
 
 export const LANGUAGE_ID = 'chainq';
@@ -69,8 +71,9 @@ export class QueryEditor extends Disposable {
   private update(doc: vscode.TextDocument): void {
     if (doc.isClosed) return;
     const file = parsedOf(doc);
-    const checked = checkQueryFile(file, { providers: readSettings().providers.providers, env: process.env });
-    const shown = [...file.diagnostics, ...checked].map((d) => {
+    // Checked as the runner runs it (queryRun.ts) and as the CLI checks it (core/queries/session.ts).
+    const { diagnostics } = prepareParsed(file, editorCheckOptions(readSettings().providers.providers));
+    const shown = diagnostics.map((d) => {
       const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
       const diagnostic = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
       diagnostic.source = 'chain-endpoints';
@@ -137,10 +140,7 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
     ];
   }
   if (/^\s*assert\s+\S*$/.test(before)) {
-    return [
-      ...['success', 'failure', 'status == 200', 'latency < 2s', 'heights within 2'].map((t) => item(t, K.Keyword)),
-      ...PATH_ROOTS.map((p) => item(p, K.Field)),
-    ];
+    return [...ASSERTION_COMPLETIONS.map((t) => item(t, K.Keyword)), ...PATH_ROOTS.map((p) => item(p, K.Field))];
   }
   if (/^\s*[A-Za-z_]*$/.test(before)) {
     const out = [item('request', K.Keyword, 'request <name> = <operation>', 'request '), item('@', K.Variable, '@name = value')];

@@ -12,7 +12,8 @@ import type { Provider } from '../../core/config/providers';
 import { renderDocumentBytes } from '../../core/documents/render';
 import { parseQueryFile } from '../../core/queries/parse';
 import { report } from '../../core/queries/report';
-import type { FileRun, ProviderRun } from '../../core/queries/run';
+import type { CheckContext } from '../../core/queries/check';
+import type { FileRun, ProviderRun, RunContext } from '../../core/queries/run';
 import { runQueryFile } from '../../core/queries/run';
 import type { QueryFile } from '../../core/queries/syntax';
 import { masker } from '../../core/secrets/mask';
@@ -72,6 +73,20 @@ async function keep(deps: CommandDeps, outcome: Outcome, open: boolean, name?: s
   return uri;
 }
 
+/**
+ * What the editor checks and runs query files with (core/queries/session.ts): its diagnostics and
+ * its runner read the environment under the same rule.
+ */
+export function editorCheckOptions(providers: readonly Provider[]): CheckContext & Pick<RunContext, 'env' | 'allowEnv' | 'envHint'> {
+  return {
+    providers,
+    env: process.env,
+    // The environment only as the user's own settings allow (never the workspace's).
+    allowEnv: queryFilesAllowEnv(),
+    envHint: (name) => vscode.l10n.t('add "{0}" to chainEndpoints.queryFiles.allowEnv in your user settings to let query files read it', name),
+  };
+}
+
 /** The parse errors outside every request's lines. */
 export function fileLevelErrors(file: QueryFile): QueryFile['diagnostics'] {
   return file.diagnostics.filter((d) => d.severity === 'error' && !file.requests.some((r) => d.line >= r.line && d.line <= r.endLine));
@@ -105,10 +120,7 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
       networkOf: networkNamer(settings.providers.providers),
       // The options every request of the editor gets (core/chain/requestOptions.ts): the same caps as the catalogue's.
       execute: requestOptions(settings, { http: deps.http, spillDir: deps.storageDir }, 'document'),
-      env: process.env,
-      // The environment only as the user's own settings allow (never the workspace's).
-      allowEnv: queryFilesAllowEnv(),
-      envHint: (name) => vscode.l10n.t('add "{0}" to chainEndpoints.queryFiles.allowEnv in your user settings to let query files read it', name),
+      ...editorCheckOptions(settings.providers.providers),
       // A value echoed by a provider is never sent to another if it holds one of the other's secrets.
       foreignSecrets: (p) => {
         const own = new Set(secretNames(p).map((n) => secretFor(deps, p, n)));

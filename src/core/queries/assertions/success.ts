@@ -1,0 +1,13 @@
+// `assert success`: the request succeeded on the provider (also the implicit assertion of a request
+// that has none).
+
+import type { AssertionKind } from './kind';
+import { resultOf } from './values';
+
+export const success: AssertionKind<'success'> = {
+  kinds: ['success'],
+  keywords: ['success'],
+  completions: ['success'],
+  readWhole: (a) => (a.text === 'success' ? { text: a.text, line: a.line, col: a.col, kind: 'success' } : undefined),
+  evaluate: (a, r) => (r.error ? resultOf(a, false, `failed: ${r.error}`) : resultOf(a, true, 'succeeded')),
+};
