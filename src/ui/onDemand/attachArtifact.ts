@@ -2,6 +2,7 @@
 // and picks one of the workspace's artifacts (or takes its path), then writes the entry into the
 // user's `chainEndpoints.contracts` (replacing one for the same address and network).
 
+import { LocalizedError } from '../../core/base/errors';
 import vscode = require('vscode');
 import * as l10n from '../../core/base/l10n';
 import type { CommandDeps } from '../deps';
@@ -27,7 +28,7 @@ export async function attachArtifact(deps: CommandDeps, arg?: unknown): Promise<
     }))
   )?.trim();
   if (!address) return false;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(l10n.t('0x and 40 hex digits.'));
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new LocalizedError(l10n.both('0x and 40 hex digits.'));
   let artifact = a.artifact;
   let name = a.name;
   if (!artifact) {
