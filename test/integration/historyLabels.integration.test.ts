@@ -45,7 +45,10 @@ describe('History: Look Ups and labels', function () {
     writeFileSync(file, 'request tipBlock = rest.blockByHeight\nheight: 4\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.commands.executeCommand('chainEndpoints.queries.runAll', doc.uri);
-    const entry = await waitFor('the request in History', async () => (await api.testing.history()).find((e) => e.operation === 'rest.blockByHeight'));
+    // Other rest.blockByHeight entries may be there (Look Ups, earlier tests): this file's is the one at height 4.
+    const entry = await waitFor('the request in History', async () =>
+      (await api.testing.history()).find((e) => e.operation === 'rest.blockByHeight' && e.label.endsWith('blocks/4')),
+    );
     assert.equal(entry.label, 'tipBlock · blocks/4');
   });
 

@@ -116,8 +116,9 @@ export function networkOf(provider: Provider): string | undefined {
 /** What a lookup on `provider` needs to explain EVM transactions. */
 export function contractsOption(deps: CommandDeps, provider: Provider): ContractsOption {
   const caps = (name: string) => deps.health?.capabilities(name)?.evm?.namespaces;
-  const mine = caps(provider.name);
-  const debug = mine ? mine.includes('debug') : undefined;
+  const evm = deps.health?.capabilities(provider.name)?.evm;
+  // Known not to serve debug only when its probe was sent (a costly probe not sent is unknown: try it).
+  const debug = evm?.namespaces && !evm.unprobedNamespaces?.includes('debug') ? evm.namespaces.includes('debug') : undefined;
   let debugElsewhere: string | undefined;
   if (debug === false) {
     const all = readSettings().providers.providers;
