@@ -244,7 +244,7 @@ describe('explorer: an EVM transaction explained', () => {
     assert.equal(e?.logs?.[0].decoded?.contract, 'Token');
     assert.equal(e?.decoded?.trace?.frames.length, 3);
     const doc = renderLookup(r);
-    assert.match(doc, /- contract: Router \(ABI: workspace artifact artifacts\/contracts\/Router\.sol\/Router\.json \(runtime code matched\)\)/);
+    assert.match(doc, /- contract: Router \(ABI: `workspace artifact artifacts\/contracts\/Router\.sol\/Router\.json \(runtime code matched\)`\)/);
     assert.match(doc, /- call: `send\(address,address,uint256\)` · Router/);
     assert.match(doc, / {2}- amount \(uint256\): `250`/);
     assert.match(doc, /event Transfer\(from=`0x2222222222222222222222222222222222222222`, to=`0xbBbB/);
@@ -267,7 +267,7 @@ describe('explorer: an EVM transaction explained', () => {
     const src = source(false, false);
     const r = await lookUp(src, HASH);
     assert.ok(!src.asked.includes('debug_traceTransaction'));
-    assert.match(renderLookup(r), /- call trace: trace node does not serve debug_traceTransaction .*Trace node on the same network does/);
+    assert.match(renderLookup(r), /- call trace: `trace node does not serve debug_traceTransaction .*Trace node on the same network does\.`/);
   });
 });
 
