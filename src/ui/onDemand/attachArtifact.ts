@@ -3,6 +3,7 @@
 // user's `chainEndpoints.contracts` (replacing one for the same address and network).
 
 import vscode = require('vscode');
+import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { CommandDeps } from '../deps';
 import { SECTION } from '../settings';
@@ -27,7 +28,7 @@ export async function attachArtifact(deps: CommandDeps, arg?: unknown): Promise<
     }))
   )?.trim();
   if (!address) return false;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(l10n.t('0x and 40 hex digits.'));
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new LocalizedError(l10n.both('0x and 40 hex digits.'));
   let artifact = a.artifact;
   let name = a.name;
   if (!artifact) {

@@ -6,6 +6,8 @@
 
 import path from 'node:path';
 import vscode = require('vscode');
+import { LocalizedError } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
 import type { Abi } from 'viem';
 import { ArtifactIndex, type ArtifactFile, type ArtifactFiles } from '../../core/contracts/artifacts';
 import { ContractRegistry, type ContractSetting } from '../../core/contracts/registry';
@@ -47,7 +49,7 @@ function workspaceFiles(): ArtifactFiles {
 function workspaceUri(p: string): vscode.Uri {
   if (path.isAbsolute(p)) return vscode.Uri.file(p);
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(`no workspace folder to find ${p} in`);
+  if (!folder) throw new LocalizedError(l10n.both('No workspace folder to find {0} in.', p));
   return vscode.Uri.joinPath(folder.uri, p);
 }
 

@@ -8,7 +8,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import vscode = require('vscode');
 import * as yaml from 'js-yaml';
-import { errorMessage } from '../../core/base/errors';
+import { LocalizedError, errorMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
 import { moduleOperations, routeOperation } from '../../core/chain/catalogue/modules';
 import { type StoredImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
 import { setImportedOperations } from '../../core/chain/operations';
@@ -71,7 +72,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
     text = await readBounded(given.file);
   } else if (typeof given.provider === 'string') {
     const p = network.providers.find((x) => x.name === given.provider);
-    if (!p?.endpoints.rest) throw new Error(vscode.l10n.t('Provider "{0}" of {1} has no REST address.', String(given.provider), network.label));
+    if (!p?.endpoints.rest) throw new LocalizedError(l10n.both('Provider "{0}" of {1} has no REST address.', String(given.provider), network.label));
     ({ text, from } = await fetchSwagger(deps, p));
   } else {
     const fileItem = { label: vscode.l10n.t('$(file) An OpenAPI file (JSON or YAML, v2 or v3)…'), source: 'file' as const };
@@ -98,7 +99,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   try {
     doc = parseDocument(text);
   } catch (err) {
-    throw new Error(vscode.l10n.t('{0} is neither JSON nor YAML: {1}', from, errorMessage(err).slice(0, 200)));
+    throw new LocalizedError(l10n.both('{0} is neither JSON nor YAML: {1}', from, errorMessage(err).slice(0, 200)));
   }
   const known = new Set(moduleOperations().map((op) => op.route!.path));
   const result = readOpenApi(doc, known);
@@ -106,7 +107,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   const others = readStoredImports(deps.state?.get(STATE_KEY)).filter((s) => s.network !== network.key);
   const all = [...others, entry];
   if (Buffer.byteLength(JSON.stringify(all)) > MAX_STORED_BYTES) {
-    throw new Error(vscode.l10n.t('The imported routes would take more than 1 MB of storage: import fewer (a smaller document).'));
+    throw new LocalizedError(l10n.both('The imported routes would take more than 1 MB of storage: import fewer (a smaller document).'));
   }
   await deps.state?.update(STATE_KEY, all);
   restored = true;
@@ -129,7 +130,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
 
 async function readBounded(file: string): Promise<string> {
   const info = await stat(file);
-  if (info.size > MAX_DOCUMENT_BYTES) throw new Error(vscode.l10n.t('{0} is larger than 8 MB: not an OpenAPI document this import reads.', file));
+  if (info.size > MAX_DOCUMENT_BYTES) throw new LocalizedError(l10n.both('{0} is larger than 8 MB: not an OpenAPI document this import reads.', file));
   return readFile(file, 'utf8');
 }
 
@@ -150,5 +151,5 @@ async function fetchSwagger(
     if (res.status === 200 && body.trim() !== '' && !body.trimStart().startsWith('<')) return { text: body, from: redactUrl(url) };
     tried.push(`${path}: ${res.status || 'no answer'}`);
   }
-  throw new Error(vscode.l10n.t('{0} serves no OpenAPI document ({1}). Import a file instead.', p.name, tried.join(', ')));
+  throw new LocalizedError(l10n.both('{0} serves no OpenAPI document ({1}). Import a file instead.', p.name, tried.join(', ')));
 }
