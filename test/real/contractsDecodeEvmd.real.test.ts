@@ -162,6 +162,20 @@ describe('contracts on evmd: the explorer, callContract and decode() on real tra
     assert.equal(e.decoded?.trace?.frames[0].revert?.signature, 'InsufficientBalance(uint256,uint256)');
   });
 
+  it('the token deployment: its CREATE frame names FixtureToken, its init code read as no selector; the mint Transfer from 0x0', async () => {
+    const e = await evmOf(chain.txs.deployToken);
+    assert.equal(e.decoded?.call, undefined, 'a creation has no call to decode');
+    const [create] = e.decoded?.trace?.frames ?? [];
+    assert.equal(create?.type, 'CREATE');
+    assert.equal(create?.toName, 'FixtureToken');
+    assert.deepEqual(
+      e.logs?.map((l) => [l.decoded?.contract, l.decoded?.name, l.decoded?.args?.[0].value]),
+      [['FixtureToken', 'Transfer', '0x0000000000000000000000000000000000000000']],
+    );
+    const doc = renderLookup(await lookUp(source(), chain.txs.deployToken));
+    assert.match(doc, /\*\*CREATE\*\* `0x[0-9a-fA-F]{40}` → FixtureToken `0x[0-9a-fA-F]{40}` creation \(init code \d+ bytes\)/);
+  });
+
   it('callContract: balanceOf as a decimal string; a reverting transfer honest about evmd giving no revert data', async () => {
     const src = source();
     const evm = (m: string, p: readonly unknown[]) => src.evm(m, p);

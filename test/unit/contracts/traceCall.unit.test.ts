@@ -14,6 +14,8 @@ import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { MAX_TRACE_FRAMES, decodeTrace, fetchCallTrace, flattenTrace } from '../../../src/core/contracts/trace';
 import { lookUp } from '../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../src/core/explorer/render';
+import { Doc } from '../../../src/core/explorer/mdDoc';
+import { renderTrace } from '../../../src/core/explorer/renderEvm';
 import type { ExplorerSource } from '../../../src/core/explorer/source';
 import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from './fixtures';
 import { setup } from './contracts.unit.test';
@@ -59,6 +61,20 @@ describe('contracts: call traces', () => {
     assert.equal(bank.call?.signature, 'balances(address)');
     assert.deepEqual(bank.outputs?.[0].value, [{ contractAddress: '0x1111111111111111111111111111111111111111', amount: '750' }]);
     assert.equal(bank.gasUsed, '3000');
+  });
+
+  it('a creation frame: its init code is not read as a selector', async () => {
+    const t = await decodeTrace(
+      { type: 'CREATE', from: ALICE, to: TOKEN, input: '0x60a0604052348015600e575f5ffd', gasUsed: '0x10' },
+      'string',
+      new ContractRegistry(),
+      {},
+    );
+    const d = new Doc();
+    renderTrace(d, '0xab', t, 3);
+    const line = d.lines.find((l) => l.includes('**CREATE**')) ?? '';
+    assert.match(line, /\*\*CREATE\*\* `0x[0-9a-fA-F]{40}` → `0x1111111111111111111111111111111111111111` creation \(init code 14 bytes\)/);
+    assert.doesNotMatch(line, /selector/);
   });
 
   it('a failed frame: its revert decoded from the output; bounded in frames and paged', async () => {
