@@ -165,6 +165,7 @@ describe('contracts on evmd: the explorer, callContract and decode() on real tra
   it('the token deployment: its CREATE frame names FixtureToken, its init code read as no selector; the mint Transfer from 0x0', async () => {
     const e = await evmOf(chain.txs.deployToken);
     assert.equal(e.decoded?.call, undefined, 'a creation has no call to decode');
+    assert.equal(e.decoded?.contract?.name, 'FixtureToken', 'the created contract named by its runtime code');
     const [create] = e.decoded?.trace?.frames ?? [];
     assert.equal(create?.type, 'CREATE');
     assert.equal(create?.toName, 'FixtureToken');

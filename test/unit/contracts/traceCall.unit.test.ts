@@ -17,6 +17,8 @@ import { renderLookup } from '../../../src/core/explorer/render';
 import { Doc } from '../../../src/core/explorer/mdDoc';
 import { renderTrace } from '../../../src/core/explorer/renderEvm';
 import type { ExplorerSource } from '../../../src/core/explorer/source';
+import type { EvmView } from '../../../src/core/explorer/views';
+import { withDecoding } from '../../../src/core/explorer/evmDecoding';
 import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from './fixtures';
 import { setup } from './contracts.unit.test';
 
@@ -269,6 +271,20 @@ describe('explorer: an EVM transaction explained', () => {
       /\*\*STATICCALL\*\* Router `0x2222222222222222222222222222222222222222` → bank `0x0000000000000000000000000000000000000804` balances\(account=/,
     );
     assert.match(doc, /Call trace \(3 frame\(s\)\)/);
+  });
+
+  it('a contract creation: the created contract named by its runtime code', async () => {
+    const s = setup();
+    const src = {
+      provider: 'p',
+      has: { rest: false, comet: false, evm: true },
+      contracts: { registry: s.registry, network: 'devnet', debug: false },
+      evm: async (m: string, p: readonly unknown[]) => (m === 'eth_getCode' ? await s.ctx.getCode!(p[0] as string, p[1] as string) : null),
+    } as unknown as ExplorerSource;
+    const view = { hash: HASH, source: 'evmRpc', contractAddress: TOKEN, blockNumber: '5', input: '0x6080' } as unknown as EvmView;
+    const d = await withDecoding(src, view, []);
+    assert.equal(d.decoded?.contract?.name, 'Token');
+    assert.equal(d.decoded?.call, undefined);
   });
 
   it('a failed transaction: the revert decoded from the trace (evmd gives it nowhere else)', async () => {
