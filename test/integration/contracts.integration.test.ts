@@ -125,7 +125,14 @@ describe("Contracts: the devnet's failed fixture transaction with the sample wor
   it('Look Up of the failed transfer: InsufficientBalance(available, required) by the FixtureToken artifact, from the trace', async () => {
     const f = devnet.chain.ledger.fixtureDeployment;
     assert.ok(f, 'the devnet deployed the fixture contracts');
-    const doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
+    // The copied artifacts reach the session's registry through its file watcher (asynchronous): look up
+    // again until the contract is named, for at most 20 s.
+    const deadline = Date.now() + 20_000;
+    let doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
+    while (!/- contract: FixtureToken/.test(doc.text) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
+    }
     assert.match(doc.text, /- status: failed/);
     assert.match(doc.text, /- contract: FixtureToken \(ABI: `workspace artifact [^`]*out\/FixtureToken\.sol\/FixtureToken\.json \(runtime code matched\)`\)/);
     assert.match(doc.text, /- call: `transfer\(address,uint256\)` · FixtureToken/);
