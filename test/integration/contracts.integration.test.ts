@@ -114,19 +114,22 @@ describe("Contracts: the devnet's failed fixture transaction with the sample wor
     devnet = await startDevnet({ blockIntervalMs: 300, realTxs: true, providers: [{ name: DEVNET }] });
     await setProviders(providerSettings(devnet.providers));
     fs.cpSync(path.join(__dirname, '..', '..', '..', 'examples', 'workspace', 'out'), path.join(copy, 'out'), { recursive: true });
+    // The session's registry re-reads the artifacts on a file event or on a change of chainEndpoints.contracts;
+    // file events are not certain to arrive in time in code-server, so the setting is touched as well.
+    await vscode.workspace.getConfiguration('chainEndpoints').update('contracts', [], vscode.ConfigurationTarget.Global);
     while (devnet.height() < 2n) await new Promise((r) => setTimeout(r, 100));
   });
   after(async () => {
     await closeAllEditors();
     fs.rmSync(copy, { recursive: true, force: true });
+    await vscode.workspace.getConfiguration('chainEndpoints').update('contracts', undefined, vscode.ConfigurationTarget.Global);
     await devnet?.stop();
   });
 
   it('Look Up of the failed transfer: InsufficientBalance(available, required) by the FixtureToken artifact, from the trace', async () => {
     const f = devnet.chain.ledger.fixtureDeployment;
     assert.ok(f, 'the devnet deployed the fixture contracts');
-    // The copied artifacts reach the session's registry through its file watcher (asynchronous): look up
-    // again until the contract is named, for at most 20 s.
+    // In case the registry re-read before the copy was visible: look up again until the contract is named, for at most 20 s.
     const deadline = Date.now() + 20_000;
     let doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
     while (!/- contract: FixtureToken/.test(doc.text) && Date.now() < deadline) {
