@@ -1,17 +1,21 @@
-// Contracts in the editor against a small loopback EVM node (the devnet has no contracts yet): Call
-// Contract… to its document, the API's callContract() and decode(), and Look Up of a transaction
-// whose logs, revert and call trace are decoded with the built-in ABIs (no workspace artifacts).
-
+// Contracts in the editor against a small loopback EVM node: Call Contract… to its document, the
+// API's callContract() and decode(), and Look Up of a transaction whose logs, revert and call trace
+// are decoded with the built-in ABIs (no workspace artifacts). Then the devnet's failed fixture
+// transfer, looked up with the sample workspace's artifacts (examples/workspace/out).
 import * as assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { encodeAbiParameters, encodeFunctionData, erc20Abi } from 'viem';
 import type { ChainEndpointsApi } from '../../src/api';
 import { ALICE, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from '../unit/contracts/fixtures';
-import { EXTENSION_ID, closeAllEditors, runForDocument, setProviders } from './helpers';
+import { type Devnet, startDevnet } from '../devnet/devnet';
+import { EXTENSION_ID, closeAllEditors, providerSettings, runForDocument, setProviders } from './helpers';
 
 const PROVIDER = 'Contracts node';
 const HASH = `0x${'cd'.repeat(32)}`;
+const DEVNET = 'Contracts devnet';
 
 function answer(method: string, params: unknown[]): unknown {
   const trace = evmdTrace(true);
@@ -97,5 +101,44 @@ describe('Contracts: Call Contract… and decoded transactions', function () {
     assert.match(doc.text, /- revert: InsufficientBalance\(balance=`100`, needed=`250`\)/);
     assert.match(doc.text, /Call trace \(2 frame\(s\)\)/);
     assert.match(doc.text, /transfer\(recipient=`0xbBbB/);
+  });
+});
+
+describe("Contracts: the devnet's failed fixture transaction with the sample workspace's artifacts", function () {
+  this.timeout(120_000);
+  let devnet: Devnet;
+  // examples/workspace/out copied into the test workspace (under a folder of its own, removed after).
+  const copy = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workspace', 'sample-artifacts');
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 300, realTxs: true, providers: [{ name: DEVNET }] });
+    await setProviders(providerSettings(devnet.providers));
+    fs.cpSync(path.join(__dirname, '..', '..', '..', 'examples', 'workspace', 'out'), path.join(copy, 'out'), { recursive: true });
+    // The session's registry re-reads the artifacts on a file event or on a change of chainEndpoints.contracts;
+    // file events are not certain to arrive in time in code-server, so the setting is touched as well.
+    await vscode.workspace.getConfiguration('chainEndpoints').update('contracts', [], vscode.ConfigurationTarget.Global);
+    while (devnet.height() < 2n) await new Promise((r) => setTimeout(r, 100));
+  });
+  after(async () => {
+    await closeAllEditors();
+    fs.rmSync(copy, { recursive: true, force: true });
+    await vscode.workspace.getConfiguration('chainEndpoints').update('contracts', undefined, vscode.ConfigurationTarget.Global);
+    await devnet?.stop();
+  });
+
+  it('Look Up of the failed transfer: InsufficientBalance(available, required) by the FixtureToken artifact, from the trace', async () => {
+    const f = devnet.chain.ledger.fixtureDeployment;
+    assert.ok(f, 'the devnet deployed the fixture contracts');
+    // In case the registry re-read before the copy was visible: look up again until the contract is named, for at most 20 s.
+    const deadline = Date.now() + 20_000;
+    let doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
+    while (!/- contract: FixtureToken/.test(doc.text) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      doc = await runForDocument('chainEndpoints.lookUp', { provider: DEVNET, query: f.txs.failedTransfer });
+    }
+    assert.match(doc.text, /- status: failed/);
+    assert.match(doc.text, /- contract: FixtureToken \(ABI: `workspace artifact [^`]*out\/FixtureToken\.sol\/FixtureToken\.json \(runtime code matched\)`\)/);
+    assert.match(doc.text, /- call: `transfer\(address,uint256\)` · FixtureToken/);
+    assert.match(doc.text, /- revert: InsufficientBalance\(available=`250000000000000000000`.*required=`1000000000000000000000`.*FixtureToken\.json/);
   });
 });

@@ -21,7 +21,8 @@ describe('operations against the devnet', function () {
   let provider: Provider;
 
   before(async () => {
-    devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: 'D', restTrailingSlash: true }] });
+    // Real txs: block 1 deploys the fixture token and router (ledger.fixtureDeployment), which evm.callContract calls.
+    devnet = await startDevnet({ blockIntervalMs: 200, realTxs: true, providers: [{ name: 'D', restTrailingSlash: true }] });
     http = new HttpClient();
     dir = mkdtempSync(path.join(tmpdir(), 'ce-devnet-'));
     const { name, ...endpoints } = devnet.providers[0];
@@ -44,11 +45,14 @@ describe('operations against the devnet', function () {
 
   it('runs every read operation successfully, and each document parses', async () => {
     const h = String(devnet.height() - 1n);
+    const fixture = devnet.chain.ledger.fixtureDeployment;
+    assert.ok(fixture, 'the devnet deployed the fixture contracts in block 1');
     const args: Record<string, Record<string, string>> = {
       'evm.getBlockByNumber': { height: h },
       'evm.getTransactionByHash': { hash: '0x' + '11'.repeat(32) },
       'evm.getBalance': { address: '0x' + '22'.repeat(20) },
       'evm.custom': { method: 'net_version' },
+      'evm.callContract': { address: fixture.token, function: 'balanceOf(address)(uint256)', args: fixture.deployer },
       'consensusHttp.block': { height: h },
       'consensusHttp.validators': { height: h },
       'consensusHttp.custom': { path: '/health' },
@@ -60,8 +64,9 @@ describe('operations against the devnet', function () {
       'rest.balances': { address: bech32Encode('cosmos', new Uint8Array(20).fill(3)) },
       'rest.custom': { path: 'cosmos/base/tendermint/v1beta1/node_info' },
     };
-    // consensusHttp.tx, rest.tx need a real tx: covered below; evm.callContract a contract (test/unit/contracts/, the real evmd suite).
-    const skip = new Set(['consensusHttp.tx', 'rest.tx', 'evm.callContract']);
+    // consensusHttp.tx, rest.tx need a real tx: covered below.
+    const skip = new Set(['consensusHttp.tx', 'rest.tx']);
+    let called = false;
     for (const op of OPERATIONS) {
       if (op.broadcast || skip.has(op.id)) continue;
       if (op.id === 'evm.getTransactionReceipt') {
@@ -72,9 +77,15 @@ describe('operations against the devnet', function () {
       }
       const o = await execute(provider, op, args[op.id] ?? {}, opts());
       assert.equal(o.error, undefined, `${op.id}: ${o.error?.message}`);
+      if (op.id === 'evm.callContract') {
+        // The deployer's balance of the fixture token, decoded as a decimal string (not the hex, not 0).
+        assert.match(String(o.result), /^[1-9]\d*$/, `evm.callContract: ${JSON.stringify(o.result)}`);
+        called = true;
+      }
       const text = renderDocument(o);
       assert.doesNotThrow(() => JSON.parse(stripHeader(text)), op.id);
     }
+    assert.ok(called, 'evm.callContract ran');
   });
 
   it('WebSocket subscription: events carry the subscribe id and increasing heights', async () => {

@@ -137,7 +137,7 @@ describe('query files: the CLI against the devnet', function () {
   let providersFile: string;
 
   before(async () => {
-    devnet = await startDevnet({ blockIntervalMs: 100, providers: [{ name: 'Local node' }, { name: 'Second', lagBlocks: 1 }] });
+    devnet = await startDevnet({ blockIntervalMs: 100, realTxs: true, providers: [{ name: 'Local node' }, { name: 'Second', lagBlocks: 1 }] });
     dir = mkdtempSync(path.join(tmpdir(), 'ce-queries-'));
     providersFile = path.join(dir, 'settings.json');
     const entries = devnet.providers.map((p) => ({ ...p, ...(p.name === 'Second' ? { headers: { 'x-api-key': '${secret:apiKey}' } } : {}) }));

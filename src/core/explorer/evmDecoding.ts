@@ -62,7 +62,9 @@ export async function withDecoding(src: ExplorerSource, view: EvmView, notes: st
   const registry = registryOf(src);
   const block = view.blockNumber ? `0x${BigInt(view.blockNumber).toString(16)}` : 'latest';
   const ctx = resolveContext(src, notes, block);
-  const contract = view.to ? await registry.contractAt(view.to, ctx) : undefined;
+  // The contract called, or the one a creation made (named by its runtime code like any other).
+  const target = view.to ?? view.contractAddress;
+  const contract = target ? await registry.contractAt(target, ctx) : undefined;
   const decoding: { -readonly [K in keyof EvmDecoding]: EvmDecoding[K] } = {};
   if (contract) decoding.contract = { name: contract.name, source: contract.source.label };
   if (view.to && view.input && view.input !== '0x') decoding.call = await registry.decodeCall(view.input, view.to, ctx);

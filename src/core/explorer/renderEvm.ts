@@ -89,16 +89,16 @@ function endName(address: string | undefined, name: string | undefined): string 
 function frameLine(f: TraceFrame): string {
   const indent = '· '.repeat(Math.min(f.depth, 24));
   const depth = f.depth > 24 ? `[depth ${f.depth}] ` : '';
-  const what =
-    f.call && f.call.kind !== 'unknown'
+  // A creation's input is init code: its first 4 bytes are no selector.
+  const what = /^CREATE/.test(f.type)
+    ? `creation${f.input && f.input.length > 2 ? ` (init code ${Math.floor((f.input.length - 2) / 2)} bytes)` : ''}`
+    : f.call && f.call.kind !== 'unknown'
       ? `${esc(f.call.name)}(${argsInline(f.call.args)})`
       : f.input && f.input.length >= 10
         ? `selector ${id(f.input.slice(0, 10))}`
-        : /^CREATE/.test(f.type)
-          ? 'creation'
-          : f.input === '0x' || !f.input
-            ? 'no input'
-            : '';
+        : f.input === '0x' || !f.input
+          ? 'no input'
+          : '';
   const parts = [`${f.index}. ${indent}${depth}**${esc(f.type)}** ${endName(f.from, f.fromName)} → ${endName(f.to, f.toName)} ${what}`.trimEnd()];
   if (f.outputs && f.outputs.length > 0) parts.push(`→ (${argsInline(f.outputs)})`);
   if (f.value && f.value !== '0') parts.push(`value ${esc(f.value)}`);

@@ -2,8 +2,8 @@
 // and picks one of the workspace's artifacts (or takes its path), then writes the entry into the
 // user's `chainEndpoints.contracts` (replacing one for the same address and network).
 
-import { LocalizedError } from '../../core/base/errors';
 import vscode = require('vscode');
+import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { CommandDeps } from '../deps';
 import { SECTION } from '../settings';

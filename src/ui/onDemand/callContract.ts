@@ -192,7 +192,7 @@ export async function callContractForApi(
     throw new LocalizedError(
       spec.provider === undefined
         ? l10n.both('callContract needs { provider } when several EVM providers are configured.')
-        : l10n.both('No provider named "{0}" with an EVM RPC address.', spec.provider),
+        : l10n.both('No provider named "{0}" with an EVM RPC address.', String(spec.provider)),
     );
   const abort = new AbortController();
   const sub = spec.token?.onCancellationRequested(() => abort.abort());
@@ -210,7 +210,7 @@ export async function callContractForApi(
 /** The API's decode(): a call's input, a log (topics + data) or revert data, with the ABIs known. */
 export async function decodeForApi(deps: CommandDeps, q: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<Decoded> {
   const provider = q.provider !== undefined ? providerNamed(q.provider) : undefined;
-  if (q.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', q.provider));
+  if (q.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', String(q.provider)));
   const s = provider ? await session(deps, provider, new AbortController().signal) : undefined;
   const registry = s?.registry ?? contractRegistry(deps);
   const ctx: ResolveContext = s?.ctx ?? {};

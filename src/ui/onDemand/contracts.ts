@@ -4,10 +4,10 @@
 // provider: the registry, the provider's network, and whether it (or another of its network) serves
 // `debug` (its probed capabilities).
 
-import * as l10n from '../../core/base/l10n';
-import { LocalizedError } from '../../core/base/errors';
 import path from 'node:path';
 import vscode = require('vscode');
+import { LocalizedError } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
 import type { Abi } from 'viem';
 import { ArtifactIndex, type ArtifactFile, type ArtifactFiles } from '../../core/contracts/artifacts';
 import { ContractRegistry, type ContractSetting } from '../../core/contracts/registry';

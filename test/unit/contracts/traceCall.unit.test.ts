@@ -14,7 +14,11 @@ import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { MAX_TRACE_FRAMES, decodeTrace, fetchCallTrace, flattenTrace } from '../../../src/core/contracts/trace';
 import { lookUp } from '../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../src/core/explorer/render';
+import { Doc } from '../../../src/core/explorer/mdDoc';
+import { renderTrace } from '../../../src/core/explorer/renderEvm';
 import type { ExplorerSource } from '../../../src/core/explorer/source';
+import type { EvmView } from '../../../src/core/explorer/views';
+import { withDecoding } from '../../../src/core/explorer/evmDecoding';
 import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from './fixtures';
 import { setup } from './contracts.unit.test';
 
@@ -59,6 +63,20 @@ describe('contracts: call traces', () => {
     assert.equal(bank.call?.signature, 'balances(address)');
     assert.deepEqual(bank.outputs?.[0].value, [{ contractAddress: '0x1111111111111111111111111111111111111111', amount: '750' }]);
     assert.equal(bank.gasUsed, '3000');
+  });
+
+  it('a creation frame: its init code is not read as a selector', async () => {
+    const t = await decodeTrace(
+      { type: 'CREATE', from: ALICE, to: TOKEN, input: '0x60a0604052348015600e575f5ffd', gasUsed: '0x10' },
+      'string',
+      new ContractRegistry(),
+      {},
+    );
+    const d = new Doc();
+    renderTrace(d, '0xab', t, 3);
+    const line = d.lines.find((l) => l.includes('**CREATE**')) ?? '';
+    assert.match(line, /\*\*CREATE\*\* `0x[0-9a-fA-F]{40}` → `0x1111111111111111111111111111111111111111` creation \(init code 14 bytes\)/);
+    assert.doesNotMatch(line, /selector/);
   });
 
   it('a failed frame: its revert decoded from the output; bounded in frames and paged', async () => {
@@ -253,6 +271,20 @@ describe('explorer: an EVM transaction explained', () => {
       /\*\*STATICCALL\*\* Router `0x2222222222222222222222222222222222222222` → bank `0x0000000000000000000000000000000000000804` balances\(account=/,
     );
     assert.match(doc, /Call trace \(3 frame\(s\)\)/);
+  });
+
+  it('a contract creation: the created contract named by its runtime code', async () => {
+    const s = setup();
+    const src = {
+      provider: 'p',
+      has: { rest: false, comet: false, evm: true },
+      contracts: { registry: s.registry, network: 'devnet', debug: false },
+      evm: async (m: string, p: readonly unknown[]) => (m === 'eth_getCode' ? await s.ctx.getCode!(p[0] as string, p[1] as string) : null),
+    } as unknown as ExplorerSource;
+    const view = { hash: HASH, source: 'evmRpc', contractAddress: TOKEN, blockNumber: '5', input: '0x6080' } as unknown as EvmView;
+    const d = await withDecoding(src, view, []);
+    assert.equal(d.decoded?.contract?.name, 'Token');
+    assert.equal(d.decoded?.call, undefined);
   });
 
   it('a failed transaction: the revert decoded from the trace (evmd gives it nowhere else)', async () => {
