@@ -82,6 +82,11 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
     const unknown = await runner.run('evm.custom', { method: 'no_such_method', params: '' });
     assert.equal(unknown.error?.detail.code, -32601);
     record('unknown EVM method', unknown.error?.message ?? '');
+    // Call Contract on an address without code: anvil answers 0x, which no uint256 decodes: left raw, never a 0.
+    const noCode = await runner.run('evm.callContract', { address: RECIPIENT, function: 'balanceOf(address)(uint256)', args: RECIPIENT });
+    record('callContract on an address without code', noCode.error?.message ?? JSON.stringify(noCode.result));
+    assert.equal(noCode.error, undefined);
+    assert.equal(noCode.result, '0x', 'the raw answer, not a value decoded from nothing');
   });
 
   it('covered every EVM RPC operation of the catalogue', () => {

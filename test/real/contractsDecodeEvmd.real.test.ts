@@ -198,6 +198,9 @@ describe('contracts on evmd: the explorer, callContract and decode() on real tra
     assert.equal(bad.revert?.kind, 'unknown');
     assert.match(bad.revert?.note ?? '', /no revert data/);
     assert.match(bad.gasError ?? '', /revert/);
+    // The catalogue's operation (commands, api.run(), query files): its result is the decoded output.
+    const op = await runner.ok('evm.callContract', { address: chain.token, function: 'balanceOf(address)(uint256)', args: chain.other });
+    assert.equal(op.result, (250n * E18).toString());
   });
 
   it('decode() on a real log: the Transfer of the receipt by the token ABI, and by the standard ERC-20 ABI without artifacts', async () => {
