@@ -22,8 +22,10 @@ export interface ApiProvider {
 }
 
 export interface RunOptions {
-  /** The provider's name, as configured. */
+  /** The provider's name, as configured; or "best": the ranked best able to serve the request (of `network` when several are configured). */
   provider: string;
+  /** With `provider: "best"`: the network, by name or chain id. */
+  network?: string;
   /** The operation's parameters by name, e.g. `{ height: "5" }` (strings; see the README's command table). */
   params?: Readonly<Record<string, string>>;
   /** Required for broadcasts: the caller confirms the transaction should be sent (once, never retried). */

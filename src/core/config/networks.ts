@@ -136,6 +136,23 @@ export interface ProviderPickItem<T> {
   among?: T[];
 }
 
+/** One network's providers in a provider question: `label` (the pick's separator) when there are several networks. */
+export interface ProviderGroup<T> {
+  readonly label?: string;
+  readonly providers: T[];
+}
+
+/** Providers grouped as a pick shows them (groupForPick): network by network, one unlabelled group with one network. */
+export function providerGroups<T extends { name: string }>(providers: readonly T[], networks: readonly Network[]): ProviderGroup<T>[] {
+  const groups = new Map<string | undefined, ProviderGroup<T>>();
+  for (const { provider, group } of groupForPick(providers, networks)) {
+    const g = groups.get(group) ?? { ...(group !== undefined ? { label: group } : {}), providers: [] };
+    g.providers.push(provider);
+    groups.set(group, g);
+  }
+  return [...groups.values()];
+}
+
 /**
  * A provider pick's items: grouped by network (groupForPick), and when `best` is given, its item
  * first in each group of more than one provider (its `among` are that group's providers).
@@ -146,15 +163,20 @@ export function providerPickItems<T extends { name: string }>(
   describe: (p: T) => string,
   best?: { label: string; description: string },
 ): ProviderPickItem<T>[] {
+  return groupPickItems(providerGroups(providers, networks), describe, best);
+}
+
+/** The items of a pick of `groups` (each group's name as the separator; `best`: offered first in a group of several). */
+export function groupPickItems<T extends { name: string }>(
+  groups: readonly ProviderGroup<T>[],
+  describe: (p: T) => string,
+  best?: { label: string; description: string },
+): ProviderPickItem<T>[] {
   const items: ProviderPickItem<T>[] = [];
-  const grouped = groupForPick(providers, networks);
-  for (const { provider, group } of grouped) {
-    const inGroup = group !== undefined ? { group } : {};
-    if (best && items.every((i) => i.group !== group)) {
-      const among = grouped.filter((g) => g.group === group).map((g) => g.provider);
-      if (among.length > 1) items.push({ ...best, provider, among, ...inGroup });
-    }
-    items.push({ label: provider.name, description: describe(provider), provider, ...inGroup });
+  for (const g of groups) {
+    const inGroup = g.label !== undefined ? { group: g.label } : {};
+    if (best && g.providers.length > 1) items.push({ ...best, provider: g.providers[0], among: [...g.providers], ...inGroup });
+    for (const provider of g.providers) items.push({ label: provider.name, description: describe(provider), provider, ...inGroup });
   }
   return items;
 }

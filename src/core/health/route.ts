@@ -5,20 +5,40 @@
 //   ask     the user chooses among `candidates`, best first (with `reason` when the provider
 //           chosen is known unable to serve it: "Height 120 is below A's earliest block…");
 //   refuse  no provider can be used, with why (nothing is sent).
-// Used before every run (ui/onDemand/capabilityCheck.ts, resolveArgs.ts), by the explorer's
-// "best" (core/explorer/bestProvider.ts) and after a "not served here" failure. Pure: no I/O.
+// What a command's or the API's argument asks for (a tree node, a name, "best" of a network,
+// nothing) is routed by routeCommand.ts; before every run the chosen provider is checked here
+// (ui/onDemand/capabilityCheck.ts), as is the explorer's "best" (core/explorer/bestProvider.ts)
+// and the question after a "not served here" failure. Pure: no I/O.
 
 import * as l10n from '../base/l10n';
 import type { Args, Operation } from '../chain/operation';
+import type { ProviderGroup } from '../config/networks';
 import { INTERFACE_LABELS, type Provider, providerNamed } from '../config/providers';
 import type { Capabilities } from './capabilities';
 import type { InterfaceHealth } from './model';
 import { bestProvidersFor, canServe, looksUnserved } from './serves';
 
 export type Route =
-  | { readonly kind: 'run'; readonly provider: Provider }
-  | { readonly kind: 'ask'; readonly candidates: readonly Provider[]; readonly reason?: string; readonly chosen?: Provider }
-  | { readonly kind: 'refuse'; readonly reason: string };
+  /** `among`: "best" was asked for; `provider` is the best of `among` for the arguments known so far. */
+  | { readonly kind: 'run'; readonly provider: Provider; readonly among?: readonly Provider[] }
+  | {
+      readonly kind: 'ask';
+      readonly candidates: readonly Provider[];
+      readonly reason?: string;
+      readonly chosen?: Provider;
+      /** The candidates by network, as the pick shows them (routeCommand.ts: no provider named). */
+      readonly groups?: readonly ProviderGroup<Provider>[];
+    }
+  /** `reason`: the shown sentence; `message`: both forms, for a LocalizedError. */
+  | { readonly kind: 'refuse'; readonly reason: string; readonly message: l10n.Message };
+
+/** A route without a question: a name or a tree node is run there or refused. */
+export type Decided = Extract<Route, { kind: 'run' | 'refuse' }>;
+
+/** Refuses with `message` (nothing is sent). */
+export function refuse(message: l10n.Message): Route & { kind: 'refuse' } {
+  return { kind: 'refuse', reason: message.shown, message };
+}
 
 /** What the router reads: the providers configured, what each serves, their health rows. */
 export interface RouteContext {
@@ -35,24 +55,26 @@ export function rankFor(op: Operation, args: Args | undefined, among: readonly P
 /** "best": run on the best of `among` that can serve it; refuse when none publishes the interface. */
 export function routeBest(op: Operation, args: Args | undefined, among: readonly Provider[], ctx: RouteContext): Route {
   const best = rankFor(op, args, among, ctx)[0];
-  return best
-    ? { kind: 'run', provider: best }
-    : { kind: 'refuse', reason: l10n.t('No provider of that network has a {0} address.', INTERFACE_LABELS[op.iface]) };
+  return best ? { kind: 'run', provider: best } : refuse(l10n.both('No provider of that network has a {0} address.', INTERFACE_LABELS[op.iface]));
 }
 
 /** A provider named by a command or the API: run there, or refuse (unknown name, no such interface). */
-export function routeNamed(op: Operation, name: string, ctx: RouteContext): Route {
+export function routeNamed(op: Operation, name: string, ctx: Pick<RouteContext, 'providers'>): Decided {
   const p = providerNamed(ctx.providers, name);
   if (!p) {
     const known = ctx.providers.map((x) => `"${x.name}"`).join(', ');
-    return {
-      kind: 'refuse',
-      reason: known
-        ? l10n.t('No provider named "{0}". Configured providers: {1}.', name, known)
-        : l10n.t('No provider named "{0}". Configured providers: none.', name),
-    };
+    return refuse(
+      known
+        ? l10n.both('No provider named "{0}". Configured providers: {1}.', name, known)
+        : l10n.both('No provider named "{0}". Configured providers: none.', name),
+    );
   }
-  if (!p.endpoints[op.iface]) return { kind: 'refuse', reason: l10n.t('Provider "{0}" has no {1} address.', p.name, INTERFACE_LABELS[op.iface]) };
+  return routeServing(op, p);
+}
+
+/** A provider given (a name found, a tree node): run there, or refuse when it has no address for the interface. */
+export function routeServing(op: Operation, p: Provider): Decided {
+  if (!p.endpoints[op.iface]) return refuse(l10n.both('Provider "{0}" has no {1} address.', p.name, INTERFACE_LABELS[op.iface]));
   return { kind: 'run', provider: p };
 }
 

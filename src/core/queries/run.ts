@@ -4,11 +4,11 @@
 // (variables, `${env:NAME}`, `${secret:NAME}` for that provider only, `{{request.path ± N}}`), then
 // the assertions are evaluated. Never throws for what a file says: every problem is a result.
 
-import { errorMessage } from '../base/errors';
-import { readCommandArgument } from '../chain/commandArgs';
+import { LocalizedError, errorMessage } from '../base/errors';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import { fetchAllPages } from '../chain/pages';
 import type { Provider } from '../config/providers';
+import { routeNamed } from '../health/route';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
@@ -208,8 +208,10 @@ function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
         : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
     );
   }
-  // The extension's own resolution: case-insensitive name, the interface present (once per name and interface).
-  const chosen = [readCommandArgument(op, ctx.providers, { provider: wanted }).provider!];
+  // The extension's own resolution, the router's: case-insensitive name, the interface present (once per name and interface).
+  const route = routeNamed(op, wanted, ctx);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  const chosen = [route.provider];
   scope.chosen.set(key, chosen);
   return chosen;
 }

@@ -25,7 +25,7 @@ import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
-import { bestRequested } from './resolveArgs';
+import { bestRequested } from '../../core/health/routeCommand';
 import { contractsOption } from './contracts';
 
 export interface LookUpArgument {
@@ -54,7 +54,9 @@ export async function readLookUpArgument(
 ): Promise<{ provider: Provider; query: string } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
   const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
-  let bestAmong: Provider[] | undefined = bestRequested(arg, providers, networks, lookedUpOn);
+  const wanted = bestRequested(arg, providers, networks, lookedUpOn);
+  if (wanted && 'refuse' in wanted) throw new LocalizedError(wanted.refuse.message);
+  let bestAmong: Provider[] | undefined = wanted?.among;
   if (bestAmong?.length === 0) throw new LocalizedError(l10n.both('No provider of that network has an interface Look Up can use.'));
   let provider = bestAmong ? bestAmong[0] : typeof a.provider === 'string' ? providerNamed(providers, a.provider) : undefined;
   if (typeof a.provider === 'string' && !provider) throw new LocalizedError(l10n.both('No provider named "{0}".', a.provider));

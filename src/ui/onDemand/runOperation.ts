@@ -11,7 +11,9 @@ import { formatBytes } from '../../core/base/numbers';
 import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
 import { requestOptions } from '../../core/chain/requestOptions';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
-import { type Provider, providerNamed } from '../../core/config/providers';
+import * as l10n from '../../core/base/l10n';
+import type { Provider } from '../../core/config/providers';
+import { type RouteInput, routeCommand } from '../../core/health/routeCommand';
 import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -106,10 +108,17 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
   const op = findOperation(operation);
   if (!op) throw new LocalizedError(`Unknown operation "${operation}": see operations().`);
-  const provider = providerNamed(readSettings().providers.providers, options.provider);
-  if (!provider) throw new LocalizedError(`No provider named "${options.provider}".`);
-  if (op.broadcast && options.confirmed !== true) throw new LocalizedError(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
+  // The same router as the command: a name, or "best" (of `network`), ranked with the arguments given.
+  const providers = readSettings().providers.providers;
+  const health = deps.health;
+  const ctx: RouteInput = { providers, ...(health && { capabilities: (n: string) => health.capabilities(n), rows: () => health.rows() }) };
+  const route = routeCommand(op, { provider: options.provider, network: options.network }, currentNetworks(providers), ctx, args);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  if (route.kind === 'ask')
+    throw new LocalizedError(l10n.both('run() needs { provider }: a provider\'s name, or "best" (with "network" when several networks are configured).'));
+  const provider = route.provider;
+  if (op.broadcast && options.confirmed !== true) throw new LocalizedError(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
   await deps.secrets.ready;
   const abort = new AbortController();
   const sub = options.token?.onCancellationRequested(() => abort.abort());

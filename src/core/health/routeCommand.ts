@@ -1,0 +1,101 @@
+// Which provider runs an operation a command or the API was given: the provider router's front
+// door. The argument asks for a provider in one of four ways, and the answer is a Route (route.ts):
+//   a tree node of the operation        run on its provider (refuse: it has no such address);
+//   { provider: "X", … }                run on X (refuse: unknown name, no such address);
+//   { provider: "best", network: "…" }  run on the best of that network (or the only one) able to
+//                                       serve it, `among` kept so the best is chosen again once the
+//                                       arguments are complete (refuse: unknown network, several
+//                                       networks and none named, none of it has the address);
+//   nothing                             ask, the candidates grouped by network as the pick shows
+//                                       them (refuse: no provider has the address).
+// The editor only prompts (ui/onDemand/resolveArgs.ts); the API runs or throws (runForApi).
+// Pure: no I/O.
+
+import * as l10n from '../base/l10n';
+import { operationNodeProvider } from '../chain/commandArgs';
+import type { Args, Operation } from '../chain/operation';
+import { type Network, networkNamed, providerGroups } from '../config/networks';
+import { INTERFACE_LABELS, type Provider, providerNamed } from '../config/providers';
+import { type Route, type RouteContext, rankFor, refuse, routeNamed, routeServing } from './route';
+
+/** The providers, and when health runs, what ranks them (without: "best" is the first of its network). */
+export type RouteInput = Pick<RouteContext, 'providers'> & Partial<Omit<RouteContext, 'providers'>>;
+
+/**
+ * The route for `op` given `argument` (a tree node, `{ provider: "X" }`, `{ provider: "best",
+ * network: "…" }`, or nothing): run, ask (no provider named: the candidates by network) or refuse
+ * (with why; nothing is sent). `networks`: as grouped for the tree (none: one network of them all).
+ * `args`: the arguments known so far, to rank "best" with.
+ */
+export function routeCommand(op: Operation, argument: unknown, networks: readonly Network[], ctx: RouteInput, args?: Args): Route {
+  const { providers } = ctx;
+  const usable = (p: Provider) => Boolean(p.endpoints[op.iface]);
+  if (argument !== undefined && argument !== null && typeof argument !== 'object')
+    return refuse(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'));
+  const node = operationNodeProvider(argument);
+  if (node !== undefined) return routeServing(op, providers.find((p) => p.name === node) ?? (argument as { provider: Provider }).provider); // a node: its exact name
+  const best = bestRequested(argument, providers, networks, usable);
+  if (best && 'refuse' in best) return best.refuse;
+  const candidates = providers.filter(usable);
+  const named = namedIn(argument);
+  if (named !== undefined && !best) return routeNamed(op, named, ctx);
+  if (candidates.length === 0)
+    return refuse(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]));
+  if (best) {
+    if (best.among.length === 0) return refuse(l10n.both('No provider of that network has a {0} address.', INTERFACE_LABELS[op.iface]));
+    return { kind: 'run', provider: bestOf(op, args, best.among, ctx), among: best.among };
+  }
+  const groups = providerGroups(candidates, networks);
+  return { kind: 'ask', candidates: groups.flatMap((g) => g.providers), groups };
+}
+
+/** The best of `among` for `op` with `args`: the ranked best able to serve it when health is known, else the first. */
+export function bestOf(op: Operation, args: Args | undefined, among: readonly Provider[], ctx: RouteInput): Provider {
+  const ranked = ctx.capabilities && ctx.rows ? rankFor(op, args, among, ctx as RouteContext)[0] : undefined;
+  return ranked ?? among[0];
+}
+
+/**
+ * `{ "provider": "best" }` (any case; a provider actually named so wins): the providers to choose
+ * the best among, those of `network` (its name or chain id) when the argument names one, else of
+ * the only network serving (`usable`). undefined when the argument does not ask for the best;
+ * `refuse`, saying what to pass, when several networks could be meant or the one named is unknown.
+ */
+export function bestRequested(
+  argument: unknown,
+  providers: readonly Provider[],
+  networks: readonly Network[],
+  usable: (p: Provider) => boolean,
+): { among: Provider[] } | { refuse: Route & { kind: 'refuse' } } | undefined {
+  if (!argument || typeof argument !== 'object') return undefined;
+  const given = argument as { provider?: unknown; network?: unknown };
+  if (typeof given.provider !== 'string' || given.provider.trim().toLowerCase() !== 'best') return undefined;
+  if (providerNamed(providers, 'best')) return undefined;
+  const groups = networks.length > 0 ? networks : [{ key: 'all', label: '', providers: [...providers], unidentified: true }];
+  let group: Pick<Network, 'label' | 'providers'> | undefined;
+  if (typeof given.network === 'string') {
+    group = networkNamed(groups, given.network);
+    if (!group) return { refuse: refuse(l10n.both('No network named "{0}". Networks: {1}.', given.network, groups.map((n) => `"${n.label}"`).join(', '))) };
+  } else {
+    const serving = groups.filter((n) => n.providers.some(usable));
+    if (serving.length > 1)
+      return {
+        refuse: refuse(
+          l10n.both(
+            '"best" needs the network too, such as {0}: {1} networks are configured.',
+            `{"provider": "best", "network": "${serving[0].label}"}`,
+            String(serving.length),
+          ),
+        ),
+      };
+    group = serving[0] ?? groups[0];
+  }
+  return { among: group.providers.filter(usable) };
+}
+
+/** The provider named by an object argument (a number is a name too), else undefined. */
+function namedIn(argument: unknown): string | undefined {
+  if (!argument || typeof argument !== 'object') return undefined;
+  const v = (argument as { provider?: unknown }).provider;
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
+}
