@@ -53,6 +53,17 @@ describe('API for other extensions', function () {
     await assert.rejects(api.run('nope', { provider: 'Api node' }), /Unknown operation/);
   });
 
+  it('run() chooses its provider as the commands do: a name (any case), "best", or a refusal that says why', async () => {
+    const best = await api.run('consensus.block', { provider: 'best', params: { height: '2' } });
+    assert.equal(best.error, undefined);
+    assert.equal((best.result as { block: { header: { height: string } } }).block.header.height, '2');
+    const named = await api.run('consensus.block', { provider: ' api NODE ', params: { height: '2' } });
+    assert.equal(named.error, undefined);
+    await assert.rejects(api.run('consensus.block', { provider: 'Nope' }), /No provider named "Nope"\. Configured providers: "Api node"\./);
+    await assert.rejects(api.run('consensus.block', { provider: 'best', network: 'nope' }), /No network named "nope"/);
+    await assert.rejects(api.run('consensus.block', {} as never), /run\(\) needs \{ provider \}/);
+  });
+
   it('reports every new height with its provider', async () => {
     const events: { provider: string; height: string }[] = [];
     const sub = api.onDidChangeHeight((e) => events.push(e));

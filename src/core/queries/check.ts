@@ -2,7 +2,7 @@
 // (the editor): providers that exist and publish the interface, variables that are defined,
 // references to requests above. Returns diagnostics located by line and column; never throws.
 
-import type { Provider } from '../config/providers';
+import { type Provider, providerNamed } from '../config/providers';
 import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
 import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
@@ -86,8 +86,7 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
       }
     }
     if (ctx.providers && r.op && r.provider && !fanOut && scanTemplate(r.provider, []).every((p) => p.kind === 'text')) {
-      const name = r.provider.text.trim().toLowerCase();
-      const p = ctx.providers.find((x) => x.name.toLowerCase() === name);
+      const p = providerNamed(ctx.providers, r.provider.text);
       if (!p) {
         const known = ctx.providers.map((x) => `"${x.name}"`).join(', ') || 'none';
         at(r.provider, r.provider.col, r.provider.text.length, `No provider named "${r.provider.text}". Configured providers: ${known}.`);

@@ -11,7 +11,7 @@ import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc
 import { LocalizedError, errorMessage } from '../base/errors';
 import { requestOptions } from '../chain/requestOptions';
 import { groupNetworks, networkIndex } from '../config/networks';
-import { type Provider, parseProviders } from '../config/providers';
+import { type Provider, parseProviders, providerNamed } from '../config/providers';
 import { resolveProvider, secretNames } from '../config/secrets';
 import { masker } from '../secrets/mask';
 import { HttpClient } from '../transport/http';
@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       fromRepository = true;
     } else throw new UsageError(`no providers file found at ${settings}; pass --providers FILE`);
     const wanted = options.provider?.trim().toLowerCase();
-    if (wanted !== undefined && wanted !== '*' && !providers.some((p) => p.name.toLowerCase() === wanted)) {
+    if (wanted !== undefined && wanted !== '*' && !providerNamed(providers, wanted)) {
       const known = providers.map((p) => `"${p.name}"`).join(', ') || 'none';
       throw new UsageError(
         `--provider: no provider named "${options.provider}" (providers: ${known}).${didYouMean(

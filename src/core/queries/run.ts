@@ -7,7 +7,7 @@
 import { LocalizedError, errorMessage } from '../base/errors';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import { fetchAllPages } from '../chain/pages';
-import type { Provider } from '../config/providers';
+import { type Provider, providerNamed } from '../config/providers';
 import { routeNamed } from '../health/route';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
@@ -224,7 +224,7 @@ function withinOneNetwork(candidates: Provider[], scope: Scope, iface: string): 
   const networks = [...new Set(candidates.map((p) => of(p) ?? ''))];
   if (networks.length <= 1) return candidates;
   const anchorName = ctx.defaultProvider ?? (file.variables.has('provider') ? interpolate(file.variables.get('provider')!, scope, undefined) : undefined);
-  const anchor = anchorName ? ctx.providers.find((p) => p.name.toLowerCase() === anchorName.trim().toLowerCase()) : undefined;
+  const anchor = providerNamed(ctx.providers, anchorName);
   if (anchor) {
     const network = of(anchor) ?? '';
     const mine = candidates.filter((p) => (of(p) ?? '') === network);

@@ -10,7 +10,7 @@ import type { AbiFunction } from 'viem';
 import { LocalizedError, errorMessage, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { ExecuteOptions } from '../../core/chain/execute';
-import type { Provider } from '../../core/config/providers';
+import { type Provider, providerNamed } from '../../core/config/providers';
 import { type CallOutcome, type CallSpec, callContract, coerceArg } from '../../core/contracts/call';
 import type { ResolveContext } from '../../core/contracts/registry';
 import type { Decoded } from '../../core/contracts/types';
@@ -46,10 +46,11 @@ function evmProviders(): Provider[] {
   return readSettings().providers.providers.filter((p) => p.endpoints.evmRpc);
 }
 
-function providerNamed(name: string | undefined): Provider | undefined {
+/** The EVM provider named (providerNamed: trimmed, any case), or the only one when none is named. */
+function evmProviderNamed(name: string | undefined): Provider | undefined {
   const all = evmProviders();
   if (name === undefined) return all.length === 1 ? all[0] : undefined;
-  return all.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  return providerNamed(all, name);
 }
 
 async function session(deps: CommandDeps, provider: Provider, signal: AbortSignal) {
@@ -80,7 +81,7 @@ async function session(deps: CommandDeps, provider: Provider, signal: AbortSigna
 /** What the command asks for, each answer checked as typed. */
 export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts: Prompts): Promise<{ provider: Provider; spec: CallSpec } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as CallContractArgument;
-  let provider = providerNamed(a.provider);
+  let provider = evmProviderNamed(a.provider);
   if (a.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', a.provider));
   if (!provider) {
     const picked = await prompts.pick(
@@ -187,7 +188,7 @@ export async function callContractForApi(
   deps: CommandDeps,
   spec: CallSpec & { provider?: string; token?: vscode.CancellationToken },
 ): Promise<Pick<CallOutcome, 'result' | 'raw' | 'revert' | 'error' | 'outputs' | 'gasEstimate' | 'function' | 'contract' | 'source'>> {
-  const provider = providerNamed(spec.provider);
+  const provider = evmProviderNamed(spec.provider);
   if (!provider)
     throw new LocalizedError(
       spec.provider === undefined
@@ -209,7 +210,7 @@ export async function callContractForApi(
 
 /** The API's decode(): a call's input, a log (topics + data) or revert data, with the ABIs known. */
 export async function decodeForApi(deps: CommandDeps, q: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<Decoded> {
-  const provider = q.provider !== undefined ? providerNamed(q.provider) : undefined;
+  const provider = q.provider !== undefined ? evmProviderNamed(q.provider) : undefined;
   if (q.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', String(q.provider)));
   const s = provider ? await session(deps, provider, new AbortController().signal) : undefined;
   const registry = s?.registry ?? contractRegistry(deps);
