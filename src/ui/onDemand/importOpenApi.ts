@@ -13,7 +13,8 @@ import { LocalizedError, errorMessage } from '../../core/base/errors';
 import { moduleOperations, routeOperation } from '../../core/chain/catalogue/modules';
 import { type StoredImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
 import { setImportedOperations } from '../../core/chain/operations';
-import { joinUrl } from '../../core/config/providers';
+import { networkNamed } from '../../core/config/networks';
+import { joinUrl, providerNamed } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { currentNetworks } from '../networkDirectory';
@@ -55,7 +56,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   }
   const given = typeof arg === 'object' && arg !== null ? (arg as { network?: unknown; file?: unknown; provider?: unknown }) : {};
   const network =
-    networks.find((n) => n.key === given.network || n.label === given.network) ??
+    networkNamed(networks, given.network) ??
     (networks.length === 1
       ? networks[0]
       : (
@@ -71,7 +72,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
     from = given.file;
     text = await readBounded(given.file);
   } else if (typeof given.provider === 'string') {
-    const p = network.providers.find((x) => x.name === given.provider);
+    const p = providerNamed(network.providers, given.provider);
     if (!p?.endpoints.rest) throw new LocalizedError(l10n.both('Provider "{0}" of {1} has no REST address.', String(given.provider), network.label));
     ({ text, from } = await fetchSwagger(deps, p));
   } else {
