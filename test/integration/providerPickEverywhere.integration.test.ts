@@ -1,6 +1,6 @@
 // The provider picks outside the operation commands show what those show (ui/onDemand/providerPicks.ts):
-// Set Secret's and the status bar's Switch Provider… list each provider with its state and height, and
-// the provider picked last (in any provider pick) first.
+// Set Secret's, Import Module Routes' and the status bar's Switch Provider… list each provider with its
+// state and height, and the provider picked last (in any provider pick) first.
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -66,6 +66,26 @@ describe('provider picks: Set Secret and Switch Provider show state, height, the
     assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first, with its height:\n${text}`);
     assert.match(text, /Pick A[\s\S]*?(healthy|\d\/\d healthy) · #[\d,]+/, `a healthy provider with its height:\n${text}`);
     assert.match(text, /Pick Down[\s\S]*?down/, `the refused provider says down:\n${text}`);
+  });
+
+  it("Import Module Routes: each node's /swagger/ item shows its REST state and height, the last used first", async () => {
+    const importing = vscode.commands.executeCommand('chainEndpoints.rest.importOpenApi');
+    // Several networks may be known (the refused provider's own): pick the devnet's, by a provider's name.
+    await ui.waitFor('.quick-input-widget .monaco-list-row', 10_000);
+    await sleep(400);
+    if (/Import module routes for which network/.test(await ui.text('.quick-input-widget'))) {
+      await ui.type('Pick A');
+      await sleep(400);
+      await ui.press('Enter');
+      await sleep(400);
+    }
+    const rows = await pickRows();
+    const text = rows.join('\n');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await importing, undefined, 'dismissed: nothing imported');
+    assert.match(text, /An OpenAPI file/);
+    assert.match(text, /Pick B's \/swagger\/[\s\S]*?last used · healthy · #[\d,]+/, `the last used with its REST state and height:\n${text}`);
+    assert.ok(text.indexOf("Pick B's") < text.indexOf("Pick A's"), `the last used before the others:\n${text}`);
   });
 
   it('Switch Provider… (status bar): the same items', async () => {
