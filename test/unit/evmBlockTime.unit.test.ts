@@ -11,6 +11,7 @@ import type { Provider } from '../../src/core/config/providers';
 import { HealthMonitor } from '../../src/core/health/health';
 import { HealthSession } from '../../src/core/health/session';
 import { HttpClient } from '../../src/core/transport/http';
+import { startDevnet } from '../devnet/devnet';
 
 interface FakeEvm {
   url: string;
@@ -104,6 +105,26 @@ describe('health: EVM staleness from the block time the node reports, at the fir
     const methods = new Set(fresh.calls.map((c) => c.method));
     assert.deepEqual([...methods].sort(), ['eth_chainId', 'eth_getBlockByNumber']);
     for (const c of fresh.calls.filter((x) => x.method === 'eth_getBlockByNumber')) assert.deepEqual(c.params, ['latest', false]);
+  });
+
+  it("the devnet's EVM blocks carry the real time: its EVM JSON-RPC and WebSocket are healthy with a current block time", async () => {
+    const devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: 'devnet' }] });
+    try {
+      while (devnet.height() < 3n) await new Promise((r) => setTimeout(r, 50));
+      const { evmRpc, evmWs } = devnet.providers[0];
+      const p: Provider = { name: 'devnet', endpoints: { evmRpc, evmWs } };
+      const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
+      await monitor.refresh([p]);
+      const rows = monitor.assess([p]);
+      new HealthSession().apply(rows, Date.now());
+      assert.equal(rows.length, 2);
+      for (const r of rows) {
+        assert.equal(r.state, 'healthy', `${r.iface}: ${r.state} ${r.reason}`);
+        assert.ok(Math.abs(Date.now() - (r.last?.blockTime ?? 0)) < 5000, `${r.iface}: block time ${r.last?.blockTime}`);
+      }
+    } finally {
+      await devnet.stop();
+    }
   });
 
   it('a block without a usable timestamp still gives the height (no block time: judged as before)', async () => {
