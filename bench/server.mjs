@@ -60,7 +60,7 @@ const kinds = {
     for (let p = 0; p < providers; p++) {
       const evm = serve((req, res, body) => {
         const m = JSON.parse(body);
-        reply(res, rpc(m.id, m.method === 'eth_chainId' ? bodies.chainId : bodies.blockNumber));
+        reply(res, rpc(m.id, m.method === 'eth_chainId' ? bodies.chainId : m.method === 'eth_getBlockByNumber' ? bodies.latestEvmBlock : bodies.blockNumber));
       });
       const consensus = serve((req, res, body) => {
         reply(res, rpc(req.method === 'GET' ? -1 : JSON.parse(body).id, bodies.status));
@@ -178,20 +178,21 @@ const kinds = {
   },
 };
 
-/** Real answers of the devnet: status, eth_blockNumber, eth_chainId, REST blocks/latest, a NewBlockHeader event. */
+/** Real answers of the devnet: status, eth_blockNumber, eth_getBlockByNumber("latest", false), eth_chainId, REST blocks/latest, a NewBlockHeader event. */
 async function captureFromDevnet() {
   const devnet = await startDevnet({ blockIntervalMs: 0, providers: [{ name: 'capture' }] });
   try {
     for (let i = 0; i < 5; i++) devnet.produceBlock();
     const p = devnet.providers[0];
     const result = async (url, init) => JSON.stringify((await (await fetch(url, init)).json()).result);
-    const post = (method) => ({
+    const post = (method, params = []) => ({
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
     const status = await result(`${p.consensusHttp}/status`);
     const blockNumber = await result(p.evmRpc, post('eth_blockNumber'));
+    const latestEvmBlock = await result(p.evmRpc, post('eth_getBlockByNumber', ['latest', false]));
     const chainId = await result(p.evmRpc, post('eth_chainId'));
     const latestBlock = await (await fetch(`${p.rest}/cosmos/base/tendermint/v1beta1/blocks/latest`)).text();
     const event = await new Promise((resolve, reject) => {
@@ -205,7 +206,7 @@ async function captureFromDevnet() {
         resolve(JSON.stringify(m));
       });
     });
-    return { status, blockNumber, chainId, latestBlock, event };
+    return { status, blockNumber, latestEvmBlock, chainId, latestBlock, event };
   } finally {
     await devnet.stop();
   }

@@ -22,6 +22,7 @@ import { currentNetworks } from './ui/networkDirectory';
 import { HistoryView } from './ui/historyView';
 import { loadOnDemand } from './ui/loadOnDemand';
 import { createLog } from './ui/log';
+import { windowPrompts } from './ui/prompts';
 import { watchProxySettings } from './ui/proxySettings';
 import { ProvidersTree, type TreeSnapshot } from './ui/providersTree';
 import { QueryFiles } from './ui/queryFiles';
@@ -100,7 +101,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     ...registerOperationCommands(deps),
     new QueryFiles(deps),
     ...registerExplorer(deps),
-    registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) => secrets.promptSet(arg)),
+    registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) =>
+      secrets.promptSet(arg, async () => (await loadOnDemand()).providerPrompts(windowPrompts, () => health.rows())),
+    ),
     registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
     // An explicit Refresh probes what each provider serves again too (a node restarted with other settings).
     registerCommand(log, Commands.refresh, async () => {

@@ -64,7 +64,7 @@ export class HeightStatusBar extends Disposable {
   constructor(
     private readonly log: Log,
     private readonly http: HttpClient,
-    health: HealthController,
+    private readonly health: HealthController,
     private readonly secrets: SecretStore,
     /** Set for one item of `statusBar.perNetwork`: the network it follows (networkStatusBars.ts). */
     private readonly scope?: { key: string; label: string; index: number },
@@ -257,6 +257,7 @@ export class HeightStatusBar extends Disposable {
       candidates: () => this.candidates(),
       reconnect: () => this.reconnect(),
       networkLabel: this.scope?.label,
+      rows: () => this.health.rows(),
     };
   }
 

@@ -10,13 +10,13 @@ import { Disposable } from './lifecycle';
 import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
-import { groupForPick } from '../core/config/networks';
+import { providerPickItems } from '../core/config/networks';
 import { type Provider, providerNamed } from '../core/config/providers';
 import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
 import { SECRET_NAME, secretNames } from '../core/config/secrets';
 import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
-import { windowPrompts } from './prompts';
+import { type Prompts, windowPrompts } from './prompts';
 import { SECTION, userProviderEntries, userProviders } from './settings';
 
 /** Before secrets were bound to a provider: one key per name, and the list of names. */
@@ -148,8 +148,14 @@ export class SecretStore extends Disposable {
    * "Set Secret": `{ provider, name, value }`, asking only for what is missing: the provider (of the
    * user's settings), the name (those it references), the value (hidden, at least 8 characters).
    */
-  /** `header`: also put `${secret:NAME}` into that header of the provider (user settings). */
-  async promptSet(arg?: { provider?: string; name?: string; value?: string; header?: string }): Promise<string | undefined> {
+  /**
+   * `header`: also put `${secret:NAME}` into that header of the provider (user settings). `pickPrompts`:
+   * the prompts for the provider pick (extension.ts gives the shared one, loaded on first use).
+   */
+  async promptSet(
+    arg?: { provider?: string; name?: string; value?: string; header?: string },
+    pickPrompts: () => Promise<Prompts> = () => Promise.resolve(windowPrompts),
+  ): Promise<string | undefined> {
     await this.ready;
     const users = userProviders();
     let provider: Provider | undefined;
@@ -167,19 +173,20 @@ export class SecretStore extends Disposable {
     }
     if (!provider) {
       const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
-      const picked = await windowPrompts.pick(
-        groupForPick(candidates, currentNetworks(users)).map(({ provider: p, group }) => ({
-          label: p.name,
-          description: secretNames(p)
+      // The shared provider pick (as the operation commands show it): `pickPrompts` adds each
+      // provider's state and height and puts the last used first (ui/onDemand/providerPicks.ts).
+      const picked = await (
+        await pickPrompts()
+      ).pick(
+        providerPickItems(candidates, currentNetworks(users), (p) =>
+          secretNames(p)
             .map((n) => `\${secret:${n}}`)
             .join(' '),
-          p,
-          ...(group !== undefined ? { group } : {}),
-        })),
+        ),
         { title: vscode.l10n.t('Set Secret: for which provider of your user settings?') },
       );
       if (!picked) return undefined;
-      provider = picked.p;
+      provider = picked.provider;
     }
     let name = arg?.name;
     if (!name) {

@@ -4,9 +4,11 @@
 
 import vscode = require('vscode');
 import { operationCommand } from './commandIds';
-import { groupForPick } from '../core/config/networks';
+import { providerPickItems } from '../core/config/networks';
 import type { Provider } from '../core/config/providers';
+import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
+import { loadOnDemand } from './loadOnDemand';
 import { currentNetworks } from './networkDirectory';
 import { windowPrompts } from './prompts';
 import { readSettings, writeStatusBarProvider } from './settings';
@@ -21,6 +23,8 @@ export interface StatusMenuTarget {
   reconnect(): void;
   /** For one item of `statusBar.perNetwork`: its network's name. */
   readonly networkLabel?: string;
+  /** The health rows: the provider pick shows each provider's state and height. */
+  rows(): readonly InterfaceHealth[];
 }
 
 export async function showStatusBarMenu(t: StatusMenuTarget): Promise<void> {
@@ -51,13 +55,11 @@ async function openLatestBlock(p: Provider, height: bigint | undefined): Promise
 export async function switchStatusProvider(t: StatusMenuTarget): Promise<void> {
   const { providers } = readSettings().providers;
   const candidates = t.candidates().filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
-  const picked = await windowPrompts.pick(
-    groupForPick(candidates, currentNetworks(providers)).map(({ provider: x, group }) => ({
-      label: x.name,
-      description: redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? ''),
-      ...(group !== undefined ? { group } : {}),
-    })),
+  // The shared provider pick: state and height, the last used first (ui/onDemand/providerPicks.ts).
+  const { providerPrompts } = await loadOnDemand();
+  const picked = await providerPrompts(windowPrompts, () => t.rows()).pick(
+    providerPickItems(candidates, currentNetworks(providers), (x) => redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? '')),
     { title: vscode.l10n.t('Follow the block height of…') },
   );
-  if (picked) await writeStatusBarProvider(picked.label, t.networkLabel);
+  if (picked) await writeStatusBarProvider(picked.provider.name, t.networkLabel);
 }

@@ -25,10 +25,13 @@ const RESULT = JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2a' });
 /** A JSON-RPC answer for HTTP, and a WebSocket server answering every call with the same result. */
 function rpcServer(server: http.Server | https.Server): http.Server | https.Server {
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(RESULT);
+      // The EVM health probe asks for the latest block: block 42, made now.
+      const block = { number: '0x2a', timestamp: `0x${Math.floor(Date.now() / 1000).toString(16)}` };
+      res.end(Buffer.concat(chunks).toString().includes('eth_getBlockByNumber') ? JSON.stringify({ jsonrpc: '2.0', id: 1, result: block }) : RESULT);
     });
   });
   new WebSocketServer({ server }).on('connection', (ws) =>

@@ -39,7 +39,8 @@ const rpc = (id: string, iface: InterfaceId, method: string, params: unknown, co
 
 /** The health probe of each interface (height, chain identity, latency). */
 export const HEALTH_PROBES = {
-  evmBlockNumber: catalogued('evm.blockNumber'),
+  /** The latest block's header (its hashes only, not its transactions): its number and the node's own block time in one call. */
+  evmLatestBlock: rpc('evm.latestBlock', 'evmRpc', 'eth_getBlockByNumber', ['latest', false]),
   evmChainId: catalogued('evm.chainId'),
   consensusRpcStatus: catalogued('consensusRpc.status'),
   consensusHttpStatus: catalogued('consensusHttp.status'),
@@ -48,7 +49,7 @@ export const HEALTH_PROBES = {
   /** The subscribe answer (no event waited for) and the status, each on its own socket. */
   consensusWsSubscribe: probe('consensusWs.subscribe', 'consensusWs', { kind: 'ws-subscribe', query: NEW_BLOCK_QUERY, count: 0 }),
   consensusWsStatus: rpc('consensusWs.status', 'consensusWs', 'status', {}),
-  evmWsBlockNumber: rpc('evmWs.blockNumber', 'evmWs', 'eth_blockNumber', []),
+  evmWsLatestBlock: rpc('evmWs.latestBlock', 'evmWs', 'eth_getBlockByNumber', ['latest', false]),
   evmWsChainId: rpc('evmWs.chainId', 'evmWs', 'eth_chainId', []),
 } as const;
 

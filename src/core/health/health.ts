@@ -120,17 +120,29 @@ export class HealthMonitor {
       case 'evmRpc':
       case 'evmWs': {
         const ws = iface === 'evmWs';
-        const [bn, cid] = await Promise.all([
-          ask(ws ? HEALTH_PROBES.evmWsBlockNumber : HEALTH_PROBES.evmBlockNumber),
+        // The latest block (number and timestamp in one call: staleness from the node's own block
+        // time at the first probe, as for CometBFT and REST) and the chain id.
+        const [blk, cid] = await Promise.all([
+          ask(ws ? HEALTH_PROBES.evmWsLatestBlock : HEALTH_PROBES.evmLatestBlock),
           ask(ws ? HEALTH_PROBES.evmWsChainId : HEALTH_PROBES.evmChainId),
         ]);
-        const failed = failure(bn, at) ?? failure(cid, at);
+        const failed = failure(blk, at) ?? failure(cid, at);
         if (failed) return failed;
-        const h = parseHexHeight(bn.result); // bounded before any BigInt work
+        const block = isObject(blk.result) ? blk.result : undefined;
+        const h = parseHexHeight(block?.number); // bounded before any BigInt work
         if (h === undefined)
-          return down(at, l10n.t('eth_blockNumber did not answer a block height (a hex quantity within int64)'), undefined, { kind: 'protocol' });
+          return down(at, l10n.t('eth_getBlockByNumber("latest") did not answer a block with a number (a hex quantity within int64)'), undefined, {
+            kind: 'protocol',
+          });
         const chain = cid.result;
-        return { at, ok: true, latencyMs: bn.elapsedMs, height: h, chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined };
+        return {
+          at,
+          ok: true,
+          latencyMs: blk.elapsedMs,
+          height: h,
+          chainId: typeof chain === 'string' ? chain.toLowerCase() : undefined,
+          ...evmBlockTimeOf(block?.timestamp),
+        };
       }
       case 'consensusHttp':
       case 'consensusRpc': {
@@ -216,6 +228,13 @@ function fromCometStatus(result: unknown, at: number, latencyMs: number): ProbeR
   if (!status) return down(at, l10n.t('status has no sync_info.latest_block_height'));
   const syncInfo = isObject(result) && isObject(result.sync_info) ? result.sync_info : undefined;
   return { at, ok: true, latencyMs, height: status.height, chainId: status.chainId, ...blockTimeOf(syncInfo?.latest_block_time) };
+}
+
+/** An EVM block's `timestamp` (hex seconds) as the node's own block time, bounded (at most 12 hex digits). */
+function evmBlockTimeOf(timestamp: unknown): { blockTime?: number } {
+  if (typeof timestamp !== 'string' || !/^0x[0-9a-fA-F]{1,12}$/.test(timestamp)) return {};
+  const t = Number.parseInt(timestamp.slice(2), 16) * 1000;
+  return t > 0 ? { blockTime: t } : {};
 }
 
 /** The node's own time of its latest block (RFC 3339), which judges staleness from the first probe. */

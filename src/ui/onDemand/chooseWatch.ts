@@ -4,8 +4,8 @@
 
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import { type Network, groupForPick } from '../../core/config/networks';
-import type { Provider } from '../../core/config/providers';
+import { type Network, groupForPick, networkNamed } from '../../core/config/networks';
+import { type Provider, providerNamed } from '../../core/config/providers';
 import { queryTemplates, validateQuery } from '../../core/events/query';
 import {
   EVM_SUBSCRIPTIONS,
@@ -23,34 +23,83 @@ export interface Chosen {
   evm?: EvmWatchSpec;
 }
 
-/** What to watch: the argument completed by the prompts; undefined when the user dismissed one. */
+/**
+ * Why no EVM stream can be watched among `among` (none has an `evmWs` address), naming the network
+ * when they are all of one: the sentence the pick, the family pick and the errors show.
+ */
+export function noEvmStream(among: readonly Provider[], networks: readonly Network[]): l10n.Message {
+  const names = among.map((p) => p.name);
+  const label = networkLabelOf(among, networks);
+  const list = names.length > 4 ? `${names.slice(0, 4).join(', ')}, …` : names.join(', ');
+  return label !== undefined
+    ? l10n.both(
+        'No provider of {0} publishes an EVM WebSocket address: add "evmWs" (such as ws://host:8546) to one of them ({1}) to watch EVM events.',
+        label,
+        list,
+      )
+    : l10n.both('No provider publishes an EVM WebSocket address: add "evmWs" (such as ws://host:8546) to one ({0}) to watch EVM events.', list);
+}
+
+/** The network all of `among` belong to (its name), when there is one. */
+function networkLabelOf(among: readonly Provider[], networks: readonly Network[]): string | undefined {
+  const n = networks.find((x) => among.length > 0 && among.every((p) => x.providers.some((q) => q.name === p.name)));
+  return n?.label || undefined;
+}
+
+/** The providers of the network of `p` (itself included; only itself when no network is known). */
+function networkOfProvider(p: Provider, providers: readonly Provider[], networks: readonly Network[]): Provider[] {
+  const n = networks.find((x) => x.providers.some((q) => q.name === p.name));
+  return n ? providers.filter((q) => n.providers.some((x) => x.name === q.name)) : [p];
+}
+
+/**
+ * What to watch: the argument completed by the prompts; undefined when the user dismissed one.
+ * `"network"` in the argument narrows the providers to one network (its name or chain id);
+ * `"provider": "best"` takes `best` of the candidates (the ranked best; the first without it).
+ */
 export async function chooseWatch(
   arg: unknown,
   providers: readonly Provider[],
   prompts: Prompts,
   networks: readonly Network[] = [],
+  best?: (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => Provider | undefined,
 ): Promise<Chosen | undefined> {
-  const given = readWatchArgument(arg, providers);
+  const raw = arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as Record<string, unknown>) : undefined;
+  let pool = providers;
+  if (raw?.network !== undefined) {
+    const n = networkNamed(networks, raw.network);
+    if (!n) throw new LocalizedError(l10n.both('No network named "{0}". Networks: {1}.', String(raw.network), networks.map((x) => `"${x.label}"`).join(', ')));
+    pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
+  }
+  const wantsBest = typeof raw?.provider === 'string' && raw.provider.trim().toLowerCase() === 'best' && !providerNamed(providers, 'best');
+  const given = readWatchArgument(wantsBest ? { ...raw, provider: undefined } : arg, providers);
   let provider = given.provider;
   if (!provider) {
     const wantsEvm = given.evm !== undefined;
     const wantsComet = given.query !== undefined;
-    const candidates = providers.filter((p) =>
-      wantsEvm ? p.endpoints.evmWs : wantsComet ? p.endpoints.consensusWs : p.endpoints.consensusWs || p.endpoints.evmWs,
-    );
+    const candidates = pool.filter((p) => (wantsEvm ? p.endpoints.evmWs : wantsComet ? p.endpoints.consensusWs : p.endpoints.consensusWs || p.endpoints.evmWs));
+    // EVM asked of a network (or of all providers) none of whose providers has an EVM WebSocket.
+    if (candidates.length === 0 && wantsEvm && pool.length > 0) throw new LocalizedError(noEvmStream(pool, networks));
     if (candidates.length === 0) {
       throw new LocalizedError(l10n.both('No provider has a WebSocket address to watch: add "consensusWs" (CometBFT) or "evmWs" (EVM) to one.'));
     }
-    if (candidates.length === 1) provider = candidates[0];
+    if (wantsBest) provider = best?.(candidates, wantsEvm ? 'evmWs' : 'consensusWs') ?? candidates[0];
+    else if (candidates.length === 1) provider = candidates[0];
     else {
       // `provider` on each item: a provider pick (ui/onDemand/providerPicks.ts adds state, height and the last used first).
+      // A network none of whose providers publishes an EVM WebSocket says so in its separator.
       const items = groupForPick(candidates, networks).map(({ provider: p, group }) => ({
         label: p.name,
         description: [p.endpoints.consensusWs && 'CometBFT', p.endpoints.evmWs && 'EVM'].filter(Boolean).join(' · '),
         provider: p,
-        ...(group !== undefined ? { group } : {}),
+        ...(group !== undefined
+          ? { group: candidates.some((q) => q.endpoints.evmWs && groupOf(q, networks) === group) ? group : l10n.t('{0} · no EVM WebSocket ("evmWs")', group) }
+          : {}),
       }));
-      provider = (await prompts.pick(items, { title: l10n.t('Watch Events'), placeHolder: l10n.t('The provider to watch') }))?.provider;
+      const placeHolder = candidates.some((p) => p.endpoints.evmWs)
+        ? l10n.t('The provider to watch')
+        : l10n.t('The provider to watch (CometBFT only). {0}', noEvmStream(candidates, networks).shown);
+      provider = (await prompts.pick(items, { title: l10n.t('Watch Events'), placeHolder }))?.provider;
       if (!provider) return undefined;
     }
   }
@@ -67,7 +116,7 @@ export async function chooseWatch(
     },
     {
       label: l10n.t('EVM subscription'),
-      description: hasEvm ? l10n.t('eth_subscribe over the EVM WebSocket') : l10n.t('unavailable: {0} has no "evmWs" address', provider.name),
+      description: hasEvm ? l10n.t('eth_subscribe over the EVM WebSocket') : evmUnavailable(provider, providers, networks),
       family: 'evm' as const,
     },
   ];
@@ -75,6 +124,8 @@ export async function chooseWatch(
   if (!picked) return undefined;
   const family = picked.family;
   if (family === 'evm' && !hasEvm) {
+    const mates = networkOfProvider(provider, providers, networks);
+    if (mates.length > 1 && !mates.some((p) => p.endpoints.evmWs)) throw new LocalizedError(noEvmStream(mates, networks));
     throw new LocalizedError(l10n.both('{0} has no EVM WebSocket address: add "evmWs" (such as ws://host:8546) to it to watch EVM events.', provider.name));
   }
   if (family === 'comet' && !hasComet) {
@@ -127,4 +178,20 @@ export async function chooseWatch(
       ...(parsedTopics.length ? { topics: parsedTopics } : {}),
     },
   };
+}
+
+/** The group (network name) groupForPick gives `p`. */
+function groupOf(p: Provider, networks: readonly Network[]): string | undefined {
+  return networks.length < 2 ? undefined : networks.find((n) => n.providers.some((q) => q.name === p.name))?.label;
+}
+
+/** The family pick's EVM item when `p` has no `evmWs`: why, and whether another provider of its network has one. */
+function evmUnavailable(p: Provider, providers: readonly Provider[], networks: readonly Network[]): string {
+  const mates = networkOfProvider(p, providers, networks);
+  const other = mates.find((q) => q.endpoints.evmWs);
+  if (other) return l10n.t('unavailable: {0} has no "evmWs" address ({1} of the same network has one)', p.name, other.name);
+  const label = mates.length > 1 ? networkLabelOf(mates, networks) : undefined;
+  return label !== undefined
+    ? l10n.t('unavailable: no provider of {0} publishes an EVM WebSocket address (add "evmWs" to one)', label)
+    : l10n.t('unavailable: {0} has no "evmWs" address', p.name);
 }

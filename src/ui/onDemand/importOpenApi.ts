@@ -18,7 +18,9 @@ import { joinUrl, providerNamed } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { currentNetworks } from '../networkDirectory';
+import { windowPrompts } from '../prompts';
 import { readSettings } from '../settings';
+import { providerPrompts } from './providerPicks';
 
 const STATE_KEY = 'chainEndpoints.importedRoutes';
 /** A document larger than this is refused (the Cosmos SDK's own is 2.4 MB). */
@@ -85,7 +87,9 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
         source: 'node' as const,
         provider: p,
       }));
-    const choice = await vscode.window.showQuickPick([fileItem, ...nodeItems], { title: vscode.l10n.t('Import from'), ignoreFocusOut: true });
+    // The nodes' items carry their provider: the shared provider pick adds each one's REST state and height, the last used first.
+    const prompts = providerPrompts(windowPrompts, () => deps.health?.rows() ?? [], 'rest');
+    const choice = await prompts.pick<(typeof nodeItems)[number] | typeof fileItem>([fileItem, ...nodeItems], { title: vscode.l10n.t('Import from') });
     if (!choice) return undefined;
     if (choice.source === 'file') {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { OpenAPI: ['json', 'yaml', 'yml'] } });

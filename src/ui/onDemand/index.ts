@@ -19,6 +19,7 @@ export { documentHover, documentLinks } from './explorerLinks';
 // Contracts: Call Contract… (command and API), decode(), attaching an artifact to an address.
 export { callContractCommand, callContractForApi, decodeForApi } from './callContract';
 export { attachArtifact } from './attachArtifact';
+export { providerPrompts } from './providerPicks';
 // Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
 export { QueryEditor } from './queryEditor';
 export { runQueryDocument } from './queryRun';

@@ -52,7 +52,14 @@ function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Wat
 /** Opens a console; resolves with it (the command's result, for the in-editor tests) or undefined when cancelled. */
 export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<EventConsole | undefined> {
   const prompts = deps.prompts ?? providerPrompts(windowPrompts, () => deps.health?.rows() ?? []);
-  const chosen = await chooseWatch(arg, readSettings().providers.providers, prompts, currentNetworks(readSettings().providers.providers));
+  const providers = readSettings().providers.providers;
+  // `"provider": "best"`: the healthy candidate ranked first on the stream's interface (the first candidate when none is ranked).
+  const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => {
+    const rows = deps.health?.rows() ?? [];
+    const rankOf = (p: Provider) => rows.find((r) => r.provider === p.name && r.iface === iface && r.state === 'healthy')?.rank ?? Infinity;
+    return [...candidates].sort((a, b) => rankOf(a) - rankOf(b))[0];
+  };
+  const chosen = await chooseWatch(arg, providers, prompts, currentNetworks(providers), best);
   if (!chosen) return undefined;
   const watch = newWatch(deps, chosen);
   const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);

@@ -2,6 +2,7 @@
 // / `{ provider, evm }`, what is refused with which sentence, and what is asked for the rest.
 import * as assert from 'node:assert/strict';
 import type { Provider } from '../../../src/core/config/providers';
+import { groupNetworks } from '../../../src/core/config/networks';
 import { parseProviders, validateAddress } from '../../../src/core/config/providers';
 import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTopics, watchTargetOf } from '../../../src/core/events/watchArgument';
 import { EntryStream } from '../../../src/core/events/stream';
@@ -130,6 +131,82 @@ describe('events: the Watch Events argument', () => {
       ['CometBFT events', 'EVM subscription'],
     );
     assert.match(String(shown[1].description), /unavailable: Comet has no "evmWs" address/);
+  });
+
+  describe('a network (or all providers) without an EVM WebSocket says so, as one provider does', () => {
+    const localA: Provider = { name: 'A', chainId: 'local-1', network: 'Local net', endpoints: { consensusWs: 'ws://127.0.0.1:1/websocket' } };
+    const localB: Provider = { name: 'B', chainId: 'local-1', network: 'Local net', endpoints: { consensusWs: 'ws://127.0.0.1:2/websocket' } };
+    const testA: Provider = { name: 'T1', chainId: 'test-2', network: 'Testnet', endpoints: { consensusWs: 'ws://127.0.0.1:3/websocket' } };
+    const testB: Provider = {
+      name: 'T2',
+      chainId: 'test-2',
+      network: 'Testnet',
+      endpoints: { consensusWs: 'ws://127.0.0.1:4/websocket', evmWs: 'ws://127.0.0.1:5' },
+    };
+    const all = [localA, localB, testA, testB];
+    const networks = groupNetworks(all);
+    const newHeads = { subscription: 'newHeads' };
+
+    it('{ network, evm }: no provider of the network has "evmWs": the sentence names the network, its providers and what to add', async () => {
+      await assert.rejects(
+        chooseWatch({ network: 'Local net', evm: newHeads }, all, scripted([], []).prompts, networks),
+        /No provider of Local net publishes an EVM WebSocket address: add "evmWs" \(such as ws:\/\/host:8546\) to one of them \(A, B\)/,
+      );
+      await assert.rejects(chooseWatch({ network: 'Nowhere', evm: newHeads }, all, scripted([], []).prompts, networks), /No network named "Nowhere"/);
+      // The network that has one: its provider is taken (the only candidate), no question asked.
+      const { prompts, asked } = scripted([], []);
+      assert.equal((await chooseWatch({ network: 'Testnet', evm: newHeads }, all, prompts, networks))?.provider, testB);
+      assert.deepEqual(asked, []);
+    });
+
+    it('{ evm } over all providers, none with "evmWs": the sentence says so (naming the network when there is one)', async () => {
+      await assert.rejects(
+        chooseWatch({ evm: newHeads }, [localA, localB], scripted([], []).prompts, groupNetworks([localA, localB])),
+        /No provider of Local net publishes an EVM WebSocket address/,
+      );
+      await assert.rejects(
+        chooseWatch({ evm: newHeads }, [localA, testA], scripted([], []).prompts, groupNetworks([localA, testA])),
+        /No provider publishes an EVM WebSocket address: add "evmWs".*\(A, T1\)/,
+      );
+    });
+
+    it('{ provider: "best", network }: the ranked best of the candidates; none with "evmWs" says why', async () => {
+      const best = (c: readonly Provider[]) => c[c.length - 1];
+      assert.equal(
+        (await chooseWatch({ provider: 'best', network: 'Local net', query: "tm.event='Tx'" }, all, scripted([], []).prompts, networks, best))?.provider,
+        localB,
+      );
+      await assert.rejects(
+        chooseWatch({ provider: 'best', network: 'Local net', evm: newHeads }, all, scripted([], []).prompts, networks, best),
+        /No provider of Local net publishes/,
+      );
+    });
+
+    it('the provider pick: a network without one says so in its separator; with none at all, the placeholder says why', async () => {
+      let shown: readonly PickItem[] = [];
+      let placeHolder = '';
+      const prompts: Prompts = { ...scripted([], []).prompts, pick: async (items, o) => ((shown = items), (placeHolder = o.placeHolder ?? ''), undefined) };
+      await chooseWatch(undefined, all, prompts, networks);
+      assert.deepEqual([...new Set(shown.map((i) => i.group))], ['Local net · no EVM WebSocket ("evmWs")', 'Testnet']);
+      assert.equal(placeHolder, 'The provider to watch');
+      await chooseWatch(undefined, [localA, localB], prompts, groupNetworks([localA, localB]));
+      assert.match(placeHolder, /CometBFT only\)\. No provider of Local net publishes an EVM WebSocket address: add "evmWs"/);
+    });
+
+    it('the family pick of a provider without "evmWs": whether its network has one elsewhere; picking EVM says why', async () => {
+      const family = async (p: Provider) => {
+        let evmItem: PickItem | undefined;
+        const { prompts } = scripted([(items) => (evmItem = items[1])], []);
+        const error = await chooseWatch({ provider: p.name }, all, prompts, networks).catch((e: Error) => e.message);
+        return { description: String(evmItem?.description), error: String(error) };
+      };
+      const local = await family(localA);
+      assert.match(local.description, /unavailable: no provider of Local net publishes an EVM WebSocket address/);
+      assert.match(local.error, /No provider of Local net publishes an EVM WebSocket address: add "evmWs"/);
+      const test = await family(testA);
+      assert.match(test.description, /unavailable: T1 has no "evmWs" address \(T2 of the same network has one\)/);
+      assert.match(test.error, /T1 has no EVM WebSocket address: add "evmWs"/);
+    });
   });
 
   it('no provider with a WebSocket: one sentence saying what to add', async () => {

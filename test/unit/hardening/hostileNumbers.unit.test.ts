@@ -79,6 +79,8 @@ describe('issue 14 / 2: hostile numbers cost linear time', function () {
           );
         }
         if (req.url?.includes('blocks/latest')) return res.end(JSON.stringify({ block: { header: { height: HUGE_DEC, chain_id: 'x' } } }));
+        // The EVM health probe's latest block: a 1 MB number (and a hostile timestamp).
+        if (body.includes('eth_getBlockByNumber')) return res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { number: HUGE_HEX, timestamp: HUGE_HEX } }));
         const id = body.includes('eth_chainId') ? 2 : 1;
         res.end(JSON.stringify({ jsonrpc: '2.0', id, result: id === 2 ? '0x1' : HUGE_HEX }));
       });
