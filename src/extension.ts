@@ -32,6 +32,7 @@ import { SecretStore } from './ui/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
 import { deferredWatch } from './core/base/deferredWatch';
 import { errorMessage } from './core/base/errors';
+import { rememberPicksIn } from './ui/pickMemory';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   });
   context.subscriptions.push({ dispose: () => void http.close() });
 
+  rememberPicksIn(context.workspaceState);
   const secrets = new SecretStore(context, log);
   const documents = new ResultDocuments();
   const health = new HealthController(http, log, secrets);

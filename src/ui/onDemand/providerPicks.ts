@@ -1,21 +1,15 @@
 // Provider picks that say what each provider is worth right now and remember the last choice:
 // a Prompts wrapper that, for items carrying a `provider`, adds the provider's state and height
 // (from the health rows, for the request's interface when known) to the description and moves the
-// provider picked last to the top of its group (after a "best provider" item). No vscode import:
+// provider picked last (kept across restarts: ../pickMemory.ts) to the top of its group (after a "best provider" item). No vscode import:
 // unit-tested with scripted prompts.
 
 import * as l10n from '../../core/base/l10n';
 import { formatHeight } from '../../core/base/numbers';
 import type { InterfaceId } from '../../core/config/providers';
 import type { HealthState, InterfaceHealth } from '../../core/health/model';
+import { lastUsedProvider, setLastUsedProvider } from '../pickMemory';
 import type { PickItem, Prompts } from '../prompts';
-
-/** The provider picked last in this session (any pick that goes through providerPrompts). */
-let lastUsed: string | undefined;
-
-export function lastUsedProvider(): string | undefined {
-  return lastUsed;
-}
 
 function stateText(state: HealthState): string {
   switch (state) {
@@ -61,7 +55,12 @@ function isProviderItem(i: PickItem): i is ProviderItem {
 }
 
 /** The items as the pick shows them: state and height added, the last used first in its group. */
-export function decorateProviderItems<T extends PickItem>(items: readonly T[], rows: readonly InterfaceHealth[], iface?: InterfaceId, last = lastUsed): T[] {
+export function decorateProviderItems<T extends PickItem>(
+  items: readonly T[],
+  rows: readonly InterfaceHealth[],
+  iface?: InterfaceId,
+  last = lastUsedProvider(),
+): T[] {
   const out = items.map((i) => {
     if (!isProviderItem(i) || i.among !== undefined) return i;
     const state = providerState(rows, i.provider.name, iface);
@@ -90,7 +89,7 @@ export function providerPrompts(base: Prompts, rows: () => readonly InterfaceHea
       if (!items.some(isProviderItem)) return base.pick(items, options);
       const shown = decorateProviderItems(items, rows(), iface);
       const picked = await base.pick(shown, options);
-      if (picked && isProviderItem(picked) && picked.among === undefined) lastUsed = picked.provider.name;
+      if (picked && isProviderItem(picked) && picked.among === undefined) setLastUsedProvider(picked.provider.name);
       // The caller's own item (the shown one is a copy with a longer description).
       return picked && ((ORIGINAL.get(picked) as typeof picked | undefined) ?? picked);
     },

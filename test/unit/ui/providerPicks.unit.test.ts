@@ -6,6 +6,7 @@ import type { InterfaceHealth } from '../../../src/core/health/model';
 import { decorateProviderItems, providerPrompts, providerState } from '../../../src/ui/onDemand/providerPicks';
 import { resolveArgs } from '../../../src/ui/onDemand/resolveArgs';
 import type { PickItem, Prompts } from '../../../src/ui/prompts';
+import { type NameMemory, lastUsedProvider, rememberPicksIn, setLastUsedProvider } from '../../../src/ui/pickMemory';
 
 const a: Provider = { name: 'A', endpoints: { consensusRpc: 'http://127.0.0.1:1', evmRpc: 'http://127.0.0.1:2' } };
 const b: Provider = { name: 'B', endpoints: { consensusRpc: 'http://127.0.0.1:3' } };
@@ -59,5 +60,34 @@ describe('ui: provider picks', () => {
     assert.equal(first?.provider, b, 'the caller gets its own provider back');
     await resolveArgs(op, [a, b, c], undefined, prompts);
     assert.deepEqual(seen[1], ['B (last used · down · http://127.0.0.1:3/)', 'A (healthy · #1,234 · http://127.0.0.1:1/)', 'C (http://127.0.0.1:4/)']);
+  });
+
+  it('the last choice is kept in the workspace state (a restart offers it first); an over-long stored name is ignored', () => {
+    const store = new Map<string, unknown>();
+    const memory: NameMemory = { get: <T>(k: string) => store.get(k) as T | undefined, update: async (k, v) => void store.set(k, v) };
+    rememberPicksIn(memory);
+    setLastUsedProvider('C');
+    assert.deepEqual([...store.values()], ['C'], 'only the name is stored');
+    // A new window: the module's session value is gone, the workspace state is read.
+    const restarted = require('../../../src/ui/pickMemory') as typeof import('../../../src/ui/pickMemory');
+    delete require.cache[require.resolve('../../../src/ui/pickMemory')];
+    const fresh = require('../../../src/ui/pickMemory') as typeof import('../../../src/ui/pickMemory');
+    assert.notEqual(fresh, restarted);
+    assert.equal(fresh.lastUsedProvider(), undefined, 'nothing before the memory is given');
+    fresh.rememberPicksIn(memory);
+    assert.equal(fresh.lastUsedProvider(), 'C');
+    const items = [
+      { label: 'A', provider: a },
+      { label: 'B', provider: b },
+      { label: 'C', provider: c },
+    ];
+    assert.deepEqual(
+      decorateProviderItems(items, [], undefined, fresh.lastUsedProvider()).map((i) => i.label),
+      ['C', 'A', 'B'],
+    );
+    store.set([...store.keys()][0], 'x'.repeat(201));
+    fresh.rememberPicksIn(memory);
+    assert.equal(fresh.lastUsedProvider(), undefined);
+    assert.equal(lastUsedProvider(), 'C', 'the running window keeps its own choice');
   });
 });
