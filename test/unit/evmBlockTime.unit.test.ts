@@ -22,7 +22,7 @@ interface FakeEvm {
 }
 
 /** A fake EVM node at height `height` whose latest block was made `ageMs` ago (HTTP and WebSocket). */
-async function fakeEvm(height: number, ageMs: number): Promise<FakeEvm> {
+async function fakeEvm(height: number, ageMs: number, refuseBlocks = false): Promise<FakeEvm> {
   const calls: FakeEvm['calls'] = [];
   const answer = (raw: string): string => {
     const m = JSON.parse(raw) as { id: number; method: string; params: unknown };
@@ -33,6 +33,8 @@ async function fakeEvm(height: number, ageMs: number): Promise<FakeEvm> {
       timestamp: `0x${Math.floor((Date.now() - ageMs) / 1000).toString(16)}`,
       transactions: [],
     };
+    if (refuseBlocks && m.method === 'eth_getBlockByNumber')
+      return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'the method eth_getBlockByNumber does not exist/is not available' } });
     const result = m.method === 'eth_getBlockByNumber' ? block : m.method === 'eth_chainId' ? '0x40000' : m.method === 'eth_blockNumber' ? block.number : null;
     return JSON.stringify({ jsonrpc: '2.0', id: m.id, result });
   };
@@ -150,6 +152,29 @@ describe('health: EVM staleness from the block time the node reports, at the fir
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('a gateway that refuses eth_getBlockByNumber (method not found) is judged by eth_blockNumber, not reported down', async () => {
+    const gateway = await fakeEvm(55, 0, true);
+    try {
+      const p: Provider = { name: 'gateway', endpoints: { evmRpc: gateway.url, evmWs: gateway.ws } };
+      const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
+      await monitor.refresh([p]);
+      const rows = monitor.assess([p]);
+      new HealthSession().apply(rows, Date.now());
+      assert.equal(rows.length, 2);
+      for (const r of rows) {
+        assert.equal(r.state, 'healthy', `${r.iface}: ${r.state} ${r.reason}`);
+        assert.equal(r.last?.height, 55n);
+        assert.equal(r.last?.blockTime, undefined, 'no block time without the block');
+      }
+      assert.ok(
+        gateway.calls.some((c) => c.method === 'eth_blockNumber'),
+        'eth_blockNumber asked after the refusal',
+      );
+    } finally {
+      await gateway.close();
     }
   });
 });

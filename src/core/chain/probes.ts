@@ -41,6 +41,8 @@ const rpc = (id: string, iface: InterfaceId, method: string, params: unknown, co
 export const HEALTH_PROBES = {
   /** The latest block's header (its hashes only, not its transactions): its number and the node's own block time in one call. */
   evmLatestBlock: rpc('evm.latestBlock', 'evmRpc', 'eth_getBlockByNumber', ['latest', false]),
+  /** When a gateway refuses eth_getBlockByNumber (method not found): the height alone, no block time. */
+  evmBlockNumber: catalogued('evm.blockNumber'),
   evmChainId: catalogued('evm.chainId'),
   consensusRpcStatus: catalogued('consensusRpc.status'),
   consensusHttpStatus: catalogued('consensusHttp.status'),
@@ -50,6 +52,7 @@ export const HEALTH_PROBES = {
   consensusWsSubscribe: probe('consensusWs.subscribe', 'consensusWs', { kind: 'ws-subscribe', query: NEW_BLOCK_QUERY, count: 0 }),
   consensusWsStatus: rpc('consensusWs.status', 'consensusWs', 'status', {}),
   evmWsLatestBlock: rpc('evmWs.latestBlock', 'evmWs', 'eth_getBlockByNumber', ['latest', false]),
+  evmWsBlockNumber: rpc('evmWs.blockNumber', 'evmWs', 'eth_blockNumber', []),
   evmWsChainId: rpc('evmWs.chainId', 'evmWs', 'eth_chainId', []),
 } as const;
 
@@ -85,6 +88,8 @@ export const CAPABILITY_PROBES = {
     Object.entries(REST_MODULE_PROBES).map(([name, path]) => [name, probe(`rest.module.${name}`, 'rest', { kind: 'get', path })]),
   ) as Readonly<Record<string, ProbeOperation>>,
   evmRpcModules: rpc('evm.rpcModules', 'evmRpc', 'rpc_modules', []),
+  /** When a gateway refuses eth_getBlockByNumber (method not found): the height alone, no block time. */
+  evmBlockNumber: catalogued('evm.blockNumber'),
   evmChainId: catalogued('evm.chainId'),
   evmClientVersion: rpc('evm.clientVersion', 'evmRpc', 'web3_clientVersion', []),
   /** Old state: a balance at block 1. Served = archive; refused = pruned. */

@@ -122,18 +122,31 @@ export class HealthMonitor {
         const ws = iface === 'evmWs';
         // The latest block (number and timestamp in one call: staleness from the node's own block
         // time at the first probe, as for CometBFT and REST) and the chain id.
-        const [blk, cid] = await Promise.all([
+        const [latest, cid] = await Promise.all([
           ask(ws ? HEALTH_PROBES.evmWsLatestBlock : HEALTH_PROBES.evmLatestBlock),
           ask(ws ? HEALTH_PROBES.evmWsChainId : HEALTH_PROBES.evmChainId),
         ]);
+        let blk = latest;
+        // A gateway that refuses eth_getBlockByNumber (method not found) is still judged by its
+        // height: eth_blockNumber, without a block time (staleness then from what is watched).
+        let numberOnly = false;
+        if (blk.error && !cid.error && blk.error.kind === 'rpc' && blk.error.detail.code === -32601) {
+          blk = await ask(ws ? HEALTH_PROBES.evmWsBlockNumber : HEALTH_PROBES.evmBlockNumber);
+          numberOnly = true;
+        }
         const failed = failure(blk, at) ?? failure(cid, at);
         if (failed) return failed;
-        const block = isObject(blk.result) ? blk.result : undefined;
+        const block = numberOnly ? { number: blk.result } : isObject(blk.result) ? blk.result : undefined;
         const h = parseHexHeight(block?.number); // bounded before any BigInt work
         if (h === undefined)
-          return down(at, l10n.t('eth_getBlockByNumber("latest") did not answer a block with a number (a hex quantity within int64)'), undefined, {
-            kind: 'protocol',
-          });
+          return down(
+            at,
+            numberOnly
+              ? l10n.t('eth_blockNumber did not answer a hex quantity within int64')
+              : l10n.t('eth_getBlockByNumber("latest") did not answer a block with a number (a hex quantity within int64)'),
+            undefined,
+            { kind: 'protocol' },
+          );
         const chain = cid.result;
         return {
           at,
