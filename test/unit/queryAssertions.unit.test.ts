@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { parseQueryFile } from '../../src/core/queries/parse';
 import { asInteger, compare, evaluate, evaluateAcross, heightOf, matchedText, preview, shorten, type ResultRecord } from '../../src/core/queries/assert';
 import { matchWithin } from '../../src/core/queries/regex';
-import type { Assertion } from '../../src/core/queries/syntax';
+import type { Assertion } from '../../src/core/queries/model';
 
 /** The assertion of one `assert …` line. */
 function parsed(line: string): Assertion {

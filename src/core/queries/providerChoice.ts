@@ -4,7 +4,7 @@
 // written here (set @provider, or name the provider on the request).
 
 import type { InterfaceId, Provider } from '../config/providers';
-import type { QueryFile, QueryRequest } from './syntax';
+import type { QueryFile, QueryRequest } from './model';
 
 export interface AmbiguousRequest {
   readonly request: QueryRequest;

@@ -13,9 +13,9 @@ import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
 import { isAcross, kindOf } from './assertions/index';
-import type { AssertionKind } from './assertions/kind';
 import { type ValueContext, ValueError, interpolate } from './interpolate';
-import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, scanTemplate } from './syntax';
+import type { Assertion, QueryFile, QueryRequest } from './model';
+import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
 
@@ -307,7 +307,7 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
   for (const a of own) {
     try {
-      const kind = kindOf(a) as AssertionKind;
+      const kind = kindOf(a);
       const value = kind.value?.(a);
       const expected = value ? interpolate(value, scope, provider) : undefined;
       // A regular expression runs within what is left of the request's timeout (core/queries/regex.ts).

@@ -5,7 +5,8 @@
 
 import { type CheckContext, checkQueryFile } from './check';
 import { parseQueryFile } from './parse';
-import type { Diagnostic, QueryFile } from './syntax';
+import type { QueryFile } from './model';
+import type { Diagnostic } from './syntax';
 
 export interface PreparedQueryFile {
   readonly file: QueryFile;

@@ -10,7 +10,7 @@ import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
 import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
 import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
 import { prepareParsed } from '../../core/queries/session';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
 import { Commands } from '../commandIds';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';

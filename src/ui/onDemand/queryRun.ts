@@ -15,7 +15,7 @@ import { report } from '../../core/queries/report';
 import type { CheckContext } from '../../core/queries/check';
 import type { FileRun, ProviderRun, RunContext } from '../../core/queries/run';
 import { runQueryFile } from '../../core/queries/run';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
 import { masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';

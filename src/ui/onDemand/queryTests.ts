@@ -7,7 +7,7 @@ import vscode = require('vscode');
 import { parseQueryFile } from '../../core/queries/parse';
 import type { ProviderRun, RequestRun } from '../../core/queries/run';
 import type { AssertionResult } from '../../core/queries/assert';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { type EditorRun, refusal, runQueryDocument } from './queryRun';
