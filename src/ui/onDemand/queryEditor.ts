@@ -16,7 +16,7 @@ import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { readSettings } from '../settings';
 import { QueryFixes, ambiguityDiagnostics } from './queryFixes';
-import { editorCheckOptions } from './queryRun';
+import { editorPolicy } from './queryRun';
 import { QueryTests } from './queryTests';
 
 export const LANGUAGE_ID = 'chainq';
@@ -72,7 +72,7 @@ export class QueryEditor extends Disposable {
     if (doc.isClosed) return;
     const file = parsedOf(doc);
     // Checked as the runner runs it (queryRun.ts) and as the CLI checks it (core/queries/session.ts).
-    const { diagnostics } = prepareParsed(file, editorCheckOptions(readSettings().providers.providers));
+    const { diagnostics } = prepareParsed(file, editorPolicy(readSettings().providers.providers));
     const shown = diagnostics.map((d) => {
       const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
       const diagnostic = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
