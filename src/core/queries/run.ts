@@ -1,11 +1,11 @@
-// Running a query file: its requests in order, each through execute() (core/chain/execute.ts) with
-// the extension's limits (timeout, size caps, cancellation), on the provider it names, a variable,
-// or every provider (`*`, a bounded number at a time). Values are resolved when their request runs
+// Running a query file (step 3 of pipeline.ts): its requests in order, each through execute()
+// (core/chain/execute.ts) with the extension's limits (timeout, size caps, cancellation), on the
+// provider it names, a variable, or every provider (`*`, a bounded number at a time; which ones:
+// providerChoice.ts). Values are resolved when their request runs
 // (variables, `${env:NAME}`, `${secret:NAME}` for that provider only, `{{request.path ± N}}`), then
 // the assertions are evaluated. Never throws for what a file says: every problem is a result.
 
 import { errorMessage } from '../base/errors';
-import { readCommandArgument } from '../chain/commandArgs';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import { fetchAllPages } from '../chain/pages';
 import type { Provider } from '../config/providers';
@@ -13,24 +13,18 @@ import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
 import { isAcross, kindOf } from './assertions/index';
-import { type ValueContext, ValueError, interpolate } from './interpolate';
+import { type ValueContext, interpolate } from './interpolate';
+import { type ChoiceContext, chooseProviders } from './providerChoice';
 import type { Assertion, QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
 
-export interface RunContext extends ValueContext {
-  readonly providers: readonly Provider[];
+export interface RunContext extends ValueContext, ChoiceContext {
   /** What every request runs with (its own `timeout:` replaces timeoutMs). */
   readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
   /** The provider as the network sees it: its secrets substituted (throws a clear error when one is missing). */
   resolveProvider(p: Provider): Provider;
-  /**
-   * The network of a provider (its name: config/networks.ts). A fan-out (`provider: *`) runs on the
-   * providers of one network: that of the file's `@provider` (or defaultProvider) when set, else it
-   * must be the only network among the candidates. Without it, `*` runs on every candidate.
-   */
-  networkOf?(p: Provider): string | undefined;
   /** Requests of one fan-out in flight at once (default 4). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
@@ -79,6 +73,11 @@ export interface FileRun {
 export function requestPassed(r: RequestRun): boolean {
   if (r.skipped) return true;
   return !r.error && r.runs.length > 0 && r.runs.every((p) => p.assertions.every((a) => a.passed)) && r.across.every((a) => a.passed);
+}
+
+/** Every assertion result of a request, as the reports and the Testing view list them: each provider's, then those across providers. */
+export function assertionsOf(r: RequestRun): { provider?: ProviderRun; a: AssertionResult }[] {
+  return [...r.runs.flatMap((provider) => provider.assertions.map((a) => ({ provider, a }))), ...r.across.map((a) => ({ a }))];
 }
 
 /** The names of the requests a request references. */
@@ -180,58 +179,6 @@ interface Scope {
   options: Map<string, ExecuteOptions>;
   /** Per interface and provider name: the provider it resolves to. */
   chosen: Map<string, Provider[]>;
-}
-
-function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
-  const { ctx } = scope;
-  const op = request.op!;
-  let wanted: string | undefined;
-  if (request.provider) wanted = interpolate(request.provider, scope, undefined);
-  else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
-  else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
-  const key = `${op.iface}\u0000${wanted}`;
-  const known = scope.chosen.get(key);
-  if (known) return known;
-  const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
-  if (wanted?.trim() === '*') {
-    if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
-    return withinOneNetwork(candidates, scope, op.iface);
-  }
-  if (wanted === undefined) {
-    if (candidates.length === 1) {
-      scope.chosen.set(key, candidates);
-      return candidates;
-    }
-    throw new ValueError(
-      candidates.length === 0
-        ? `no provider has a ${op.iface} address`
-        : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
-    );
-  }
-  // The extension's own resolution: case-insensitive name, the interface present (once per name and interface).
-  const chosen = [readCommandArgument(op, ctx.providers, { provider: wanted }).provider!];
-  scope.chosen.set(key, chosen);
-  return chosen;
-}
-
-/** The candidates of one network (see RunContext.networkOf): `*` never compares two chains. */
-function withinOneNetwork(candidates: Provider[], scope: Scope, iface: string): Provider[] {
-  const { ctx, file } = scope;
-  const of = ctx.networkOf;
-  if (!of) return candidates;
-  const networks = [...new Set(candidates.map((p) => of(p) ?? ''))];
-  if (networks.length <= 1) return candidates;
-  const anchorName = ctx.defaultProvider ?? (file.variables.has('provider') ? interpolate(file.variables.get('provider')!, scope, undefined) : undefined);
-  const anchor = anchorName ? ctx.providers.find((p) => p.name.toLowerCase() === anchorName.trim().toLowerCase()) : undefined;
-  if (anchor) {
-    const network = of(anchor) ?? '';
-    const mine = candidates.filter((p) => (of(p) ?? '') === network);
-    if (mine.length > 0) return mine;
-    throw new ValueError(`no provider of the network ${network} (that of ${anchor.name}) has a ${iface} address`);
-  }
-  throw new ValueError(
-    `"provider: *" would compare ${networks.length} networks (${networks.join(', ')}): set @provider to a provider of the network to query, and * runs on the providers of that network`,
-  );
 }
 
 function recordOf(provider: string, o: Outcome): ResultRecord {

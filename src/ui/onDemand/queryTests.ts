@@ -5,7 +5,7 @@
 
 import vscode = require('vscode');
 import { parseQueryFile } from '../../core/queries/parse';
-import type { ProviderRun, RequestRun } from '../../core/queries/run';
+import { type ProviderRun, type RequestRun, assertionsOf } from '../../core/queries/run';
 import type { AssertionResult } from '../../core/queries/assert';
 import type { QueryFile } from '../../core/queries/model';
 import type { Diagnostic } from '../../core/queries/syntax';
@@ -189,8 +189,7 @@ export class QueryTests extends Disposable {
     }
     // Each assertion's results: per provider, and across providers.
     const byLine = new Map<number, { provider?: ProviderRun; a: AssertionResult }[]>();
-    for (const p of r.runs) for (const a of p.assertions) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { provider: p, a }]);
-    for (const a of r.across) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { a }]);
+    for (const x of assertionsOf(r)) byLine.set(x.a.assertion.line, [...(byLine.get(x.a.assertion.line) ?? []), x]);
     let requestFailed = false;
     const requestMessages: vscode.TestMessage[] = [];
     for (const [line, results] of byLine) {
