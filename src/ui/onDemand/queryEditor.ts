@@ -71,7 +71,7 @@ export class QueryEditor extends Disposable {
   private update(doc: vscode.TextDocument): void {
     if (doc.isClosed) return;
     const file = parsedOf(doc);
-    // Checked as the runner runs it (queryRun.ts) and as the CLI checks it (core/queries/session.ts).
+    // Checked under the policy the runner runs it with (queryRun.ts), as the pipeline checks it before a run (core/queries/pipeline.ts).
     const { diagnostics } = prepareParsed(file, editorPolicy(readSettings().providers.providers));
     const shown = diagnostics.map((d) => {
       const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
