@@ -4,7 +4,20 @@
 
 import * as assert from 'node:assert/strict';
 import { parseQueryFile } from '../../src/core/queries/parse';
-import { asInteger, compare, evaluate, evaluateAcross, heightOf, matchedText, preview, shorten, type ResultRecord } from '../../src/core/queries/assert';
+import {
+  asInteger,
+  compare,
+  evaluate,
+  evaluateAcross,
+  evaluateOwn,
+  heightOf,
+  implicitSuccess,
+  matchedText,
+  preview,
+  shorten,
+  type ResultRecord,
+} from '../../src/core/queries/assert';
+import { masker } from '../../src/core/secrets/mask';
 import { matchWithin } from '../../src/core/queries/regex';
 import type { Assertion } from '../../src/core/queries/model';
 
@@ -242,5 +255,83 @@ describe('query-file assertions: the value readers', () => {
     assert.equal(shorten({ a: 1n }, Infinity), '{"a":"1"}');
     assert.equal(shorten('q', Infinity), '"q"');
     assert.equal(shorten('abcdef', 3), '"ab…');
+  });
+});
+
+describe('query-file assertions: a request’s own, on one provider (evaluateOwn)', () => {
+  /** The first request of a file of assertion lines. */
+  const request = (...lines: string[]) => {
+    const file = parseQueryFile(`@v = 7\nrequest r = consensusRpc.status\nprovider: *\n${lines.map((l) => `assert ${l}\n`).join('')}`);
+    return file.requests[0];
+  };
+  const asIs = (v: { text: string }) => v.text;
+  afterEach(() => masker.set([]));
+
+  it('none of its own: the implicit success at the request’s line, passing on an answer and failing on an error', async () => {
+    for (const r of [request(), request('result.h same', 'heights within 1')]) {
+      const ok = await evaluateOwn(r, rec({}), asIs, 1000);
+      assert.equal(ok.length, 1);
+      assert.deepEqual(ok[0].assertion, implicitSuccess(r));
+      assert.deepEqual(implicitSuccess(r), { kind: 'success', text: 'success', line: 2, col: 1 });
+      assert.equal(ok[0].passed, true);
+      const failed = await evaluateOwn(r, rec(undefined, { error: 'refused' }), asIs, 1000);
+      assert.equal(failed[0].passed, false);
+      assert.match(failed[0].message, /refused/);
+    }
+  });
+
+  it('its own in order, those across providers left to evaluateAcross', async () => {
+    const results = await evaluateOwn(request('result.h == 5', 'result.h same', 'result.h exists', 'result.h > 9'), rec({ h: 5 }), asIs, 1000);
+    assert.deepEqual(
+      results.map((x) => [x.assertion.text, x.passed]),
+      [
+        ['result.h == 5', true],
+        ['result.h exists', true],
+        ['result.h > 9', false],
+      ],
+    );
+  });
+
+  it('a value side is resolved before comparing; a templated one is shown resolved (masked, one line), a plain one is not', async () => {
+    const seen: string[] = [];
+    const resolve = (v: { text: string }) => {
+      seen.push(v.text);
+      return v.text === '${v}' ? '5' : v.text;
+    };
+    const [templated, plain] = await evaluateOwn(request('result.h == ${v}', 'result.h == 5'), rec({ h: 5 }), resolve, 1000);
+    assert.deepEqual(seen, ['${v}', '5']);
+    assert.equal(templated.passed, true);
+    assert.equal(templated.shownText, 'result.h == 5');
+    assert.equal(plain.passed, true);
+    assert.equal(plain.shownText, undefined);
+    masker.set(['s3cret-value']);
+    const [masked] = await evaluateOwn(request('result.h == {{x.result}}'), rec({ h: 1 }), () => 's3cret-value\nnext', 1000);
+    assert.equal(masked.passed, false);
+    assert.ok(masked.shownText?.startsWith('result.h == '), masked.shownText);
+    assert.doesNotMatch(masked.shownText ?? '', /s3cret-value|\n/);
+    const [long] = await evaluateOwn(request('result.h == ${v}'), rec({ h: 1 }), () => 'x'.repeat(500), 1000);
+    assert.ok(long.shownText?.includes('x'.repeat(40)) && !long.shownText.includes('x'.repeat(81)), long.shownText);
+  });
+
+  it('a value that cannot be resolved fails its assertion with why; the others still run', async () => {
+    const results = await evaluateOwn(
+      request('result.h == ${v}', 'result.h exists'),
+      rec({ h: 5 }),
+      () => {
+        throw new Error('variable "v" is not defined');
+      },
+      1000,
+    );
+    assert.equal(results.length, 2);
+    assert.equal(results[0].passed, false);
+    assert.match(results[0].message, /variable "v" is not defined/);
+    assert.equal(results[1].passed, true);
+  });
+
+  it('a regular expression runs before it is evaluated (matches)', async () => {
+    const [hit] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: '0xab' }), asIs, 1000);
+    assert.equal(hit.passed, true);
+    const [miss] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: 'ab' }), asIs, 1000);
+    assert.equal(miss.passed, false);
   });
 });

@@ -11,11 +11,11 @@ import { fetchAllPages } from '../chain/pages';
 import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
-import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
-import { isAcross, kindOf } from './assertions/index';
+import { type AssertionResult, type ResultRecord, evaluateAcross, evaluateOwn, implicitSuccess, oneLine, shorten } from './assert';
+import { isAcross } from './assertions/index';
 import { type ValueContext, interpolate } from './interpolate';
 import { type ChoiceContext, chooseProviders } from './providerChoice';
-import type { Assertion, QueryFile, QueryRequest } from './model';
+import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
@@ -203,7 +203,7 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const op = request.op!;
   const failed = (message: string): ProviderRun => {
     const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: masker.mask(message) };
-    const run = { request, provider: provider.name, record, assertions: [{ assertion: headerAssertion(request), passed: false, message: record.error! }] };
+    const run = { request, provider: provider.name, record, assertions: [{ assertion: implicitSuccess(request), passed: false, message: record.error! }] };
     ctx.onResult?.(run);
     return run;
   };
@@ -249,40 +249,15 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const outcome = paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary } : recordOf(provider.name, outcome);
-  const assertions: AssertionResult[] = [];
-  const own = ownAssertions(request);
-  if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
-  for (const a of own) {
-    try {
-      const kind = kindOf(a);
-      const value = kind.value?.(a);
-      const expected = value ? interpolate(value, scope, provider) : undefined;
-      // A regular expression runs within what is left of the request's timeout (core/queries/regex.ts).
-      const prepared = await kind.prepare?.(a, record, timeoutMs - outcome.elapsedMs);
-      const result = evaluate(a, record, expected, prepared);
-      // With its references resolved (for the reports' names), when it has any.
-      const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
-      assertions.push(templated ? { ...result, shownText: a.text.slice(0, value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
-    } catch (err) {
-      assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
-    }
-  }
+  // The request's own assertions (step 3's last stage, assert.ts), values resolved for this provider,
+  // a regular expression within what is left of the request's timeout (core/queries/regex.ts).
+  const assertions = await evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);
   const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: record.summary };
   const shown = record.error ?? record.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
   const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args, record, assertions };
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
-}
-
-/** The implicit assertion of a request that has none: it succeeds. */
-function headerAssertion(request: QueryRequest): Assertion {
-  return { kind: 'success', text: 'success', line: request.line, col: 1 };
-}
-
-/** A request's assertions on one provider's result (not those across providers). */
-function ownAssertions(request: QueryRequest): Assertion[] {
-  return request.assertions.some(isAcross) ? request.assertions.filter((a) => !isAcross(a)) : request.assertions;
 }
 
 /** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */
