@@ -17,6 +17,7 @@ import {
   shorten,
   type ResultRecord,
 } from '../../src/core/queries/assert';
+import { kindOf, valueOf } from '../../src/core/queries/assertions/index';
 import { masker } from '../../src/core/secrets/mask';
 import { matchWithin } from '../../src/core/queries/regex';
 import type { Assertion } from '../../src/core/queries/model';
@@ -333,5 +334,61 @@ describe('query-file assertions: a request’s own, on one provider (evaluateOwn
     assert.equal(hit.passed, true);
     const [miss] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: 'ab' }), asIs, 1000);
     assert.equal(miss.passed, false);
+  });
+});
+
+describe('query-file assertions: how each kind reads its line, and what it says', () => {
+  /** The error diagnostics of one `assert …` line. */
+  const errorsOf = (line: string) =>
+    parseQueryFile(`request r = consensusRpc.status\nassert ${line}\n`)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.message);
+
+  it('status: only the bare path "status" is the status kind; its value side and its messages', () => {
+    assert.equal(parsed('status == 200').kind, 'status');
+    assert.equal(parsed('status.code == 200').kind, 'compare');
+    assert.equal(parsed('result == 200').kind, 'compare');
+    assert.equal(valueOf(parsed('status == 200'))?.text, '200');
+    const failed = evaluate(parsed('status == 200'), rec({}, { status: 500 }));
+    assert.equal(failed.message, 'status 500, expected == 200');
+    assert.equal(evaluate(parsed('status == ${code}'), rec({}, { status: 404 }), '404').message, 'status 404');
+    assert.equal(evaluate(parsed('status == 200'), rec({}, { status: undefined, error: 'refused' })).message, 'no HTTP status (refused)');
+  });
+
+  it('comparisons: a missing value and a doubled operator are located errors; what a failure says', () => {
+    assert.match(errorsOf('result.h ==').join(), /Give a value after "=="/);
+    assert.match(errorsOf('result.h === 5').join(), /"===" is not a comparison/);
+    assert.match(errorsOf('result.h <> 5').join(), /"<>" is not a comparison/);
+    assert.equal(evaluate(parsed('result.h == 5'), rec({ h: 6 })).message, 'found 6, expected == 5');
+    assert.equal(evaluate(parsed('result.h == 5'), rec({ h: 5 })).message, 'found 5');
+    assert.equal(evaluate(parsed('result.h == 5'), rec(undefined, { error: 'refused' })).message, 'result.h is absent (the request failed: refused)');
+    assert.equal(evaluate(parsed('result.h == 5'), rec({})).message, 'result.h is absent');
+  });
+
+  it('matches: the whole rest is "matches /re/flags" (flags used), the same regex compiled once, a bad one located', () => {
+    assert.equal(parsed('result.h matches  /^ab/').kind, 'matches');
+    assert.match(errorsOf('result.h notmatches /a/').join(), /After the path/);
+    assert.match(errorsOf('result.h matches /a/ x').join(), /After the path/);
+    assert.match(errorsOf('result.h matches /(/').join(), /Bad regular expression/);
+    const a = parsed('result.h matches /^AB/i');
+    assert.ok(a.kind === 'matches' && a.regex.flags === 'i');
+    const b = parsed('result.h matches /^AB/i');
+    assert.ok(b.kind === 'matches' && a.regex === b.regex, 'compiled twice');
+    assert.equal(evaluate(parsed('result.h matches /^0x/'), rec(undefined, { error: 'refused' })).message, 'result.h is absent (the request failed: refused)');
+    assert.equal(evaluate(parsed('result.h matches /^0x/'), rec({})).message, 'result.h is absent');
+  });
+
+  it('matches: prepare() runs the regex on the value (absent: nothing to run), evaluate reads what it found', async () => {
+    const a = parsed('result.h matches /^AB/i');
+    assert.ok(a.kind === 'matches');
+    const kind = kindOf(a);
+    assert.equal(await kind.prepare?.(a, rec({}), 1000), undefined);
+    const found = await kind.prepare?.(a, rec({ h: 'abc' }), 1000);
+    assert.deepEqual(found, { matched: true });
+    assert.equal(evaluate(a, rec({ h: 'abc' }), undefined, found).passed, true);
+    const missed = await kind.prepare?.(a, rec({ h: 'xabc' }), 1000);
+    assert.deepEqual(missed, { matched: false });
+    assert.equal(evaluate(a, rec({ h: 'xabc' }), undefined, missed).message, 'found "xabc", which does not match /^AB/i');
+    assert.equal(evaluate(a, rec({ h: 'abc' })).message, 'the regular expression was not run');
   });
 });
