@@ -1,12 +1,12 @@
 // @ts-check
-// Case "query file": 1,000 requests of one .chainq file (parsed, run in order with references
-// resolved and one assertion each: src/core/queries) against the devnet (in its own process), against
+// Case "query file": 1,000 requests of one .chainq file (through the pipeline the CLI and the editor
+// drive, src/core/queries/pipeline.ts: parsed and checked, run in order with references resolved and
+// one assertion each) against the devnet (in its own process), against
 // the same 1,000 requests (same method, URL and body) made with a bare undici.request +
 // JSON.parse at the same concurrency (one at a time, in file order).
 import { childMain, core, interleave, require, startChild, summary } from './lib.mjs';
 
-const { parseQueryFile } = core('queries/parse');
-const { runQueryFile } = core('queries/run');
+const { prepareRun, runPrepared } = core('queries/pipeline');
 const { describeRequest } = core('chain/execute');
 const { HttpClient } = core('transport/http');
 const { request } = require('undici');
@@ -31,17 +31,19 @@ childMain(async ({ requests = 1000, warmup, n }) => {
     }
     const source = lines.join('\n');
     const http = new HttpClient();
+    const policy = { providers: [provider], env: {} };
     const ctx = {
-      providers: [provider],
       // As the CLI runs a file: no document, so answers are parsed, not formatted as they arrive.
       execute: { http, timeoutMs: 10_000, maxBufferBytes: 20 * 1024 * 1024, spillDir: '/tmp', formatWhileReceiving: false },
-      env: {},
       resolveProvider: (p) => p,
       secretValue: () => undefined,
     };
     const ours = async () => {
-      const run = await runQueryFile(parseQueryFile(source), ctx);
-      if (!run.passed)
+      const prepared = prepareRun([{ name: 'bench.chainq', source }], policy);
+      if (prepared.stop) throw new Error(`query file does not check: ${JSON.stringify(prepared.stop)}`);
+      const result = await runPrepared(prepared, ctx);
+      const run = result.reports[0].run;
+      if (!result.passed)
         throw new Error(
           `query file failed: ${JSON.stringify(run.requests.find((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)))?.runs[0]?.assertions)}`,
         );

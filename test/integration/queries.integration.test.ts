@@ -124,38 +124,48 @@ describe('query files in VS Code', function () {
     assert.deepEqual(Object.keys(one?.tests ?? {}).sort(), [`${id}#number`, `${id}#number#6`]);
   });
 
-  it('a parse error in one request errors that request (located) and the others still run', async () => {
+  it('a check error stops Run as in the CLI: nothing is sent, the error is reported at its line and column', async () => {
     const doc = await open(
       'broken.chainq',
       [
-        'request ok = consensusRpc.status',
+        'request ok = evmRpc web3_clientVersion',
+        'params: ["stop-marker-ok"]',
         'assert success',
         '',
         'request broken = consensusHttp.block',
-        'height: minus-three',
+        'height: {{nowhere.result.height}}',
         '',
-        'request ok2 = evm.blockNumber',
+        'request ok2 = evmRpc web3_clientVersion',
+        'params: ["stop-marker-ok2"]',
         '',
       ].join('\n'),
     );
+    // The diagnostics are shown as typed; Run says the same error and sends nothing.
+    await waitFor('the diagnostic', () => vscode.languages.getDiagnostics(doc.uri).some((d) => d.range.start.line === 5));
     type Tests = Record<string, { state: string; message?: string }>;
-    const result = await vscode.commands.executeCommand<{ run: { requests: { request: { name: string }; error?: string }[] }; tests: Tests } | undefined>(
-      'chainEndpoints.queries.runAll',
-      doc.uri,
-    );
-    assert.ok(result, 'the file did not run');
-    const byName = new Map(result.run.requests.map((r) => [r.request.name, r]));
-    assert.equal(byName.get('ok')?.error, undefined);
-    assert.equal(byName.get('ok2')?.error, undefined);
-    assert.match(byName.get('broken')?.error ?? '', /^line 5:9: /);
+    type Stopped = { run?: unknown; stop?: { file: string; diagnostic: { line: number; col: number; message: string } }; tests: Tests };
+    // What this file would send carries a marker (the extension's own probes may reach the devnet meanwhile).
+    const sent = () => devnet.lastRequests('Query devnet').filter((q) => q.body.includes('stop-marker')).length;
+    const result = await vscode.commands.executeCommand<Stopped | undefined>('chainEndpoints.queries.runAll', doc.uri);
+    assert.ok(result, 'the command returned nothing');
+    assert.equal(result.run, undefined, 'the file ran');
+    assert.equal(result.stop?.diagnostic.line, 6);
+    assert.equal(result.stop?.diagnostic.col, 9);
+    assert.match(result.stop?.diagnostic.message ?? '', /No request named "nowhere"/);
     const id = doc.uri.toString();
+    assert.equal(result.tests[id]?.state, 'errored', JSON.stringify(result.tests));
+    assert.match(result.tests[id].message ?? '', /broken\.chainq:6:9: No request named "nowhere"/);
     assert.equal(result.tests[`${id}#broken`]?.state, 'errored');
-    assert.equal(result.tests[`${id}#ok`]?.state, 'passed');
-    assert.equal(result.tests[`${id}#ok2`]?.state, 'passed');
-    // Run on the request that parsed: it runs.
-    const one = await vscode.commands.executeCommand<{ tests: Tests } | undefined>('chainEndpoints.queries.run', doc.uri, 'ok2');
-    assert.equal(one?.tests[`${id}#ok2`]?.state, 'passed');
+    assert.equal(result.tests[`${id}#ok`]?.state, 'skipped');
+    assert.equal(result.tests[`${id}#ok2`]?.state, 'skipped');
+    // Run on a request that has no error: the file still has one, nothing runs.
+    const one = await vscode.commands.executeCommand<Stopped | undefined>('chainEndpoints.queries.run', doc.uri, 'ok2');
+    assert.equal(one?.run, undefined);
+    assert.equal(one?.tests[`${id}#ok2`]?.state, 'skipped');
+    // Nothing reached the server (the devnet serves every interface of the provider).
+    assert.equal(sent(), 0, 'a request was sent');
   });
+
   it('diagnoses an undefined variable and reference, and completes operations, parameters, providers and variables', async () => {
     const doc = await open(
       'complete.chainq',
@@ -203,16 +213,20 @@ describe('query files in VS Code', function () {
     process.env.CE_QUERY_TOKEN = 'tok-env-4242';
     const config = vscode.workspace.getConfiguration('chainEndpoints');
     const doc = await open('env.chainq', 'request e = evmRpc web3_clientVersion\nparams: ["${env:CE_QUERY_TOKEN}"]\n');
-    type Run = { run: { requests: { request: { name: string }; error?: string; runs: { record: { error?: string } }[] }[] } };
-    const errorOf = (r: Run | undefined) => r?.run.requests[0].runs[0]?.record.error ?? r?.run.requests[0].error ?? '';
+    type Run = {
+      run?: { requests: { request: { name: string }; error?: string; runs: { record: { error?: string } }[] }[] };
+      stop?: { diagnostic: { message: string } };
+    };
     const sent = () => devnet.lastRequests('Query devnet').filter((q) => q.body.includes('tok-env-4242')).length;
+    // Refused by the checks (nothing runs), or by the run itself.
+    const errorOf = (r: Run | undefined) => r?.stop?.diagnostic.message ?? r?.run?.requests[0].runs[0]?.record.error ?? r?.run?.requests[0].error ?? '';
     try {
       const refused = await vscode.commands.executeCommand<Run | undefined>('chainEndpoints.queries.runAll', doc.uri);
       assert.match(errorOf(refused), /CE_QUERY_TOKEN.*chainEndpoints\.queryFiles\.allowEnv/);
       assert.equal(sent(), 0);
       await config.update('queryFiles.allowEnv', ['CE_QUERY_TOKEN'], vscode.ConfigurationTarget.Global);
       const allowed = await vscode.commands.executeCommand<Run | undefined>('chainEndpoints.queries.runAll', doc.uri);
-      assert.equal(errorOf(allowed), '', JSON.stringify(allowed?.run.requests[0]));
+      assert.equal(errorOf(allowed), '', JSON.stringify(allowed?.run?.requests[0]));
       assert.equal(sent(), 1);
     } finally {
       await config.update('queryFiles.allowEnv', undefined, vscode.ConfigurationTarget.Global);

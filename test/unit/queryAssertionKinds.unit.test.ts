@@ -4,14 +4,13 @@
 // highlights exactly the entries' keywords and operators.
 
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ResultRecord, evaluate, evaluateAcross } from '../../src/core/queries/assert';
 import { COMPARE_OPS } from '../../src/core/queries/assertions/compare';
 import { ASSERTION_COMPLETIONS, ASSERTION_KEYWORDS, ASSERTION_KINDS, isAcross, kindOf, valueOf } from '../../src/core/queries/assertions/index';
-import type { AssertionKind } from '../../src/core/queries/assertions/kind';
 import { parseQueryFile } from '../../src/core/queries/parse';
-import type { Assertion } from '../../src/core/queries/syntax';
+import type { Assertion } from '../../src/core/queries/model';
 
 function parsed(line: string): Assertion {
   const file = parseQueryFile(`request r = consensusRpc.status\nprovider: *\nassert ${line}\n`);
@@ -54,7 +53,7 @@ const UNION: Record<Assertion['kind'], true> = {
 
 async function passes(a: Assertion, records: ResultRecord[]): Promise<boolean> {
   if (isAcross(a)) return evaluateAcross(a, records).passed;
-  const kind = kindOf(a) as AssertionKind;
+  const kind = kindOf(a);
   const prepared = await kind.prepare?.(a, records[0], 5000);
   return evaluate(a, records[0], valueOf(a)?.text, prepared).passed;
 }
@@ -76,6 +75,22 @@ describe('query assertion kinds: the one list', () => {
       assert.equal(await passes(a, s.fail), false, 'should fail');
     });
   }
+
+  it('lists every kind file of the folder: a new kind is one file plus one line in index.ts', () => {
+    // The folder's helpers (the interface, the list, the values); every other file is a kind.
+    const helpers = new Set(['kind.ts', 'index.ts', 'values.ts']);
+    const sources = join(__dirname, '../../../src/core/queries/assertions');
+    const files = readdirSync(sources).filter((f) => f.endsWith('.ts') && !helpers.has(f));
+    assert.ok(files.length >= 9, `only ${files.length} kind files found in ${sources}`);
+    const listed = new Set<unknown>(ASSERTION_KINDS);
+    for (const f of files) {
+      // The compiled module (out/src/…, beside out/test/…): each kind it exports is an entry of the list.
+      const mod = require(join(__dirname, '../../src/core/queries/assertions', f.replace(/\.ts$/, '.js'))) as Record<string, unknown>;
+      const kinds = Object.entries(mod).filter(([, v]) => typeof v === 'object' && v !== null && 'kinds' in v && 'evaluate' in v);
+      assert.ok(kinds.length > 0, `${f} exports no assertion kind (or it is a helper: add it to the helpers above)`);
+      for (const [name, k] of kinds) assert.ok(listed.has(k), `${f}'s "${name}" is not listed in assertions/index.ts (ASSERTION_KINDS)`);
+    }
+  });
 
   it('the editor offers exactly the entries’ completions, each a valid assertion', () => {
     assert.deepEqual(ASSERTION_COMPLETIONS, ['success', 'failure', 'status == 200', 'latency < 2s', 'heights within 2']);

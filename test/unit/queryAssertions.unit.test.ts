@@ -4,9 +4,23 @@
 
 import * as assert from 'node:assert/strict';
 import { parseQueryFile } from '../../src/core/queries/parse';
-import { asInteger, compare, evaluate, evaluateAcross, heightOf, matchedText, preview, shorten, type ResultRecord } from '../../src/core/queries/assert';
+import {
+  asInteger,
+  compare,
+  evaluate,
+  evaluateAcross,
+  evaluateOwn,
+  heightOf,
+  implicitSuccess,
+  matchedText,
+  preview,
+  shorten,
+  type ResultRecord,
+} from '../../src/core/queries/assert';
+import { kindOf, valueOf } from '../../src/core/queries/assertions/index';
+import { masker } from '../../src/core/secrets/mask';
 import { matchWithin } from '../../src/core/queries/regex';
-import type { Assertion } from '../../src/core/queries/syntax';
+import type { Assertion } from '../../src/core/queries/model';
 
 /** The assertion of one `assert …` line. */
 function parsed(line: string): Assertion {
@@ -242,5 +256,139 @@ describe('query-file assertions: the value readers', () => {
     assert.equal(shorten({ a: 1n }, Infinity), '{"a":"1"}');
     assert.equal(shorten('q', Infinity), '"q"');
     assert.equal(shorten('abcdef', 3), '"ab…');
+  });
+});
+
+describe('query-file assertions: a request’s own, on one provider (evaluateOwn)', () => {
+  /** The first request of a file of assertion lines. */
+  const request = (...lines: string[]) => {
+    const file = parseQueryFile(`@v = 7\nrequest r = consensusRpc.status\nprovider: *\n${lines.map((l) => `assert ${l}\n`).join('')}`);
+    return file.requests[0];
+  };
+  const asIs = (v: { text: string }) => v.text;
+  afterEach(() => masker.set([]));
+
+  it('none of its own: the implicit success at the request’s line, passing on an answer and failing on an error', async () => {
+    for (const r of [request(), request('result.h same', 'heights within 1')]) {
+      const ok = await evaluateOwn(r, rec({}), asIs, 1000);
+      assert.equal(ok.length, 1);
+      assert.deepEqual(ok[0].assertion, implicitSuccess(r));
+      assert.deepEqual(implicitSuccess(r), { kind: 'success', text: 'success', line: 2, col: 1 });
+      assert.equal(ok[0].passed, true);
+      const failed = await evaluateOwn(r, rec(undefined, { error: 'refused' }), asIs, 1000);
+      assert.equal(failed[0].passed, false);
+      assert.match(failed[0].message, /refused/);
+    }
+  });
+
+  it('its own in order, those across providers left to evaluateAcross', async () => {
+    const results = await evaluateOwn(request('result.h == 5', 'result.h same', 'result.h exists', 'result.h > 9'), rec({ h: 5 }), asIs, 1000);
+    assert.deepEqual(
+      results.map((x) => [x.assertion.text, x.passed]),
+      [
+        ['result.h == 5', true],
+        ['result.h exists', true],
+        ['result.h > 9', false],
+      ],
+    );
+  });
+
+  it('a value side is resolved before comparing; a templated one is shown resolved (masked, one line), a plain one is not', async () => {
+    const seen: string[] = [];
+    const resolve = (v: { text: string }) => {
+      seen.push(v.text);
+      return v.text === '${v}' ? '5' : v.text;
+    };
+    const [templated, plain] = await evaluateOwn(request('result.h == ${v}', 'result.h == 5'), rec({ h: 5 }), resolve, 1000);
+    assert.deepEqual(seen, ['${v}', '5']);
+    assert.equal(templated.passed, true);
+    assert.equal(templated.shownText, 'result.h == 5');
+    assert.equal(plain.passed, true);
+    assert.equal(plain.shownText, undefined);
+    masker.set(['s3cret-value']);
+    const [masked] = await evaluateOwn(request('result.h == {{x.result}}'), rec({ h: 1 }), () => 's3cret-value\nnext', 1000);
+    assert.equal(masked.passed, false);
+    assert.ok(masked.shownText?.startsWith('result.h == '), masked.shownText);
+    assert.doesNotMatch(masked.shownText ?? '', /s3cret-value|\n/);
+    const [long] = await evaluateOwn(request('result.h == ${v}'), rec({ h: 1 }), () => 'x'.repeat(500), 1000);
+    assert.ok(long.shownText?.includes('x'.repeat(40)) && !long.shownText.includes('x'.repeat(81)), long.shownText);
+  });
+
+  it('a value that cannot be resolved fails its assertion with why; the others still run', async () => {
+    const results = await evaluateOwn(
+      request('result.h == ${v}', 'result.h exists'),
+      rec({ h: 5 }),
+      () => {
+        throw new Error('variable "v" is not defined');
+      },
+      1000,
+    );
+    assert.equal(results.length, 2);
+    assert.equal(results[0].passed, false);
+    assert.match(results[0].message, /variable "v" is not defined/);
+    assert.equal(results[1].passed, true);
+  });
+
+  it('a regular expression runs before it is evaluated (matches)', async () => {
+    const [hit] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: '0xab' }), asIs, 1000);
+    assert.equal(hit.passed, true);
+    const [miss] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: 'ab' }), asIs, 1000);
+    assert.equal(miss.passed, false);
+  });
+});
+
+describe('query-file assertions: how each kind reads its line, and what it says', () => {
+  /** The error diagnostics of one `assert …` line. */
+  const errorsOf = (line: string) =>
+    parseQueryFile(`request r = consensusRpc.status\nassert ${line}\n`)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.message);
+
+  it('status: only the bare path "status" is the status kind; its value side and its messages', () => {
+    assert.equal(parsed('status == 200').kind, 'status');
+    assert.equal(parsed('status.code == 200').kind, 'compare');
+    assert.equal(parsed('result == 200').kind, 'compare');
+    assert.equal(valueOf(parsed('status == 200'))?.text, '200');
+    const failed = evaluate(parsed('status == 200'), rec({}, { status: 500 }));
+    assert.equal(failed.message, 'status 500, expected == 200');
+    assert.equal(evaluate(parsed('status == ${code}'), rec({}, { status: 404 }), '404').message, 'status 404');
+    assert.equal(evaluate(parsed('status == 200'), rec({}, { status: undefined, error: 'refused' })).message, 'no HTTP status (refused)');
+  });
+
+  it('comparisons: a missing value and a doubled operator are located errors; what a failure says', () => {
+    assert.match(errorsOf('result.h ==').join(), /Give a value after "=="/);
+    assert.match(errorsOf('result.h === 5').join(), /"===" is not a comparison/);
+    assert.match(errorsOf('result.h <> 5').join(), /"<>" is not a comparison/);
+    assert.equal(evaluate(parsed('result.h == 5'), rec({ h: 6 })).message, 'found 6, expected == 5');
+    assert.equal(evaluate(parsed('result.h == 5'), rec({ h: 5 })).message, 'found 5');
+    assert.equal(evaluate(parsed('result.h == 5'), rec(undefined, { error: 'refused' })).message, 'result.h is absent (the request failed: refused)');
+    assert.equal(evaluate(parsed('result.h == 5'), rec({})).message, 'result.h is absent');
+  });
+
+  it('matches: the whole rest is "matches /re/flags" (flags used), the same regex compiled once, a bad one located', () => {
+    assert.equal(parsed('result.h matches  /^ab/').kind, 'matches');
+    assert.match(errorsOf('result.h notmatches /a/').join(), /After the path/);
+    assert.match(errorsOf('result.h matches /a/ x').join(), /After the path/);
+    assert.match(errorsOf('result.h matches /(/').join(), /Bad regular expression/);
+    const a = parsed('result.h matches /^AB/i');
+    assert.ok(a.kind === 'matches' && a.regex.flags === 'i');
+    const b = parsed('result.h matches /^AB/i');
+    assert.ok(b.kind === 'matches' && a.regex === b.regex, 'compiled twice');
+    assert.equal(evaluate(parsed('result.h matches /^0x/'), rec(undefined, { error: 'refused' })).message, 'result.h is absent (the request failed: refused)');
+    assert.equal(evaluate(parsed('result.h matches /^0x/'), rec({})).message, 'result.h is absent');
+  });
+
+  it('matches: prepare() runs the regex on the value (absent: nothing to run), evaluate reads what it found', async () => {
+    const a = parsed('result.h matches /^AB/i');
+    assert.ok(a.kind === 'matches');
+    const kind = kindOf(a);
+    assert.equal(await kind.prepare?.(a, rec({}), 1000), undefined);
+    const found = await kind.prepare?.(a, rec({ h: 'abc' }), 1000);
+    assert.deepEqual(found, { matched: true });
+    assert.equal(evaluate(a, rec({ h: 'abc' }), undefined, found).passed, true);
+    const missed = await kind.prepare?.(a, rec({ h: 'xabc' }), 1000);
+    assert.deepEqual(missed, { matched: false });
+    assert.equal(evaluate(a, rec({ h: 'xabc' }), undefined, missed).message, 'found "xabc", which does not match /^AB/i');
+    assert.equal(evaluate(a, rec({ h: 'abc' })).message, 'the regular expression was not run');
   });
 });

@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseProviders } from '../../src/core/config/providers';
+import { HttpClient } from '../../src/core/transport/http';
 import { runCli } from '../../src/core/queries/cli';
+import { type QueryPolicy, prepareRun, runPrepared, stopText } from '../../src/core/queries/pipeline';
+import type { RunContext } from '../../src/core/queries/run';
 import { prepareQueryFile } from '../../src/core/queries/session';
 
 /** As in settings.json. */
@@ -65,5 +68,73 @@ describe('query files: prepared once, for the CLI and the editor', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('query files: the one run pipeline (core/queries/pipeline.ts)', () => {
+  const policy: QueryPolicy = { providers, env: {}, allowEnv: new Set(), envHint: (n) => `allow ${n}` };
+  const http = new HttpClient({ userAgent: 'pipeline-test' });
+  after(() => http.close());
+  /** A run context that records every provider the run resolves (what would reach the wire). */
+  const recording = () => {
+    const resolved: string[] = [];
+    const ctx: Omit<RunContext, keyof QueryPolicy> = {
+      execute: { http, timeoutMs: 2000, maxBufferBytes: 1 << 20, formatWhileReceiving: false },
+      secretValue: () => undefined,
+      resolveProvider: (p) => {
+        resolved.push(p.name);
+        return p;
+      },
+    };
+    return { ctx, resolved };
+  };
+
+  it('a check error in any file stops the run: the first error named file:line:col, nothing resolved or sent', async () => {
+    const prepared = prepareRun(
+      [
+        { name: 'good.chainq', source: 'request a = consensusRpc.status\nprovider: One\n' },
+        { name: 'bad.chainq', source: SOURCE },
+      ],
+      policy,
+    );
+    assert.equal(prepared.files.length, 2);
+    assert.equal(prepared.files[0].hasErrors, false);
+    assert.deepEqual(prepared.stop && { file: prepared.stop.file, line: prepared.stop.diagnostic.line, col: prepared.stop.diagnostic.col }, {
+      file: 'bad.chainq',
+      line: 2,
+      col: 11,
+    });
+    assert.match(stopText(prepared.stop!), /^bad\.chainq:2:11: No provider named "Nobody"/);
+    const { ctx, resolved } = recording();
+    const result = await runPrepared(prepared, ctx);
+    assert.deepEqual(resolved, [], 'a provider was resolved for a run that stopped');
+    assert.deepEqual(result.reports, []);
+    assert.equal(result.passed, false);
+  });
+
+  it('the checks and the run read one policy: an env name the policy refuses is an error before the run', () => {
+    const source = 'request a = consensusRpc.status\nprovider: One\nassert result.x == ${env:SOME_NAME}\n';
+    assert.ok(prepareRun([{ name: 'f', source }], policy).stop, 'not refused by the checks');
+    assert.equal(prepareRun([{ name: 'f', source }], { ...policy, env: { SOME_NAME: 'x' }, allowEnv: new Set(['SOME_NAME']) }).stop, undefined);
+  });
+
+  it('a file without errors runs every request under the policy: the reports, the counts and the verdict', async () => {
+    const prepared = prepareRun(
+      [{ name: 'f.chainq', source: 'request a = consensusRpc.status\nprovider: One\nrequest b = consensusRpc.status\nprovider: Two\n' }],
+      policy,
+    );
+    assert.equal(prepared.stop, undefined);
+    const { ctx, resolved } = recording();
+    // Ports 1 and 2 on loopback refuse: each request fails, and says so.
+    const result = await runPrepared(prepared, ctx);
+    assert.deepEqual(resolved, ['One', 'Two']);
+    assert.equal(result.reports.length, 1);
+    assert.equal(result.reports[0].file, 'f.chainq');
+    assert.deepEqual(
+      result.reports[0].run.requests.map((r) => r.request.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(result.counts, { passed: 0, failed: 2 });
+    assert.equal(result.passed, false);
   });
 });

@@ -3,13 +3,18 @@
 // file in assertions/ (listed once in assertions/index.ts); this module dispatches to it and keeps
 // the values' helpers (assertions/values.ts) where the runner and the reports import them.
 
+import { errorMessage } from '../base/errors';
+import { masker } from '../secrets/mask';
+import { type Assertion, isAcross, kindOf } from './assertions/index';
+import { type AssertionResult as KindResult, type ResultRecord, oneLine } from './assertions/values';
+import type { QueryRequest } from './model';
 import type { MatchOutcome } from './regex';
-import type { Assertion } from './syntax';
-import { kindOf } from './assertions/index';
-import type { AssertionKind } from './assertions/kind';
-import type { AssertionResult, ResultRecord } from './assertions/values';
+import type { Located } from './syntax';
 
-export { type AssertionResult, type ResultRecord, asInteger, compare, heightOf, matchedText, oneLine, preview, shorten } from './assertions/values';
+export { type ResultRecord, asInteger, compare, heightOf, matchedText, oneLine, preview, shorten } from './assertions/values';
+
+/** One assertion's verdict in a run (any kind). */
+export type AssertionResult = KindResult<Assertion>;
 
 /**
  * One assertion on one record. `expected` is the value side with its references resolved (compare
@@ -17,10 +22,47 @@ export { type AssertionResult, type ResultRecord, asInteger, compare, heightOf, 
  * `same` are evaluated across providers by evaluateAcross() (on one record: trivially true when present).
  */
 export function evaluate(a: Assertion, r: ResultRecord, expected?: string, matched?: MatchOutcome): AssertionResult {
-  return (kindOf(a) as AssertionKind).evaluate(a, r, { expected, prepared: matched });
+  return kindOf(a).evaluate(a, r, { expected, prepared: matched });
 }
 
 /** `same` and `within N` (the kinds with evaluateAcross) across the records of a fan-out (one record: trivially true when present). */
 export function evaluateAcross(a: Assertion, records: readonly ResultRecord[]): AssertionResult {
-  return (kindOf(a) as AssertionKind).evaluateAcross!(a, records);
+  return kindOf(a).evaluateAcross!(a, records);
+}
+
+/** The implicit assertion of a request that has none of its own: it succeeds. */
+export function implicitSuccess(request: Pick<QueryRequest, 'line'>): Assertion {
+  return { kind: 'success', text: 'success', line: request.line, col: 1 };
+}
+
+/**
+ * A request's own assertions (not those across providers) on one provider's record, in order; with
+ * none, the implicit `success`. `resolve` gives a value side its text (references, variables: it may
+ * throw, and the assertion fails with why); `budgetMs` bounds a kind's prepare() (a regex run).
+ * Never throws: every problem is a failed result.
+ */
+export async function evaluateOwn(
+  request: Pick<QueryRequest, 'line' | 'assertions'>,
+  record: ResultRecord,
+  resolve: (value: Located) => string,
+  budgetMs: number,
+): Promise<AssertionResult[]> {
+  const own = request.assertions.filter((a) => !isAcross(a));
+  if (own.length === 0) return [evaluate(implicitSuccess(request), record)];
+  const results: AssertionResult[] = [];
+  for (const a of own) {
+    try {
+      const kind = kindOf(a);
+      const value = kind.value?.(a);
+      const expected = value ? resolve(value) : undefined;
+      const prepared = await kind.prepare?.(a, record, budgetMs);
+      const result = evaluate(a, record, expected, prepared);
+      // With its references resolved (the reports' names), when it has any: masked, one line.
+      const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
+      results.push(templated ? { ...result, shownText: a.text.slice(0, value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
+    } catch (err) {
+      results.push({ assertion: a, passed: false, message: errorMessage(err) });
+    }
+  }
+  return results;
 }

@@ -5,7 +5,8 @@
 import { type Provider, providerNamed } from '../config/providers';
 import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
-import { type Diagnostic, type Located, type QueryFile, scanTemplate } from './syntax';
+import type { QueryFile } from './model';
+import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export interface CheckContext {
   /** The providers configured; undefined: not known, provider names are not checked. */

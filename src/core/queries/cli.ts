@@ -17,9 +17,8 @@ import { masker } from '../secrets/mask';
 import { HttpClient } from '../transport/http';
 import { type CliOptions, USAGE, UsageError, parseArgs, secretEnvName } from './cliArgs';
 import { SECRET_ENV_PREFIX } from './interpolate';
-import { type FileReport, countAssertions, report } from './report';
-import { runQueryFile } from './run';
-import { prepareQueryFile } from './session';
+import { type PipelineResult, type QuerySource, prepareRun, runPrepared } from './pipeline';
+import { report } from './report';
 import { didYouMean } from './suggest';
 
 export { USAGE, secretEnvName } from './cliArgs';
@@ -132,66 +131,65 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     `provider "${p.name}" comes from ${path.join('.vscode', 'settings.json')}, the repository's own file: the CLI gives secrets only to providers from a file named with --providers`;
   const envHint = (name: string) => `pass --allow-env ${name} to let the file read it`;
 
-  // Parse and check every file first: a broken one stops the run before any request.
-  const parsed = [];
-  let broken = false;
+  // The pipeline (pipeline.ts): every file parsed and checked first, a broken one stops the run
+  // before any request; the checks and the run read one policy.
+  const sources: QuerySource[] = [];
+  /** Per file named, in order: why it could not be read (printed where it was named). */
+  const unreadable: (string | undefined)[] = [];
   for (const f of options.files) {
-    let source: string;
     try {
-      source = readText(path.resolve(io.cwd, f), f);
+      sources.push({ name: f, source: readText(path.resolve(io.cwd, f), f) });
+      unreadable.push(undefined);
     } catch (err) {
-      io.err(`chain-endpoints: ${errorMessage(err)}\n`);
-      broken = true;
+      unreadable.push(`chain-endpoints: ${errorMessage(err)}\n`);
+    }
+  }
+  const prepared = prepareRun(sources, { providers, env: io.env, allowEnv: options.allowEnv, envHint, defaultProvider: options.provider });
+  let next = 0;
+  for (const why of unreadable) {
+    if (why !== undefined) {
+      io.err(why);
       continue;
     }
-    const { file, diagnostics, hasErrors } = prepareQueryFile(source, { providers, defaultProvider: options.provider, allowEnv: options.allowEnv, envHint });
-    for (const d of diagnostics) io.err(`${f}:${d.line}:${d.col}: ${d.severity}: ${d.message}\n`);
-    if (hasErrors) broken = true;
-    if (file.requests.length === 0 && file.diagnostics.length === 0) io.err(`${f}: no requests\n`);
-    parsed.push({ name: f, file });
+    const { name, file, diagnostics } = prepared.files[next++];
+    for (const d of diagnostics) io.err(`${name}:${d.line}:${d.col}: ${d.severity}: ${d.message}\n`);
+    if (file.requests.length === 0 && file.diagnostics.length === 0) io.err(`${name}: no requests\n`);
   }
-  if (broken) return 2;
+  if (unreadable.some((why) => why !== undefined) || prepared.stop) return 2;
 
   const declaredNetworks = networkIndex(groupNetworks(providers));
   const http = new HttpClient({ userAgent: 'chain-endpoints-cli' });
   const spillDir = mkdtempSync(path.join(tmpdir(), 'chain-endpoints-cli-'));
-  const reports: FileReport[] = [];
+  let result: PipelineResult;
   try {
-    for (const { name, file } of parsed) {
-      const run = await runQueryFile(file, {
-        providers,
-        // No document is shown: answers are parsed, not formatted as they arrive.
-        execute: requestOptions(
-          { requestTimeoutMs: options.timeoutMs, maxDocumentBytes: 20 * 1024 * 1024, maxDownloadBytes: options.maxDownloadBytes },
-          { http, spillDir },
-          'silent',
-        ),
-        env: io.env,
-        allowEnv: options.allowEnv,
-        envHint,
-        defaultProvider: options.provider,
-        // Networks as the providers declare them (chainId, evmChainId, network): no probe here.
-        networkOf: (p) => declaredNetworks.get(p.name)?.label,
-        concurrency: options.concurrency,
-        signal: io.signal,
-        resolveProvider: (p) => {
-          const names = secretNames(p);
-          if (names.length > 0 && fromRepository) throw new LocalizedError(refusedSecrets(p));
-          const values = secretsOf(p);
-          const unset = names.find((n) => !values.has(n));
-          if (unset !== undefined) throw new LocalizedError(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
-          return resolveProvider(p, values);
-        },
-        secretValue: secretOf,
-        secretHint: (p, n) => (fromRepository ? refusedSecrets(p) : `set ${secretEnvName(p.name, n)}`),
-        foreignSecrets,
-      });
-      reports.push({ file: name, run });
-    }
+    result = await runPrepared(prepared, {
+      // No document is shown: answers are parsed, not formatted as they arrive.
+      execute: requestOptions(
+        { requestTimeoutMs: options.timeoutMs, maxDocumentBytes: 20 * 1024 * 1024, maxDownloadBytes: options.maxDownloadBytes },
+        { http, spillDir },
+        'silent',
+      ),
+      // Networks as the providers declare them (chainId, evmChainId, network): no probe here.
+      networkOf: (p) => declaredNetworks.get(p.name)?.label,
+      concurrency: options.concurrency,
+      signal: io.signal,
+      resolveProvider: (p) => {
+        const names = secretNames(p);
+        if (names.length > 0 && fromRepository) throw new LocalizedError(refusedSecrets(p));
+        const values = secretsOf(p);
+        const unset = names.find((n) => !values.has(n));
+        if (unset !== undefined) throw new LocalizedError(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
+        return resolveProvider(p, values);
+      },
+      secretValue: secretOf,
+      secretHint: (p, n) => (fromRepository ? refusedSecrets(p) : `set ${secretEnvName(p.name, n)}`),
+      foreignSecrets,
+    });
   } finally {
     await http.close();
     rmSync(spillDir, { recursive: true, force: true });
   }
+  const { reports } = result;
   const text = report(options.reporter, reports);
   if (options.output) {
     writeFileSync(path.resolve(io.cwd, options.output), text);
@@ -199,5 +197,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } else {
     io.out(text);
   }
-  return countAssertions(reports).failed === 0 ? 0 : 1;
+  return result.passed ? 0 : 1;
 }

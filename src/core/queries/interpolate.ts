@@ -6,7 +6,8 @@
 import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
 import { type ResultRecord, asInteger } from './assertions/values';
-import { type Located, type QueryFile, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+import type { QueryFile } from './model';
+import { type Located, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
 
 /** The longest value a template may produce (characters): a raw transaction fits, a bomb does not. */
 export const MAX_VALUE_CHARS = 1024 * 1024;

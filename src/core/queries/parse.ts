@@ -14,10 +14,11 @@ import { stateChangingReason } from '../chain/stateChanging';
 import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
 import { didYouMean } from './suggest';
-import { ASSERTION_KINDS } from './assertions/index';
-import type { AfterPath, AssertionKind, ReadContext } from './assertions/kind';
+import { assertionReaders } from './assertions/index';
+import type { AfterPath, ReadContext } from './assertions/kind';
 import { readDuration } from './assertions/values';
-import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, isName, parsePath, scanTemplate } from './syntax';
+import type { Assertion, QueryFile, QueryRequest } from './model';
+import { type Diagnostic, type Located, isName, parsePath, scanTemplate } from './syntax';
 
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
@@ -216,7 +217,7 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
       return null;
     },
   };
-  const kinds = ASSERTION_KINDS as readonly AssertionKind[];
+  const kinds = assertionReaders();
   for (const k of kinds) {
     const read = k.readWhole?.(a, ctx);
     if (read !== undefined) return read ?? undefined;

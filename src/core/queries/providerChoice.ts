@@ -1,10 +1,14 @@
 // Which provider a request without "provider:" runs on, known before it runs: with no @provider and
 // no provider given from outside, it is the one provider that has the request's interface; with two
 // or more the request is ambiguous. The editor marks those requests and offers the quick fixes
-// written here (set @provider, or name the provider on the request).
+// written here (set @provider, or name the provider on the request). When it runs (step 3 of
+// pipeline.ts), chooseProviders() resolves the name (a variable, `*` within one network).
 
-import type { InterfaceId, Provider } from '../config/providers';
-import type { QueryFile, QueryRequest } from './syntax';
+import { LocalizedError } from '../base/errors';
+import { type InterfaceId, type Provider, providerNamed } from '../config/providers';
+import { routeNamed } from '../health/route';
+import { type ValueContext, ValueError, type ValueScope, interpolate } from './interpolate';
+import type { QueryFile, QueryRequest } from './model';
 
 export interface AmbiguousRequest {
   readonly request: QueryRequest;
@@ -57,4 +61,78 @@ export function requestProviderEdit(lines: readonly string[], request: QueryRequ
   const next = lines[request.line] ?? '';
   const indent = request.endLine > request.line ? (/^\s*/.exec(next)?.[0] ?? '') : '';
   return { line: request.line, replace: false, text: `${indent}provider: ${name}` };
+}
+
+// --- when it runs ------------------------------------------------------------------------------
+
+/** What the choice reads of the run's context (RunContext extends it). */
+export interface ChoiceContext extends ValueContext {
+  readonly providers: readonly Provider[];
+  /**
+   * The network of a provider (its name: config/networks.ts). A fan-out (`provider: *`) runs on the
+   * providers of one network: that of the file's `@provider` (or defaultProvider) when set, else it
+   * must be the only network among the candidates. Without it, `*` runs on every candidate.
+   */
+  networkOf?(p: Provider): string | undefined;
+}
+
+export interface ChoiceScope extends ValueScope {
+  readonly ctx: ChoiceContext;
+  /** Per interface and provider name: the providers it resolves to (once per file run). */
+  readonly chosen: Map<string, Provider[]>;
+}
+
+/** The providers a request runs on (one, or those of one network for `*`); a ValueError says why none. */
+export function chooseProviders(request: QueryRequest, scope: ChoiceScope): Provider[] {
+  const { ctx } = scope;
+  const op = request.op!;
+  let wanted: string | undefined;
+  if (request.provider) wanted = interpolate(request.provider, scope, undefined);
+  else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
+  else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
+  const key = `${op.iface}\u0000${wanted}`;
+  const known = scope.chosen.get(key);
+  if (known) return known;
+  const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
+  if (wanted?.trim() === '*') {
+    if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
+    return withinOneNetwork(candidates, scope, op.iface);
+  }
+  if (wanted === undefined) {
+    if (candidates.length === 1) {
+      scope.chosen.set(key, candidates);
+      return candidates;
+    }
+    throw new ValueError(
+      candidates.length === 0
+        ? `no provider has a ${op.iface} address`
+        : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
+    );
+  }
+  // The extension's own resolution, the router's: case-insensitive name, the interface present (once per name and interface).
+  const route = routeNamed(op, wanted, ctx);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  const chosen = [route.provider];
+  scope.chosen.set(key, chosen);
+  return chosen;
+}
+
+/** The candidates of one network (see ChoiceContext.networkOf): `*` never compares two chains. */
+function withinOneNetwork(candidates: Provider[], scope: ChoiceScope, iface: string): Provider[] {
+  const { ctx, file } = scope;
+  const of = ctx.networkOf;
+  if (!of) return candidates;
+  const networks = [...new Set(candidates.map((p) => of(p) ?? ''))];
+  if (networks.length <= 1) return candidates;
+  const anchorName = ctx.defaultProvider ?? (file.variables.has('provider') ? interpolate(file.variables.get('provider')!, scope, undefined) : undefined);
+  const anchor = providerNamed(ctx.providers, anchorName);
+  if (anchor) {
+    const network = of(anchor) ?? '';
+    const mine = candidates.filter((p) => (of(p) ?? '') === network);
+    if (mine.length > 0) return mine;
+    throw new ValueError(`no provider of the network ${network} (that of ${anchor.name}) has a ${iface} address`);
+  }
+  throw new ValueError(
+    `"provider: *" would compare ${networks.length} networks (${networks.join(', ')}): set @provider to a provider of the network to query, and * runs on the providers of that network`,
+  );
 }

@@ -7,7 +7,7 @@ import { masker } from '../secrets/mask';
 import { redactUrl } from '../secrets/redact';
 import { type AssertionResult, oneLine } from './assert';
 import type { FileRun, ProviderRun, RequestRun } from './run';
-import { argsText, requestPassed } from './run';
+import { argsText, assertionsOf, requestPassed } from './run';
 
 export const REPORTERS = ['text', 'tap', 'junit', 'json'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -15,10 +15,6 @@ export type ReporterName = (typeof REPORTERS)[number];
 export interface FileReport {
   readonly file: string;
   readonly run: FileRun;
-}
-
-function allAssertions(r: RequestRun): { provider?: string; a: AssertionResult }[] {
-  return [...r.runs.flatMap((p) => p.assertions.map((a) => ({ provider: p.provider, a }))), ...r.across.map((a) => ({ a }))];
 }
 
 /** One line, no control characters (the documents' cleaning), masked by report(). */
@@ -51,7 +47,7 @@ export function countAssertions(reports: readonly FileReport[]): { passed: numbe
   for (const { run } of reports) {
     for (const r of run.requests) {
       if (r.error) failed++;
-      for (const { a } of allAssertions(r)) {
+      for (const { a } of assertionsOf(r)) {
         if (a.passed) passed++;
         else failed++;
       }
@@ -88,8 +84,8 @@ function tap(reports: readonly FileReport[]): string {
       // TAP: a description never holds "#" (it starts a directive) in what came from outside.
       const name = `${t(file)} ${requestLabel(r)}`.replace(/#/g, '＃');
       if (r.error) lines.push(`not ok ${++n} - ${name}`, `  # ${t(r.error)}`);
-      for (const { provider, a } of allAssertions(r)) {
-        lines.push(`${a.passed ? 'ok' : 'not ok'} ${++n} - ${name}${provider ? ` on ${t(provider)}` : ''}: ${shownAssertion(a).replace(/#/g, '＃')}`);
+      for (const { provider, a } of assertionsOf(r)) {
+        lines.push(`${a.passed ? 'ok' : 'not ok'} ${++n} - ${name}${provider ? ` on ${t(provider.provider)}` : ''}: ${shownAssertion(a).replace(/#/g, '＃')}`);
         lines.push(`  # ${t(a.message)}${!a.passed && a.actual !== undefined ? ` (found ${t(a.actual)})` : ''}`);
       }
     }
@@ -115,9 +111,8 @@ function junit(reports: readonly FileReport[]): string {
         suiteFailures++;
         cases.push(`    <testcase classname="${xml(file)}" name="${xml(requestLabel(r))}" time="0"><failure message="${xml(t(r.error))}"/></testcase>`);
       }
-      for (const { provider, a } of allAssertions(r)) {
-        const p = provider === undefined ? undefined : r.runs.find((x) => x.provider === provider);
-        const name = `${requestLabel(r, p)}${provider ? ` on ${t(provider)}` : ''}: ${shownAssertion(a)}`;
+      for (const { provider, a } of assertionsOf(r)) {
+        const name = `${requestLabel(r, provider)}${provider ? ` on ${t(provider.provider)}` : ''}: ${shownAssertion(a)}`;
         const body = a.passed
           ? ''
           : `<failure message="${xml(t(a.message))}">${xml(`line ${a.assertion.line}: ${t(a.message)}${a.actual !== undefined ? `\nfound: ${t(a.actual)}` : ''}`)}</failure>`;

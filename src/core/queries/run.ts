@@ -1,36 +1,30 @@
-// Running a query file: its requests in order, each through execute() (core/chain/execute.ts) with
-// the extension's limits (timeout, size caps, cancellation), on the provider it names, a variable,
-// or every provider (`*`, a bounded number at a time). Values are resolved when their request runs
+// Running a query file (step 3 of pipeline.ts): its requests in order, each through execute()
+// (core/chain/execute.ts) with the extension's limits (timeout, size caps, cancellation), on the
+// provider it names, a variable, or every provider (`*`, a bounded number at a time; which ones:
+// providerChoice.ts). Values are resolved when their request runs
 // (variables, `${env:NAME}`, `${secret:NAME}` for that provider only, `{{request.path ± N}}`), then
 // the assertions are evaluated. Never throws for what a file says: every problem is a result.
 
-import { LocalizedError, errorMessage } from '../base/errors';
+import { errorMessage } from '../base/errors';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import { fetchAllPages } from '../chain/pages';
-import { type Provider, providerNamed } from '../config/providers';
-import { routeNamed } from '../health/route';
+import type { Provider } from '../config/providers';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
-import { type AssertionResult, type ResultRecord, evaluate, evaluateAcross, oneLine, shorten } from './assert';
-import { isAcross, kindOf } from './assertions/index';
-import type { AssertionKind } from './assertions/kind';
-import { type ValueContext, ValueError, interpolate } from './interpolate';
-import { type Assertion, type Diagnostic, type Located, type QueryFile, type QueryRequest, scanTemplate } from './syntax';
+import { type AssertionResult, type ResultRecord, evaluateAcross, evaluateOwn, implicitSuccess, oneLine, shorten } from './assert';
+import { isAcross } from './assertions/index';
+import { type ValueContext, interpolate } from './interpolate';
+import { type ChoiceContext, chooseProviders } from './providerChoice';
+import type { QueryFile, QueryRequest } from './model';
+import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
 
-export interface RunContext extends ValueContext {
-  readonly providers: readonly Provider[];
+export interface RunContext extends ValueContext, ChoiceContext {
   /** What every request runs with (its own `timeout:` replaces timeoutMs). */
   readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
   /** The provider as the network sees it: its secrets substituted (throws a clear error when one is missing). */
   resolveProvider(p: Provider): Provider;
-  /**
-   * The network of a provider (its name: config/networks.ts). A fan-out (`provider: *`) runs on the
-   * providers of one network: that of the file's `@provider` (or defaultProvider) when set, else it
-   * must be the only network among the candidates. Without it, `*` runs on every candidate.
-   */
-  networkOf?(p: Provider): string | undefined;
   /** Requests of one fan-out in flight at once (default 4). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
@@ -79,6 +73,11 @@ export interface FileRun {
 export function requestPassed(r: RequestRun): boolean {
   if (r.skipped) return true;
   return !r.error && r.runs.length > 0 && r.runs.every((p) => p.assertions.every((a) => a.passed)) && r.across.every((a) => a.passed);
+}
+
+/** Every assertion result of a request, as the reports and the Testing view list them: each provider's, then those across providers. */
+export function assertionsOf(r: RequestRun): { provider?: ProviderRun; a: AssertionResult }[] {
+  return [...r.runs.flatMap((provider) => provider.assertions.map((a) => ({ provider, a }))), ...r.across.map((a) => ({ a }))];
 }
 
 /** The names of the requests a request references. */
@@ -182,60 +181,6 @@ interface Scope {
   chosen: Map<string, Provider[]>;
 }
 
-function chooseProviders(request: QueryRequest, scope: Scope): Provider[] {
-  const { ctx } = scope;
-  const op = request.op!;
-  let wanted: string | undefined;
-  if (request.provider) wanted = interpolate(request.provider, scope, undefined);
-  else if (ctx.defaultProvider) wanted = ctx.defaultProvider;
-  else if (scope.file.variables.has('provider')) wanted = interpolate(scope.file.variables.get('provider')!, scope, undefined);
-  const key = `${op.iface}\u0000${wanted}`;
-  const known = scope.chosen.get(key);
-  if (known) return known;
-  const candidates = ctx.providers.filter((p) => p.endpoints[op.iface]);
-  if (wanted?.trim() === '*') {
-    if (candidates.length === 0) throw new ValueError(`no provider has a ${op.iface} address`);
-    return withinOneNetwork(candidates, scope, op.iface);
-  }
-  if (wanted === undefined) {
-    if (candidates.length === 1) {
-      scope.chosen.set(key, candidates);
-      return candidates;
-    }
-    throw new ValueError(
-      candidates.length === 0
-        ? `no provider has a ${op.iface} address`
-        : `name a provider ("provider: …" or @provider): ${candidates.length} providers have a ${op.iface} address`,
-    );
-  }
-  // The extension's own resolution, the router's: case-insensitive name, the interface present (once per name and interface).
-  const route = routeNamed(op, wanted, ctx);
-  if (route.kind === 'refuse') throw new LocalizedError(route.message);
-  const chosen = [route.provider];
-  scope.chosen.set(key, chosen);
-  return chosen;
-}
-
-/** The candidates of one network (see RunContext.networkOf): `*` never compares two chains. */
-function withinOneNetwork(candidates: Provider[], scope: Scope, iface: string): Provider[] {
-  const { ctx, file } = scope;
-  const of = ctx.networkOf;
-  if (!of) return candidates;
-  const networks = [...new Set(candidates.map((p) => of(p) ?? ''))];
-  if (networks.length <= 1) return candidates;
-  const anchorName = ctx.defaultProvider ?? (file.variables.has('provider') ? interpolate(file.variables.get('provider')!, scope, undefined) : undefined);
-  const anchor = providerNamed(ctx.providers, anchorName);
-  if (anchor) {
-    const network = of(anchor) ?? '';
-    const mine = candidates.filter((p) => (of(p) ?? '') === network);
-    if (mine.length > 0) return mine;
-    throw new ValueError(`no provider of the network ${network} (that of ${anchor.name}) has a ${iface} address`);
-  }
-  throw new ValueError(
-    `"provider: *" would compare ${networks.length} networks (${networks.join(', ')}): set @provider to a provider of the network to query, and * runs on the providers of that network`,
-  );
-}
-
 function recordOf(provider: string, o: Outcome): ResultRecord {
   let result: unknown;
   try {
@@ -258,7 +203,7 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const op = request.op!;
   const failed = (message: string): ProviderRun => {
     const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: masker.mask(message) };
-    const run = { request, provider: provider.name, record, assertions: [{ assertion: headerAssertion(request), passed: false, message: record.error! }] };
+    const run = { request, provider: provider.name, record, assertions: [{ assertion: implicitSuccess(request), passed: false, message: record.error! }] };
     ctx.onResult?.(run);
     return run;
   };
@@ -304,40 +249,15 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const outcome = paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary } : recordOf(provider.name, outcome);
-  const assertions: AssertionResult[] = [];
-  const own = ownAssertions(request);
-  if (own.length === 0) assertions.push(evaluate(headerAssertion(request), record));
-  for (const a of own) {
-    try {
-      const kind = kindOf(a) as AssertionKind;
-      const value = kind.value?.(a);
-      const expected = value ? interpolate(value, scope, provider) : undefined;
-      // A regular expression runs within what is left of the request's timeout (core/queries/regex.ts).
-      const prepared = await kind.prepare?.(a, record, timeoutMs - outcome.elapsedMs);
-      const result = evaluate(a, record, expected, prepared);
-      // With its references resolved (for the reports' names), when it has any.
-      const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
-      assertions.push(templated ? { ...result, shownText: a.text.slice(0, value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
-    } catch (err) {
-      assertions.push({ assertion: a, passed: false, message: errorMessage(err) });
-    }
-  }
+  // The request's own assertions (step 3's last stage, assert.ts), values resolved for this provider,
+  // a regular expression within what is left of the request's timeout (core/queries/regex.ts).
+  const assertions = await evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);
   const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: record.summary };
   const shown = record.error ?? record.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
   const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args, record, assertions };
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
-}
-
-/** The implicit assertion of a request that has none: it succeeds. */
-function headerAssertion(request: QueryRequest): Assertion {
-  return { kind: 'success', text: 'success', line: request.line, col: 1 };
-}
-
-/** A request's assertions on one provider's result (not those across providers). */
-function ownAssertions(request: QueryRequest): Assertion[] {
-  return request.assertions.some(isAcross) ? request.assertions.filter((a) => !isAcross(a)) : request.assertions;
 }
 
 /** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */

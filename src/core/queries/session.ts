@@ -1,11 +1,12 @@
 // Preparing a query file to run or to show: parsed, then checked with one set of options
-// (check.ts's CheckContext), its diagnostics in one sorted list. The CLI (cli.ts) prepares each file
-// before any request and stops on an error; the editor (src/ui/onDemand/queryEditor.ts) shows the
-// same diagnostics, checked with the options its runner uses (src/ui/onDemand/queryRun.ts).
+// (check.ts's CheckContext), its diagnostics in one sorted list. Step 1 of the run pipeline
+// (pipeline.ts, which the CLI and the editor's runner drive: an error stops the run) and what the
+// editor shows as you type (src/ui/onDemand/queryEditor.ts), checked under the runner's policy.
 
 import { type CheckContext, checkQueryFile } from './check';
 import { parseQueryFile } from './parse';
-import type { Diagnostic, QueryFile } from './syntax';
+import type { QueryFile } from './model';
+import type { Diagnostic } from './syntax';
 
 export interface PreparedQueryFile {
   readonly file: QueryFile;

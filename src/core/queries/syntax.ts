@@ -1,8 +1,7 @@
 // The query file's syntax tree and its small sub-languages: templates (`${var}`, `${env:NAME}`,
 // `${secret:NAME}`, `{{request.path - 10}}`) and JSON paths (`result.txs[0].hash`). Every position is
-// 1-based (line, column), as editors and compilers show them. No I/O, no vscode.
-
-import type { Operation } from '../chain/operation';
+// 1-based (line, column), as editors and compilers show them. No I/O, no vscode. The file as read
+// (requests and their assertions) is model.ts: it sits above the assertion kinds, which use these.
 
 export interface Diagnostic {
   readonly line: number;
@@ -24,51 +23,19 @@ export type PathSegment = string | number;
 
 export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
-type AssertionBase = Located;
-export type Assertion =
-  | (AssertionBase & { kind: 'success' })
-  | (AssertionBase & { kind: 'failure' })
-  | (AssertionBase & { kind: 'status'; op: CompareOp; value: Located })
-  | (AssertionBase & { kind: 'latency'; op: '<' | '<='; ms: number })
-  | (AssertionBase & { kind: 'compare'; path: PathSegment[]; op: CompareOp; value: Located })
-  | (AssertionBase & { kind: 'matches'; path: PathSegment[]; regex: RegExp })
-  | (AssertionBase & { kind: 'exists'; path: PathSegment[]; negate: boolean })
-  /** Fan-out: the integers at `path` (or each provider's height) differ by at most `n`. */
-  | (AssertionBase & { kind: 'within'; path?: PathSegment[]; n: bigint })
-  /** Fan-out: the value at `path` is the same on every provider. */
-  | (AssertionBase & { kind: 'same'; path: PathSegment[] });
+/**
+ * What every assertion is: its text, where it is, and its kind. Each kind declares its typed form in
+ * its own file (assertions/*.ts, extending this); the union of them, Assertion, is computed from
+ * the list in assertions/index.ts.
+ */
+export interface AssertionBase extends Located {
+  readonly kind: string;
+}
 
 export interface ArgLine {
   readonly key: string;
   readonly keyCol: number;
   readonly value: Located;
-}
-
-export interface QueryRequest {
-  readonly name: string;
-  readonly line: number;
-  /** Last line that belongs to the request. */
-  endLine: number;
-  /** The operation (from the catalogue, or the query files' own raw subscribe); undefined when unknown. */
-  readonly op?: Operation;
-  /** The target as written (`consensusRpc.status`, `evmRpc eth_getLogs`). */
-  readonly target: Located;
-  /** Arguments fixed by a raw target (the method, the path, the query). */
-  readonly fixedArgs: Record<string, string>;
-  readonly args: ArgLine[];
-  provider?: Located;
-  confirmed: boolean;
-  timeoutMs?: number;
-  /** `page: all`: follow the next pages, at most this many. */
-  pageAll?: number;
-  readonly assertions: Assertion[];
-}
-
-export interface QueryFile {
-  /** File-level variables (`@name = value`), in order. */
-  readonly variables: Map<string, Located>;
-  readonly requests: QueryRequest[];
-  readonly diagnostics: Diagnostic[];
 }
 
 // --- templates ---------------------------------------------------------------------------------

@@ -10,13 +10,13 @@ import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
 import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
 import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
 import { prepareParsed } from '../../core/queries/session';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
 import { Commands } from '../commandIds';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { readSettings } from '../settings';
 import { QueryFixes, ambiguityDiagnostics } from './queryFixes';
-import { editorCheckOptions } from './queryRun';
+import { editorPolicy } from './queryRun';
 import { QueryTests } from './queryTests';
 
 export const LANGUAGE_ID = 'chainq';
@@ -71,8 +71,8 @@ export class QueryEditor extends Disposable {
   private update(doc: vscode.TextDocument): void {
     if (doc.isClosed) return;
     const file = parsedOf(doc);
-    // Checked as the runner runs it (queryRun.ts) and as the CLI checks it (core/queries/session.ts).
-    const { diagnostics } = prepareParsed(file, editorCheckOptions(readSettings().providers.providers));
+    // Checked under the policy the runner runs it with (queryRun.ts), as the pipeline checks it before a run (core/queries/pipeline.ts).
+    const { diagnostics } = prepareParsed(file, editorPolicy(readSettings().providers.providers));
     const shown = diagnostics.map((d) => {
       const range = new vscode.Range(d.line - 1, d.col - 1, d.line - 1, d.endCol - 1);
       const diagnostic = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);

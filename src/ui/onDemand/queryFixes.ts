@@ -12,7 +12,7 @@ import {
   providerVariableEdit,
   requestProviderEdit,
 } from '../../core/queries/providerChoice';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
 import { readSettings } from '../settings';
 
 function lineEdit(edit: vscode.WorkspaceEdit, doc: vscode.TextDocument, e: LineEdit): void {

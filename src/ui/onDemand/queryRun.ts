@@ -1,8 +1,9 @@
-// Running a query file in the editor: the same core runner as the CLI (src/core/queries/run.ts),
-// with the editor's providers (settings, workspace trust), secrets (the SecretStore, scoped to the
-// provider as everywhere), limits (settings) and a modal before every broadcast. Each result becomes
-// the same read-only result document as any request and is recorded in History. Untrusted
-// workspaces do not run query files.
+// Running a query file in the editor: a driver of the same pipeline as the CLI
+// (src/core/queries/pipeline.ts: prepare, stop on a check error, run, the result model), with the
+// editor's providers (settings, workspace trust), secrets (the SecretStore, scoped to the provider as
+// everywhere), limits (settings) and a modal before every broadcast. It only renders: each result
+// becomes the same read-only result document as any request and is recorded in History; a stop is
+// a notification naming file:line:col. Untrusted workspaces do not run query files.
 
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
@@ -10,12 +11,10 @@ import { requestOptions } from '../../core/chain/requestOptions';
 import { networkIndex } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { renderDocumentBytes } from '../../core/documents/render';
-import { parseQueryFile } from '../../core/queries/parse';
+import type { QueryFile } from '../../core/queries/model';
+import { type QueryPolicy, type StopReason, prepareRun, runPrepared, stopText } from '../../core/queries/pipeline';
 import { report } from '../../core/queries/report';
-import type { CheckContext } from '../../core/queries/check';
-import type { FileRun, ProviderRun, RunContext } from '../../core/queries/run';
-import { runQueryFile } from '../../core/queries/run';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { FileRun, ProviderRun } from '../../core/queries/run';
 import { masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
@@ -34,12 +33,15 @@ export interface EditorRunOptions {
   onResult?(run: ProviderRun, document: vscode.Uri | undefined): void;
 }
 
-export interface EditorRun {
+export type EditorRun = {
   readonly file: QueryFile;
-  readonly run: FileRun;
   /** The result document of each provider run. */
   readonly documents: Map<ProviderRun, vscode.Uri>;
-}
+} & (
+  | { readonly run: FileRun; readonly stop?: undefined }
+  /** The checks found an error: nothing was sent (the file's diagnostics are shown). */
+  | { readonly run?: undefined; readonly stop: StopReason; readonly diagnostics: QueryFile['diagnostics'] }
+);
 
 /** Says why query files do not run here, or undefined when they may. */
 export function refusal(): string | undefined {
@@ -74,10 +76,10 @@ async function keep(deps: CommandDeps, outcome: Outcome, open: boolean, name?: s
 }
 
 /**
- * What the editor checks and runs query files with (core/queries/session.ts): its diagnostics and
- * its runner read the environment under the same rule.
+ * What the editor checks and runs query files with (core/queries/pipeline.ts's policy): its
+ * diagnostics and its runner read the environment under the same rule.
  */
-export function editorCheckOptions(providers: readonly Provider[]): CheckContext & Pick<RunContext, 'env' | 'allowEnv' | 'envHint'> {
+export function editorPolicy(providers: readonly Provider[]): QueryPolicy {
   return {
     providers,
     env: process.env,
@@ -87,40 +89,34 @@ export function editorCheckOptions(providers: readonly Provider[]): CheckContext
   };
 }
 
-/** The parse errors outside every request's lines. */
-export function fileLevelErrors(file: QueryFile): QueryFile['diagnostics'] {
-  return file.diagnostics.filter((d) => d.severity === 'error' && !file.requests.some((r) => d.line >= r.line && d.line <= r.endLine));
-}
-
 export async function runQueryDocument(deps: CommandDeps, document: vscode.TextDocument, options: EditorRunOptions = {}): Promise<EditorRun | undefined> {
   const refused = refusal();
   if (refused) {
     void vscode.window.showWarningMessage(refused);
     return undefined;
   }
-  const file = parseQueryFile(document.getText());
-  // An error inside a request errors that request only (the runner reports it, located); one
-  // outside every request (a variable, a stray line) may change any of them: nothing runs.
-  const firstError = fileLevelErrors(file)[0];
-  if (firstError) {
-    void vscode.window.showErrorMessage(`${vscode.workspace.asRelativePath(document.uri)}:${firstError.line}:${firstError.col}: ${firstError.message}`);
-    return undefined;
+  const settings = readSettings();
+  const name = vscode.workspace.asRelativePath(document.uri);
+  // As the CLI: parsed and checked first (the diagnostics shown as you type); an error stops the run.
+  const prepared = prepareRun([{ name, source: document.getText() }], editorPolicy(settings.providers.providers));
+  const { file, diagnostics } = prepared.files[0];
+  const documents = new Map<ProviderRun, vscode.Uri>();
+  if (prepared.stop) {
+    void vscode.window.showErrorMessage(stopText(prepared.stop));
+    deps.log.info(`[queries] not run: ${stopText(prepared.stop)}`);
+    return { file, documents, stop: prepared.stop, diagnostics: diagnostics.filter((d) => d.severity === 'error') };
   }
   await deps.secrets.ready;
-  const settings = readSettings();
-  const documents = new Map<ProviderRun, vscode.Uri>();
   const pending: Promise<unknown>[] = [];
   let last: ProviderRun | undefined;
-  const title = vscode.l10n.t('Query file {0}', vscode.workspace.asRelativePath(document.uri));
-  const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+  const title = vscode.l10n.t('Query file {0}', name);
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
     const abort = new AbortController();
     const subs = [token.onCancellationRequested(() => abort.abort()), options.token?.onCancellationRequested(() => abort.abort())];
-    return runQueryFile(file, {
-      providers: settings.providers.providers,
+    return runPrepared(prepared, {
       networkOf: networkNamer(settings.providers.providers),
       // The options every request of the editor gets (core/chain/requestOptions.ts): the same caps as the catalogue's.
       execute: requestOptions(settings, { http: deps.http, spillDir: deps.storageDir }, 'document'),
-      ...editorCheckOptions(settings.providers.providers),
       // A value echoed by a provider is never sent to another if it holds one of the other's secrets.
       foreignSecrets: (p) => {
         const own = new Set(secretNames(p).map((n) => secretFor(deps, p, n)));
@@ -154,13 +150,14 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     }).finally(() => subs.forEach((s) => s?.dispose()));
   });
   await Promise.allSettled(pending);
-  const text = report('text', [{ file: vscode.workspace.asRelativePath(document.uri), run }]);
+  const text = report('text', result.reports);
   for (const line of text.trimEnd().split('\n')) deps.log.info(`[queries] ${line}`);
   const lastDoc = last && documents.get(last);
   // Beside the query file, which keeps the focus (the next Run, an edit): Run all is not a jump away.
   if (options.open && lastDoc)
     await vscode.commands.executeCommand('vscode.open', lastDoc, { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
-  const failed = run.requests.some((r) => r.error || r.runs.some((p) => p.assertions.some((a) => !a.passed)) || r.across.some((a) => !a.passed));
+  const { run } = result.reports[0];
+  const failed = !result.passed;
   const summary = failed
     ? vscode.l10n.t('Query file: {0} request(s) run, some assertions failed (see the Testing view or the log).', run.requests.length)
     : vscode.l10n.t('Query file: {0} request(s) run, every assertion passed.', run.requests.length);

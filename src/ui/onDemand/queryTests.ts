@@ -5,9 +5,10 @@
 
 import vscode = require('vscode');
 import { parseQueryFile } from '../../core/queries/parse';
-import type { ProviderRun, RequestRun } from '../../core/queries/run';
+import { type ProviderRun, type RequestRun, assertionsOf } from '../../core/queries/run';
 import type { AssertionResult } from '../../core/queries/assert';
-import type { QueryFile } from '../../core/queries/syntax';
+import type { QueryFile } from '../../core/queries/model';
+import type { Diagnostic } from '../../core/queries/syntax';
 import type { CommandDeps } from '../deps';
 import { Disposable } from '../lifecycle';
 import { type EditorRun, refusal, runQueryDocument } from './queryRun';
@@ -149,8 +150,28 @@ export class QueryTests extends Disposable {
       return undefined;
     }
     this.updateFile(uri, result.file);
-    for (const r of result.run.requests) this.report(run, uri, r, result.documents);
+    if (result.stop) this.reportStop(run, uri, result.file, result.diagnostics, only);
+    else for (const r of result.run.requests) this.report(run, uri, r, result.documents);
     return result;
+  }
+
+  /** The checks stopped the run: each request with an error errored at it, the others skipped, the file errored at the first. */
+  private reportStop(run: RecordedRun, uri: vscode.Uri, file: QueryFile, errors: readonly Diagnostic[], only: Set<string> | undefined): void {
+    const fileItem = this.controller.items.get(uri.toString());
+    if (!fileItem) return;
+    const located = (d: Diagnostic) => {
+      const m = new vscode.TestMessage(`${vscode.workspace.asRelativePath(uri)}:${d.line}:${d.col}: ${d.message}`);
+      m.location = new vscode.Location(uri, new vscode.Position(d.line - 1, d.col - 1));
+      return m;
+    };
+    for (const r of file.requests) {
+      const item = fileItem.children.get(`${uri.toString()}#${r.name}`);
+      if (!item) continue;
+      const error = errors.find((d) => d.line >= r.line && d.line <= r.endLine);
+      if (error) run.errored(item, located(error));
+      else if (!only || only.has(r.name)) run.skipped(item);
+    }
+    run.errored(fileItem, located(errors[0]));
   }
 
   private report(run: RecordedRun, uri: vscode.Uri, r: RequestRun, documents: Map<ProviderRun, vscode.Uri>): void {
@@ -168,8 +189,7 @@ export class QueryTests extends Disposable {
     }
     // Each assertion's results: per provider, and across providers.
     const byLine = new Map<number, { provider?: ProviderRun; a: AssertionResult }[]>();
-    for (const p of r.runs) for (const a of p.assertions) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { provider: p, a }]);
-    for (const a of r.across) byLine.set(a.assertion.line, [...(byLine.get(a.assertion.line) ?? []), { a }]);
+    for (const x of assertionsOf(r)) byLine.set(x.a.assertion.line, [...(byLine.get(x.a.assertion.line) ?? []), x]);
     let requestFailed = false;
     const requestMessages: vscode.TestMessage[] = [];
     for (const [line, results] of byLine) {
@@ -212,7 +232,7 @@ function* iterate(items: vscode.TestItemCollection): Generator<vscode.TestItem> 
 }
 
 /** What each test item of a run ended as (id → state and its first message), for the command's caller. */
-export type TestOutcomes = Record<string, { state: 'passed' | 'failed' | 'errored'; message?: string }>;
+export type TestOutcomes = Record<string, { state: 'passed' | 'failed' | 'errored' | 'skipped'; message?: string }>;
 
 /** A TestRun that also keeps what it reported. */
 class RecordedRun {
@@ -228,6 +248,10 @@ class RecordedRun {
   failed(item: vscode.TestItem, messages: vscode.TestMessage[], duration?: number): void {
     this.outcomes[item.id] = { state: 'failed', message: text(messages[0]) };
     this.run.failed(item, messages, duration);
+  }
+  skipped(item: vscode.TestItem): void {
+    this.outcomes[item.id] = { state: 'skipped' };
+    this.run.skipped(item);
   }
   errored(item: vscode.TestItem, message: vscode.TestMessage, duration?: number): void {
     this.outcomes[item.id] = { state: 'errored', message: text(message) };

@@ -1,10 +1,9 @@
 // `assert <path> == value` (and !=, <, <=, >, >=): the value at the path compared with the value
 // written, a template resolved when the request runs (`{{latest.result.height - 10}}`).
 
-import { type CompareOp, type Located, scanTemplate } from '../syntax';
+import { type AssertionBase, type CompareOp, type Located, type PathSegment, getPath, pathText, scanTemplate } from '../syntax';
 import type { AfterPath, AssertionKind, ReadContext } from './kind';
 import { compare, resultOf, shorten } from './values';
-import { getPath, pathText } from '../syntax';
 
 export const COMPARE_OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
 
@@ -26,7 +25,14 @@ export function readComparison(a: Located, after: AfterPath, ctx: ReadContext): 
   return { op, value };
 }
 
-export const comparison: AssertionKind<'compare'> = {
+export interface CompareAssertion extends AssertionBase {
+  readonly kind: 'compare';
+  readonly path: PathSegment[];
+  readonly op: CompareOp;
+  readonly value: Located;
+}
+
+export const comparison: AssertionKind<CompareAssertion> = {
   kinds: ['compare'],
   keywords: [],
   readAfterPath(a, after, ctx) {

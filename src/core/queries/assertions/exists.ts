@@ -1,10 +1,16 @@
 // `assert <path> exists` and `assert <path> not exists`.
 
-import { getPath, pathText } from '../syntax';
+import { type AssertionBase, type PathSegment, getPath, pathText } from '../syntax';
 import type { AssertionKind } from './kind';
 import { resultOf, shorten } from './values';
 
-export const exists: AssertionKind<'exists'> = {
+export interface ExistsAssertion extends AssertionBase {
+  readonly kind: 'exists';
+  readonly path: PathSegment[];
+  readonly negate: boolean;
+}
+
+export const exists: AssertionKind<ExistsAssertion> = {
   kinds: ['exists'],
   keywords: ['exists', 'not'],
   readAfterPath(a, { path, rest }) {

@@ -1,9 +1,14 @@
 // `assert failure`: the request failed on the provider, as expected.
 
+import type { AssertionBase } from '../syntax';
 import type { AssertionKind } from './kind';
 import { resultOf } from './values';
 
-export const failure: AssertionKind<'failure'> = {
+export interface FailureAssertion extends AssertionBase {
+  readonly kind: 'failure';
+}
+
+export const failure: AssertionKind<FailureAssertion> = {
   kinds: ['failure'],
   keywords: ['failure'],
   completions: ['failure'],

@@ -1,14 +1,13 @@
 // What one kind of query-file assertion is (`assert …` lines): how its text is read, how it is
 // evaluated on what a request produced, and what the run and the checks need to know about it. Each
-// kind is one file of this folder, listed once in index.ts; parse.ts, assert.ts, check.ts, run.ts and
-// the editor's completion read that list.
+// kind is one file of this folder that declares its typed form (an interface extending
+// syntax.ts's AssertionBase) and its AssertionKind, listed once in index.ts (the Assertion union is
+// computed from that list); parse.ts, assert.ts, check.ts, pipeline.ts and the editor's completion
+// read the list.
 
 import type { MatchOutcome } from '../regex';
-import type { Assertion, Diagnostic, Located, PathSegment } from '../syntax';
+import type { AssertionBase, Diagnostic, Located, PathSegment } from '../syntax';
 import type { AssertionResult, ResultRecord } from './values';
-
-/** The assertion of one kind (its typed form in syntax.ts's Assertion union). */
-export type AssertionOf<K extends Assertion['kind']> = Extract<Assertion, { kind: K }>;
 
 /** What a kind's reader is given. */
 export interface ReadContext {
@@ -38,26 +37,26 @@ export interface EvaluateInput {
  * One kind of assertion. A reader returns undefined when the text is not of this kind, null when it
  * is but wrong (its diagnostic reported through ctx.error), or the assertion.
  */
-export interface AssertionKind<K extends Assertion['kind'] = Assertion['kind']> {
-  /** The kinds (in syntax.ts's Assertion union) this file reads and evaluates. */
-  readonly kinds: readonly K[];
+export interface AssertionKind<A extends AssertionBase = AssertionBase> {
+  /** The kinds (the `kind` of its typed form A) this file reads and evaluates. */
+  readonly kinds: readonly A['kind'][];
   /** The words of the kind: highlighted by the grammar (syntaxes/chainq.tmLanguage.json; a unit test compares). */
   readonly keywords: readonly string[];
   /** What the editor offers after `assert ` (in the list's order). */
   readonly completions?: readonly string[];
   /** Reads the whole text (`success`, `latency < 2s`), tried before the text is read as a path. */
-  readWhole?(a: Located, ctx: ReadContext): AssertionOf<K> | null | undefined;
+  readWhole?(a: Located, ctx: ReadContext): A | null | undefined;
   /** Reads what follows a path (`exists`, `== 5`), tried in the list's order. */
-  readAfterPath?(a: Located, after: AfterPath, ctx: ReadContext): AssertionOf<K> | null | undefined;
+  readAfterPath?(a: Located, after: AfterPath, ctx: ReadContext): A | null | undefined;
   /** The value side, a template resolved when the request runs (checked by check.ts, resolved by run.ts). */
-  value?(a: AssertionOf<K>): Located | undefined;
+  value?(a: A): Located | undefined;
   /** Work done before evaluating, bounded by `budgetMs` (what is left of the request's timeout). */
-  prepare?(a: AssertionOf<K>, r: ResultRecord, budgetMs: number): Promise<MatchOutcome | undefined>;
+  prepare?(a: A, r: ResultRecord, budgetMs: number): Promise<MatchOutcome | undefined>;
   /** The assertion on one record. */
-  evaluate(a: AssertionOf<K>, r: ResultRecord, input: EvaluateInput): AssertionResult;
+  evaluate(a: A, r: ResultRecord, input: EvaluateInput): AssertionResult<A>;
   /** For kinds that compare the providers of a fan-out (`provider: *`): the assertion across their records. */
-  evaluateAcross?(a: AssertionOf<K>, records: readonly ResultRecord[]): AssertionResult;
+  evaluateAcross?(a: A, records: readonly ResultRecord[]): AssertionResult<A>;
 }
 
-/** Any one kind (what the list holds). */
-export type AnyAssertionKind = { [K in Assertion['kind']]: AssertionKind<K> }[Assertion['kind']];
+/** The typed form a kind reads (`FormOf<typeof comparison>` is CompareAssertion). */
+export type FormOf<T> = T extends AssertionKind<infer A> ? A : never;

@@ -1,9 +1,16 @@
 // `assert latency < 2s` (or <=): how long the request took on the provider.
 
+import type { AssertionBase } from '../syntax';
 import type { AssertionKind } from './kind';
 import { readDuration, resultOf } from './values';
 
-export const latency: AssertionKind<'latency'> = {
+export interface LatencyAssertion extends AssertionBase {
+  readonly kind: 'latency';
+  readonly op: '<' | '<=';
+  readonly ms: number;
+}
+
+export const latency: AssertionKind<LatencyAssertion> = {
   kinds: ['latency'],
   keywords: ['latency'],
   completions: ['latency < 2s'],

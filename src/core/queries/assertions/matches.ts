@@ -2,7 +2,7 @@
 // JSON) matches the regular expression, run within the request's timeout (core/queries/regex.ts).
 
 import { matchAtOnce, matchWithin } from '../regex';
-import { getPath, pathText } from '../syntax';
+import { type AssertionBase, type PathSegment, getPath, pathText } from '../syntax';
 import type { AssertionKind } from './kind';
 import { matchedText, resultOf, shorten } from './values';
 
@@ -19,7 +19,13 @@ function regexOf(source: string, flags: string): RegExp {
   return re;
 }
 
-export const matches: AssertionKind<'matches'> = {
+export interface MatchesAssertion extends AssertionBase {
+  readonly kind: 'matches';
+  readonly path: PathSegment[];
+  readonly regex: RegExp;
+}
+
+export const matches: AssertionKind<MatchesAssertion> = {
   kinds: ['matches'],
   keywords: ['matches'],
   readAfterPath(a, { path, rest, restCol }, ctx) {

@@ -1,9 +1,16 @@
 // `assert <path> same` (with `provider: *`): the value at the path is the same on every provider.
 
+import type { AssertionBase, PathSegment } from '../syntax';
 import type { AssertionKind } from './kind';
 import { shorten, valuesAcross } from './values';
 
-export const same: AssertionKind<'same'> = {
+/** Fan-out: the value at `path` is the same on every provider. */
+export interface SameAssertion extends AssertionBase {
+  readonly kind: 'same';
+  readonly path: PathSegment[];
+}
+
+export const same: AssertionKind<SameAssertion> = {
   kinds: ['same'],
   keywords: ['same'],
   readAfterPath: (a, { path, rest }) => (rest === 'same' ? { text: a.text, line: a.line, col: a.col, kind: 'same', path } : undefined),

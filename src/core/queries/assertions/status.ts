@@ -1,10 +1,17 @@
 // `assert status == 200` (and the other comparisons): the HTTP status of the answer.
 
+import type { AssertionBase, CompareOp, Located } from '../syntax';
 import { readComparison } from './compare';
 import type { AssertionKind } from './kind';
 import { compare, resultOf } from './values';
 
-export const status: AssertionKind<'status'> = {
+export interface StatusAssertion extends AssertionBase {
+  readonly kind: 'status';
+  readonly op: CompareOp;
+  readonly value: Located;
+}
+
+export const status: AssertionKind<StatusAssertion> = {
   kinds: ['status'],
   keywords: ['status'],
   completions: ['status == 200'],

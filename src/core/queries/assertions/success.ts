@@ -1,10 +1,15 @@
 // `assert success`: the request succeeded on the provider (also the implicit assertion of a request
 // that has none).
 
+import type { AssertionBase } from '../syntax';
 import type { AssertionKind } from './kind';
 import { resultOf } from './values';
 
-export const success: AssertionKind<'success'> = {
+export interface SuccessAssertion extends AssertionBase {
+  readonly kind: 'success';
+}
+
+export const success: AssertionKind<SuccessAssertion> = {
   kinds: ['success'],
   keywords: ['success'],
   completions: ['success'],

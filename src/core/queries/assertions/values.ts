@@ -4,7 +4,7 @@
 // numbers as numbers, everything else as text or JSON.
 
 import { clean } from '../../base/text';
-import type { Assertion, CompareOp, PathSegment } from '../syntax';
+import type { AssertionBase, CompareOp, PathSegment } from '../syntax';
 import { getPath, pathText } from '../syntax';
 
 /** Server text in a report: one line, no control characters, at most `max` characters (the documents' cleaning). */
@@ -23,8 +23,9 @@ export interface ResultRecord {
   readonly summary?: string;
 }
 
-export interface AssertionResult {
-  readonly assertion: Assertion;
+/** One assertion's verdict (A: its typed form; the run's results are AssertionResult<Assertion>). */
+export interface AssertionResult<A extends AssertionBase = AssertionBase> {
+  readonly assertion: A;
   readonly passed: boolean;
   /** What was checked, and for a failure what was found. */
   readonly message: string;
@@ -162,7 +163,7 @@ export function readDuration(text: string): number | undefined {
 }
 
 /** An assertion's result on one record: the value found shown (shortened) when there is one. */
-export function resultOf(a: Assertion, passed: boolean, message: string, actual?: unknown): AssertionResult {
+export function resultOf<A extends AssertionBase>(a: A, passed: boolean, message: string, actual?: unknown): AssertionResult<A> {
   return actual !== undefined || passed === false
     ? { assertion: a, passed, message, actual: actual === undefined ? undefined : shorten(actual) }
     : { assertion: a, passed, message };
@@ -172,11 +173,11 @@ export function resultOf(a: Assertion, passed: boolean, message: string, actual?
  * The values of a fan-out's records at `path` (or each provider's height), shown as one line; a
  * failed result when a provider has none.
  */
-export function valuesAcross(
-  a: Assertion,
+export function valuesAcross<A extends AssertionBase>(
+  a: A,
   path: readonly PathSegment[] | undefined,
   records: readonly ResultRecord[],
-): { values: { provider: string; value: unknown }[]; label: string; shown: string } | AssertionResult {
+): { values: { provider: string; value: unknown }[]; label: string; shown: string } | AssertionResult<A> {
   const label = path ? pathText(path) : 'heights';
   const values = records.map((r) => {
     if (path) {

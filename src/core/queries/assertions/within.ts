@@ -1,10 +1,19 @@
 // `assert heights within N` and `assert <path> within N` (with `provider: *`): the integers at the
 // path (or each provider's block height) differ by at most N across the providers.
 
+import type { AssertionBase, PathSegment } from '../syntax';
 import type { AssertionKind } from './kind';
 import { asInteger, valuesAcross } from './values';
 
-export const within: AssertionKind<'within'> = {
+/** Fan-out: the integers at `path` (or each provider's height) differ by at most `n`. */
+export interface WithinAssertion extends AssertionBase {
+  readonly kind: 'within';
+  /** Absent: each provider's block height. */
+  readonly path?: PathSegment[];
+  readonly n: bigint;
+}
+
+export const within: AssertionKind<WithinAssertion> = {
   kinds: ['within'],
   keywords: ['heights', 'within'],
   completions: ['heights within 2'],
