@@ -9,19 +9,7 @@ import { canServe } from '../../src/core/health/serves';
 import { findOperation } from '../../src/core/chain/operations';
 import { HttpClient } from '../../src/core/transport/http';
 import { EvmdNode } from './helpers/evmd';
-import { connect } from 'node:net';
-import { CometNode, raw, waitFor } from './helpers/nodes';
-
-function listening(url: string): Promise<true | undefined> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = connect(Number(port), hostname, () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.on('error', () => resolve(undefined));
-  });
-}
+import { CometNode, listening, raw, waitFor } from './helpers/nodes';
 
 describe('capabilities of real nodes', function () {
   this.timeout(120_000);

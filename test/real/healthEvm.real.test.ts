@@ -4,25 +4,13 @@
 // the EVM WebSocket. An anvil whose chain runs two hours behind (`--timestamp`, still mining a block
 // a second) is stale at its first probe; a current one is healthy.
 import * as assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import type { Provider } from '../../src/core/config/providers';
 import { HealthMonitor } from '../../src/core/health/health';
 import type { InterfaceHealth } from '../../src/core/health/model';
 import { HealthSession } from '../../src/core/health/session';
 import { HttpClient } from '../../src/core/transport/http';
 import { EvmdNode } from './helpers/evmd';
-import { AnvilNode, waitFor } from './helpers/nodes';
-
-function listening(url: string): Promise<true | undefined> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = connect(Number(port), hostname, () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.on('error', () => resolve(undefined));
-  });
-}
+import { AnvilNode, listening, waitFor } from './helpers/nodes';
 
 describe('EVM health probe on real nodes: the block time at the first probe', function () {
   this.timeout(120_000);

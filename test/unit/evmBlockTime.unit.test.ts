@@ -63,6 +63,15 @@ async function fakeEvm(height: number, ageMs: number, refuseBlocks = false): Pro
   };
 }
 
+/** The rows of one first probe of `providers`, judged as the extension judges them. */
+async function probeOnce(client: HttpClient, providers: Provider[]) {
+  const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
+  await monitor.refresh(providers);
+  const rows = monitor.assess(providers);
+  new HealthSession().apply(rows, Date.now());
+  return rows;
+}
+
 describe('health: EVM staleness from the block time the node reports, at the first probe', function () {
   this.timeout(20_000);
   let old: FakeEvm;
@@ -85,10 +94,7 @@ describe('health: EVM staleness from the block time the node reports, at the fir
       { name: 'frozen', endpoints: { evmRpc: old.url, evmWs: old.ws } },
       { name: 'live', endpoints: { evmRpc: fresh.url, evmWs: fresh.ws } },
     ];
-    const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
-    await monitor.refresh(providers);
-    const rows = monitor.assess(providers);
-    new HealthSession().apply(rows, Date.now());
+    const rows = await probeOnce(client, providers);
     const of = (p: string, i: string) => rows.find((r) => r.provider === p && r.iface === i)!;
     for (const iface of ['evmRpc', 'evmWs']) {
       const frozen = of('frozen', iface);
@@ -115,10 +121,7 @@ describe('health: EVM staleness from the block time the node reports, at the fir
       while (devnet.height() < 3n) await new Promise((r) => setTimeout(r, 50));
       const { evmRpc, evmWs } = devnet.providers[0];
       const p: Provider = { name: 'devnet', endpoints: { evmRpc, evmWs } };
-      const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
-      await monitor.refresh([p]);
-      const rows = monitor.assess([p]);
-      new HealthSession().apply(rows, Date.now());
+      const rows = await probeOnce(client, [p]);
       assert.equal(rows.length, 2);
       for (const r of rows) {
         assert.equal(r.state, 'healthy', `${r.iface}: ${r.state} ${r.reason}`);
@@ -159,10 +162,7 @@ describe('health: EVM staleness from the block time the node reports, at the fir
     const gateway = await fakeEvm(55, 0, true);
     try {
       const p: Provider = { name: 'gateway', endpoints: { evmRpc: gateway.url, evmWs: gateway.ws } };
-      const monitor = new HealthMonitor({ http: client, timeoutMs: 5000 });
-      await monitor.refresh([p]);
-      const rows = monitor.assess([p]);
-      new HealthSession().apply(rows, Date.now());
+      const rows = await probeOnce(client, [p]);
       assert.equal(rows.length, 2);
       for (const r of rows) {
         assert.equal(r.state, 'healthy', `${r.iface}: ${r.state} ${r.reason}`);

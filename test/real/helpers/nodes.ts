@@ -124,6 +124,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether something accepts TCP connections at `url`'s host and port (true), else undefined (for waitFor). */
+export function listening(url: string): Promise<true | undefined> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const s = net.connect(Number(port), hostname, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(undefined));
+  });
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export function lastLines(file: string, n = 25): string {
