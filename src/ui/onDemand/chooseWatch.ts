@@ -66,14 +66,18 @@ export async function chooseWatch(
 ): Promise<Chosen | undefined> {
   const raw = arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as Record<string, unknown>) : undefined;
   let pool = providers;
+  let network: Network | undefined;
   if (raw?.network !== undefined) {
-    const n = networkNamed(networks, raw.network);
+    const n = (network = networkNamed(networks, raw.network));
     if (!n) throw new LocalizedError(l10n.both('No network named "{0}". Networks: {1}.', String(raw.network), networks.map((x) => `"${x.label}"`).join(', ')));
     pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
   }
   const wantsBest = typeof raw?.provider === 'string' && raw.provider.trim().toLowerCase() === 'best' && !providerNamed(providers, 'best');
   const given = readWatchArgument(wantsBest ? { ...raw, provider: undefined } : arg, providers);
   let provider = given.provider;
+  // A provider named with a network must belong to it (never watch another chain than the one asked for).
+  if (provider && network && !pool.some((p) => p.name === provider!.name))
+    throw new LocalizedError(l10n.both('Provider "{0}" is not a provider of the network "{1}".', provider.name, network.label));
   if (!provider) {
     const wantsEvm = given.evm !== undefined;
     const wantsComet = given.query !== undefined;

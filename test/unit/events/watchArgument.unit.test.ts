@@ -153,6 +153,15 @@ describe('events: the Watch Events argument', () => {
         /No provider of Local net publishes an EVM WebSocket address: add "evmWs" \(such as ws:\/\/host:8546\) to one of them \(A, B\)/,
       );
       await assert.rejects(chooseWatch({ network: 'Nowhere', evm: newHeads }, all, scripted([], []).prompts, networks), /No network named "Nowhere"/);
+      // A provider named with a network must be one of its providers; one that is watches there.
+      await assert.rejects(
+        chooseWatch({ network: 'Local net', provider: 'T1', query: "tm.event='Tx'" }, all, scripted([], []).prompts, networks),
+        /Provider "T1" is not a provider of the network "Local net"/,
+      );
+      assert.equal(
+        (await chooseWatch({ network: 'Local net', provider: 'B', query: "tm.event='Tx'" }, all, scripted([], []).prompts, networks))?.provider,
+        localB,
+      );
       // The network that has one: its provider is taken (the only candidate), no question asked.
       const { prompts, asked } = scripted([], []);
       assert.equal((await chooseWatch({ network: 'Testnet', evm: newHeads }, all, prompts, networks))?.provider, testB);
