@@ -75,6 +75,18 @@ describe('provider router: a command or API argument (core/health/routeCommand.t
     assert.equal(refused(routeCommand(evmBlockNumber, { provider: 'main-a' }, networks, ranked)), 'Provider "main-a" has no EVM RPC address.');
   });
 
+  it("a name with a network: run when the provider is one of that network's; refused when it is not, or the network is unknown", () => {
+    const main = networks.find((n) => n.providers.some((p) => p.name === 'main-a'))!;
+    assert.deepEqual(routeCommand(block, { provider: 'main-b', network: 'main-1' }, networks, ranked), { kind: 'run', provider: mainB });
+    assert.equal(
+      refused(routeCommand(block, { provider: 'test-a', network: 'main-1' }, networks, ranked)),
+      `Provider "test-a" is not a provider of the network "${main.label}".`,
+    );
+    assert.match(refused(routeCommand(block, { provider: 'main-b', network: 'nowhere' }, networks, ranked)), /^No network named "nowhere"\. Networks: ".+"/);
+    // The name is checked first: an unknown name is refused as such, whatever the network.
+    assert.match(refused(routeCommand(block, { provider: 'ghost', network: 'main-1' }, networks, ranked)), /^No provider named "ghost"/);
+  });
+
   it('a tree node runs on its provider by exact name (its own object when not in the settings); refused without the interface', () => {
     const copy = { ...mainB, endpoints: { consensusHttp: 'http://stale.example' } };
     assert.deepEqual(routeCommand(block, { kind: 'operation', provider: copy, operation: block }, networks, ranked), { kind: 'run', provider: mainB });
@@ -130,7 +142,7 @@ describe('provider router: a command or API argument (core/health/routeCommand.t
     // No networks given: every provider is one network (with no name to list).
     const r = routeCommand(block, { provider: 'best' }, [], unranked);
     assert.deepEqual(r.kind === 'run' && names(r.among), ['main-a', 'test-a', 'main-b']);
-    assert.equal(refused(routeCommand(block, { provider: 'best', network: 'x' }, [], unranked)), 'No network named "x". Networks: "".');
+    assert.equal(refused(routeCommand(block, { provider: 'best', network: 'x' }, [], unranked)), 'No network named "x". Networks: none.');
   });
 
   it('"best" of an unknown network names the networks; of a network without the interface, or when no provider has it, says so', () => {

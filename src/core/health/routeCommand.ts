@@ -38,7 +38,15 @@ export function routeCommand(op: Operation, argument: unknown, networks: readonl
   if (best && 'refuse' in best) return best.refuse;
   const candidates = providers.filter(usable);
   const named = namedIn(argument);
-  if (named !== undefined && !best) return routeNamed(op, named, ctx);
+  if (named !== undefined && !best) {
+    const route = routeNamed(op, named, ctx);
+    const network = networkIn(argument);
+    if (route.kind !== 'run' || network === undefined) return route;
+    // A provider named with a network must be one of its providers (never another chain than the one asked for).
+    const n = networkNamed(networks, network);
+    if (!n) return refuse(unknownNetwork(network, networks));
+    return n.providers.some((p) => p.name === route.provider.name) ? route : refuse(notInNetwork(route.provider.name, n.label));
+  }
   if (candidates.length === 0)
     return refuse(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]));
   if (best) {
@@ -75,7 +83,7 @@ export function bestRequested(
   let group: Pick<Network, 'label' | 'providers'> | undefined;
   if (typeof given.network === 'string') {
     group = networkNamed(groups, given.network);
-    if (!group) return { refuse: refuse(l10n.both('No network named "{0}". Networks: {1}.', given.network, groups.map((n) => `"${n.label}"`).join(', '))) };
+    if (!group) return { refuse: refuse(unknownNetwork(given.network, networks)) };
   } else {
     const serving = groups.filter((n) => n.providers.some(usable));
     if (serving.length > 1)
@@ -91,6 +99,24 @@ export function bestRequested(
     group = serving[0] ?? groups[0];
   }
   return { among: group.providers.filter(usable) };
+}
+
+/** A network name that matches none of `networks`: what to pass instead. */
+export function unknownNetwork(name: string, networks: readonly Pick<Network, 'label'>[]): l10n.Message {
+  return networks.length > 0
+    ? l10n.both('No network named "{0}". Networks: {1}.', name, networks.map((n) => `"${n.label}"`).join(', '))
+    : l10n.both('No network named "{0}". Networks: none.', name);
+}
+
+/** A provider named together with a network it is not a provider of. */
+export function notInNetwork(provider: string, network: string): l10n.Message {
+  return l10n.both('Provider "{0}" is not a provider of the network "{1}".', provider, network);
+}
+
+/** The network named by an object argument (its name or chain id), else undefined. */
+function networkIn(argument: unknown): string | undefined {
+  const v = argument && typeof argument === 'object' ? (argument as { network?: unknown }).network : undefined;
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** The provider named by an object argument (a number is a name too), else undefined. */

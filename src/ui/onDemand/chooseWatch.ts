@@ -7,6 +7,7 @@ import * as l10n from '../../core/base/l10n';
 import { type Network, groupForPick, networkNamed } from '../../core/config/networks';
 import { type Provider, providerNamed } from '../../core/config/providers';
 import { queryTemplates, validateQuery } from '../../core/events/query';
+import { notInNetwork, unknownNetwork } from '../../core/health/routeCommand';
 import {
   EVM_SUBSCRIPTIONS,
   type EvmWatchSpec,
@@ -69,15 +70,14 @@ export async function chooseWatch(
   let network: Network | undefined;
   if (raw?.network !== undefined) {
     const n = (network = networkNamed(networks, raw.network));
-    if (!n) throw new LocalizedError(l10n.both('No network named "{0}". Networks: {1}.', String(raw.network), networks.map((x) => `"${x.label}"`).join(', ')));
+    if (!n) throw new LocalizedError(unknownNetwork(String(raw.network), networks));
     pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
   }
   const wantsBest = typeof raw?.provider === 'string' && raw.provider.trim().toLowerCase() === 'best' && !providerNamed(providers, 'best');
   const given = readWatchArgument(wantsBest ? { ...raw, provider: undefined } : arg, providers);
   let provider = given.provider;
   // A provider named with a network must belong to it (never watch another chain than the one asked for).
-  if (provider && network && !pool.some((p) => p.name === provider!.name))
-    throw new LocalizedError(l10n.both('Provider "{0}" is not a provider of the network "{1}".', provider.name, network.label));
+  if (provider && network && !pool.some((p) => p.name === provider!.name)) throw new LocalizedError(notInNetwork(provider.name, network.label));
   if (!provider) {
     const wantsEvm = given.evm !== undefined;
     const wantsComet = given.query !== undefined;
