@@ -1,6 +1,9 @@
 // Shared helpers for the integration suite (runs inside the extension host).
 
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import type { DevnetProviderUrls } from '../devnet/devnet';
@@ -78,4 +81,28 @@ export async function closeAllEditors(): Promise<void> {
 export async function getJson(url: string, init?: RequestInit): Promise<unknown> {
   const res = await fetch(url, init);
   return res.json();
+}
+
+/** A suite's scratch folder (mkdtemp under the OS temp dir): files written there and opened in an editor. */
+export interface ScratchFiles {
+  readonly dir: string;
+  /** Writes `name` with `text` and shows it in an editor. */
+  open(name: string, text: string): Promise<vscode.TextDocument>;
+  /** Removes the folder and everything in it. */
+  dispose(): void;
+}
+
+export function scratchFiles(prefix: string): ScratchFiles {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return {
+    dir,
+    async open(name, text) {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc);
+      return doc;
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

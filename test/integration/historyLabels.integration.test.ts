@@ -2,32 +2,31 @@
 // request shows its name, a REST template its filled path.
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { type Devnet, startDevnet } from '../devnet/devnet';
-import { activateExtension, closeAllEditors, providerSettings, runForDocument, setProviders, waitFor } from './helpers';
+import { activateExtension, closeAllEditors, providerSettings, runForDocument, setProviders, waitFor, type ScratchFiles, scratchFiles } from './helpers';
 
 describe('History: Look Ups and labels', function () {
   this.timeout(60_000);
   let devnet: Devnet;
   let api: ChainEndpointsApi;
-  let dir: string;
+  let scratch: ScratchFiles;
   const PROVIDER = 'History devnet';
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: PROVIDER }] });
     await setProviders(providerSettings(devnet.providers));
     api = await activateExtension();
-    dir = mkdtempSync(path.join(tmpdir(), 'ce-history-'));
+    scratch = scratchFiles('ce-history-');
     await waitFor('five blocks', () => devnet.height() >= 5n);
   });
   after(async () => {
     await closeAllEditors();
     await devnet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch?.dispose();
   });
 
   it('a Look Up is in History, labelled with its query, and re-run opens it again', async () => {
@@ -41,7 +40,7 @@ describe('History: Look Ups and labels', function () {
   });
 
   it("a query file's requests are listed by their names and their filled paths", async () => {
-    const file = path.join(dir, 'named.chainq');
+    const file = path.join(scratch.dir, 'named.chainq');
     writeFileSync(file, 'request tipBlock = rest.blockByHeight\nheight: 4\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.commands.executeCommand('chainEndpoints.queries.runAll', doc.uri);
@@ -57,7 +56,7 @@ describe('History: Look Ups and labels', function () {
     assert.match(text, /"height": "3"/);
     const r = await api.run('consensusRpc.block', { provider: PROVIDER, params: { height: '2' } });
     assert.equal(r.error, undefined, JSON.stringify(r).slice(0, 300));
-    const file = path.join(dir, 'ids.chainq');
+    const file = path.join(scratch.dir, 'ids.chainq');
     writeFileSync(file, 'request b = consensusRpc.block\nheight: 2\nassert result.block.header.height == 2\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     const run = await vscode.commands.executeCommand<{ run: { passed: boolean } } | undefined>('chainEndpoints.queries.runAll', doc.uri);

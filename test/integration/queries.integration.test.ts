@@ -2,40 +2,31 @@
 // all through the command (result documents and History), against a devnet on free ports.
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActivatedApi as ChainEndpointsApi } from '../../src/extension';
 import { type Devnet, startDevnet } from '../devnet/devnet';
-import { activateExtension, closeAllEditors, providerSettings, setProviders, waitFor } from './helpers';
+import { activateExtension, closeAllEditors, providerSettings, setProviders, waitFor, type ScratchFiles, scratchFiles } from './helpers';
 
 describe('query files in VS Code', function () {
   this.timeout(60_000);
   let devnet: Devnet;
   let api: ChainEndpointsApi;
-  let dir: string;
+  let scratch: ScratchFiles;
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: 'Query devnet' }] });
     await setProviders(providerSettings(devnet.providers));
     api = await activateExtension();
-    dir = mkdtempSync(path.join(tmpdir(), 'ce-chainq-'));
+    scratch = scratchFiles('ce-chainq-');
     await waitFor('twelve blocks', () => devnet.height() >= 12n);
   });
   after(async () => {
     await closeAllEditors();
     await devnet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch?.dispose();
   });
 
-  const open = async (name: string, text: string) => {
-    const file = path.join(dir, name);
-    writeFileSync(file, text);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await vscode.window.showTextDocument(doc);
-    return doc;
-  };
+  const open = (name: string, text: string) => scratch.open(name, text);
 
   it('a .chainq file is the chainq language, with diagnostics located by line and column', async () => {
     const doc = await open('bad.chainq', '# bad\nrequest a = evm.nope\nrequest b = consensusHttp.block\nheight: -3\nprovider: Nobody\n');

@@ -3,39 +3,30 @@
 // focused and opens the result beside it; a request that errored reads "error".
 
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type Devnet, startDevnet } from '../devnet/devnet';
-import { activateExtension, closeAllEditors, providerSettings, setProviders, waitFor } from './helpers';
+import { activateExtension, closeAllEditors, providerSettings, setProviders, waitFor, type ScratchFiles, scratchFiles } from './helpers';
 
 describe('query files in VS Code: provider choice, focus, errors', function () {
   this.timeout(60_000);
   let devnet: Devnet;
-  let dir: string;
+  let scratch: ScratchFiles;
 
   before(async () => {
     devnet = await startDevnet({ blockIntervalMs: 200, providers: [{ name: 'Alpha' }, { name: 'Beta' }] });
     // "Down" has an EVM address nothing listens on (port 9, discard): its requests fail.
     await setProviders([...providerSettings(devnet.providers), { name: 'Down', evmRpc: 'http://127.0.0.1:9' }]);
     await activateExtension();
-    dir = mkdtempSync(path.join(tmpdir(), 'ce-chainq-fixes-'));
+    scratch = scratchFiles('ce-chainq-fixes-');
     await waitFor('three blocks', () => devnet.height() >= 3n);
   });
   after(async () => {
     await closeAllEditors();
     await devnet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    scratch?.dispose();
   });
 
-  const open = async (name: string, text: string) => {
-    const file = path.join(dir, name);
-    writeFileSync(file, text);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    await vscode.window.showTextDocument(doc);
-    return doc;
-  };
+  const open = (name: string, text: string) => scratch.open(name, text);
 
   it('a request two providers could serve is a diagnostic before running, and the quick fix sets @provider (over the commented line)', async () => {
     const doc = await open(
