@@ -61,6 +61,8 @@ describe('API for other extensions', function () {
     assert.equal(named.error, undefined);
     await assert.rejects(api.run('consensus.block', { provider: 'Nope' }), /No provider named "Nope"\. Configured providers: "Api node"\./);
     await assert.rejects(api.run('consensus.block', { provider: 'best', network: 'nope' }), /No network named "nope"/);
+    // A name with a network: the network must exist and hold the provider (nothing is sent otherwise).
+    await assert.rejects(api.run('consensus.block', { provider: 'Api node', network: 'nope', params: { height: '2' } }), /No network named "nope"/);
     await assert.rejects(api.run('consensus.block', {} as never), /run\(\) needs \{ provider \}/);
   });
 
