@@ -8,7 +8,7 @@ import { networkNamed } from '../../src/core/config/networks';
 import { type Provider, providerNamed } from '../../src/core/config/providers';
 import type { Capabilities } from '../../src/core/health/capabilities';
 import type { InterfaceHealth } from '../../src/core/health/model';
-import { type RouteContext, routeAfterFailure, routeBest, routeChosen, routeNamed } from '../../src/core/health/route';
+import { type RouteContext, bestOnInterface, routeAfterFailure, routeBest, routeChosen, routeNamed } from '../../src/core/health/route';
 
 const p = (name: string): Provider => ({ name, endpoints: { consensusHttp: `http://${name}.example`, consensusRpc: `http://${name}.example` } });
 const providers = [p('Pruned'), p('Archive'), p('Down'), { name: 'EvmOnly', endpoints: { evmRpc: 'http://evm.example' } }];
@@ -77,5 +77,23 @@ describe('provider router (core/health/route.ts)', () => {
     const networks = [{ key: 'cosmos:evmd-1', label: 'Testnet', chainId: 'evmd-1', evmChainId: '0x40000' }];
     for (const n of ['testnet', 'EVMD-1', '0x40000', 'cosmos:evmd-1']) assert.equal(networkNamed(networks, n)?.label, 'Testnet', n);
     assert.equal(networkNamed(networks, 'mainnet'), undefined);
+  });
+});
+
+describe("provider router: the best on a stream's interface (Watch Events)", () => {
+  const p = (name: string): Provider => ({ name, endpoints: { consensusWs: `ws://${name}.example` } });
+  const [a, b, c] = [p('a'), p('b'), p('c')];
+  const r = (provider: string, iface: string, state: InterfaceHealth['state'], rank: number) =>
+    ({ provider, iface, state, rank }) as unknown as InterfaceHealth;
+
+  it('the healthy one ranked first on that interface; ranks of other interfaces and unhealthy rows do not count', () => {
+    const rows = [r('a', 'consensusWs', 'down', 1), r('b', 'consensusWs', 'healthy', 3), r('c', 'consensusWs', 'healthy', 2), r('a', 'evmWs', 'healthy', 0)];
+    assert.equal(bestOnInterface([a, b, c], rows, 'consensusWs'), c);
+    assert.equal(bestOnInterface([a, b], rows, 'consensusWs'), b);
+  });
+
+  it('the first candidate when none is ranked healthy; none without candidates', () => {
+    assert.equal(bestOnInterface([b, a], [], 'consensusWs'), b);
+    assert.equal(bestOnInterface([], [], 'consensusWs'), undefined);
   });
 });

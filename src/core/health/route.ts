@@ -52,6 +52,15 @@ export function rankFor(op: Operation, args: Args | undefined, among: readonly P
   return bestProvidersFor(op, args, among, (n) => ctx.capabilities(n), ctx.rows(), exclude);
 }
 
+/**
+ * The healthy provider ranked first on `iface` among `candidates` (for a stream, which has no
+ * operation to judge: Watch Events' "best"); the first candidate when none is ranked healthy.
+ */
+export function bestOnInterface(candidates: readonly Provider[], rows: readonly InterfaceHealth[], iface: string): Provider | undefined {
+  const rankOf = (p: Provider) => rows.find((r) => r.provider === p.name && r.iface === iface && r.state === 'healthy')?.rank ?? Infinity;
+  return [...candidates].sort((a, b) => rankOf(a) - rankOf(b))[0];
+}
+
 /** "best": run on the best of `among` that can serve it; refuse when none publishes the interface. */
 export function routeBest(op: Operation, args: Args | undefined, among: readonly Provider[], ctx: RouteContext): Route {
   const best = rankFor(op, args, among, ctx)[0];

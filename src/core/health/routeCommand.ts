@@ -75,10 +75,8 @@ export function bestRequested(
   networks: readonly Network[],
   usable: (p: Provider) => boolean,
 ): { among: Provider[] } | { refuse: Route & { kind: 'refuse' } } | undefined {
-  if (!argument || typeof argument !== 'object') return undefined;
-  const given = argument as { provider?: unknown; network?: unknown };
-  if (typeof given.provider !== 'string' || given.provider.trim().toLowerCase() !== 'best') return undefined;
-  if (providerNamed(providers, 'best')) return undefined;
+  if (!asksForBest(argument, providers)) return undefined;
+  const given = argument as { network?: unknown };
   const groups = networks.length > 0 ? networks : [{ key: 'all', label: '', providers: [...providers], unidentified: true }];
   let group: Pick<Network, 'label' | 'providers'> | undefined;
   if (typeof given.network === 'string') {
@@ -99,6 +97,13 @@ export function bestRequested(
     group = serving[0] ?? groups[0];
   }
   return { among: group.providers.filter(usable) };
+}
+
+/** Whether `argument` is `{ "provider": "best" }` (any case) and no provider is actually named "best" (that one would win). */
+export function asksForBest(argument: unknown, providers: readonly Provider[]): boolean {
+  if (!argument || typeof argument !== 'object') return false;
+  const p = (argument as { provider?: unknown }).provider;
+  return typeof p === 'string' && p.trim().toLowerCase() === 'best' && !providerNamed(providers, 'best');
 }
 
 /** A network name that matches none of `networks`: what to pass instead. */

@@ -4,10 +4,10 @@
 
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import { type Network, groupForPick, networkNamed } from '../../core/config/networks';
-import { type Provider, providerNamed } from '../../core/config/providers';
+import { type Network, groupForPick, networkIndex, networkNamed, sameNetwork } from '../../core/config/networks';
+import type { Provider } from '../../core/config/providers';
 import { queryTemplates, validateQuery } from '../../core/events/query';
-import { notInNetwork, unknownNetwork } from '../../core/health/routeCommand';
+import { asksForBest, notInNetwork, unknownNetwork } from '../../core/health/routeCommand';
 import {
   EVM_SUBSCRIPTIONS,
   type EvmWatchSpec,
@@ -49,8 +49,7 @@ function networkLabelOf(among: readonly Provider[], networks: readonly Network[]
 
 /** The providers of the network of `p` (itself included; only itself when no network is known). */
 function networkOfProvider(p: Provider, providers: readonly Provider[], networks: readonly Network[]): Provider[] {
-  const n = networks.find((x) => x.providers.some((q) => q.name === p.name));
-  return n ? providers.filter((q) => n.providers.some((x) => x.name === q.name)) : [p];
+  return networkIndex(networks).has(p.name) ? sameNetwork(providers, networks, p.name) : [p];
 }
 
 /**
@@ -73,7 +72,7 @@ export async function chooseWatch(
     if (!n) throw new LocalizedError(unknownNetwork(String(raw.network), networks));
     pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
   }
-  const wantsBest = typeof raw?.provider === 'string' && raw.provider.trim().toLowerCase() === 'best' && !providerNamed(providers, 'best');
+  const wantsBest = asksForBest(raw, providers);
   const given = readWatchArgument(wantsBest ? { ...raw, provider: undefined } : arg, providers);
   let provider = given.provider;
   // A provider named with a network must belong to it (never watch another chain than the one asked for).
@@ -92,13 +91,13 @@ export async function chooseWatch(
     else {
       // `provider` on each item: a provider pick (ui/onDemand/providerPicks.ts adds state, height and the last used first).
       // A network none of whose providers publishes an EVM WebSocket says so in its separator.
+      const index = networkIndex(networks);
+      const withEvm = new Set(candidates.filter((q) => q.endpoints.evmWs).map((q) => index.get(q.name)?.label));
       const items = groupForPick(candidates, networks).map(({ provider: p, group }) => ({
         label: p.name,
         description: [p.endpoints.consensusWs && 'CometBFT', p.endpoints.evmWs && 'EVM'].filter(Boolean).join(' · '),
         provider: p,
-        ...(group !== undefined
-          ? { group: candidates.some((q) => q.endpoints.evmWs && groupOf(q, networks) === group) ? group : l10n.t('{0} · no EVM WebSocket ("evmWs")', group) }
-          : {}),
+        ...(group !== undefined ? { group: withEvm.has(group) ? group : l10n.t('{0} · no EVM WebSocket ("evmWs")', group) } : {}),
       }));
       const placeHolder = candidates.some((p) => p.endpoints.evmWs)
         ? l10n.t('The provider to watch')
@@ -182,11 +181,6 @@ export async function chooseWatch(
       ...(parsedTopics.length ? { topics: parsedTopics } : {}),
     },
   };
-}
-
-/** The group (network name) groupForPick gives `p`. */
-function groupOf(p: Provider, networks: readonly Network[]): string | undefined {
-  return networks.length < 2 ? undefined : networks.find((n) => n.providers.some((q) => q.name === p.name))?.label;
 }
 
 /** The family pick's EVM item when `p` has no `evmWs`: why, and whether another provider of its network has one. */

@@ -22,6 +22,7 @@ import { networkOf, registryForHovers } from './contracts';
 import { type Chosen, chooseWatch } from './chooseWatch';
 import { providerPrompts } from './providerPicks';
 import type { InterfaceHealth } from '../../core/health/model';
+import { bestOnInterface } from '../../core/health/route';
 
 export interface WatchDeps {
   readonly extensionUri: vscode.Uri;
@@ -54,11 +55,7 @@ export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<Event
   const prompts = deps.prompts ?? providerPrompts(windowPrompts, () => deps.health?.rows() ?? []);
   const providers = readSettings().providers.providers;
   // `"provider": "best"`: the healthy candidate ranked first on the stream's interface (the first candidate when none is ranked).
-  const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => {
-    const rows = deps.health?.rows() ?? [];
-    const rankOf = (p: Provider) => rows.find((r) => r.provider === p.name && r.iface === iface && r.state === 'healthy')?.rank ?? Infinity;
-    return [...candidates].sort((a, b) => rankOf(a) - rankOf(b))[0];
-  };
+  const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => bestOnInterface(candidates, deps.health?.rows() ?? [], iface);
   const chosen = await chooseWatch(arg, providers, prompts, currentNetworks(providers), best);
   if (!chosen) return undefined;
   const watch = newWatch(deps, chosen);
