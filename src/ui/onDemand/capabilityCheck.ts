@@ -30,10 +30,11 @@ export function bestProviderFor(
   providers: readonly Provider[],
   exclude?: string,
 ): Provider | undefined {
-  return rankFor(op, args, providers, context(source, providers), exclude)[0];
+  return rankFor(op, args, providers, routeContext(source, providers), exclude)[0];
 }
 
-function context(source: CapabilitySource, providers: readonly Provider[]): RouteContext {
+/** What the router reads, from the health controller. */
+export function routeContext(source: CapabilitySource, providers: readonly Provider[]): RouteContext {
   return { providers, capabilities: (n) => source.capabilities(n), rows: () => source.rows() };
 }
 
@@ -50,7 +51,7 @@ export async function checkBeforeRun(
   providers: readonly Provider[],
   choose: Choose,
 ): Promise<Decision> {
-  const route = routeChosen(op, args, provider, context(source, providers));
+  const route = routeChosen(op, args, provider, routeContext(source, providers));
   if (route.kind === 'run') return { run: route.provider };
   if (route.kind === 'refuse') return { cancel: true };
   const alt = route.candidates[0];
@@ -79,7 +80,7 @@ export async function suggestAfterFailure(
   error: { kind: string; message: string; status?: number; code?: number | string },
   choose: Choose,
 ): Promise<Provider | undefined> {
-  const route = routeAfterFailure(op, args, provider, error, context(source, providers));
+  const route = routeAfterFailure(op, args, provider, error, routeContext(source, providers));
   if (route?.kind !== 'ask') return undefined;
   const alt = route.candidates[0];
   const there = l10n.t('Run on {0}', alt.name);

@@ -24,7 +24,7 @@ import { providerPrompts } from './providerPicks';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
-import { type Choose, bestProviderFor, checkBeforeRun, suggestAfterFailure } from './capabilityCheck';
+import { type Choose, bestProviderFor, checkBeforeRun, routeContext, suggestAfterFailure } from './capabilityCheck';
 import { awaitsCostlyProbe } from '../../core/health/serves';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
@@ -111,8 +111,7 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
   // The same router as the command: a name, or "best" (of `network`), ranked with the arguments given.
   const providers = readSettings().providers.providers;
-  const health = deps.health;
-  const ctx: RouteInput = { providers, ...(health && { capabilities: (n: string) => health.capabilities(n), rows: () => health.rows() }) };
+  const ctx: RouteInput = deps.health ? routeContext(deps.health, providers) : { providers };
   const route = routeCommand(op, { provider: options.provider, network: options.network }, currentNetworks(providers), ctx, args);
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   if (route.kind === 'ask')
