@@ -43,10 +43,12 @@ describe('History: Look Ups and labels', function () {
     const file = path.join(scratch.dir, 'named.chainq');
     writeFileSync(file, 'request tipBlock = rest.blockByHeight\nheight: 4\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    // History is shared by the whole in-editor run: earlier suites asked rest.blockByHeight at height 4
+    // too (labelled 'blocks/4', no name). This file's entry is the new one, on this suite's provider.
+    const before = new Set((await api.testing.history()).map((e) => e.id));
     await vscode.commands.executeCommand('chainEndpoints.queries.runAll', doc.uri);
-    // Other rest.blockByHeight entries may be there (Look Ups, earlier tests): this file's is the one at height 4.
     const entry = await waitFor('the request in History', async () =>
-      (await api.testing.history()).find((e) => e.operation === 'rest.blockByHeight' && e.label.endsWith('blocks/4')),
+      (await api.testing.history()).find((e) => !before.has(e.id) && e.provider === PROVIDER && e.operation === 'rest.blockByHeight'),
     );
     assert.equal(entry.label, 'tipBlock · blocks/4');
   });
