@@ -11,6 +11,17 @@ import { validateHeight } from '../../src/core/chain/validate';
 describe('l10n (core)', () => {
   afterEach(() => l10n.setTranslator(undefined));
 
+  it('format(): {n} filled by the n-th argument; no such argument, not a number or unclosed: left as written', () => {
+    assert.equal(l10n.format('{0} = {1} (decimal)', '0x10', 16), '0x10 = 16 (decimal)');
+    assert.equal(l10n.format('{1}{0}{1}', 'a', 'b'), 'bab');
+    assert.equal(l10n.format('a {5} b {0}', 'x'), 'a {5} b x');
+    assert.equal(l10n.format('{x} {0}} {{1} {', 'A', 'B'), '{x} A} {B {');
+    assert.equal(l10n.format('{10} {1}', ...'abcdefghijk'.split('')), 'k b');
+    assert.equal(l10n.format('no placeholder', 'x'), 'no placeholder');
+    assert.equal(l10n.format('{0}', '{1}', 'y'), '{1}'); // an argument is never read as a placeholder
+    assert.equal(l10n.format('keep {0}'), 'keep {0}');
+  });
+
   it('sends validator and EndpointError messages through the translator, placeholders filled', () => {
     l10n.setTranslator((m, ...a) => `«${l10n.format(m, ...a)}»`);
     assert.equal(validateHeight('abc'), '«"abc" is not a block height: type a whole number from 1 to 9223372036854775807.»');

@@ -84,6 +84,23 @@ describe('providers: joining a base and a path', () => {
     assert.equal(joinUrl('http://h:1/', '/block', { height: '5', x: undefined }), 'http://h:1/block?height=5');
     assert.equal(joinUrl('http://h/p?', 'genesis_chunked', { chunk: '0' }), 'http://h/p/genesis_chunked?chunk=0');
   });
+
+  it('remembers recent joins without mixing two that share their text (base a, path b vs base ab)', () => {
+    // The memo's key must keep the base and the path apart: 'https://h/a' + 'b/c' is not 'https://h/ab' + '/c'.
+    for (let round = 0; round < 2; round++) {
+      assert.equal(joinUrl('https://h/a', 'b/c'), 'https://h/a/b/c');
+      assert.equal(joinUrl('https://h/ab', '/c'), 'https://h/ab/c');
+      assert.equal(joinUrl('https://h/a', 'b/c', { q: '1' }), 'https://h/a/b/c?q=1');
+      assert.equal(joinUrl('https://h/a', 'b/c', { q: '2', r: undefined }), 'https://h/a/b/c?q=2');
+      assert.equal(joinUrl('https://h/a', 'b/c', { r: '2', q: '1' }), 'https://h/a/b/c?r=2&q=1');
+      assert.equal(joinUrl('https://h/a', 'b/c', {}), 'https://h/a/b/c');
+    }
+    // A bad base throws every time (nothing remembered for it).
+    assert.throws(() => joinUrl('not a url', 'x'));
+    assert.throws(() => joinUrl('not a url', 'x'));
+    // More joins than the memo holds: every answer still right (it is cleared, never wrong).
+    for (let i = 0; i < 1500; i++) assert.equal(joinUrl(`http://h:${1000 + (i % 700)}/`, `/p${i % 3}`), `http://h:${1000 + (i % 700)}/p${i % 3}`);
+  });
 });
 
 describe('providers: redaction', () => {

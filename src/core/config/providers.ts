@@ -2,6 +2,7 @@
 // Never imports vscode: the settings value comes in as plain JSON.
 
 import * as l10n from '../base/l10n';
+import { BoundedMemo } from '../base/memo';
 
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmWs'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
@@ -237,6 +238,17 @@ function normalizeEvmChainId(value: unknown): string | undefined | null {
  * GET behind a redirect). Query parameters are appended in order; undefined values are skipped.
  */
 export function joinUrl(base: string, path: string, query?: Record<string, string | undefined>): string {
+  // Most calls join the same few bases and paths (a query file asks one route a thousand times).
+  // The key keeps the parts apart (lengths first: 'h/a' + 'b' is not 'h/ab' + ''; the query as JSON,
+  // which skips undefined values as the join does).
+  const key = `${base.length}:${base}${path.length}:${path}${query ? JSON.stringify(query) : ''}`;
+  return joinedUrls.get(key, () => buildUrl(base, path, query));
+}
+
+/** Recent joins. */
+const joinedUrls = new BoundedMemo<string>(512);
+
+function buildUrl(base: string, path: string, query: Record<string, string | undefined> | undefined): string {
   const url = new URL(base);
   const prefix = url.pathname.replace(/\/+$/, '');
   const rest = path.replace(/^\/+/, '');

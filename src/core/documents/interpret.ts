@@ -79,6 +79,31 @@ function keyText(literal: string): string {
  * and the result is parsed only when someone asks for it.
  */
 export function interpret(res: HttpResponse, dialect: Dialect, url: string, formatted?: FormattedJson): Interpreted {
+  // The common case first: a 2xx JSON body held whole, read with one parse and no more (no view, no
+  // closures: thousands of answers a second in a query file). Anything else goes to the full reading.
+  let early: { json: unknown } | 'not JSON' | undefined;
+  if (!res.digested && res.body && res.status >= 200 && res.status < 300) {
+    try {
+      early = { json: JSON.parse(res.body.toString('utf8')) };
+    } catch {
+      early = 'not JSON'; // not parsed twice: the full reading says what it is
+    }
+    if (early !== 'not JSON') {
+      const json = early.json;
+      if (dialect === 'rest') return { json, result: json };
+      if (isObject(json) && !isObject(json.error) && 'result' in json) return { json, result: json.result };
+    }
+  }
+  return interpretFully(res, dialect, url, formatted, early);
+}
+
+function interpretFully(
+  res: HttpResponse,
+  dialect: Dialect,
+  url: string,
+  formatted: FormattedJson | undefined,
+  early: { json: unknown } | 'not JSON' | undefined,
+): Interpreted {
   // Only failures name the address (redactUrl remembers recent addresses).
   const where = () => redactUrl(url);
   // The bytes for previews and sniffing: the whole body, or its first bytes when not held whole.
@@ -95,7 +120,10 @@ export function interpret(res: HttpResponse, dialect: Dialect, url: string, form
   let json: unknown;
   if (res.digested) {
     view = formatted && formattedView(formatted, res.body);
-  } else if (!blank) {
+  } else if (typeof early === 'object') {
+    json = early.json;
+    view = parsedView(json);
+  } else if (!blank && early !== 'not JSON') {
     try {
       json = JSON.parse(text());
       view = parsedView(json);

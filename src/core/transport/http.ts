@@ -11,6 +11,7 @@ import { loadUndici } from './lazy';
 import { EndpointError, LocalizedError, networkError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { formatSeconds } from '../base/numbers';
+import { BoundedMemo } from '../base/memo';
 import { describeAddress, proxyFor, proxyGeneration, proxySettings } from './proxy';
 import { type BodyDigest, capOf, collect, drain } from './body';
 
@@ -59,6 +60,21 @@ export interface HttpClientOptions {
 
 const DEFAULT_MAX_BUFFER = 20 * 1024 * 1024;
 
+/** What a request needs of its address, parsed once per address (a query file asks a few addresses thousands of times). */
+interface Target {
+  readonly url: Readonly<URL>;
+  readonly protocol: string;
+  readonly origin: string;
+  readonly path: string;
+}
+
+function parseTarget(address: string): Target {
+  const url = new URL(address);
+  return { url, protocol: url.protocol, origin: url.origin, path: url.pathname + url.search };
+}
+
+const parsedUrls = new BoundedMemo<Target>(512);
+
 export class HttpClient {
   private pool?: Agent;
   /** Pools behind a proxy, by proxy address, for the proxy settings of `proxiedGeneration`. */
@@ -92,7 +108,7 @@ export class HttpClient {
    * Where a request to `url` goes: the direct pool, or a pool behind the configured proxy (http://
    * targets as absolute-URI requests to it, https:// through a CONNECT tunnel).
    */
-  private dispatcherFor(url: URL): Dispatcher {
+  private dispatcherFor(url: Readonly<URL>): Dispatcher {
     const proxy = proxyFor(url);
     if (!proxy) return this.agent;
     if (this.proxiedGeneration !== proxyGeneration()) {
@@ -149,12 +165,12 @@ export class HttpClient {
       if (req.body !== undefined && !(req.headers && hasHeader(req.headers, 'content-type'))) headers['content-type'] = 'application/json';
       let head: ExchangeHead;
       try {
-        const url = new URL(req.url);
+        const url = parsedUrls.get(req.url, () => parseTarget(req.url));
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LocalizedError(l10n.both('the address must start with http:// or https://'));
         // Redirects are never followed: the Agent has no redirect interceptor (maxRedirections 0).
-        exchange = Exchange.start(this.dispatcherFor(url), {
+        exchange = Exchange.start(this.dispatcherFor(url.url), {
           origin: url.origin,
-          path: url.pathname + url.search,
+          path: url.path,
           method: req.method,
           headers,
           body: req.body,

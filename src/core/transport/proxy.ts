@@ -45,7 +45,7 @@ export function proxyGeneration(): number {
 }
 
 /** The proxy a request to `address` goes through, or undefined for a direct connection. */
-export function proxyFor(address: string | URL): string | undefined {
+export function proxyFor(address: string | Readonly<URL>): string | undefined {
   if (!current.url) return undefined;
   let url: URL;
   try {
