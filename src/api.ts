@@ -137,8 +137,13 @@ export type LookUpResult = import('./core/explorer/views').LookupResult;
 
 /** What callContract() calls: `function` a signature (`balanceOf(address)`) or, with a known ABI, a name. */
 export interface CallContractSpec {
-  /** The provider's name; may be left out when only one has an EVM RPC address. */
+  /**
+   * The provider's name (any case), or "best": the best of `network` (or of the only network) with
+   * an EVM RPC address. May be left out when only one provider has an EVM RPC address.
+   */
   provider?: string;
+  /** With `provider: "best"`, or to check that the provider named is one of this network's (its name or chain id). */
+  network?: string;
   address: string;
   function: string;
   /** Values by position (strings for integers past 2^53), or one text: a JSON array or comma-separated. */
@@ -208,5 +213,5 @@ export interface ChainEndpointsApi {
   /** eth_call of a contract function (and eth_estimateGas), outputs or revert decoded. Never rejects for a chain's answer: see `error`. */
   callContract(spec: CallContractSpec): Promise<CallContractResult>;
   /** Decodes a call's input or revert data (`data`), or a log (`topics` + `data`), with the ABIs known (`address` and `provider` let the contract be matched by its code). */
-  decode(input: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<DecodedResult>;
+  decode(input: { data?: string; topics?: readonly string[]; address?: string; provider?: string; network?: string }): Promise<DecodedResult>;
 }

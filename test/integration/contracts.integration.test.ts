@@ -12,6 +12,7 @@ import type { ChainEndpointsApi } from '../../src/api';
 import { ALICE, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from '../unit/contracts/fixtures';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 import { EXTENSION_ID, closeAllEditors, providerSettings, runForDocument, setProviders } from './helpers';
+import { ui } from './uiDriver';
 
 const PROVIDER = 'Contracts node';
 const HASH = `0x${'cd'.repeat(32)}`;
@@ -79,6 +80,36 @@ describe('Contracts: Call Contract… and decoded transactions', function () {
     assert.match(r.error ?? '', /give the signature/);
     const ok = await api.callContract({ provider: PROVIDER, address: TOKEN, function: 'balanceOf(address)', args: [BOB] });
     assert.equal(ok.raw, encodeAbiParameters([{ type: 'uint256' }], [750n]));
+  });
+
+  it('Call Contract chooses its provider as every operation does: "best", any case, and the router\'s refusals', async () => {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await setProviders([
+      { name: PROVIDER, evmRpc: url },
+      { name: 'No EVM here', consensusRpc: 'http://127.0.0.1:9' },
+    ]);
+    try {
+      const call = { address: TOKEN, function: 'balanceOf(address)', args: [BOB] };
+      // "best" and a name in another case reach the only EVM provider; nothing named too (the only one).
+      for (const provider of ['best', PROVIDER.toUpperCase(), undefined]) {
+        const r = await api.callContract({ provider, ...call });
+        assert.equal(r.raw, encodeAbiParameters([{ type: 'uint256' }], [750n]), String(provider));
+      }
+      await assert.rejects(api.callContract({ provider: 'Nobody', ...call }), /No provider named "Nobody"\. Configured providers: .*"No EVM here"/);
+      await assert.rejects(api.callContract({ provider: 'no evm here', ...call }), /Provider "No EVM here" has no EVM RPC address\./);
+      await assert.rejects(api.decode({ data: '0x', provider: 'no evm here' }), /has no EVM RPC address/);
+      // The command refuses the same way, before any prompt: nothing opens, the notification says why.
+      assert.ok(ui.available, 'this test reads the notification through the UI driver (npm test runs it)');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      assert.equal(await vscode.commands.executeCommand('chainEndpoints.evm.callContract', { provider: 'no evm here', ...call }), undefined);
+      await vscode.commands.executeCommand('notifications.showList');
+      const toast = '.notification-list-item:visible:has-text("has no EVM RPC address")';
+      await ui.waitFor(toast, 10_000);
+      assert.match(await ui.text(`${toast} .notification-list-item-message`), /Provider "No EVM here" has no EVM RPC address\./);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    } finally {
+      await setProviders([{ name: PROVIDER, evmRpc: url }]);
+    }
   });
 
   it('decode(): a standard call, and a custom error from the bundled table marked guessed', async () => {

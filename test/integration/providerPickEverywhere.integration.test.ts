@@ -88,6 +88,17 @@ describe('provider picks: Set Secret and Switch Provider show state, height, the
     assert.ok(text.indexOf("Pick B's") < text.indexOf("Pick A's"), `the last used before the others:\n${text}`);
   });
 
+  it("Call Contract…: the same pick, each provider's EVM RPC state and height, the last used first", async () => {
+    const calling = vscode.commands.executeCommand('chainEndpoints.evm.callContract');
+    const rows = await pickRows();
+    const text = rows.join('\n');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await calling, undefined, 'dismissed: nothing called');
+    const first = rows.findIndex((r) => r.includes('Pick'));
+    assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first:\n${text}`);
+    assert.match(text, /Pick A[\s\S]*?healthy · #[\d,]+/, `state and height:\n${text}`);
+  });
+
   it('Switch Provider… (status bar): the same items', async () => {
     const switching = vscode.commands.executeCommand('chainEndpoints.statusBar.switchProvider');
     const rows = await pickRows();

@@ -10,7 +10,12 @@ import type { AbiFunction } from 'viem';
 import { LocalizedError, errorMessage, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { ExecuteOptions } from '../../core/chain/execute';
-import { type Provider, providerNamed } from '../../core/config/providers';
+import { findOperation } from '../../core/chain/operations';
+import { groupPickItems } from '../../core/config/networks';
+import type { Provider } from '../../core/config/providers';
+import type { Route } from '../../core/health/route';
+import { type RouteInput, routeCommand } from '../../core/health/routeCommand';
+import { redactUrl } from '../../core/secrets/redact';
 import { type CallOutcome, type CallSpec, callContract, coerceArg } from '../../core/contracts/call';
 import type { ResolveContext } from '../../core/contracts/registry';
 import type { Decoded } from '../../core/contracts/types';
@@ -21,11 +26,16 @@ import { masker } from '../../core/secrets/mask';
 import type { CommandDeps } from '../deps';
 import { type Prompts, windowPrompts } from '../prompts';
 import { RESULT_SCHEME } from '../resultDocuments';
+import { currentNetworks } from '../networkDirectory';
 import { readSettings } from '../settings';
+import { routeContext } from './capabilityCheck';
 import { contractRegistry, networkOf } from './contracts';
+import { providerPrompts } from './providerPicks';
 
 export interface CallContractArgument extends Partial<CallSpec> {
+  /** A provider's name, or "best" (of `network`). */
   readonly provider?: string;
+  readonly network?: string;
 }
 
 function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
@@ -42,15 +52,19 @@ function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): Ex
   };
 }
 
-function evmProviders(): Provider[] {
-  return readSettings().providers.providers.filter((p) => p.endpoints.evmRpc);
-}
-
-/** The EVM provider named (providerNamed: trimmed, any case), or the only one when none is named. */
-function evmProviderNamed(name: string | undefined): Provider | undefined {
-  const all = evmProviders();
-  if (name === undefined) return all.length === 1 ? all[0] : undefined;
-  return providerNamed(all, name);
+/**
+ * Where a call goes, decided by the provider router as every operation's provider is
+ * (core/health/routeCommand.ts, with evm.callContract's interface): a name (any case), "best" (of
+ * `network`), or nothing (ask; the only EVM provider when there is one). Refusals are the router's
+ * sentences: an unknown name lists the providers, a provider without an EVM RPC address says so.
+ */
+function routeCall(deps: CommandDeps, provider: unknown, network: unknown): Exclude<Route, { kind: 'refuse' }> {
+  const op = findOperation('evm.callContract')!;
+  const providers = readSettings().providers.providers;
+  const ctx: RouteInput = deps.health ? routeContext(deps.health, providers) : { providers };
+  const route = routeCommand(op, { provider, network }, currentNetworks(providers), ctx);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  return route.kind === 'ask' && route.candidates.length === 1 ? { kind: 'run', provider: route.candidates[0] } : route;
 }
 
 async function session(deps: CommandDeps, provider: Provider, signal: AbortSignal) {
@@ -81,13 +95,16 @@ async function session(deps: CommandDeps, provider: Provider, signal: AbortSigna
 /** What the command asks for, each answer checked as typed. */
 export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts: Prompts): Promise<{ provider: Provider; spec: CallSpec } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as CallContractArgument;
-  let provider = evmProviderNamed(a.provider);
-  if (a.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', a.provider));
-  if (!provider) {
-    const picked = await prompts.pick(
-      evmProviders().map((p) => ({ label: p.name, provider: p })),
-      { title: l10n.t('Call Contract'), placeHolder: l10n.t('Provider to call on') },
-    );
+  const route = routeCall(deps, a.provider, a.network);
+  let provider: Provider;
+  if (route.kind === 'run') provider = route.provider;
+  else {
+    // The shared provider pick: grouped by network, each with its state and height, the last used first.
+    const items = groupPickItems<Provider>(route.groups ?? [{ providers: [...route.candidates] }], (p) => redactUrl(p.endpoints.evmRpc!));
+    const picked = await providerPrompts(prompts, () => deps.health?.rows() ?? [], 'evmRpc').pick(items, {
+      title: l10n.t('Call Contract'),
+      placeHolder: l10n.t('Provider to call on'),
+    });
     if (!picked) return undefined;
     provider = picked.provider;
   }
@@ -186,20 +203,21 @@ export async function callContractCommand(deps: CommandDeps, arg?: unknown): Pro
 /** The API's callContract(): never rejects for a chain's answer (see `error`); rejects for an unknown provider. */
 export async function callContractForApi(
   deps: CommandDeps,
-  spec: CallSpec & { provider?: string; token?: vscode.CancellationToken },
+  spec: CallSpec & { provider?: string; network?: string; token?: vscode.CancellationToken },
 ): Promise<Pick<CallOutcome, 'result' | 'raw' | 'revert' | 'error' | 'outputs' | 'gasEstimate' | 'function' | 'contract' | 'source'>> {
-  const provider = evmProviderNamed(spec.provider);
-  if (!provider)
+  const route = routeCall(deps, spec.provider, spec.network);
+  if (route.kind === 'ask')
     throw new LocalizedError(
-      spec.provider === undefined
-        ? l10n.both('callContract needs { provider } when several EVM providers are configured.')
-        : l10n.both('No provider named "{0}" with an EVM RPC address.', String(spec.provider)),
+      l10n.both(
+        'callContract needs { provider } when several EVM providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).',
+      ),
     );
+  const provider = route.provider;
   const abort = new AbortController();
   const sub = spec.token?.onCancellationRequested(() => abort.abort());
   try {
     const s = await session(deps, provider, abort.signal);
-    const { token: _t, provider: _p, ...call } = spec;
+    const { token: _t, provider: _p, network: _n, ...call } = spec;
     return await callContract(s.evm, call, s.registry, s.ctx);
   } catch (err) {
     return { function: String(spec.function), error: errorMessage(err) };
@@ -209,9 +227,13 @@ export async function callContractForApi(
 }
 
 /** The API's decode(): a call's input, a log (topics + data) or revert data, with the ABIs known. */
-export async function decodeForApi(deps: CommandDeps, q: { data?: string; topics?: readonly string[]; address?: string; provider?: string }): Promise<Decoded> {
-  const provider = q.provider !== undefined ? evmProviderNamed(q.provider) : undefined;
-  if (q.provider !== undefined && !provider) throw new LocalizedError(l10n.both('No provider named "{0}" with an EVM RPC address.', String(q.provider)));
+export async function decodeForApi(
+  deps: CommandDeps,
+  q: { data?: string; topics?: readonly string[]; address?: string; provider?: string; network?: string },
+): Promise<Decoded> {
+  // With a provider (or "best"): its chain's code is read to recognise proxies and precompiles; without: the ABIs known.
+  const route = q.provider !== undefined ? routeCall(deps, q.provider, q.network) : undefined;
+  const provider = route?.kind === 'run' ? route.provider : undefined;
   const s = provider ? await session(deps, provider, new AbortController().signal) : undefined;
   const registry = s?.registry ?? contractRegistry(deps);
   const ctx: ResolveContext = s?.ctx ?? {};
