@@ -90,6 +90,10 @@ describe('status bar: live block height', function () {
     // below can only be the Providers view's.
     await vscode.commands.executeCommand('chainEndpoints.history.clear');
     await vscode.commands.executeCommand('workbench.view.extension.chainEndpoints');
+    // The view shows this suite's providers (run alone, right after \`before\`, it may still show an
+    // earlier suite's for a moment): the first EVM RPC row is then Live A's.
+    await ui.waitFor('.monaco-list-row[aria-label*="Live A"]', 10_000);
+    await sleep(300);
     await ui.click('.monaco-list-row[aria-label*="EVM RPC"]', 10_000);
     await ui.click('.monaco-list-row[aria-label*="eth_blockNumber"]', 10_000);
     const editor = await waitFor(

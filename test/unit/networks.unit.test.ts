@@ -6,6 +6,8 @@ import { parseProviders } from '../../src/core/config/providers';
 import { groupNetworks, sameNetwork } from '../../src/core/config/networks';
 import { classify, summarize } from '../../src/core/health/classify';
 import type { InterfaceHealth, ProbeResult } from '../../src/core/health/model';
+import type { Capabilities } from '../../src/core/health/capabilities';
+import type { RouteInput } from '../../src/core/health/routeCommand';
 import { networkOfPrimary } from '../../src/core/health/heightFollower';
 import { ranked } from '../../src/core/health/rank';
 import { summarizeNetworks } from '../../src/core/health/networkSummary';
@@ -32,6 +34,13 @@ function rows(spec: Record<string, { chain: string; evm: string; height: bigint;
   return out;
 }
 const find = (list: InterfaceHealth[], provider: string, iface = 'consensusHttp') => list.find((r) => r.provider === provider && r.iface === iface)!;
+
+/** A health ranking for consensusHttp: main-b first of Mainnet (but it keeps no block below 1000), then main-a; test-a alone. */
+function bestRanking(providers: readonly Provider[]): RouteInput {
+  const row = (provider: string, rank: number) => ({ provider, iface: 'consensusHttp', state: 'healthy', rank }) as unknown as InterfaceHealth;
+  const caps: Record<string, Capabilities> = { 'main-b': { provider: 'main-b', probedAt: 1, notes: [], consensus: { earliestHeight: '1000', txIndex: true } } };
+  return { providers, capabilities: (n) => caps[n], rows: () => [row('main-b', 1), row('main-a', 2), row('test-a', 1)] };
+}
 
 describe('networks', () => {
   it('groups providers by discovered chain id, in settings order, with their chain ids', () => {
@@ -249,7 +258,7 @@ describe('provider picks grouped by network', () => {
       input: async () => '5',
       confirm: async () => true,
     };
-    const r = await resolveArgs(findOperation('consensusHttp.block')!, providers, undefined, prompts, networks);
+    const r = await resolveArgs(findOperation('consensusHttp.block')!, { providers }, undefined, prompts, networks);
     assert.deepEqual(
       seen.map((i) => [i.label, i.group]),
       [
@@ -270,20 +279,17 @@ describe('provider picks grouped by network', () => {
     const { findOperation } = await import('../../src/core/chain/operations');
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
     let seen: { label: string; group?: string }[] = [];
+    let typed = '2000';
     const prompts = {
       pick: async <T>(items: readonly T[]) => {
         seen = items as never;
         return items[0];
       },
-      input: async () => '5',
+      input: async () => typed,
       confirm: async () => true,
     };
-    const amongSeen: string[][] = [];
-    const best = (_args: unknown, among: readonly Provider[]) => {
-      amongSeen.push(among.map((x) => x.name));
-      return among[among.length - 1];
-    };
-    const r = await resolveArgs(findOperation('consensusHttp.block')!, providers, undefined, prompts, groupNetworks(providers), best);
+    const op = findOperation('consensusHttp.block')!;
+    const r = await resolveArgs(op, bestRanking(providers), undefined, prompts, groupNetworks(providers));
     assert.deepEqual(
       seen.map((i) => [i.label.includes('Best provider') ? 'best' : i.label, i.group]),
       [
@@ -293,8 +299,14 @@ describe('provider picks grouped by network', () => {
         ['test-a', 'test-1'],
       ],
     );
-    assert.deepEqual(amongSeen, [['main-a', 'main-b']]);
+    // main-b is ranked first of Mainnet (main-a, first in the list, is second).
     assert.equal(r!.provider.name, 'main-b');
+    // Ranked again once the height is typed: main-b keeps nothing below 1000, so height 5 goes to main-a.
+    typed = '5';
+    assert.equal((await resolveArgs(op, bestRanking(providers), undefined, prompts, groupNetworks(providers)))!.provider.name, 'main-a');
+    // Without a ranking (no health): no "best" item.
+    await resolveArgs(op, { providers }, undefined, prompts, groupNetworks(providers));
+    assert.ok(!seen.some((i) => i.label.includes('Best provider')));
   });
 
   it('{ provider: "best" } runs on the best of the network named (or the only one), without a pick', async () => {
@@ -308,24 +320,22 @@ describe('provider picks grouped by network', () => {
       input: async () => assert.fail('the height was given'),
       confirm: async () => true,
     };
-    const amongSeen: string[][] = [];
-    const best = (_args: unknown, among: readonly Provider[]) => {
-      amongSeen.push(among.map((x) => x.name));
-      return among[among.length - 1];
-    };
-    const r = await resolveArgs(op, providers, { provider: 'BEST', network: 'mainnet', height: '5' }, prompts, networks, best);
+    const ranking = bestRanking(providers);
+    const r = await resolveArgs(op, ranking, { provider: 'BEST', network: 'mainnet', height: '2000' }, prompts, networks);
     assert.equal(r!.provider.name, 'main-b');
-    assert.deepEqual(amongSeen, [['main-a', 'main-b']]);
-    assert.deepEqual(r!.args, { height: '5' });
+    assert.deepEqual(r!.args, { height: '2000' });
+    // The height given counts: main-b keeps nothing below 1000.
+    assert.equal((await resolveArgs(op, ranking, { provider: 'best', network: 'mainnet', height: '5' }, prompts, networks))!.provider.name, 'main-a');
     // By chain id too; without health, the first of the network.
-    assert.equal((await resolveArgs(op, providers, { provider: 'best', network: 'test-1', height: '5' }, prompts, networks))!.provider.name, 'test-a');
+    assert.equal((await resolveArgs(op, { providers }, { provider: 'best', network: 'test-1', height: '5' }, prompts, networks))!.provider.name, 'test-a');
+    assert.equal((await resolveArgs(op, { providers }, { provider: 'best', network: 'mainnet', height: '2000' }, prompts, networks))!.provider.name, 'main-a');
     // Several networks and none named: the sentence says what to pass. An unknown network: which there are.
-    await assert.rejects(resolveArgs(op, providers, { provider: 'best', height: '5' }, prompts, networks, best), /"best" needs the network too.*2 networks/);
-    await assert.rejects(resolveArgs(op, providers, { provider: 'best', network: 'nope', height: '5' }, prompts, networks, best), /No network named "nope"/);
+    await assert.rejects(resolveArgs(op, ranking, { provider: 'best', height: '5' }, prompts, networks), /"best" needs the network too.*2 networks/);
+    await assert.rejects(resolveArgs(op, ranking, { provider: 'best', network: 'nope', height: '5' }, prompts, networks), /No network named "nope"/);
     // One network: no need to name it. A provider actually named "best" is that provider.
     const one = providers.filter((x) => x.name !== 'test-a');
-    assert.equal((await resolveArgs(op, one, { provider: 'best', height: '5' }, prompts, groupNetworks(one), best))!.provider.name, 'main-b');
+    assert.equal((await resolveArgs(op, bestRanking(one), { provider: 'best', height: '2000' }, prompts, groupNetworks(one)))!.provider.name, 'main-b');
     const named = [...providers, p('best', { chainId: 'test-1' })];
-    assert.equal((await resolveArgs(op, named, { provider: 'best', height: '5' }, prompts, groupNetworks(named), best))!.provider.name, 'best');
+    assert.equal((await resolveArgs(op, bestRanking(named), { provider: 'best', height: '5' }, prompts, groupNetworks(named)))!.provider.name, 'best');
   });
 });

@@ -9,7 +9,7 @@ import type { Args, Operation } from '../../core/chain/operation';
 import type { Provider } from '../../core/config/providers';
 import type { Capabilities } from '../../core/health/capabilities';
 import type { InterfaceHealth } from '../../core/health/model';
-import { type RouteContext, rankFor, routeAfterFailure, routeChosen } from '../../core/health/route';
+import { type RouteContext, routeAfterFailure, routeChosen } from '../../core/health/route';
 
 /** What the checks read: capabilities and health rows (the HealthController). */
 export interface CapabilitySource {
@@ -21,17 +21,6 @@ export interface CapabilitySource {
 export type Choose = (message: string, actions: readonly string[]) => Promise<string | undefined>;
 
 export type Decision = { run: Provider } | { cancel: true };
-
-/** The best provider for this request: the ranked best among those that can serve it (undefined: none publishes the interface). */
-export function bestProviderFor(
-  source: CapabilitySource,
-  op: Operation,
-  args: Args | undefined,
-  providers: readonly Provider[],
-  exclude?: string,
-): Provider | undefined {
-  return rankFor(op, args, providers, routeContext(source, providers), exclude)[0];
-}
 
 /** What the router reads, from the health controller. */
 export function routeContext(source: CapabilitySource, providers: readonly Provider[]): RouteContext {

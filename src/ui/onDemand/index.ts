@@ -7,7 +7,6 @@
 // Commands: requests and their documents, copy as curl, the API's run().
 export { copyAsCurl, curlLine, runForApi, runOperation, restQueryCommand } from './runOperation';
 export { capabilitiesForApi } from './capabilitiesApi';
-export { bestProviderFor } from './capabilityCheck';
 // Views and flows no one needs at startup.
 export { CompareView } from './compareView';
 export { addProvider } from './addProvider';

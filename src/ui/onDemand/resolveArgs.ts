@@ -11,7 +11,8 @@ import { checkParam, readCommandArgument } from '../../core/chain/commandArgs';
 import type { Args, Operation } from '../../core/chain/operations';
 import { type Network, groupPickItems } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
-import { routeCommand } from '../../core/health/routeCommand';
+import { type RouteContext, rankFor } from '../../core/health/route';
+import { type RouteInput, routeCommand } from '../../core/health/routeCommand';
 import { redactUrl } from '../../core/secrets/redact';
 import type { Prompts } from '../prompts';
 
@@ -23,20 +24,20 @@ export interface Resolved {
 
 /**
  * The provider and complete arguments for `op`; undefined when the user dismisses a prompt.
- * `best`, when given, is offered first in the provider pick (first in each network's group): the
- * best provider for the request among that network's providers (src/ui/onDemand/capabilityCheck.ts),
- * chosen once the arguments are known.
+ * `ctx`: the providers and, when health runs, what ranks them (the router's input). With a ranking,
+ * the pick offers "best" first in each network's group, and "best" (picked or asked for) is the
+ * router's ranked best among that network's providers once the arguments are known.
  */
 export async function resolveArgs(
   op: Operation,
-  providers: readonly Provider[],
+  ctx: RouteInput,
   arg: unknown,
   prompts: Prompts,
   /** The networks (grouping the pick by network when more than one). */
   networks: readonly Network[] = [],
-  best?: (args: Args, among: readonly Provider[]) => Provider | undefined,
 ): Promise<Resolved | undefined> {
-  const route = routeCommand(op, arg, networks, { providers });
+  const ranking = ctx.capabilities && ctx.rows ? (ctx as RouteContext) : undefined;
+  const route = routeCommand(op, arg, networks, ctx);
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   const read = readCommandArgument(op, arg);
   let provider: Provider;
@@ -48,7 +49,7 @@ export async function resolveArgs(
     const items = groupPickItems(
       route.groups ?? [{ providers: [...route.candidates] }],
       (p) => redactUrl(p.endpoints[op.iface]!),
-      best && { label: l10n.t('$(star) Best provider for this request'), description: l10n.t('the ranked best among those that can serve it') },
+      ranking && { label: l10n.t('$(star) Best provider for this request'), description: l10n.t('the ranked best among those that can serve it') },
     );
     const picked = await prompts.pick(items, { title: op.title, placeHolder: l10n.t('Provider for {0}', op.label) });
     if (!picked) return undefined;
@@ -74,6 +75,7 @@ export async function resolveArgs(
     if (typed === undefined) return undefined;
     if (typed.trim() !== '' || !p.optional) args[p.key] = typed.trim();
   }
-  if (bestAmong && best) provider = best(args, bestAmong) ?? provider;
+  // "best": ranked again now that the arguments are known (a height only some providers still keep).
+  if (bestAmong && ranking) provider = rankFor(op, args, bestAmong, ranking)[0] ?? provider;
   return { provider, args, confirmed: read.confirmed };
 }

@@ -24,7 +24,7 @@ import { providerPrompts } from './providerPicks';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
-import { type Choose, bestProviderFor, checkBeforeRun, routeContext, suggestAfterFailure } from './capabilityCheck';
+import { type Choose, checkBeforeRun, routeContext, suggestAfterFailure } from './capabilityCheck';
 import { awaitsCostlyProbe } from '../../core/health/serves';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
@@ -47,11 +47,10 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   const health = deps.health;
   const resolved = await resolveArgs(
     op,
-    providers,
+    health ? routeContext(health, providers) : { providers },
     arg,
     providerPrompts(windowPrompts, () => health?.rows() ?? [], op.iface),
     currentNetworks(providers),
-    health && ((a, among) => bestProviderFor(health, op, a, among)),
   );
   if (!resolved) return undefined;
   const { args } = resolved;
@@ -184,7 +183,7 @@ export async function copyAsCurl(deps: CommandDeps, node: unknown, reveal: boole
   }
   const resolved = await resolveArgs(
     node.operation,
-    readSettings().providers.providers,
+    { providers: readSettings().providers.providers },
     node,
     providerPrompts(windowPrompts, () => deps.health?.rows() ?? [], node.operation.iface),
     currentNetworks(readSettings().providers.providers),

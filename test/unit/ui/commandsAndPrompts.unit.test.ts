@@ -56,7 +56,7 @@ describe('ui without the editor', () => {
   it('an operation node runs on its provider and asks only for the missing height', async () => {
     const op = findOperation('consensus.block')!;
     const { prompts, asked } = scripted({ inputs: ['42'] });
-    const r = await resolveArgs(op, [local, other], { kind: 'operation', provider: other, operation: op }, prompts);
+    const r = await resolveArgs(op, { providers: [local, other] }, { kind: 'operation', provider: other, operation: op }, prompts);
     assert.equal(r!.provider.name, 'Other');
     assert.deepEqual(r!.args, { height: '42' });
     assert.equal(asked.length, 1);
@@ -66,27 +66,30 @@ describe('ui without the editor', () => {
   it('with no provider named, offers only providers that have the interface, and stops when dismissed', async () => {
     const op = findOperation('consensus.block')!;
     const dismissed = scripted();
-    assert.equal(await resolveArgs(op, [local, evmOnly, other], undefined, dismissed.prompts), undefined);
+    assert.equal(await resolveArgs(op, { providers: [local, evmOnly, other] }, undefined, dismissed.prompts), undefined);
     assert.match(dismissed.asked[0], /^pick .*: Local node, Other$/);
     const chosen = scripted({ pick: (items) => items[1], inputs: ['7'] });
-    const r = await resolveArgs(op, [local, evmOnly, other], undefined, chosen.prompts);
+    const r = await resolveArgs(op, { providers: [local, evmOnly, other] }, undefined, chosen.prompts);
     assert.equal(r!.provider.name, 'Other');
   });
 
   it('a programmatic call with every argument asks nothing; a bad one is refused before any prompt', async () => {
     const op = findOperation('consensus.block')!;
     const none = scripted();
-    const r = await resolveArgs(op, [local], { provider: 'local NODE', height: ' 12 ', confirmed: true }, none.prompts);
+    const r = await resolveArgs(op, { providers: [local] }, { provider: 'local NODE', height: ' 12 ', confirmed: true }, none.prompts);
     assert.deepEqual(
       { provider: r!.provider.name, args: r!.args, confirmed: r!.confirmed },
       { provider: 'Local node', args: { height: '12' }, confirmed: true },
     );
     assert.deepEqual(none.asked, []);
-    await assert.rejects(resolveArgs(op, [local], { provider: 'Local node', height: 'abc' }, none.prompts), /height/i);
-    await assert.rejects(resolveArgs(op, [local], { provider: 'Nope' }, none.prompts), /No provider named "Nope"\. Configured providers: "Local node"\./);
-    await assert.rejects(resolveArgs(op, [evmOnly], { provider: 'EVM only' }, none.prompts), /has no Consensus RPC address/);
-    await assert.rejects(resolveArgs(op, [evmOnly], undefined, none.prompts), /No configured provider has a Consensus RPC address/);
-    await assert.rejects(resolveArgs(op, [local], 'Local node', none.prompts), /must be a tree item or an object/);
+    await assert.rejects(resolveArgs(op, { providers: [local] }, { provider: 'Local node', height: 'abc' }, none.prompts), /height/i);
+    await assert.rejects(
+      resolveArgs(op, { providers: [local] }, { provider: 'Nope' }, none.prompts),
+      /No provider named "Nope"\. Configured providers: "Local node"\./,
+    );
+    await assert.rejects(resolveArgs(op, { providers: [evmOnly] }, { provider: 'EVM only' }, none.prompts), /has no Consensus RPC address/);
+    await assert.rejects(resolveArgs(op, { providers: [evmOnly] }, undefined, none.prompts), /No configured provider has a Consensus RPC address/);
+    await assert.rejects(resolveArgs(op, { providers: [local] }, 'Local node', none.prompts), /must be a tree item or an object/);
     assert.deepEqual(none.asked, []);
   });
 });

@@ -56,9 +56,9 @@ describe('ui: provider picks', () => {
       confirm: async () => true,
     };
     const prompts = providerPrompts(base, () => rows, op.iface);
-    const first = await resolveArgs(op, [a, b, c], undefined, prompts);
+    const first = await resolveArgs(op, { providers: [a, b, c] }, undefined, prompts);
     assert.equal(first?.provider, b, 'the caller gets its own provider back');
-    await resolveArgs(op, [a, b, c], undefined, prompts);
+    await resolveArgs(op, { providers: [a, b, c] }, undefined, prompts);
     assert.deepEqual(seen[1], ['B (last used · down · http://127.0.0.1:3/)', 'A (healthy · #1,234 · http://127.0.0.1:1/)', 'C (http://127.0.0.1:4/)']);
   });
 
