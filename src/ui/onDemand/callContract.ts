@@ -14,7 +14,7 @@ import { findOperation } from '../../core/chain/operations';
 import { groupPickItems } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import type { Route } from '../../core/health/route';
-import { type RouteInput, routeCommand } from '../../core/health/routeCommand';
+import { routeCommand } from '../../core/health/routeCommand';
 import { redactUrl } from '../../core/secrets/redact';
 import { type CallOutcome, type CallSpec, callContract, coerceArg } from '../../core/contracts/call';
 import type { ResolveContext } from '../../core/contracts/registry';
@@ -28,7 +28,7 @@ import { type Prompts, windowPrompts } from '../prompts';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { currentNetworks } from '../networkDirectory';
 import { readSettings } from '../settings';
-import { routeContext } from './capabilityCheck';
+import { routeInput } from './capabilityCheck';
 import { contractRegistry, networkOf } from './contracts';
 import { providerPrompts } from './providerPicks';
 
@@ -61,8 +61,7 @@ function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): Ex
 function routeCall(deps: CommandDeps, provider: unknown, network: unknown): Exclude<Route, { kind: 'refuse' }> {
   const op = findOperation('evm.callContract')!;
   const providers = readSettings().providers.providers;
-  const ctx: RouteInput = deps.health ? routeContext(deps.health, providers) : { providers };
-  const route = routeCommand(op, { provider, network }, currentNetworks(providers), ctx);
+  const route = routeCommand(op, { provider, network }, currentNetworks(providers), routeInput(deps.health, providers));
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   return route.kind === 'ask' && route.candidates.length === 1 ? { kind: 'run', provider: route.candidates[0] } : route;
 }

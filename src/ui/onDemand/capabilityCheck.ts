@@ -10,6 +10,7 @@ import type { Provider } from '../../core/config/providers';
 import type { Capabilities } from '../../core/health/capabilities';
 import type { InterfaceHealth } from '../../core/health/model';
 import { type RouteContext, routeAfterFailure, routeChosen } from '../../core/health/route';
+import type { RouteInput } from '../../core/health/routeCommand';
 
 /** What the checks read: capabilities and health rows (the HealthController). */
 export interface CapabilitySource {
@@ -25,6 +26,11 @@ export type Decision = { run: Provider } | { cancel: true };
 /** What the router reads, from the health controller. */
 export function routeContext(source: CapabilitySource, providers: readonly Provider[]): RouteContext {
   return { providers, capabilities: (n) => source.capabilities(n), rows: () => source.rows() };
+}
+
+/** The router's input for a command or the API: the providers, ranked when health runs (none: "best" is the first of its network). */
+export function routeInput(source: CapabilitySource | undefined, providers: readonly Provider[]): RouteInput {
+  return source ? routeContext(source, providers) : { providers };
 }
 
 /**

@@ -13,7 +13,7 @@ import { requestOptions } from '../../core/chain/requestOptions';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
 import * as l10n from '../../core/base/l10n';
 import type { Provider } from '../../core/config/providers';
-import { type RouteInput, routeCommand } from '../../core/health/routeCommand';
+import { routeCommand } from '../../core/health/routeCommand';
 import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -24,7 +24,7 @@ import { providerPrompts } from './providerPicks';
 import { readSettings } from '../settings';
 import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
-import { type Choose, checkBeforeRun, routeContext, suggestAfterFailure } from './capabilityCheck';
+import { type Choose, checkBeforeRun, routeInput, suggestAfterFailure } from './capabilityCheck';
 import { awaitsCostlyProbe } from '../../core/health/serves';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
@@ -47,7 +47,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
   const health = deps.health;
   const resolved = await resolveArgs(
     op,
-    health ? routeContext(health, providers) : { providers },
+    routeInput(health, providers),
     arg,
     providerPrompts(windowPrompts, () => health?.rows() ?? [], op.iface),
     currentNetworks(providers),
@@ -110,8 +110,13 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
   // The same router as the command: a name, or "best" (of `network`), ranked with the arguments given.
   const providers = readSettings().providers.providers;
-  const ctx: RouteInput = deps.health ? routeContext(deps.health, providers) : { providers };
-  const route = routeCommand(op, { provider: options.provider, network: options.network }, currentNetworks(providers), ctx, args);
+  const route = routeCommand(
+    op,
+    { provider: options.provider, network: options.network },
+    currentNetworks(providers),
+    routeInput(deps.health, providers),
+    args,
+  );
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   if (route.kind === 'ask')
     throw new LocalizedError(l10n.both('run() needs { provider }: a provider\'s name, or "best" (with "network" when several networks are configured).'));
