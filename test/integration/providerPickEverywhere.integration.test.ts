@@ -46,6 +46,20 @@ describe('provider picks: Set Secret and Switch Provider show state, height, the
       .filter(Boolean);
   }
 
+  /** Runs `command` with no argument, reads its provider pick, dismisses it: the rows and what the command returned. */
+  async function dismissedPick(command: string): Promise<{ rows: string[]; text: string; result: unknown }> {
+    const running = vscode.commands.executeCommand(command);
+    const rows = await pickRows();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    return { rows, text: rows.join('\n'), result: await running };
+  }
+
+  /** Pick B (picked last) is the first provider row, with its height. */
+  function assertLastUsedFirst(rows: string[], text: string): void {
+    const first = rows.findIndex((r) => r.includes('Pick'));
+    assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first, with its height:\n${text}`);
+  }
+
   it('Set Secret: the last provider used (picked in an operation command) first, with its state and height; a down provider says down', async () => {
     assert.ok(ui.available, 'this test reads the quick pick through the UI driver (npm test runs it)');
     // Pick B through an operation command's pick: it becomes the last used.
@@ -57,13 +71,9 @@ describe('provider picks: Set Secret and Switch Provider show state, height, the
     await ui.press('Enter');
     assert.ok((await running) instanceof vscode.Uri);
 
-    const setting = vscode.commands.executeCommand('chainEndpoints.setSecret');
-    const rows = await pickRows();
-    const text = rows.join('\n');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    assert.equal(await setting, undefined, 'dismissed: nothing set');
-    const first = rows.findIndex((r) => r.includes('Pick'));
-    assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first, with its height:\n${text}`);
+    const { rows, text, result } = await dismissedPick('chainEndpoints.setSecret');
+    assert.equal(result, undefined, 'dismissed: nothing set');
+    assertLastUsedFirst(rows, text);
     assert.match(text, /Pick A[\s\S]*?(healthy|\d\/\d healthy) · #[\d,]+/, `a healthy provider with its height:\n${text}`);
     assert.match(text, /Pick Down[\s\S]*?down/, `the refused provider says down:\n${text}`);
   });
@@ -89,24 +99,15 @@ describe('provider picks: Set Secret and Switch Provider show state, height, the
   });
 
   it("Call Contract…: the same pick, each provider's EVM RPC state and height, the last used first", async () => {
-    const calling = vscode.commands.executeCommand('chainEndpoints.evm.callContract');
-    const rows = await pickRows();
-    const text = rows.join('\n');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    assert.equal(await calling, undefined, 'dismissed: nothing called');
-    const first = rows.findIndex((r) => r.includes('Pick'));
-    assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first:\n${text}`);
+    const { rows, text, result } = await dismissedPick('chainEndpoints.evm.callContract');
+    assert.equal(result, undefined, 'dismissed: nothing called');
+    assertLastUsedFirst(rows, text);
     assert.match(text, /Pick A[\s\S]*?healthy · #[\d,]+/, `state and height:\n${text}`);
   });
 
   it('Switch Provider… (status bar): the same items', async () => {
-    const switching = vscode.commands.executeCommand('chainEndpoints.statusBar.switchProvider');
-    const rows = await pickRows();
-    const text = rows.join('\n');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await switching;
-    const first = rows.findIndex((r) => r.includes('Pick'));
-    assert.match(rows.slice(first, first + 2).join(' '), /Pick B.*last used.*#[\d,]+/, `the last used first:\n${text}`);
+    const { rows, text } = await dismissedPick('chainEndpoints.statusBar.switchProvider');
+    assertLastUsedFirst(rows, text);
     assert.match(text, /Pick A[\s\S]*?healthy · #[\d,]+/, `state and height:\n${text}`);
   });
 });
