@@ -11,6 +11,8 @@ import { type Located, type TemplatePart, getPath, pathText, scanTemplate } from
 
 /** The longest value a template may produce (characters): a raw transaction fits, a bomb does not. */
 export const MAX_VALUE_CHARS = 1024 * 1024;
+/** The most steps (template parts resolved) one value's expansion may take. */
+export const MAX_EXPANSION_STEPS = 10_000;
 /** Variables nest at most this deep. */
 export const MAX_DEPTH = 8;
 /** The environment variables of the CLI's secrets: never readable through `${env:}`. */
