@@ -202,7 +202,7 @@ describe('query files: bounded by work (issue 34)', function () {
       });
       const ms = Date.now() - started;
       assert.equal(code, 1, out);
-      assert.match(out, /timed out|timeout/i);
+      assert.match(out, /within 1 s/);
       assert.ok(ms < 2400, `took ${ms} ms: the file's 3600 s replaced --timeout 1`);
       // A file's shorter timeout still applies.
       writeFileSync(file, 'request s = evmRpc slow\nprovider: One\ntimeout: 1s\n');
@@ -260,7 +260,9 @@ describe('query files: bounded by work (issue 34)', function () {
     }
 
     it('to its own provider the assembled value may go back', async () => {
-      const r = await cli('request a = evmRpc echo_halves\nprovider: Echo\n\nrequest b = evmRpc echo\nprovider: Echo\nparams: ["{{a.result.a}}{{a.result.b}}"]\n');
+      const r = await cli(
+        'request a = evmRpc echo_halves\nprovider: Echo\n\nrequest b = evmRpc echo\nprovider: Echo\nparams: ["{{a.result.a}}{{a.result.b}}"]\n',
+      );
       assert.equal(r.code, 0, r.out);
     });
 
@@ -279,7 +281,13 @@ describe('query files: bounded by work (issue 34)', function () {
     it('a 200,000-item page is merged up to the item bound, no stack overflow', async () => {
       pageItems = 200_000;
       const op = findOperation('staking.Validators')!;
-      const all = await fetchAllPages(provider('One'), op, { 'pagination.limit': '1' }, { http, timeoutMs: 10_000, maxBufferBytes: 64 << 20, spillDir: dir }, 5);
+      const all = await fetchAllPages(
+        provider('One'),
+        op,
+        { 'pagination.limit': '1' },
+        { http, timeoutMs: 10_000, maxBufferBytes: 64 << 20, spillDir: dir },
+        5,
+      );
       assert.equal(all.outcome.error, undefined, all.outcome.error?.message);
       assert.equal(all.items, 10_000);
       assert.equal(all.truncated, true);
