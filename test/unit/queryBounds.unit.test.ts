@@ -15,6 +15,7 @@ import { MAX_EXPANSION_STEPS, ValueError, interpolate } from '../../src/core/que
 import type { QueryFile } from '../../src/core/queries/model';
 import { parseQueryFile } from '../../src/core/queries/parse';
 import { type RunContext, runQueryFile } from '../../src/core/queries/run';
+import { MAX_INLINE_STEPS, inlineSteps, matchWithin } from '../../src/core/queries/regex';
 import { SecretMasker, maskedForms } from '../../src/core/secrets/mask';
 import { HttpClient } from '../../src/core/transport/http';
 import { type TestServer, json, startServer } from './helpers/httpServer';
@@ -141,7 +142,7 @@ describe('query files: bounded by work (issue 34)', function () {
   });
 
   describe('item 6: every regular expression within the request deadline, off the calling thread', () => {
-    it('a "linear-looking" expression never runs on the calling thread', async () => {
+    it('an expression without a small proven cost (quadratic, alternations) never runs on the calling thread', async () => {
       const lines = ['request e = evmRpc long', 'provider: One', 'timeout: 2s', `assert result matches /a*b/`, `assert result matches /${'(a|a)'.repeat(4)}b/`];
       const file = parseQueryFile(lines.join('\n'));
       const test = RegExp.prototype.test;
@@ -168,6 +169,17 @@ describe('query files: bounded by work (issue 34)', function () {
         run.requests[0].runs[0].assertions.map((a) => a.passed),
         [false, false],
       );
+    });
+
+    it('only a provably small one runs inline, and only before the deadline', async () => {
+      // No group, alternation or backreference, one quantifier: at most source x text steps per start.
+      assert.ok(inlineSteps('^0x[0-9a-f]+$', '', 66)! <= MAX_INLINE_STEPS);
+      assert.ok(inlineSteps('a*b', '', 10_001)! > MAX_INLINE_STEPS, 'quadratic on 10,000 characters');
+      assert.ok(inlineSteps('^a*b', 'm', 10_001)! > MAX_INLINE_STEPS, '^ with the m flag anchors every line');
+      for (const shape of ['(a|a)(a|a)b', 'a|b', '(a)\\1', 'a+b+', '(?=a)a', 'x{2}y*']) assert.equal(inlineSteps(shape, '', 10), undefined, shape);
+      assert.deepEqual(await matchWithin(/^0x[0-9a-f]+$/, `0x${'ab'.repeat(32)}`, Date.now() + 1000), { matched: true });
+      const late = await matchWithin(/^0x/, '0x1', Date.now() - 1);
+      assert.ok('error' in late && /deadline passed/.test(late.error));
     });
 
     it('30 quadratic assertions under "timeout: 1s" end with the request deadline, not 30 deadlines', async () => {

@@ -1,18 +1,56 @@
 // `assert <path> matches /re/` without a hang: a regular expression from a file, run on text from a
 // server, can backtrack for ever (`/^(a|a)*$/` on forty a's) or cost the square of the text
-// (`/a*b/` on 10,000 a's). Every one runs in a worker thread, within the request's deadline (an
-// absolute time shared by all the request's expressions, waiting for the worker included); past it
-// the worker is terminated. None runs on the calling thread: no static rule tells a cheap expression
-// from a slow one (`(a|a)(a|a)…b` has no quantifier and is exponential), and a round trip to the
-// worker costs well under a millisecond. The text matched is capped (MAX_MATCHED_CHARS).
-// README: docs/query-files.md.
+// (`/a*b/` on 10,000 a's, 100 of them 13.9 s under `timeout: 1s` when such ones ran inline).
+// Every expression of a request is bounded by one deadline, the request's (an absolute time shared
+// by all its expressions). One runs on the calling thread only when its cost has a small proven
+// bound (inlineSteps(): no group, alternation or backreference and at most one quantifier, so at
+// most source length x text length steps from each starting position; anchored with `^`, one
+// position) and the deadline has not passed; any other runs in a worker thread, terminated at the
+// deadline (waiting for the worker counts). The text matched is capped (MAX_MATCHED_CHARS).
+// Why not refuse slow shapes: no static rule catches every one (`(a|a)(a|a)…b` has no quantifier
+// and is exponential), and a deadline does. README: docs/query-files.md.
 
 import { Worker } from 'node:worker_threads';
 
 /** The longest text a regular expression is run on. */
 export const MAX_MATCHED_CHARS = 1024 * 1024;
+/** The most steps (inlineSteps()) an expression may cost to run on the calling thread: well under a millisecond. */
+export const MAX_INLINE_STEPS = 200_000;
 
 export type MatchOutcome = { matched: boolean } | { error: string };
+
+/**
+ * An upper bound on the steps of `re` on a text of `chars` characters, or undefined when there is
+ * none short of running it. Only for an expression without groups, alternation or backreferences
+ * and with at most one quantifier (on a single atom): from each starting position the quantifier
+ * tries at most chars + 1 lengths, each followed by at most source-length comparisons; anchored
+ * with `^` (without the m flag) only the first position matches past `^`.
+ */
+export function inlineSteps(source: string, flags: string, chars: number): number | undefined {
+  let quantifiers = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      if (/[1-9k]/.test(source[i + 1] ?? '')) return undefined; // a backreference
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === '|') return undefined;
+    const brace = c === '{' ? /^\{\d+(,\d*)?\}/.exec(source.slice(i)) : null;
+    if (c === '*' || c === '+' || c === '?' || brace) {
+      if (++quantifiers > 1) return undefined;
+      if (brace) i += brace[0].length - 1;
+      if (source[i + 1] === '?') i++; // lazy
+    }
+  }
+  const anchored = source.startsWith('^') && !flags.includes('m');
+  const perStart = (chars + 1) * Math.max(1, source.length);
+  return anchored ? perStart + chars : perStart * (chars + 1);
+}
 
 /** The outcome when it is known without running the expression (a text too long), else undefined. */
 export function matchAtOnce(text: string): MatchOutcome | undefined {
@@ -20,12 +58,25 @@ export function matchAtOnce(text: string): MatchOutcome | undefined {
   return undefined;
 }
 
+const DEADLINE_PASSED: MatchOutcome = {
+  error: "the request's deadline passed before the regular expression could run: simplify the request's expressions",
+};
+
 /**
- * `re` on `text` in the worker, finished by `deadline` (a Date.now() time: the request's, shared by
- * its expressions): the outcome, or an error sentence (too long, too slow, no time left).
+ * `re` on `text`, finished by `deadline` (a Date.now() time: the request's, shared by its
+ * expressions): on the calling thread when its cost is provably small, else in the worker. The
+ * outcome, or an error sentence (too long, too slow, no time left).
  */
 export async function matchWithin(re: RegExp, text: string, deadline: number): Promise<MatchOutcome> {
-  return matchAtOnce(text) ?? runner.match(re.source, re.flags, text, deadline);
+  const known = matchAtOnce(text);
+  if (known) return known;
+  const steps = inlineSteps(re.source, re.flags, text.length);
+  if (steps !== undefined && steps <= MAX_INLINE_STEPS) {
+    if (Date.now() >= deadline) return DEADLINE_PASSED;
+    re.lastIndex = 0;
+    return { matched: re.test(text) };
+  }
+  return runner.match(re.source, re.flags, text, deadline);
 }
 
 const WORKER_CODE = `
