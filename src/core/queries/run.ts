@@ -235,8 +235,10 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
     return failed(errorMessage(err));
   }
   // Another provider's secret is looked for in the request as it will be sent, not only in each reference.
-  const leak = foreignSecretIn(ctx, provider, ownSecrets(request, provider, ctx), assembled(wire, op, args));
-  if (leak) return failed(leak);
+  if (ctx.foreignSecrets) {
+    const leak = foreignSecretIn(ctx, provider, ownSecrets(request, provider, ctx), assembled(wire, op, args));
+    if (leak) return failed(leak);
+  }
   // The catalogue's broadcasts and every raw request that changes state (core/chain/stateChanging.ts).
   const changes = stateChangingReason(op, args);
   if (changes) {
