@@ -120,7 +120,9 @@ class WorkerRunner {
       const timer = setTimeout(() => {
         this.worker = undefined;
         void worker.terminate();
-        done({ error: `the regular expression ran past its deadline (the ${leftMs} ms left of the request's timeout) and was stopped: simplify it` });
+        done({
+          error: `the regular expression ran past its deadline (the ${Math.round(leftMs)} ms left of the request's timeout) and was stopped: simplify it`,
+        });
       }, leftMs);
       worker.ref();
       worker.on('message', onMessage);
