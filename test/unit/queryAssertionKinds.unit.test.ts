@@ -54,7 +54,7 @@ const UNION: Record<Assertion['kind'], true> = {
 async function passes(a: Assertion, records: ResultRecord[]): Promise<boolean> {
   if (isAcross(a)) return evaluateAcross(a, records).passed;
   const kind = kindOf(a);
-  const prepared = await kind.prepare?.(a, records[0], 5000);
+  const prepared = await kind.prepare?.(a, records[0], Date.now() + 5000);
   return evaluate(a, records[0], valueOf(a)?.text, prepared).passed;
 }
 

@@ -1,7 +1,8 @@
 // Every page of a paged module route (query files' `page: all`): follows `pagination.next_key`
-// with the same request, bounded by a number of pages and of items, and merges the pages into one
-// answer (the list field concatenated, the last page's pagination). Each page goes through
-// execute() like any request (timeouts, caps, cancellation).
+// with the same request, bounded by a number of pages and of items (a page's items past the bound
+// are left out, whatever its size), and merges the pages into one answer (the list field
+// concatenated, the last page's pagination). Each page goes through execute() like any request
+// (timeouts, caps, cancellation).
 
 import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, execute } from './execute';
@@ -31,7 +32,9 @@ export async function fetchAllPages(provider: Provider, op: Operation, args: Arg
     return { outcome, result: outcome.error ? undefined : outcome.result, pages: 1, items: 0, truncated: false, summary: outcome.summary ?? '' };
   const first = outcome.result as Record<string, unknown>;
   const field = Object.keys(first ?? {}).find((k) => Array.isArray(first[k]));
-  const list: unknown[] = field ? [...(first[field] as unknown[])] : [];
+  const list: unknown[] = [];
+  /** Items a page had past MAX_ITEMS (left out). */
+  let left = field ? append(list, first[field] as unknown[]) : 0;
   let pages = 1;
   let last = first;
   while (outcome.nextPage && pages < Math.min(maxPages, MAX_PAGES) && list.length < MAX_ITEMS) {
@@ -39,13 +42,23 @@ export async function fetchAllPages(provider: Provider, op: Operation, args: Arg
     pages++;
     if (outcome.error) break;
     last = outcome.result as Record<string, unknown>;
-    if (field && Array.isArray(last?.[field])) list.push(...(last[field] as unknown[]));
+    if (field && Array.isArray(last?.[field])) left += append(list, last[field] as unknown[]);
   }
-  const truncated = !outcome.error && (Boolean(outcome.nextPage) || list.length > MAX_ITEMS);
-  if (list.length > MAX_ITEMS) list.length = MAX_ITEMS;
+  const truncated = !outcome.error && (Boolean(outcome.nextPage) || left > 0);
   const result = field ? { ...first, [field]: list, pagination: last?.pagination ?? null } : last;
   const summary = truncated
     ? l10n.t('{0} {1} over {2} pages (stopped: more pages left)', list.length, field ?? '', pages)
     : l10n.t('{0} {1} over {2} pages', list.length, field ?? '', pages);
   return { outcome, result: outcome.error ? undefined : result, pages, items: list.length, truncated, summary };
+}
+
+/**
+ * Appends a page's items to `list`, up to MAX_ITEMS in all, one by one (a spread `push(...page)`
+ * passes every item as an argument: "Maximum call stack size exceeded" at 200,000). Returns how
+ * many were left out.
+ */
+function append(list: unknown[], page: readonly unknown[]): number {
+  const take = Math.max(0, Math.min(page.length, MAX_ITEMS - list.length));
+  for (let i = 0; i < take; i++) list.push(page[i]);
+  return page.length - take;
 }

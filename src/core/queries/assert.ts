@@ -35,10 +35,14 @@ export function implicitSuccess(request: Pick<QueryRequest, 'line'>): Assertion 
   return { kind: 'success', text: 'success', line: request.line, col: 1 };
 }
 
+/** The least time a request's assertions get, even when its answer used up its timeout. */
+export const MIN_BUDGET_MS = 50;
+
 /**
  * A request's own assertions (not those across providers) on one provider's record, in order; with
  * none, the implicit `success`. `resolve` gives a value side its text (references, variables: it may
- * throw, and the assertion fails with why); `budgetMs` bounds a kind's prepare() (a regex run).
+ * throw, and the assertion fails with why); `budgetMs` (what is left of the request's timeout, at
+ * least MIN_BUDGET_MS) bounds every prepare() of the request together (regex runs): one deadline.
  * Never throws: every problem is a failed result.
  */
 export async function evaluateOwn(
@@ -48,6 +52,7 @@ export async function evaluateOwn(
   budgetMs: number,
 ): Promise<AssertionResult[]> {
   const own = request.assertions.filter((a) => !isAcross(a));
+  const deadline = Date.now() + Math.max(MIN_BUDGET_MS, budgetMs);
   if (own.length === 0) return [evaluate(implicitSuccess(request), record)];
   const results: AssertionResult[] = [];
   for (const a of own) {
@@ -55,7 +60,7 @@ export async function evaluateOwn(
       const kind = kindOf(a);
       const value = kind.value?.(a);
       const expected = value ? resolve(value) : undefined;
-      const prepared = await kind.prepare?.(a, record, budgetMs);
+      const prepared = await kind.prepare?.(a, record, deadline);
       const result = evaluate(a, record, expected, prepared);
       // With its references resolved (the reports' names), when it has any: masked, one line.
       const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));

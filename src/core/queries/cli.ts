@@ -169,6 +169,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         { http, spillDir },
         'silent',
       ),
+      // --timeout bounds every request: a file's own `timeout:` may shorten it, never lengthen it.
+      maxTimeoutMs: options.timeoutMs,
       // Networks as the providers declare them (chainId, evmChainId, network): no probe here.
       networkOf: (p) => declaredNetworks.get(p.name)?.label,
       concurrency: options.concurrency,

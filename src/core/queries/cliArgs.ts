@@ -20,7 +20,8 @@ options:
                          only when NAME is allowed and unset. CHAIN_ENDPOINTS_SECRET_* is never readable.
   --reporter KIND        text (default), tap, junit or json
   --output FILE          write the report there (a text summary still goes to stdout)
-  --timeout SECONDS      per request (default 30); a regular expression runs within it too
+  --timeout SECONDS      per request (default 30), regular expressions included; a file's own
+                         "timeout:" may shorten it, never lengthen it
   --concurrency N        requests of one "provider: *" in flight (default 4)
   --max-download-mb N    the most one answer may cost, after decompression (default 64)
   -h, --help             this text

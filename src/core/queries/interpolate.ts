@@ -1,7 +1,9 @@
 // A query file's values resolved when their request runs: variables, `${env:NAME}` (only the names
 // the person running the file allowed; CHAIN_ENDPOINTS_SECRET_* never), `${secret:NAME}` (for the
 // request's provider only), `{{request.path ± N}}` (never carrying another provider's secret). Every
-// value is capped (MAX_VALUE_CHARS): variables that expand each other cannot build a bomb.
+// value is capped (MAX_VALUE_CHARS) and so is the work of building it: each variable is expanded once
+// per file run and provider (Expansions), and one value takes at most MAX_EXPANSION_STEPS steps, so
+// variables that expand each other build neither a bomb nor a loop of empty strings.
 
 import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
@@ -11,6 +13,8 @@ import { type Located, type TemplatePart, getPath, pathText, scanTemplate } from
 
 /** The longest value a template may produce (characters): a raw transaction fits, a bomb does not. */
 export const MAX_VALUE_CHARS = 1024 * 1024;
+/** The most steps (template parts resolved) one value's expansion may take. */
+export const MAX_EXPANSION_STEPS = 10_000;
 /** Variables nest at most this deep. */
 export const MAX_DEPTH = 8;
 /** The environment variables of the CLI's secrets: never readable through `${env:}`. */
@@ -41,6 +45,8 @@ export interface ValueScope {
   readonly file: QueryFile;
   readonly ctx: ValueContext;
   readonly done: ReadonlyMap<string, EarlierRun>;
+  /** The variables expanded so far in this file run (each once); without it, once per value. */
+  readonly expanded?: Expansions;
 }
 
 /** Why `${env:NAME}` may not be read, or undefined when it may. */
@@ -52,31 +58,105 @@ export function envRefusal(name: string, allowed: ReadonlySet<string> | undefine
   return undefined;
 }
 
-/** Resolves a value's variables, environment, secrets (only with a provider) and references. */
-export function interpolate(v: Located, scope: ValueScope, provider: Provider | undefined, depth = 0): string {
+/** The characters a file run keeps of its expanded variables (Expansions). */
+export const MAX_MEMO_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Variables already expanded in one file run, by provider and name: each is expanded once, however
+ * often it is used. At most MAX_MEMO_CHARS characters are kept; past them a variable is expanded
+ * again at each use, still within MAX_EXPANSION_STEPS per value.
+ */
+export class Expansions {
+  private readonly byKey = new Map<string, Expanded>();
+  private chars = 0;
+
+  get(key: string): Expanded | undefined {
+    return this.byKey.get(key);
+  }
+
+  set(key: string, e: Expanded): void {
+    if (this.chars + e.text.length > MAX_MEMO_CHARS) return;
+    this.chars += e.text.length;
+    this.byKey.set(key, e);
+  }
+}
+
+/** A variable's value expanded, and how many variables deep it goes below itself. */
+interface Expanded {
+  readonly text: string;
+  readonly height: number;
+}
+
+/** One value's expansion: its steps so far (the bound), the variables known, the value it started from (errors name it). */
+interface Expansion {
+  steps: number;
+  readonly memo: Expansions;
+  readonly top: Located;
+}
+
+/**
+ * Resolves a value's variables, environment, secrets (only with a provider) and references. Each
+ * variable is expanded once per scope (its `expanded`, or this call) and provider; one value's
+ * expansion takes at most MAX_EXPANSION_STEPS steps (a template part resolved, a variable used):
+ * past it, a ValueError located at the value.
+ */
+export function interpolate(v: Located, scope: ValueScope, provider: Provider | undefined): string {
+  return expand(v, scope, provider, 0, { steps: 0, memo: scope.expanded ?? new Expansions(), top: v }).text;
+}
+
+function expand(v: Located, scope: ValueScope, provider: Provider | undefined, depth: number, x: Expansion): Expanded {
   if (depth > MAX_DEPTH) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
-  if (!v.text.includes('${') && !v.text.includes('{{')) return v.text;
+  if (!v.text.includes('${') && !v.text.includes('{{')) return { text: v.text, height: 0 };
   let out = '';
+  let height = 0;
   for (const p of scanTemplate(v, [])) {
-    out += resolvePart(p, v, scope, provider, depth);
+    if (++x.steps > MAX_EXPANSION_STEPS) {
+      throw new ValueError(
+        `line ${x.top.line}:${x.top.col}: expanding the value takes more than ${MAX_EXPANSION_STEPS} steps (its variables use others too often): simplify them`,
+      );
+    }
+    if (p.kind === 'var' && !(p.name === 'provider' && scope.ctx.defaultProvider)) {
+      const e = variable(p, v, scope, provider, depth, x);
+      out += e.text;
+      height = Math.max(height, e.height + 1);
+    } else out += resolvePart(p, v, scope, provider);
     if (out.length > MAX_VALUE_CHARS) {
       throw new ValueError(`line ${v.line}:${v.col}: the value is larger than ${MAX_VALUE_CHARS} characters once its variables are expanded`);
     }
   }
-  return out;
+  return { text: out, height };
 }
 
-function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: Provider | undefined, depth: number): string {
-  const { ctx, file } = scope;
+/** A variable used at `depth`: expanded once (x.memo), its nesting checked at every use. */
+function variable(
+  p: Extract<TemplatePart, { kind: 'var' }>,
+  v: Located,
+  scope: ValueScope,
+  provider: Provider | undefined,
+  depth: number,
+  x: Expansion,
+): Expanded {
+  const key = `${provider?.name ?? ''}\u0000${p.name}`;
+  let e = x.memo.get(key);
+  if (!e) {
+    const value = scope.file.variables.get(p.name);
+    if (!value) throw new ValueError(`line ${v.line}:${p.col}: variable "${p.name}" is not defined (add "@${p.name} = …")`);
+    e = expand(value, scope, provider, depth + 1, x);
+    x.memo.set(key, e);
+  }
+  if (depth + 1 + e.height > MAX_DEPTH) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
+  return e;
+}
+
+/** A part other than a variable (text, environment, secret, reference). */
+function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: Provider | undefined): string {
+  const { ctx } = scope;
   switch (p.kind) {
     case 'text':
       return p.text;
-    case 'var': {
-      if (p.name === 'provider' && ctx.defaultProvider) return ctx.defaultProvider;
-      const value = file.variables.get(p.name);
-      if (!value) throw new ValueError(`line ${v.line}:${p.col}: variable "${p.name}" is not defined (add "@${p.name} = …")`);
-      return interpolate(value, scope, provider, depth + 1);
-    }
+    case 'var':
+      // Only `${provider}` given from outside comes here (expand() resolves the others).
+      return ctx.defaultProvider ?? '';
     case 'env': {
       const refused = envRefusal(p.name, ctx.allowEnv, ctx.envHint);
       if (refused) throw new ValueError(`line ${v.line}:${p.col}: ${refused}`);
@@ -109,7 +189,7 @@ function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: P
   }
 }
 
-/** A masker of other providers' secrets, in every form the masker knows (raw, URL-encoded, JSON-escaped, base64). */
+/** A masker of other providers' secrets, in every form the masker knows (raw, URL-encoded, JSON-escaped, base64, hex). */
 const foreignMaskers = new Map<string, SecretMasker>();
 function foreignMasker(values: readonly string[]): SecretMasker {
   const key = values.join('\u0000');
@@ -121,6 +201,26 @@ function foreignMasker(values: readonly string[]): SecretMasker {
     foreignMaskers.set(key, m);
   }
   return m;
+}
+
+/**
+ * Why the request as assembled (its address, headers and body as they will be sent) may not go to
+ * `p`: it holds a secret of another provider, in any form the masker knows (raw, URL-encoded,
+ * JSON-escaped, base64, hex), whichever references built it (an echo split across two `{{ref}}`s
+ * is whole here). The provider's `own` secret values are taken out first (two providers may share
+ * one). undefined when it may go.
+ */
+export function foreignSecretIn(ctx: ValueContext, p: Provider, own: readonly string[], parts: readonly { where: string; text: string }[]): string | undefined {
+  const values = ctx.foreignSecrets?.(p);
+  if (!values?.length) return undefined;
+  const foreign = foreignMasker(values);
+  const mine = own.length > 0 ? foreignMasker(own) : undefined;
+  for (const part of parts) {
+    if (foreign.finds(mine ? mine.mask(part.text) : part.text)) {
+      return `the request as assembled contains a secret of another provider (in its ${part.where}): not sent to "${p.name}"`;
+    }
+  }
+  return undefined;
 }
 
 /** Values read from the environment are masked wherever text is shown, like secrets. */

@@ -1,67 +1,82 @@
 // `assert <path> matches /re/` without a hang: a regular expression from a file, run on text from a
-// server, can backtrack for ever (`/^(a|a)*$/` on forty a's). One that is linear by construction (no
-// quantified group, no backreference, at most one quantifier) on a short text runs here; any other
-// runs in a worker thread with a deadline (the request's timeout), which is terminated when the
-// deadline passes. The text matched is capped (MAX_MATCHED_CHARS). README: docs/query-files.md.
+// server, can backtrack for ever (`/^(a|a)*$/` on forty a's) or cost the square of the text
+// (`/a*b/` on 10,000 a's, 100 of them 13.9 s under `timeout: 1s` when such ones ran inline).
+// Every expression of a request is bounded by one deadline, the request's (an absolute time shared
+// by all its expressions). One runs on the calling thread only when its cost has a small proven
+// bound (inlineSteps(): no group, alternation or backreference and at most one quantifier, so at
+// most source length x text length steps from each starting position; anchored with `^`, one
+// position) and the deadline has not passed; any other runs in a worker thread, terminated at the
+// deadline (waiting for the worker counts). The text matched is capped (MAX_MATCHED_CHARS).
+// Why not refuse slow shapes: no static rule catches every one (`(a|a)(a|a)…b` has no quantifier
+// and is exponential), and a deadline does. README: docs/query-files.md.
 
 import { Worker } from 'node:worker_threads';
 
 /** The longest text a regular expression is run on. */
 export const MAX_MATCHED_CHARS = 1024 * 1024;
-/** Up to this length, a linear expression runs on the calling thread. */
-const INLINE_CHARS = 10_000;
+/** The most steps (inlineSteps()) an expression may cost to run on the calling thread: well under a millisecond. */
+export const MAX_INLINE_STEPS = 200_000;
 
 export type MatchOutcome = { matched: boolean } | { error: string };
 
 /**
- * Whether `source` cannot backtrack more than linearly per starting position: no quantifier applied
- * to a group, no backreference, at most one quantifier in all.
+ * An upper bound on the steps of `re` on a text of `chars` characters, or undefined when there is
+ * none short of running it. Only for an expression without groups, alternation or backreferences
+ * and with at most one quantifier (on a single atom): from each starting position the quantifier
+ * tries at most chars + 1 lengths, each followed by at most source-length comparisons; anchored
+ * with `^` (without the m flag) only the first position matches past `^`.
  */
-export function isLinear(source: string): boolean {
+export function inlineSteps(source: string, flags: string, chars: number): number | undefined {
   let quantifiers = 0;
-  let afterGroup = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
-      const n = source[i + 1] ?? '';
-      if (/[1-9k]/.test(n)) return false; // a backreference
+      if (/[1-9k]/.test(source[i + 1] ?? '')) return undefined; // a backreference
       i++;
-      afterGroup = false;
       continue;
     }
     if (c === '[') {
       for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
-      afterGroup = false;
       continue;
     }
+    if (c === '(' || c === ')' || c === '|') return undefined;
     const brace = c === '{' ? /^\{\d+(,\d*)?\}/.exec(source.slice(i)) : null;
-    if (c === '*' || c === '+' || (c === '?' && source[i - 1] !== '(') || brace) {
-      if (afterGroup) return false;
-      if (++quantifiers > 1) return false;
+    if (c === '*' || c === '+' || c === '?' || brace) {
+      if (++quantifiers > 1) return undefined;
       if (brace) i += brace[0].length - 1;
       if (source[i + 1] === '?') i++; // lazy
-      continue;
     }
-    afterGroup = c === ')';
   }
-  return true;
+  const anchored = source.startsWith('^') && !flags.includes('m');
+  const perStart = (chars + 1) * Math.max(1, source.length);
+  return anchored ? perStart + chars : perStart * (chars + 1);
 }
 
-const linear = new WeakMap<RegExp, boolean>();
-
-/** The outcome when it is known at once (a linear expression on a short text, a text too long), else undefined. */
-export function matchAtOnce(re: RegExp, text: string): MatchOutcome | undefined {
+/** The outcome when it is known without running the expression (a text too long), else undefined. */
+export function matchAtOnce(text: string): MatchOutcome | undefined {
   if (text.length > MAX_MATCHED_CHARS) return { error: `the value is longer than ${MAX_MATCHED_CHARS} characters: not matched against a regular expression` };
-  let isLin = linear.get(re);
-  if (isLin === undefined) linear.set(re, (isLin = isLinear(re.source)));
-  if (text.length > INLINE_CHARS || !isLin) return undefined;
-  re.lastIndex = 0;
-  return { matched: re.test(text) };
+  return undefined;
 }
 
-/** `re` on `text`, within `deadlineMs`: the outcome, or an error sentence (too long, too slow). */
-export async function matchWithin(re: RegExp, text: string, deadlineMs: number): Promise<MatchOutcome> {
-  return matchAtOnce(re, text) ?? runner.match(re.source, re.flags, text, Math.max(50, deadlineMs));
+const DEADLINE_PASSED: MatchOutcome = {
+  error: "the request's deadline passed before the regular expression could run: simplify the request's expressions",
+};
+
+/**
+ * `re` on `text`, finished by `deadline` (a Date.now() time: the request's, shared by its
+ * expressions): on the calling thread when its cost is provably small, else in the worker. The
+ * outcome, or an error sentence (too long, too slow, no time left).
+ */
+export async function matchWithin(re: RegExp, text: string, deadline: number): Promise<MatchOutcome> {
+  const known = matchAtOnce(text);
+  if (known) return known;
+  const steps = inlineSteps(re.source, re.flags, text.length);
+  if (steps !== undefined && steps <= MAX_INLINE_STEPS) {
+    if (Date.now() >= deadline) return DEADLINE_PASSED;
+    re.lastIndex = 0;
+    return { matched: re.test(text) };
+  }
+  return runner.match(re.source, re.flags, text, deadline);
 }
 
 const WORKER_CODE = `
@@ -77,13 +92,17 @@ class WorkerRunner {
   private worker: Worker | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  match(source: string, flags: string, text: string, deadlineMs: number): Promise<MatchOutcome> {
-    const run = this.queue.then(() => this.once(source, flags, text, deadlineMs));
+  match(source: string, flags: string, text: string, deadline: number): Promise<MatchOutcome> {
+    // The time waiting for the worker counts: the deadline is the request's, not this match's.
+    const run = this.queue.then(() => this.once(source, flags, text, deadline));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private once(source: string, flags: string, text: string, deadlineMs: number): Promise<MatchOutcome> {
+  private once(source: string, flags: string, text: string, deadline: number): Promise<MatchOutcome> {
+    const leftMs = deadline - Date.now();
+    if (leftMs <= 0)
+      return Promise.resolve({ error: "the request's deadline passed before the regular expression could run: simplify the request's expressions" });
     const worker = (this.worker ??= this.start());
     return new Promise((resolve) => {
       const done = (outcome: MatchOutcome) => {
@@ -101,8 +120,10 @@ class WorkerRunner {
       const timer = setTimeout(() => {
         this.worker = undefined;
         void worker.terminate();
-        done({ error: `the regular expression ran past its deadline (${deadlineMs} ms, the request's timeout) and was stopped: simplify it` });
-      }, deadlineMs);
+        done({
+          error: `the regular expression ran past its deadline (the ${Math.round(leftMs)} ms left of the request's timeout) and was stopped: simplify it`,
+        });
+      }, leftMs);
       worker.ref();
       worker.on('message', onMessage);
       worker.once('error', onError);

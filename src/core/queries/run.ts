@@ -8,12 +8,14 @@
 import { errorMessage } from '../base/errors';
 import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../chain/execute';
 import { fetchAllPages } from '../chain/pages';
+import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
+import { secretNames } from '../config/secrets';
 import { masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluateAcross, evaluateOwn, implicitSuccess, oneLine, shorten } from './assert';
 import { isAcross } from './assertions/index';
-import { type ValueContext, interpolate } from './interpolate';
+import { Expansions, type ValueContext, foreignSecretIn, interpolate } from './interpolate';
 import { type ChoiceContext, chooseProviders } from './providerChoice';
 import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
@@ -21,8 +23,10 @@ import { type Diagnostic, type Located, scanTemplate } from './syntax';
 export { interpolate } from './interpolate';
 
 export interface RunContext extends ValueContext, ChoiceContext {
-  /** What every request runs with (its own `timeout:` replaces timeoutMs). */
+  /** What every request runs with (its own `timeout:` replaces timeoutMs, within maxTimeoutMs). */
   readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
+  /** The longest a request may take, whatever its `timeout:` says (the CLI's --timeout); none when absent. */
+  readonly maxTimeoutMs?: number;
   /** The provider as the network sees it: its secrets substituted (throws a clear error when one is missing). */
   resolveProvider(p: Provider): Provider;
   /** Requests of one fan-out in flight at once (default 4). */
@@ -116,6 +120,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const wires: Scope['wires'] = new Map();
   const options: Scope['options'] = new Map();
   const chosen: Scope['chosen'] = new Map();
+  const expanded = new Expansions();
   for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
@@ -123,7 +128,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
     if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
     else {
       try {
-        run = await runRequest(file, request, ctx, done, wires, options, chosen);
+        run = await runRequest(file, request, ctx, done, { wires, options, chosen, expanded });
       } catch (err) {
         run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
       }
@@ -141,16 +146,14 @@ async function runRequest(
   request: QueryRequest,
   ctx: RunContext,
   done: Map<string, RequestRun>,
-  wires: Scope['wires'],
-  options: Scope['options'],
-  chosen: Scope['chosen'],
+  shared: Pick<Scope, 'wires' | 'options' | 'chosen' | 'expanded'>,
 ): Promise<RequestRun> {
   // A request the parser could not read is errored with its located diagnostic; the others run.
   const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
   if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
   if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
-  const scope: Scope = { file, ctx, done, wires, options, chosen };
+  const scope: Scope = { file, ctx, done, ...shared };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
   if (providers.length === 1) {
@@ -179,6 +182,8 @@ interface Scope {
   options: Map<string, ExecuteOptions>;
   /** Per interface and provider name: the provider it resolves to. */
   chosen: Map<string, Provider[]>;
+  /** The variables expanded so far (each once per provider and file run: interpolate.ts). */
+  expanded: Expansions;
 }
 
 function recordOf(provider: string, o: Outcome): ResultRecord {
@@ -207,6 +212,8 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
     ctx.onResult?.(run);
     return run;
   };
+  // Cancelled between two requests of a fan-out: nothing more is resolved or sent.
+  if (ctx.signal?.aborted) return failed('cancelled');
   let args: Record<string, string>;
   let wire: Provider;
   try {
@@ -227,6 +234,11 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   } catch (err) {
     return failed(errorMessage(err));
   }
+  // Another provider's secret is looked for in the request as it will be sent, not only in each reference.
+  if (ctx.foreignSecrets) {
+    const leak = foreignSecretIn(ctx, provider, ownSecrets(request, provider, ctx), assembled(wire, op, args));
+    if (leak) return failed(leak);
+  }
   // The catalogue's broadcasts and every raw request that changes state (core/chain/stateChanging.ts).
   const changes = stateChangingReason(op, args);
   if (changes) {
@@ -241,7 +253,8 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
       if (!ok) return failed('not sent: the broadcast was not confirmed');
     }
   }
-  const timeoutMs = request.timeoutMs ?? ctx.execute.timeoutMs;
+  // A file's `timeout:` replaces the default, never past the bound of whoever runs it (the CLI's --timeout).
+  const timeoutMs = Math.min(request.timeoutMs ?? ctx.execute.timeoutMs, ctx.maxTimeoutMs ?? Infinity);
   const optionsKey = `${timeoutMs}\u0000${provider.name}`;
   let options = scope.options.get(optionsKey);
   if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
@@ -258,6 +271,32 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   ctx.onResult?.(run);
   if (!ctx.keepOutcomes) run.outcome = undefined;
   return run;
+}
+
+/** The request as it will be sent, in parts: its address, its body, its headers (or its arguments when they are invalid: nothing is sent then). */
+function assembled(wire: Provider, op: Operation, args: Record<string, string>): { where: string; text: string }[] {
+  const parts: { where: string; text: string }[] = [];
+  try {
+    const d = describeRequest(wire, op, args);
+    parts.push({ where: 'address', text: d.url });
+    if (d.body !== undefined) parts.push({ where: 'body', text: d.body });
+  } catch {
+    for (const v of Object.values(args)) parts.push({ where: 'arguments', text: v });
+  }
+  for (const [k, v] of Object.entries(wire.headers ?? {})) parts.push({ where: 'headers', text: `${k}: ${v}` });
+  return parts;
+}
+
+/** The values of the provider's own secrets: those of its addresses and headers, and those the request's arguments name. */
+function ownSecrets(request: QueryRequest, provider: Provider, ctx: RunContext): string[] {
+  const names = new Set(secretNames(provider));
+  for (const a of request.args) if (a.value.text.includes('${secret:')) for (const p of scanTemplate(a.value, [])) if (p.kind === 'secret') names.add(p.name);
+  const values: string[] = [];
+  for (const n of names) {
+    const v = ctx.secretValue(provider, n);
+    if (v !== undefined && v !== '') values.push(v);
+  }
+  return values;
 }
 
 /** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */

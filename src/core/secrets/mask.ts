@@ -74,9 +74,9 @@ export const masker = new SecretMasker();
 /**
  * Every form a value takes in what the extension sends or shows: raw; in a URL (encodeURIComponent,
  * encodeURI, everything percent-encoded, as the URL parser re-encodes it in a path or a query, as a
- * form, each with upper- and lower-case hex); JSON-escaped; and base64 (standard and URL-safe,
+ * form, each with upper- and lower-case hex); JSON-escaped; base64 (standard and URL-safe,
  * padded or not, and the part that stays the same at any offset, as in `Authorization: Basic
- * base64(user:secret)`).
+ * base64(user:secret)`); and hex of its UTF-8 bytes, lower and upper case (from 4 bytes).
  */
 export function maskedForms(v: string): string[] {
   const forms = new Set<string>([v]);
@@ -106,6 +106,13 @@ export function maskedForms(v: string): string[] {
       forms.add(core);
       forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
     }
+  }
+  // Hex (a value's bytes as a server or a calldata field spells them), both cases; from 4 bytes on,
+  // so a short value does not mask ordinary hex.
+  if (bytes.length >= 4) {
+    const hex = bytes.toString('hex');
+    forms.add(hex);
+    forms.add(hex.toUpperCase());
   }
   const b64 = bytes.toString('base64');
   forms.add(b64);

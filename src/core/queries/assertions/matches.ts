@@ -1,7 +1,7 @@
 // `assert <path> matches /re/flags`: the value at the path (a string as it is, anything else as
-// JSON) matches the regular expression, run within the request's timeout (core/queries/regex.ts).
+// JSON) matches the regular expression, run in a worker within the request's deadline (core/queries/regex.ts).
 
-import { matchAtOnce, matchWithin } from '../regex';
+import { matchWithin } from '../regex';
 import { type AssertionBase, type PathSegment, getPath, pathText } from '../syntax';
 import type { AssertionKind } from './kind';
 import { matchedText, resultOf, shorten } from './values';
@@ -37,10 +37,10 @@ export const matches: AssertionKind<MatchesAssertion> = {
       return ctx.error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
     }
   },
-  async prepare(a, r, budgetMs) {
+  async prepare(a, r, deadline) {
     const text = matchedText(r, a.path);
     if (text === undefined) return undefined;
-    return matchAtOnce(a.regex, text) ?? (await matchWithin(a.regex, text, budgetMs));
+    return matchWithin(a.regex, text, deadline);
   },
   evaluate(a, r, { prepared: matched }) {
     const got = getPath(r, a.path);
