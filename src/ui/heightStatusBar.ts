@@ -106,6 +106,12 @@ export class HeightStatusBar extends Disposable {
     return { configured: view?.configured, following: view?.following, snapshot: view?.snapshot, reason: view?.reason?.english };
   }
 
+  /** The item's tooltip as Markdown text, as the editor renders it (for the tests). */
+  get tooltipMarkdown(): string | undefined {
+    const t = this.item.tooltip;
+    return t === undefined ? undefined : typeof t === 'string' ? t : t.value;
+  }
+
   restart(): void {
     this.stopFeeds();
     const settings = readSettings();
