@@ -68,4 +68,20 @@ describe('state-changing list: the debug_ namespace', () => {
   it('leaves the reads alone', () => {
     for (const method of READS) assert.equal(stateChangingMethod(method), undefined, method);
   });
+
+  it('a REST raw GET named like a CometBFT broadcast is confirmed too (a gateway may serve both on one host); REST searches are not', () => {
+    const rest = findOperation('rest.custom')!;
+    for (const path of [
+      '/broadcast_tx_sync?tx=AAAA',
+      '/rpc/broadcast_tx_commit?tx=AAAA',
+      '/%62roadcast_tx_async?tx=AA',
+      '/unsafe_flush_mempool',
+      '/dial_peers?peers=x',
+    ]) {
+      assert.ok(stateChangingReason(rest, { path }), path);
+    }
+    for (const path of ['/cosmos/tx/v1beta1/txs?events=x', '/cosmos/bank/v1beta1/balances/cosmos1x', '/cosmos/base/tendermint/v1beta1/node_info']) {
+      assert.equal(stateChangingReason(rest, { path }), undefined, path);
+    }
+  });
 });

@@ -90,8 +90,9 @@ export function stateChangingReason(op: Operation, args: Readonly<Record<string,
   if (method !== undefined && (op.id === 'evm.custom' || op.id === 'consensusRpc.custom' || op.id === 'consensusWs.custom')) {
     return stateChangingMethod(method);
   }
-  // REST raw requests are GETs (a GET of /cosmos/tx/v1beta1/txs is a search); its POST is rest.broadcast.
+  // REST raw requests are GETs (a GET of /cosmos/tx/v1beta1/txs is a search; its POST is rest.broadcast), but a
+  // gateway serving REST and CometBFT on one host routes `/broadcast_tx_sync?tx=…` to the node's RPC: checked too.
   const path = args.path;
-  if (path !== undefined && op.id === 'consensusHttp.custom') return stateChangingConsensusPath(path);
+  if (path !== undefined && (op.id === 'consensusHttp.custom' || op.id === 'rest.custom')) return stateChangingConsensusPath(path);
   return undefined;
 }
