@@ -16,7 +16,7 @@ interface Token {
 }
 
 /** What a hostile node, provider entry or query file may put where a value goes. */
-export const HOSTILE = [
+const HOSTILE = [
   '![x](https://evil.example/track.png)',
   '2024-01-01T00:00:00Z ![](https://evil.example/p.png?h=1)',
   '[click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D)',
