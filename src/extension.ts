@@ -44,6 +44,8 @@ export interface ActivatedApi extends ChainEndpointsApi {
     networkHeights(): { configured?: string; following?: string; height?: string }[];
     /** What the Compare view shows (its records and networks), once opened. */
     compareContent(): Promise<ReturnType<CompareView['content']> | undefined>;
+    /** The status-bar item's tooltip, as Markdown text. */
+    statusBarTooltip(): string | undefined;
   };
 }
 
@@ -170,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       networkHeights: () =>
         networkBars.all().map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
       compareContent: async () => (compare ? (await compare).content() : undefined),
+      statusBarTooltip: () => statusBar.tooltipMarkdown,
     },
   };
 }

@@ -12,7 +12,7 @@ import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
 import { HISTORY_LIMIT, type HistoryEntry, LOOK_UP, RESULT_TEXT_LIMIT, addEntry, historyLabel, parseHistory, sameRequest } from '../core/documents/history';
-import { escapeMarkdown } from '../core/documents/markdown';
+import { escapeMarkdown, markdownCode } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
 import { INTERFACE_LABELS } from '../core/config/providers';
@@ -162,8 +162,9 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
       .join(', ');
     item.tooltip = new vscode.MarkdownString(
       [
-        `**${e.operation === LOOK_UP ? vscode.l10n.t('Look Up') : e.iface ? INTERFACE_LABELS[e.iface] : e.operation}** · ${e.label} · ${e.provider}`,
-        args ? vscode.l10n.t('arguments: `{0}`', args) : '',
+        // Labels, provider names and arguments come from settings, files and typing: through the one escaper (core/documents/markdown.ts).
+        `**${e.operation === LOOK_UP ? vscode.l10n.t('Look Up') : e.iface ? INTERFACE_LABELS[e.iface] : escapeMarkdown(e.operation)}** · ${escapeMarkdown(e.label)} · ${escapeMarkdown(e.provider)}`,
+        args ? vscode.l10n.t('arguments: {0}', markdownCode(args)) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
         e.error ? vscode.l10n.t('error: {0}', escapeMarkdown(e.error)) : '',
         e.stored || e.file ? vscode.l10n.t('Click to reopen the result.') : vscode.l10n.t('The result was too large to keep: re-run it.'),

@@ -7,6 +7,7 @@ import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
 import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
+import { escapeMarkdown } from '../../core/documents/markdown';
 import { readSettings } from '../settings';
 import { networkOf, registryForHovers } from './contracts';
 
@@ -122,7 +123,7 @@ export function documentHover(doc: vscode.TextDocument, position: vscode.Positio
   // Trusted for this one command only: server text is added as text, never as Markdown.
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: [Commands.lookUp] };
-  for (const line of info?.lines ?? []) md.appendText(line).appendMarkdown('  \n');
+  for (const line of info?.lines ?? []) md.appendMarkdown(`${escapeMarkdown(line, 1000)}  \n`);
   if (link) md.appendMarkdown(`[$(search) ${vscode.l10n.t('Look up')}](${lookUpCommandUri(provider, link.query).toString()})`);
   const [start, end] = link && !info ? [link.start, link.end] : [info!.start, info!.end];
   return new vscode.Hover(md, new vscode.Range(position.line, from + start, position.line, from + end));

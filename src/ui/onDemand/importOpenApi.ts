@@ -11,7 +11,7 @@ import vscode = require('vscode');
 import * as yaml from 'js-yaml';
 import { LocalizedError, errorMessage } from '../../core/base/errors';
 import { moduleOperations, routeOperation } from '../../core/chain/catalogue/modules';
-import { type StoredImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
+import { type StoredImport, mergeImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
 import { setImportedOperations } from '../../core/chain/operations';
 import { networkNamed } from '../../core/config/networks';
 import { joinUrl, providerNamed } from '../../core/config/providers';
@@ -109,8 +109,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   const known = new Set(moduleOperations().map((op) => op.route!.path));
   const result = readOpenApi(doc, known);
   const entry: StoredImport = { network: network.key, from, importedAt: Date.now(), routes: result.routes };
-  const others = readStoredImports(deps.state?.get(STATE_KEY)).filter((s) => s.network !== network.key);
-  const all = [...others, entry];
+  const { all, taken } = mergeImport(readStoredImports(deps.state?.get(STATE_KEY)), entry);
   if (Buffer.byteLength(JSON.stringify(all)) > MAX_STORED_BYTES) {
     throw new LocalizedError(l10n.both('The imported routes would take more than 1 MB of storage: import fewer (a smaller document).'));
   }
@@ -118,19 +117,29 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   restored = true;
   apply(all);
   const s = result.skipped;
+  const count = result.routes.length - taken.length;
   deps.log.info(
-    `[routes] imported ${result.routes.length} route(s) for ${network.label} from ${from} (known ${s.known}, invalid ${s.invalid}, over limit ${s.overLimit})`,
+    `[routes] imported ${count} route(s) for ${network.label} from ${from} (known ${s.known}, invalid ${s.invalid}, over limit ${s.overLimit}, state-changing ${s.sends}, ids of another network ${taken.length})`,
   );
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid).",
-      result.routes.length,
-      network.label,
-      s.known,
-      s.invalid + s.overLimit,
-    ),
+    s.sends + taken.length === 0
+      ? vscode.l10n.t(
+          "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid).",
+          count,
+          network.label,
+          s.known,
+          s.invalid + s.overLimit,
+        )
+      : vscode.l10n.t(
+          "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid, {4} refused: named like a request that changes state, or an id another network already imported).",
+          count,
+          network.label,
+          s.known,
+          s.invalid + s.overLimit,
+          s.sends + taken.length,
+        ),
   );
-  return result.routes.length;
+  return count;
 }
 
 async function readBounded(file: string): Promise<string> {
