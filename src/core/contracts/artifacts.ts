@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Abi } from 'viem';
 import { type AbiEntry, selectorOf } from './builtin';
-import { type CodePattern, codePattern } from './bytecode';
+import { type CodePattern, type MaskStats, checkedPattern, matchesCode } from './bytecode';
 
 export interface ArtifactFile {
   /** As the lister names it (workspace-relative in the editor, shown in decodings). */
@@ -30,16 +30,50 @@ export interface ArtifactLimits {
   readonly maxFiles: number;
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
+  /** Work units (a byte read or compared, a mask examined) between two yields to the event loop. */
+  readonly sliceWork?: number;
+  /** Bytes compared when matching one address's code (past it: said, and the rest not compared). */
+  readonly maxCompareBytes?: number;
 }
 
 export const DEFAULT_LIMITS: ArtifactLimits = { maxFiles: 2000, maxFileBytes: 16 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024 };
+/** About 5 ms of parsing or comparing on a slow core: a decode waiting on the index never holds the host for long at a time. */
+const SLICE_WORK = 1024 * 1024;
+/** Also yield once a slice has run this long (a large file's parse is one step: it is bounded by maxFileBytes). */
+const SLICE_MS = 10;
+const MAX_COMPARE_BYTES = 16 * 1024 * 1024;
+/** ABI items indexed per artifact (a real contract has a few hundred), and what hashing one counts as. */
+const MAX_ABI_ITEMS = 5000;
+const ITEM_WORK = 4096;
+
+/** Said where decoding would have used the workspace's artifacts. */
+export const UNTRUSTED_NOTE = 'workspace artifacts were not read: the workspace is not trusted';
+
+export interface ArtifactIndexOptions {
+  /** Whether the workspace is trusted: when it is not, no artifact is listed or read (the editor's workspace.isTrusted). */
+  readonly trusted?: () => boolean;
+}
+
+/** The index's work counters (tests and the benchmark check the bounds with them). */
+export interface ArtifactStats extends MaskStats {
+  /** Bytes of code compared while matching addresses. */
+  bytesCompared: number;
+  /** Work units done: bytes read, masks examined, bytes compared. */
+  work: number;
+  /** Times the index yielded to the event loop. */
+  slices: number;
+  /** The longest run without yielding, in ms (the benchmark reports it; not used in tests). */
+  longestSliceMs: number;
+}
 
 export interface Artifact {
   readonly name: string;
   readonly path: string;
   readonly abi: Abi;
-  /** The runtime code as a pattern to match (metadata stripped, immutables and links masked); undefined for an interface. */
+  /** The runtime code as a pattern to match (metadata stripped, immutables and links masked); undefined for an interface or implausible masks. */
   readonly code?: CodePattern;
+  /** Why its code is not matched (its immutable or link references are not plausible). */
+  readonly refused?: string;
 }
 
 /** Foundry's and Hardhat's artifact paths (build-info, .dbg.json and metadata files are not artifacts). */
@@ -51,8 +85,17 @@ export function isArtifactPath(p: string): boolean {
 
 type Json = Record<string, any>;
 
+/** The arrays of references in an artifact's `immutableReferences` or `linkReferences` (not copied: counted first). */
+function refLists(d: Json | undefined, j: Json): unknown[][] {
+  const lists: unknown[][] = [];
+  for (const refs of Object.values((d?.immutableReferences ?? {}) as Record<string, unknown>)) if (Array.isArray(refs)) lists.push(refs);
+  const links = (d?.linkReferences ?? j.deployedLinkReferences ?? {}) as Record<string, Record<string, unknown>>;
+  for (const file of Object.values(links)) if (file && typeof file === 'object') for (const refs of Object.values(file)) if (Array.isArray(refs)) lists.push(refs);
+  return lists;
+}
+
 /** One artifact file's text read (undefined when it is not an artifact with an ABI). */
-export function readArtifact(p: string, text: string): Artifact | undefined {
+export function readArtifact(p: string, text: string, stats?: MaskStats): Artifact | undefined {
   let j: Json;
   try {
     j = JSON.parse(text) as Json;
@@ -62,38 +105,55 @@ export function readArtifact(p: string, text: string): Artifact | undefined {
   if (!j || typeof j !== 'object' || !Array.isArray(j.abi)) return undefined;
   const base = path.posix.basename(p.replace(/\\/g, '/'), '.json');
   const name = typeof j.contractName === 'string' ? j.contractName : base;
-  const d = j.deployedBytecode;
+  const d = j.deployedBytecode as Json | string | undefined;
   const object: unknown = typeof d === 'string' ? d : d?.object;
-  const masks: Array<{ start: number; length: number }> = [];
-  for (const refs of Object.values((d?.immutableReferences ?? {}) as Record<string, unknown>)) if (Array.isArray(refs)) masks.push(...(refs as typeof masks));
-  const links = (d?.linkReferences ?? j.deployedLinkReferences ?? {}) as Record<string, Record<string, unknown>>;
-  for (const file of Object.values(links)) for (const refs of Object.values(file ?? {})) if (Array.isArray(refs)) masks.push(...(refs as typeof masks));
-  const code = typeof object === 'string' ? codePattern(object, masks, d?.immutableReferences !== undefined) : undefined;
-  return { name, path: p, abi: (j.abi as Abi).filter((x) => x && typeof x === 'object'), code };
+  const abi = (j.abi as Abi).filter((x) => x && typeof x === 'object');
+  if (typeof object !== 'string') return { name, path: p, abi };
+  const dj = typeof d === 'object' ? d : undefined;
+  const lists = refLists(dj, j);
+  // Counted before anything is copied or read: 350,000 references cost one addition per list.
+  const count = lists.reduce((n, l) => n + l.length, 0);
+  const masks = count <= object.length / 40 + 1 ? lists.flat() : [];
+  const r = checkedPattern(object, masks, dj?.immutableReferences !== undefined, stats, count);
+  return { name, path: p, abi, code: r.pattern, ...(r.refused ? { refused: r.refused } : {}) };
 }
 
-/** The artifacts of a workspace, read on demand and refreshed when files change. */
+/**
+ * The artifacts of a workspace, read on demand and refreshed when files change. The work is bounded
+ * and sliced: files, bytes and masks are capped, a match compares at most maxCompareBytes, and the
+ * index yields to the event loop every sliceWork units (or SLICE_MS), so the first decode waits on it
+ * without holding the extension host. In an untrusted workspace nothing is listed or read.
+ */
 export class ArtifactIndex {
   private files = new Map<string, { file: ArtifactFile; artifact?: Artifact }>();
   private stale = true;
   private loading?: Promise<void>;
   private bySelector?: Map<string, Array<{ item: AbiEntry; artifact: Artifact }>>;
   private byLength?: Map<number, Artifact[]>;
+  private sliceStart = 0;
+  private sliceWork = 0;
   /** What the last indexing had to leave out (shown with decodings). */
   notes: string[] = [];
   /** Changes each time the index is rebuilt (caches built on it compare this). */
   generation = 0;
   /** Files read since creation (tests and the benchmark check nothing is read before the first decode). */
   reads = 0;
+  readonly stats: ArtifactStats = { masksExamined: 0, bytesCompared: 0, work: 0, slices: 0, longestSliceMs: 0 };
 
   constructor(
     private readonly fs: ArtifactFiles,
     private readonly limits: ArtifactLimits = DEFAULT_LIMITS,
+    private readonly options: ArtifactIndexOptions = {},
   ) {}
 
   /** A file changed, was created or deleted: the next use lists again (and reads what changed). */
   invalidate(): void {
     this.stale = true;
+  }
+
+  /** Why the workspace's artifacts are not read (an untrusted workspace), or undefined. */
+  get withheld(): string | undefined {
+    return this.options.trusted && !this.options.trusted() ? UNTRUSTED_NOTE : undefined;
   }
 
   async artifacts(): Promise<readonly Artifact[]> {
@@ -109,6 +169,7 @@ export class ArtifactIndex {
 
   /** What is already indexed for a selector (no listing, no read: hovers). */
   peekSelector(selector: string): ReadonlyArray<{ item: AbiEntry; artifact: Artifact }> {
+    if (this.withheld) return [];
     return this.bySelector?.get(selector.toLowerCase()) ?? [];
   }
 
@@ -118,15 +179,68 @@ export class ArtifactIndex {
     return this.byLength?.get(length) ?? [];
   }
 
+  /**
+   * The artifacts whose code is `code` (metadata stripped): at most maxCompareBytes compared, in
+   * slices; `cut` says when some artifacts of that length were not compared.
+   */
+  async matching(code: Uint8Array): Promise<{ matches: Artifact[]; cut?: string }> {
+    await this.ensure();
+    const same = this.byLength?.get(code.length) ?? [];
+    const max = this.limits.maxCompareBytes ?? MAX_COMPARE_BYTES;
+    const matches: Artifact[] = [];
+    let compared = 0;
+    this.startSlice();
+    for (const [i, a] of same.entries()) {
+      if (!a.code) continue;
+      if (compared + a.code.length > max)
+        return { matches, cut: `not all ${same.length} artifacts of ${code.length} bytes were compared (${i} were, ${Math.round(max / 1048576)} MB of code in all)` };
+      const before = this.stats.bytesCompared;
+      if (matchesCode(a.code, code, this.stats)) matches.push(a);
+      compared += this.stats.bytesCompared - before;
+      await this.spend(this.stats.bytesCompared - before);
+    }
+    return { matches };
+  }
+
   private ensure(): Promise<void> {
+    if (this.withheld) {
+      // Nothing of an untrusted workspace is kept; trust granted later lists and reads afresh.
+      if (this.files.size > 0 || this.bySelector) {
+        this.files = new Map();
+        this.bySelector = undefined;
+        this.byLength = undefined;
+        this.generation++;
+      }
+      this.notes = [UNTRUSTED_NOTE];
+      this.stale = true;
+      return Promise.resolve();
+    }
     if (!this.stale) return Promise.resolve();
     this.loading ??= this.reindex().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
+  private startSlice(): void {
+    this.sliceStart = performance.now();
+    this.sliceWork = 0;
+  }
+
+  /** Counts work; past a slice's work or time, yields to the event loop once. */
+  private async spend(units: number): Promise<void> {
+    this.stats.work += units;
+    this.sliceWork += units;
+    const ms = performance.now() - this.sliceStart;
+    if (this.sliceWork < (this.limits.sliceWork ?? SLICE_WORK) && ms < SLICE_MS) return;
+    this.stats.longestSliceMs = Math.max(this.stats.longestSliceMs, ms);
+    this.stats.slices++;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.startSlice();
+  }
+
   private async reindex(): Promise<void> {
     this.stale = false;
     const notes: string[] = [];
+    this.startSlice();
     const listed = (await this.fs.list(this.limits.maxFiles + 1)).filter((f) => isArtifactPath(f.path));
     if (listed.length > this.limits.maxFiles) notes.push(`only the first ${this.limits.maxFiles} artifact files were read`);
     const next = new Map<string, { file: ArtifactFile; artifact?: Artifact }>();
@@ -136,6 +250,7 @@ export class ArtifactIndex {
       if (old && old.file.size === file.size && old.file.mtime === file.mtime) {
         next.set(file.path, old);
         total += file.size;
+        if (old.artifact?.refused) notes.push(`${file.path}: ${old.artifact.refused}: its code is not matched`);
         continue;
       }
       if (file.size > this.limits.maxFileBytes) {
@@ -150,7 +265,11 @@ export class ArtifactIndex {
       try {
         const bytes = await this.fs.read(file.path);
         this.reads++;
-        next.set(file.path, { file, artifact: readArtifact(file.path, Buffer.from(bytes).toString('utf8')) });
+        const masksBefore = this.stats.masksExamined;
+        const artifact = readArtifact(file.path, Buffer.from(bytes).toString('utf8'), this.stats);
+        next.set(file.path, { file, artifact });
+        if (artifact?.refused) notes.push(`${file.path}: ${artifact.refused}: its code is not matched`);
+        await this.spend(bytes.length + this.stats.masksExamined - masksBefore);
       } catch (err) {
         notes.push(`${file.path}: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -161,7 +280,9 @@ export class ArtifactIndex {
     const byLength = new Map<number, Artifact[]>();
     for (const { artifact } of next.values()) {
       if (!artifact) continue;
-      for (const item of artifact.abi) {
+      if (artifact.abi.length > MAX_ABI_ITEMS) notes.push(`${artifact.path}: only the first ${MAX_ABI_ITEMS} of its ${artifact.abi.length} ABI items were indexed`);
+      for (const item of artifact.abi.slice(0, MAX_ABI_ITEMS)) {
+        await this.spend(ITEM_WORK);
         if (item.type !== 'function' && item.type !== 'event' && item.type !== 'error') continue;
         let sel: string;
         try {
