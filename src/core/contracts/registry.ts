@@ -48,6 +48,7 @@ export const MAX_ABI_FILE_BYTES = 16 * 1024 * 1024;
 type Match = { contract?: KnownContract; note?: string };
 
 const MAX_CACHED = 5000;
+const MAX_INDEX_NOTES = 10;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function itemsBySelector(abi: Abi): Map<string, AbiEntry[]> {
@@ -120,8 +121,13 @@ export class ContractRegistry {
 
   /** The contract at `address`: a setting, else its code matched to one artifact, else a precompile. */
   async contractAt(address: string | undefined, ctx: ResolveContext = {}): Promise<KnownContract | undefined> {
-    const withheld = this.opts.artifacts?.withheld;
-    if (withheld) this.note(ctx, withheld);
+    const artifacts = this.opts.artifacts;
+    if (artifacts && ctx.notes) {
+      // What indexing left out or refused (an untrusted workspace, a file too large, implausible masks), said where it is used.
+      await artifacts.artifacts();
+      for (const n of artifacts.notes.slice(0, MAX_INDEX_NOTES)) this.note(ctx, n);
+      if (artifacts.notes.length > MAX_INDEX_NOTES) this.note(ctx, `… and ${artifacts.notes.length - MAX_INDEX_NOTES} more about workspace artifacts`);
+    }
     if (!address || !ADDRESS.test(address)) return undefined;
     const s = this.settingFor(address, ctx.network);
     if (s) {
