@@ -6,8 +6,12 @@
 // the first page of 1,000 frames decoded, Markdown rendered) against the raw trace document (the
 // JSON answer parsed and formatted, as a result document of debug_traceTransaction is made); (3) a workspace of 500 Foundry artifacts:
 // what creating the registry reads (nothing: activation and the first command do not index), then
-// the first decode (lists and reads all 500) and a later one.
+// the first decode (lists and reads all 500) and a later one; (4) a hostile workspace (issue 34,
+// item 5): three artifacts of ~13 MB with 350,000 full-length immutable masks each (on main each
+// blocked the host 7.7 s), the first decode of an address against the same bytes with the masks under
+// a key no reader looks at (the parse alone), and the longest the event loop was held meanwhile.
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { childMain, core, interleave, require, summary, time } from './lib.mjs';
@@ -44,7 +48,19 @@ function workspaceOf(count, root) {
   }
 }
 
-childMain(async ({ txs, warmup, n }) => {
+/** `count` artifacts of `codeBytes` code with `masks` full-length immutable references (or the same bytes under an ignored key). */
+function hostileWorkspace(root, count, codeBytes, masks, ignored) {
+  const refs = Array.from({ length: masks }, () => ({ start: 0, length: codeBytes }));
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(root, 'out', `Freeze${i}.sol`);
+    fs.mkdirSync(dir, { recursive: true });
+    const object = `0x${(i + 1).toString(16).padStart(2, '0')}${'5b'.repeat(codeBytes - 1)}`;
+    const deployedBytecode = ignored ? { object, immutableReferences: {}, unread: { 1: refs } } : { object, immutableReferences: { 1: refs } };
+    fs.writeFileSync(path.join(dir, `Freeze${i}.json`), JSON.stringify({ abi: TOKEN_ABI, deployedBytecode }));
+  }
+}
+
+childMain(async ({ txs, warmup, n, hostile }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-contracts-'));
   try {
     // (1) Logs of a 5,000-tx block.
@@ -139,7 +155,42 @@ childMain(async ({ txs, warmup, n }) => {
         laterTimes.push(l);
       }
     }
+    // (4) A hostile workspace: the first decode of an address whose code has the artifacts' length.
+    const evil = path.join(root, 'evil');
+    const plain = path.join(root, 'plain');
+    hostileWorkspace(evil, hostile.files, hostile.codeBytes, hostile.masks, false);
+    hostileWorkspace(plain, hostile.files, hostile.codeBytes, hostile.masks, true);
+    const fileBytes = fs.statSync(path.join(evil, 'out', 'Freeze0.sol', 'Freeze0.json')).size;
+    const address = `0x${'77'.repeat(20)}`;
+    const codeCtx = { network: 'bench', getCode: async () => `0x${'aa'.repeat(hostile.codeBytes)}` };
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    let stats = { masksExamined: -1, slices: 0, longestSliceMs: 0 };
+    let named = 'none';
+    const firstDecode = async (dir, watch) => {
+      const index = new ArtifactIndex(nodeArtifactFiles(dir));
+      const r = new ContractRegistry({ artifacts: index });
+      if (watch) delay.enable();
+      const c = await r.contractAt(address, codeCtx);
+      if (watch) delay.disable();
+      if (watch) {
+        stats = index.stats;
+        named = c?.name ?? 'none';
+      }
+    };
+    const hostileTimes = await interleave({ ours: () => firstDecode(evil, true), baseline: () => firstDecode(plain, false), warmup, n });
     return {
+      hostile: {
+        ours: summary(hostileTimes.ours),
+        baseline: summary(hostileTimes.baseline),
+        files: hostile.files,
+        fileBytes,
+        masks: hostile.masks,
+        masksExamined: stats.masksExamined,
+        slices: stats.slices,
+        longestSliceMs: stats.longestSliceMs,
+        maxLoopDelayMs: delay.max / 1e6,
+        named,
+      },
       logs: { ours: summary(logTimes.ours), baseline: summary(logTimes.baseline), count: logs.length },
       trace: { ours: summary(traceTimes.ours), baseline: summary(traceTimes.baseline), docBytes, rawBytes, frames: 1 + 99 + 9900 },
       artifacts: { create: summary(createTimes), first: summary(firstTimes), later: summary(laterTimes), readsAtCreate, readsAfter },

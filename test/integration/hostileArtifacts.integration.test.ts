@@ -31,7 +31,9 @@ function answer(method: string, params: unknown[]): unknown {
     case 'eth_getCode':
       return String(params[0]).toLowerCase() === TOKEN ? TOKEN_CODE : String(params[0]).toLowerCase() === OTHER ? `0x${'aa'.repeat(L)}` : '0x';
     case 'eth_getTransactionByHash':
-      return params[0] === HASH ? { hash: HASH, from: ALICE, to: OTHER, value: '0x0', input: BURN, nonce: '0x1', gas: '0x2dc6c0', blockNumber: '0x5', type: '0x2' } : null;
+      return params[0] === HASH
+        ? { hash: HASH, from: ALICE, to: OTHER, value: '0x0', input: BURN, nonce: '0x1', gas: '0x2dc6c0', blockNumber: '0x5', type: '0x2' }
+        : null;
     case 'eth_getTransactionReceipt':
       return {
         status: '0x1',
@@ -60,7 +62,9 @@ function answer(method: string, params: unknown[]): unknown {
         output: '0x',
         gasUsed: '0x5208',
         value: '0x0',
-        calls: [{ type: 'CALL', from: OTHER, to: TOKEN, input: transfer, output: encodeAbiParameters([{ type: 'bool' }], [true]), gasUsed: '0x100', value: '0x0' }],
+        calls: [
+          { type: 'CALL', from: OTHER, to: TOKEN, input: transfer, output: encodeAbiParameters([{ type: 'bool' }], [true]), gasUsed: '0x100', value: '0x0' },
+        ],
       };
     default:
       return null;
@@ -126,7 +130,10 @@ describe('Hostile artifacts: masks, settings and guesses in the editor', functio
     // An ERC-20 Transfer from an address no artifact matched: the standard, not a workspace contract.
     assert.match(text, /log 0: `0x3333333333333333333333333333333333333333` \(ERC-20\) event Transfer/);
     // An event only Evil has: decoded, guessed, and not attributed to Evil.
-    assert.match(text, /log 1: `0x3333333333333333333333333333333333333333` event Deposited\(.*guessed from its selector \(workspace artifact [^)]*Evil\.json\)/);
+    assert.match(
+      text,
+      /log 1: `0x3333333333333333333333333333333333333333` event Deposited\(.*guessed from its selector \(workspace artifact [^)]*Evil\.json\)/,
+    );
     // The trace: the guessed frame is marked, and the token is the user's MyToken, not the Impostor.
     assert.match(text, /burn\(amount=`5`\) \(guessed\)/);
     assert.match(text, /MyToken `0x1111111111111111111111111111111111111111` transfer\(/);
@@ -135,7 +142,10 @@ describe('Hostile artifacts: masks, settings and guesses in the editor', functio
 
   it('Attach Artifact writes the absolute path of the artifact into user settings', async () => {
     const address = '0x4444444444444444444444444444444444444444';
-    const ok = await vscode.commands.executeCommand('chainEndpoints.contracts.attach', { address, artifact: 'hostile-artifacts/out/Impostor.sol/Impostor.json' });
+    const ok = await vscode.commands.executeCommand('chainEndpoints.contracts.attach', {
+      address,
+      artifact: 'hostile-artifacts/out/Impostor.sol/Impostor.json',
+    });
     assert.equal(ok, true);
     const entries = contracts().inspect<Array<{ address: string; abi: string; name: string }>>('contracts')?.globalValue ?? [];
     const e = entries.find((x) => x.address === address);

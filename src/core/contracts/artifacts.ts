@@ -90,7 +90,8 @@ function refLists(d: Json | undefined, j: Json): unknown[][] {
   const lists: unknown[][] = [];
   for (const refs of Object.values((d?.immutableReferences ?? {}) as Record<string, unknown>)) if (Array.isArray(refs)) lists.push(refs);
   const links = (d?.linkReferences ?? j.deployedLinkReferences ?? {}) as Record<string, Record<string, unknown>>;
-  for (const file of Object.values(links)) if (file && typeof file === 'object') for (const refs of Object.values(file)) if (Array.isArray(refs)) lists.push(refs);
+  for (const file of Object.values(links))
+    if (file && typeof file === 'object') for (const refs of Object.values(file)) if (Array.isArray(refs)) lists.push(refs);
   return lists;
 }
 
@@ -193,7 +194,10 @@ export class ArtifactIndex {
     for (const [i, a] of same.entries()) {
       if (!a.code) continue;
       if (compared + a.code.length > max)
-        return { matches, cut: `not all ${same.length} artifacts of ${code.length} bytes were compared (${i} were, ${Math.round(max / 1048576)} MB of code in all)` };
+        return {
+          matches,
+          cut: `not all ${same.length} artifacts of ${code.length} bytes were compared (${i} were, ${Math.round(max / 1048576)} MB of code in all)`,
+        };
       const before = this.stats.bytesCompared;
       if (matchesCode(a.code, code, this.stats)) matches.push(a);
       compared += this.stats.bytesCompared - before;
@@ -280,7 +284,8 @@ export class ArtifactIndex {
     const byLength = new Map<number, Artifact[]>();
     for (const { artifact } of next.values()) {
       if (!artifact) continue;
-      if (artifact.abi.length > MAX_ABI_ITEMS) notes.push(`${artifact.path}: only the first ${MAX_ABI_ITEMS} of its ${artifact.abi.length} ABI items were indexed`);
+      if (artifact.abi.length > MAX_ABI_ITEMS)
+        notes.push(`${artifact.path}: only the first ${MAX_ABI_ITEMS} of its ${artifact.abi.length} ABI items were indexed`);
       for (const item of artifact.abi.slice(0, MAX_ABI_ITEMS)) {
         await this.spend(ITEM_WORK);
         if (item.type !== 'function' && item.type !== 'event' && item.type !== 'error') continue;

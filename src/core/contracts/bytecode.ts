@@ -38,7 +38,11 @@ function zeroPush32s(code: Uint8Array, length: number, wild: Uint8Array): number
       if (op === 0x7f && i + 32 < length) {
         let zero = true;
         for (let k = 1; k <= 32 && zero; k++) zero = code[i + k] === 0;
-        if (zero) for (let k = i + 1; k < i + 33; k++) if (wild[k] === 0) (wild[k] = 1), added++;
+        if (zero)
+          for (let k = i + 1; k < i + 33; k++) {
+            added += 1 - wild[k];
+            wild[k] = 1;
+          }
       }
       i += n;
     }
@@ -98,7 +102,10 @@ export function checkedPattern(
     const size = m?.length;
     if (typeof start !== 'number' || typeof size !== 'number' || !Number.isInteger(start) || start < 0 || !MASK_SIZES.has(size) || start + size > length)
       return { refused: `a reference ${JSON.stringify(raw)?.slice(0, 60)} is not plausible (32 or 20 bytes inside ${length} bytes of code)` };
-    for (let i = start; i < start + size; i++) if (wild[i] === 0) (wild[i] = 1), wildCount++;
+    for (let i = start; i < start + size; i++) {
+      wildCount += 1 - wild[i];
+      wild[i] = 1;
+    }
     if (wildCount > maxWild) return { refused: `references masking more than ${Math.round(MAX_WILD_SHARE * 100)}% of the code are not plausible` };
   }
   if (!exactImmutables) wildCount += zeroPush32s(bytes, length, wild);

@@ -89,10 +89,7 @@ describe('hostile artifacts: a mask cannot claim every contract (issue 34, item 
     assert.equal(listed, 0);
     assert.equal(index.reads, 0);
     assert.deepEqual(await index.artifacts(), []);
-    assert.ok(
-      notes.includes('workspace artifacts were not read: the workspace is not trusted'),
-      notes.join('\n'),
-    );
+    assert.ok(notes.includes('workspace artifacts were not read: the workspace is not trusted'), notes.join('\n'));
     // Trust granted: the next decode reads them.
     trusted = true;
     const later = await r.decodeCall(encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, 1n] }), TOKEN, { ...s.ctx, notes: [] });
@@ -117,7 +114,13 @@ describe('hostile artifacts: bounded matching work (issue 34, item 5)', () => {
     const L = tokenLength();
     // 40 artifacts of the token's length that differ from it only in the last byte: each is compared to the end.
     for (let i = 0; i < 40; i++) write(s.root, `out/Near${i}.sol/Near${i}.json`, { abi: [], deployedBytecode: { object: `0x${'fe'.repeat(L)}` } });
-    const index = new ArtifactIndex(nodeArtifactFiles(s.root), { maxFiles: 100, maxFileBytes: 1 << 20, maxTotalBytes: 1 << 24, sliceWork: 1, maxCompareBytes: 10 * L });
+    const index = new ArtifactIndex(nodeArtifactFiles(s.root), {
+      maxFiles: 100,
+      maxFileBytes: 1 << 20,
+      maxTotalBytes: 1 << 24,
+      sliceWork: 1,
+      maxCompareBytes: 10 * L,
+    });
     let ticks = 0;
     const timer = setInterval(() => ticks++, 0);
     try {
