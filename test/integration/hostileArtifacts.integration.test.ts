@@ -125,7 +125,7 @@ describe('Hostile artifacts: masks, settings and guesses in the editor', functio
     assert.match(text, /Evil\.json.*not plausible/, text);
     assert.doesNotMatch(text, /- contract: Evil/);
     // The colliding selector: the table's burn(uint256), marked guessed; Evil's function is not shown.
-    assert.match(text, /- call: `burn\(uint256\)` · guessed from its selector/);
+    assert.match(text, /- call: `burn\(uint256\)` · `guessed from its selector \(bundled table/);
     assert.doesNotMatch(text, /collate_propagate_storage/);
     // An ERC-20 Transfer from an address no artifact matched: the standard, not a workspace contract.
     assert.match(text, /log 0: `0x3333333333333333333333333333333333333333` \(ERC-20\) event Transfer/);

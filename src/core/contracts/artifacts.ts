@@ -52,6 +52,8 @@ export const UNTRUSTED_NOTE = 'workspace artifacts were not read: the workspace 
 export interface ArtifactIndexOptions {
   /** Whether the workspace is trusted: when it is not, no artifact is listed or read (the editor's workspace.isTrusted). */
   readonly trusted?: () => boolean;
+  /** Parse files in a worker thread (the editor: a 16 MB parse never runs on the extension host's thread); in this thread when it fails. */
+  readonly parseOffThread?: boolean;
 }
 
 /** The index's work counters (tests and the benchmark check the bounds with them). */
@@ -64,6 +66,8 @@ export interface ArtifactStats extends MaskStats {
   slices: number;
   /** The longest run without yielding, in ms (the benchmark reports it; not used in tests). */
   longestSliceMs: number;
+  /** Files parsed in the worker thread. */
+  parsedOffThread: number;
 }
 
 export interface Artifact {
@@ -83,40 +87,119 @@ export function isArtifactPath(p: string): boolean {
   return /(^|\/)out\/[^/]+\.sol\/[^/]+\.json$/.test(s) || /(^|\/)artifacts\/contracts\/.+\.sol\/[^/]+\.json$/.test(s);
 }
 
-type Json = Record<string, any>;
-
-/** The arrays of references in an artifact's `immutableReferences` or `linkReferences` (not copied: counted first). */
-function refLists(d: Json | undefined, j: Json): unknown[][] {
-  const lists: unknown[][] = [];
-  for (const refs of Object.values((d?.immutableReferences ?? {}) as Record<string, unknown>)) if (Array.isArray(refs)) lists.push(refs);
-  const links = (d?.linkReferences ?? j.deployedLinkReferences ?? {}) as Record<string, Record<string, unknown>>;
-  for (const file of Object.values(links))
-    if (file && typeof file === 'object') for (const refs of Object.values(file)) if (Array.isArray(refs)) lists.push(refs);
-  return lists;
+/** What the index keeps of an artifact file: its name, ABI, runtime code and references (counted; copied only when few). */
+export interface ArtifactParts {
+  readonly contractName?: string;
+  readonly abi: unknown[];
+  readonly object?: string;
+  /** The artifact lists its immutables (Foundry): no zero-PUSH32 guess. */
+  readonly exact: boolean;
+  readonly masks: unknown[];
+  readonly count: number;
 }
 
-/** One artifact file's text read (undefined when it is not an artifact with an ABI). */
-export function readArtifact(p: string, text: string, stats?: MaskStats): Artifact | undefined {
-  let j: Json;
+/**
+ * An artifact file's text to the parts the index keeps (undefined: not an artifact with an ABI).
+ * Self-contained, no closure, nothing imported: its source also runs in a worker thread (the
+ * editor parses there, off the extension host's thread). References are counted before any is
+ * copied: 350,000 of them cost one addition per list and are never sent back.
+ */
+export function artifactParts(text: string): ArtifactParts | undefined {
+  let j: any;
   try {
-    j = JSON.parse(text) as Json;
+    j = JSON.parse(text);
   } catch {
     return undefined;
   }
   if (!j || typeof j !== 'object' || !Array.isArray(j.abi)) return undefined;
-  const base = path.posix.basename(p.replace(/\\/g, '/'), '.json');
-  const name = typeof j.contractName === 'string' ? j.contractName : base;
-  const d = j.deployedBytecode as Json | string | undefined;
-  const object: unknown = typeof d === 'string' ? d : d?.object;
-  const abi = (j.abi as Abi).filter((x) => x && typeof x === 'object');
-  if (typeof object !== 'string') return { name, path: p, abi };
-  const dj = typeof d === 'object' ? d : undefined;
-  const lists = refLists(dj, j);
-  // Counted before anything is copied or read: 350,000 references cost one addition per list.
-  const count = lists.reduce((n, l) => n + l.length, 0);
-  const masks = count <= object.length / 40 + 1 ? lists.flat() : [];
-  const r = checkedPattern(object, masks, dj?.immutableReferences !== undefined, stats, count);
+  const d = j.deployedBytecode;
+  const object = typeof d === 'string' ? d : d && typeof d === 'object' && typeof d.object === 'string' ? d.object : undefined;
+  const lists: unknown[][] = [];
+  const dj = d && typeof d === 'object' ? d : undefined;
+  if (dj && dj.immutableReferences && typeof dj.immutableReferences === 'object')
+    for (const refs of Object.values(dj.immutableReferences)) if (Array.isArray(refs)) lists.push(refs);
+  const links = (dj && dj.linkReferences) || j.deployedLinkReferences;
+  if (links && typeof links === 'object')
+    for (const file of Object.values(links))
+      if (file && typeof file === 'object') for (const refs of Object.values(file)) if (Array.isArray(refs)) lists.push(refs);
+  let count = 0;
+  for (const l of lists) count += l.length;
+  const few = object !== undefined && count <= object.length / 40 + 1;
+  return {
+    contractName: typeof j.contractName === 'string' ? j.contractName : undefined,
+    abi: j.abi.filter((x: unknown) => x && typeof x === 'object'),
+    object,
+    exact: Boolean(dj && dj.immutableReferences !== undefined),
+    masks: few ? lists.flat() : [],
+    count,
+  };
+}
+
+/** An artifact from its parts (the code pattern made, its references checked). */
+export function artifactFrom(p: string, parts: ArtifactParts | undefined, stats?: MaskStats): Artifact | undefined {
+  if (!parts) return undefined;
+  const name = parts.contractName ?? path.posix.basename(p.replace(/\\/g, '/'), '.json');
+  const abi = parts.abi as unknown as Abi;
+  if (parts.object === undefined) return { name, path: p, abi };
+  const r = checkedPattern(parts.object, parts.masks, parts.exact, stats, parts.count);
   return { name, path: p, abi, code: r.pattern, ...(r.refused ? { refused: r.refused } : {}) };
+}
+
+/** One artifact file's text read (undefined when it is not an artifact with an ABI). */
+export function readArtifact(p: string, text: string, stats?: MaskStats): Artifact | undefined {
+  return artifactFrom(p, artifactParts(text), stats);
+}
+
+/** Parses artifact files in a worker thread (started on first use, ended with close()); undefined answers fall back to the caller. */
+class PartsWorker {
+  private worker?: import('node:worker_threads').Worker;
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve: (p: ArtifactParts | undefined) => void; reject: (e: Error) => void }>();
+
+  parse(bytes: Uint8Array): Promise<ArtifactParts | undefined> {
+    const w = this.start();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      w.postMessage({ id, bytes });
+    });
+  }
+
+  private start(): import('node:worker_threads').Worker {
+    if (this.worker) return this.worker;
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+    const src = `const { parentPort } = require('node:worker_threads');
+const parts = ${artifactParts.toString()};
+parentPort.on('message', (m) => {
+  let answer;
+  try { answer = { id: m.id, parts: parts(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength).toString('utf8')) }; }
+  catch (e) { answer = { id: m.id, error: String(e && e.message || e) }; }
+  parentPort.postMessage(answer);
+});`;
+    const w = new Worker(src, { eval: true });
+    const fail = (err: Error) => {
+      for (const p of this.waiting.values()) p.reject(err);
+      this.waiting.clear();
+      if (this.worker === w) this.worker = undefined;
+    };
+    w.on('message', (m: { id: number; parts?: ArtifactParts; error?: string }) => {
+      const p = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.error !== undefined) p?.reject(new Error(m.error));
+      else p?.resolve(m.parts);
+    });
+    w.on('error', fail);
+    w.on('exit', () => fail(new Error('the artifact parser stopped')));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  close(): void {
+    const w = this.worker;
+    this.worker = undefined;
+    void w?.terminate();
+  }
 }
 
 /**
@@ -132,6 +215,8 @@ export class ArtifactIndex {
   private bySelector?: Map<string, Array<{ item: AbiEntry; artifact: Artifact }>>;
   private byLength?: Map<number, Artifact[]>;
   private sliceStart = 0;
+  private worker?: PartsWorker;
+  private workerFailed = false;
   private sliceWork = 0;
   /** What the last indexing had to leave out (shown with decodings). */
   notes: string[] = [];
@@ -139,7 +224,7 @@ export class ArtifactIndex {
   generation = 0;
   /** Files read since creation (tests and the benchmark check nothing is read before the first decode). */
   reads = 0;
-  readonly stats: ArtifactStats = { masksExamined: 0, bytesCompared: 0, work: 0, slices: 0, longestSliceMs: 0 };
+  readonly stats: ArtifactStats = { masksExamined: 0, bytesCompared: 0, work: 0, slices: 0, longestSliceMs: 0, parsedOffThread: 0 };
 
   constructor(
     private readonly fs: ArtifactFiles,
@@ -241,7 +326,31 @@ export class ArtifactIndex {
     this.startSlice();
   }
 
+  /** A file's parts: in the worker when asked for (and working), else here. */
+  private async parts(bytes: Uint8Array): Promise<ArtifactParts | undefined> {
+    if (this.options.parseOffThread && !this.workerFailed) {
+      try {
+        this.worker ??= new PartsWorker();
+        const parts = await this.worker.parse(bytes);
+        this.stats.parsedOffThread++;
+        return parts;
+      } catch {
+        this.workerFailed = true; // no worker here (or it stopped): parsed in this thread from now on
+      }
+    }
+    return artifactParts(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  }
+
   private async reindex(): Promise<void> {
+    try {
+      await this.reindexFiles();
+    } finally {
+      this.worker?.close();
+      this.worker = undefined;
+    }
+  }
+
+  private async reindexFiles(): Promise<void> {
     this.stale = false;
     const notes: string[] = [];
     this.startSlice();
@@ -270,7 +379,7 @@ export class ArtifactIndex {
         const bytes = await this.fs.read(file.path);
         this.reads++;
         const masksBefore = this.stats.masksExamined;
-        const artifact = readArtifact(file.path, Buffer.from(bytes).toString('utf8'), this.stats);
+        const artifact = artifactFrom(file.path, await this.parts(bytes), this.stats);
         next.set(file.path, { file, artifact });
         if (artifact?.refused) notes.push(`${file.path}: ${artifact.refused}: its code is not matched`);
         await this.spend(bytes.length + this.stats.masksExamined - masksBefore);

@@ -101,7 +101,7 @@ export function contractSettings(): ContractSetting[] {
 /** The session's registry (created on first use, with its watcher kept until deactivation). */
 export function contractRegistry(deps: Pick<CommandDeps, 'keep'>): ContractRegistry {
   if (registry) return registry;
-  const index = new ArtifactIndex(workspaceFiles(), undefined, { trusted: () => vscode.workspace.isTrusted });
+  const index = new ArtifactIndex(workspaceFiles(), undefined, { trusted: () => vscode.workspace.isTrusted, parseOffThread: true });
   const r = new ContractRegistry({
     artifacts: index,
     settings: contractSettings,

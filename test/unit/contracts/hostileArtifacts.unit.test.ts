@@ -109,6 +109,29 @@ describe('hostile artifacts: bounded matching work (issue 34, item 5)', () => {
     assert.ok(s.index.notes.some((n) => /Freeze\.json.*not plausible/.test(n)));
   });
 
+  it('parsed off the thread (as the editor does): the same artifacts, the hostile one refused in the worker without its masks sent back', async () => {
+    const s = setup();
+    write(
+      s.root,
+      'out/Freeze.sol/Freeze.json',
+      hostile(
+        4096,
+        Array.from({ length: 50_000 }, () => ({ start: 0, length: 4096 })),
+      ),
+    );
+    const index = new ArtifactIndex(nodeArtifactFiles(s.root), undefined, { parseOffThread: true });
+    const names = (await index.artifacts()).map((a) => a.name).sort();
+    assert.deepEqual(names, ['Freeze', 'IThing', 'Router', 'Token']);
+    assert.equal(index.stats.parsedOffThread, 4);
+    assert.equal(index.stats.masksExamined, 1, "only the token's one immutable is examined");
+    assert.ok(
+      index.notes.some((n) => /Freeze\.json.*50000 immutable or link references .* not plausible/.test(n)),
+      index.notes.join('\n'),
+    );
+    const r = new ContractRegistry({ artifacts: index });
+    assert.equal((await r.contractAt(TOKEN, s.ctx))?.name, 'Token');
+  });
+
   it('indexing yields to the event loop between slices of work; matching compares a bounded number of bytes', async () => {
     const s = setup();
     const L = tokenLength();
