@@ -196,6 +196,29 @@ childMain(async ({ txs, warmup, n, hostile }) => {
       }
     };
     const hostileTimes = await interleave({ ours: () => firstDecode(evil, true), baseline: () => firstDecode(plain, false), warmup, n });
+    // The control: the same interval with nothing to do for as long as the decodes took (on a loaded
+    // machine the OS alone holds a process this long; the decode's own hold is what exceeds it).
+    let idleGap = 0;
+    {
+      const until =
+        performance.now() +
+        Math.min(
+          5000,
+          hostileTimes.ours.reduce((a, b) => a + b, 0),
+        );
+      let last = performance.now();
+      await new Promise((resolve) => {
+        const tick = setInterval(() => {
+          const now = performance.now();
+          idleGap = Math.max(idleGap, now - last);
+          last = now;
+          if (now >= until) {
+            clearInterval(tick);
+            resolve(undefined);
+          }
+        }, 1);
+      });
+    }
     return {
       hostile: {
         ours: summary(hostileTimes.ours),
@@ -207,6 +230,7 @@ childMain(async ({ txs, warmup, n, hostile }) => {
         slices: stats.slices,
         longestSliceMs: stats.longestSliceMs,
         maxLoopDelayMs: maxGap,
+        idleGapMs: idleGap,
         named,
       },
       logs: { ours: summary(logTimes.ours), baseline: summary(logTimes.baseline), count: logs.length },

@@ -190,7 +190,7 @@ parentPort.on('message', (m) => {
     });
     w.on('error', fail);
     w.on('exit', () => fail(new Error('the artifact parser stopped')));
-    w.unref();
+    // Not unref'd: a process waiting on a parse must not exit under it (the worker ends after each indexing).
     this.worker = w;
     return w;
   }
@@ -333,6 +333,7 @@ export class ArtifactIndex {
         this.worker ??= new PartsWorker();
         const parts = await this.worker.parse(bytes);
         this.stats.parsedOffThread++;
+        this.startSlice(); // the wait was a yield: the host's own slice starts again
         return parts;
       } catch {
         this.workerFailed = true; // no worker here (or it stopped): parsed in this thread from now on
