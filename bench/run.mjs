@@ -298,7 +298,7 @@ if (want('contracts')) {
   const hr = ratio(r.hostile.ours.median, r.hostile.baseline.median);
   row({
     case: 'contracts hostile artifacts',
-    what: `first decode in a workspace of ${r.hostile.files} artifacts of ${fmtBytes(r.hostile.fileBytes)} with ${r.hostile.masks.toLocaleString('en-US')} full-length masks each (main: 7.7 s per artifact) vs the same bytes with the masks under an unread key; masks examined ${r.hostile.masksExamined}, contract named: ${r.hostile.named}; files parsed in a worker thread as in the editor; event loop held at most ${fmtMs(r.hostile.maxLoopDelayMs)} (the same process idle as long: ${fmtMs(r.hostile.idleGapMs)}; longest slice of the index's own work ${fmtMs(r.hostile.longestSliceMs)})`,
+    what: `first decode in a workspace of ${r.hostile.files} artifacts of ${fmtBytes(r.hostile.fileBytes)} with ${r.hostile.masks.toLocaleString('en-US')} full-length masks each vs the same bytes with the masks under an unread key; masks examined ${r.hostile.masksExamined}, contract named: ${r.hostile.named}; files parsed in a worker thread as in the editor; event loop held at most ${fmtMs(r.hostile.maxLoopDelayMs)} (the same process idle as long: ${fmtMs(r.hostile.idleGapMs)}; longest slice of the index's own work ${fmtMs(r.hostile.longestSliceMs)})`,
     ours: [fmtMs(r.hostile.ours.median), fmtMs(r.hostile.ours.p90)],
     base: [fmtMs(r.hostile.baseline.median), fmtMs(r.hostile.baseline.p90)],
     ratio: x(hr),
