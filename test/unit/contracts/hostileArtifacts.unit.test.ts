@@ -145,13 +145,7 @@ describe('hostile artifacts: bounded matching work (issue 34, item 5)', () => {
       sliceWork: 1,
       maxCompareBytes: 10 * L,
     });
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 0);
-    try {
-      await index.artifacts();
-    } finally {
-      clearInterval(timer);
-    }
+    await index.artifacts();
     assert.ok(index.stats.slices >= 40, `slices: ${index.stats.slices}`);
     const m = await index.matching(new Uint8Array(L).fill(0xfe));
     assert.ok(index.stats.bytesCompared <= 11 * L, `compared ${index.stats.bytesCompared} bytes`);
