@@ -8,6 +8,7 @@
 // shape). Labels are only configured names, interface ids and closed sets (no heights, hashes or
 // free text), and every map is keyed by configured things, so memory stays flat. Never imports vscode.
 
+import { setMaxListeners } from 'node:events';
 import { REFUSED_CODES, TIMEOUT_CODES, DNS_CODES, isTlsCode } from '../base/errors';
 import { type ProbeOperation } from '../chain/probes';
 import type { Outcome } from '../chain/execute';
@@ -175,6 +176,8 @@ export class Exporter {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => undefined);
     this.slots = new Slots(Math.max(1, options.concurrency));
+    // Every request in flight listens to the stop signal (a probe sends up to a dozen at once).
+    setMaxListeners(Math.max(100, options.concurrency * 64), this.abort.signal);
     const r = this.registry;
     const base = ['network', 'provider', 'interface'];
     this.up = r.family('chain_endpoints_up', 'Whether the last probe of the interface succeeded (1) or failed (0).', 'gauge', base);
@@ -496,7 +499,8 @@ export class Exporter {
     if (!p || !real || !address) return 'unknown';
     if (this.probeSlots.inFlight >= 4) return 'busy';
     return this.probeSlots.run(async () => {
-      const timeout = AbortSignal.timeout(timeoutMs);
+      // The probe's own deadline (timeoutMs) fires first and says "timeout"; this one is the backstop.
+      const timeout = AbortSignal.timeout(timeoutMs + 250);
       const signal = AbortSignal.any([timeout, this.abort.signal]);
       const monitor = new HealthMonitor({ http: this.options.http, timeoutMs, window: 1, now: this.now });
       const started = performance.now();
@@ -514,7 +518,10 @@ export class Exporter {
           {},
           last.chainId === expected ? 1 : 0,
         );
-      if (last && !last.ok) r.family('chain_endpoints_probe_error', 'The failed probe, by kind.', 'gauge', ['kind']).set({ kind: errorKind(last) }, 1);
+      if (last && !last.ok) {
+        const kind = timeout.aborted && errorKind(last) === 'cancelled' ? 'timeout' : errorKind(last);
+        r.family('chain_endpoints_probe_error', 'The failed probe, by kind.', 'gauge', ['kind']).set({ kind }, 1);
+      }
       return r.render();
     });
   }
