@@ -22,7 +22,8 @@ const get = async (url) => {
 
 /** @param {any} info @param {number} count @param {string[]} ifaces */
 function providersOf(info, count, ifaces) {
-  const { name: _n, ...all } = info.providers[0];
+  const all = { ...info.providers[0] };
+  delete all.name;
   return Array.from({ length: count }, (_, i) => ({
     name: `provider-${i}`,
     network: `network-${i % 4}`,

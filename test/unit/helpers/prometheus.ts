@@ -14,7 +14,6 @@ let found: { promtool: string; prometheus: string } | undefined;
 
 /** The paths of promtool and prometheus (installed on first use). */
 export function ensurePrometheus(): { promtool: string; prometheus: string } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   found ??= (require(path.join(ROOT, 'scripts', 'real', 'ensurePrometheus.cjs')) as EnsureModule).ensurePrometheus();
   return found;
 }
