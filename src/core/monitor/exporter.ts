@@ -204,7 +204,7 @@ export class Exporter {
     );
     this.errors = r.family(
       'chain_endpoints_errors_total',
-      'Failed probes by kind (timeout, refused, dns, tls, http_status, rate_limited, wrong_chain, bad_answer, network, cancelled).',
+      'Failed probes by kind (timeout, refused, dns, tls, http_status, rate_limited, wrong_chain, bad_answer, network).',
       'counter',
       [...base, 'kind'],
     );
