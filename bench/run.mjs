@@ -4,7 +4,7 @@
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
 //   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc, explorer,
-//                explorer-editor, routes, contracts)
+//                explorer-editor, routes, contracts, exporter)
 //   --quick      every case with tiny sizes and few iterations, a few seconds each: a smoke run that
 //                checks each case runs and prints its figures (npm test runs it; targets are shown
 //                but not enforced, the figures are not for the record). Exits 1 if a case fails or
@@ -132,6 +132,38 @@ if (want('queries')) {
     ratio: x(rr),
     target: '≤ 1.2x',
     met: rr <= 1.2,
+  });
+}
+
+if (want('exporter')) {
+  log('exporter: a scrape of 100 providers x 5 interfaces; CPU at a 30 s interval over 20 providers (devnet)');
+  const r = await runChild('exporter.mjs', {
+    providers: q(100, 10),
+    warmup: q(20, 2),
+    n: q(200, 5),
+    cpuProviders: q(20, 2),
+    intervalMs: q(30_000, 1_000),
+    rounds: q(3, 1),
+  });
+  results.exporter = r;
+  const s = r.scrape;
+  row({
+    case: 'exporter scrape',
+    what: `GET /metrics of ${s.providers} providers x 5 interfaces (${s.series} series, ${fmtBytes(s.bytes)}) over loopback, vs a bare node:http server sending a pre-rendered string of the same size`,
+    ours: [fmtMs(s.ours.median), fmtMs(s.ours.p90)],
+    base: [fmtMs(s.baseline.median), fmtMs(s.baseline.p90)],
+    ratio: x(ratio(s.ours.median, s.baseline.median)),
+    target: '< 50 ms',
+    met: s.ours.p90 < 50,
+  });
+  const c = r.cpu;
+  const pct = (v) => `${(v * 100).toFixed(2)}%`;
+  row({
+    case: 'exporter CPU',
+    what: `the exporter's CPU at a ${c.intervalMs / 1000} s interval over ${c.providers} providers x 6 interfaces, a scrape every ${c.intervalMs / 2000} s: ${c.rounds} intervals after the first (first, with the capability probes: ${pct(c.firstRound.share)}; overall ${pct(c.overall.share)})`,
+    ours: [pct(c.steady.share)],
+    target: '< 2% of one core',
+    met: c.steady.share < 0.02 && c.overall.share < 0.02,
   });
 }
 
