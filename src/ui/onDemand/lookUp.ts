@@ -7,14 +7,11 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import type { ExecuteOptions } from '../../core/chain/execute';
-import { requestOptions } from '../../core/chain/requestOptions';
 import { type Provider, providerNamed } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
 import { bestForLookup } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
 import { renderLookup } from '../../core/explorer/render';
-import { executeSource } from '../../core/explorer/source';
 import type { LookupResult } from '../../core/explorer/views';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -27,16 +24,15 @@ import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
 import { bestRequested } from '../../core/health/routeCommand';
 import { contractsOption } from './contracts';
+import { documentName } from '../../core/documents/resultName';
+import { type RunHost, apiHost, runOnProvider } from '../requests/run';
+import { editorHost, hostBase } from '../requests/host';
 
 export interface LookUpArgument {
   /** A provider's name, or "best" (with `network` when several are configured). */
   readonly provider?: string;
   readonly network?: string;
   readonly query?: string;
-}
-
-function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider }, 'silent');
 }
 
 function findProvider(name: string | undefined): Provider | undefined {
@@ -100,28 +96,24 @@ export async function readLookUpArgument(
   return { provider, query };
 }
 
-async function run(deps: CommandDeps, provider: Provider, query: string, signal: AbortSignal): Promise<LookupResult> {
+/** The lookup through the runner (secrets, options, cancel, one log line per request), its result masked. */
+async function run(host: RunHost, deps: CommandDeps, provider: Provider, query: string): Promise<LookupResult> {
   const q = identify(query); // throws the sentence that says what to type: nothing is sent
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(provider);
   const started = Date.now();
-  const source = executeSource(wire, options(deps, wire, signal), (o) => {
-    const line = `[lookUp] ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms`;
-    if (o.error) deps.log.warn(`${line} · ${masker.mask(o.error.message)}`);
-    else deps.log.info(line);
-  });
-  const result = await lookUpQuery({ ...source, contracts: contractsOption(deps, provider) }, q, query);
+  const title = l10n.t('Looking up {0} · {1}', query, provider.name);
+  const result = await runOnProvider(host, { provider, title, preset: 'silent', tag: 'lookUp' }, (r) =>
+    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider) }, q, query),
+  );
   deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
   return maskDeep(result) as LookupResult;
 }
 
 /** The document's address: `chain-endpoints:/<provider>/Look Up <query>.md`. */
 export function lookUpUri(provider: string, query: string): vscode.Uri {
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
   const shown = query.length > 24 ? `${query.slice(0, 12)}…${query.slice(-8)}` : query;
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
-    path: `/${clean(provider)}/Look Up ${clean(shown)}.md`,
+    path: documentName(provider, `Look Up ${shown}`, 'md'),
     query: `lookUp&${createHash('sha1').update(query).digest('hex').slice(0, 10)}`,
   });
 }
@@ -135,14 +127,7 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
   const started = new Date();
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up {0} · {1}', query, provider.name), cancellable: true },
-    (_progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      return run(deps, provider, query, abort.signal).finally(() => sub.dispose());
-    },
-  );
+  const result = await run(editorHost(deps), deps, provider, query);
   const text = masker.mask(renderLookup(result));
   const bytes = Buffer.from(text, 'utf8');
   void deps.history?.recordLookUp?.(provider.name, query, result.kind !== 'notFound', started, bytes);
@@ -161,13 +146,9 @@ export async function lookUpForApi(
     throw new LocalizedError(
       opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`,
     );
-  const abort = new AbortController();
-  const sub = opts.token?.onCancellationRequested(() => abort.abort());
   try {
-    return await run(deps, provider, String(query ?? ''), abort.signal);
+    return await run(apiHost(hostBase(deps), opts.token), deps, provider, String(query ?? ''));
   } catch (err) {
     throw rewrapped(err);
-  } finally {
-    sub?.dispose();
   }
 }

@@ -16,7 +16,7 @@
 import * as l10n from '../../core/base/l10n';
 import { LocalizedError, rewrapped } from '../../core/base/errors';
 import { formatBytes } from '../../core/base/numbers';
-import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
+import { type ExecuteOptions, type Outcome, type RequestDescription, describeRequest, execute } from '../../core/chain/execute';
 import type { Args, Operation } from '../../core/chain/operations';
 import { type RequestPreset, type RequestSettings, requestOptions } from '../../core/chain/requestOptions';
 import { stateChangingReason } from '../../core/chain/stateChanging';
@@ -58,12 +58,13 @@ export interface CancelToken {
 
 /**
  * The API's host: no UI; `token` cancels; a state-changing request is sent only when the caller
- * passed `confirmed: true` (the run's `request.confirmed`), else `refuse` throws and nothing is sent.
+ * passed `confirmed: true` (the run's `request.confirmed`), else `refuse` throws (without one: DECLINED)
+ * and nothing is sent.
  */
-export function apiHost(base: HostBase, token: CancelToken | undefined, refuse: () => never): RunHost {
+export function apiHost(base: HostBase, token: CancelToken | undefined, refuse?: () => never): RunHost {
   return {
     ...base,
-    confirm: async () => refuse(),
+    confirm: async () => (refuse ? refuse() : false),
     progress: async (_title, work) => {
       const abort = new AbortController();
       const sub = token?.onCancellationRequested(() => abort.abort());
@@ -110,6 +111,8 @@ export const DECLINED = Symbol('declined');
  * confirmation was declined (nothing sent). Rejects for a missing secret (nothing sent) and for
  * what `work` throws.
  */
+export function runOnProvider<T>(host: RunHost, spec: RunSpec & { readonly request?: undefined }, work: (run: ProviderRun) => Promise<T>): Promise<T>;
+export function runOnProvider<T>(host: RunHost, spec: RunSpec, work: (run: ProviderRun) => Promise<T>): Promise<T | typeof DECLINED>;
 export async function runOnProvider<T>(host: RunHost, spec: RunSpec, work: (run: ProviderRun) => Promise<T>): Promise<T | typeof DECLINED> {
   let wire: Provider;
   try {
@@ -121,7 +124,11 @@ export async function runOnProvider<T>(host: RunHost, spec: RunSpec, work: (run:
   const settings = host.settings();
   const tag = spec.tag ?? 'request';
   return host.progress(spec.title, (report, signal) => {
-    const options = requestOptions(settings, { http: host.http, spillDir: host.storageDir, signal, provider: wire, onProgress: report }, spec.preset ?? 'document');
+    const options = requestOptions(
+      settings,
+      { http: host.http, spillDir: host.storageDir, signal, provider: wire, onProgress: report },
+      spec.preset ?? 'document',
+    );
     const logged = (o: Outcome) => logOutcome(host, tag, o);
     return work({
       provider: spec.provider,
@@ -146,12 +153,25 @@ export async function runOnProvider<T>(host: RunHost, spec: RunSpec, work: (run:
 export async function confirmStateChange(host: Pick<RunHost, 'confirm' | 'mask'>, provider: Provider, op: Operation, args: Args): Promise<boolean> {
   const why = stateChangingReason(op, args);
   if (!why) return true;
-  const request = describeRequest(provider, op, args);
-  const send = l10n.t('Send');
-  const body = host.mask(truncate(request.body ?? '', 1500));
-  const detail = `${request.method} ${redactUrl(request.url)}\n\n${body ? `${body}\n\n` : ''}${host.mask(why)}\n\n${l10n.t('A broadcast is sent once and never retried.')}`;
-  const message = op.broadcast ? l10n.t('Send this transaction to {0}?', provider.name) : l10n.t('Send this state-changing request to {0}?', provider.name);
-  return host.confirm(message, detail, send);
+  return confirmRequest(host, { provider: provider.name, request: describeRequest(provider, op, args), why, broadcast: Boolean(op.broadcast) });
+}
+
+/** The modal itself (also a query file's, whose pipeline decides what changes state): the request as sent, masked. */
+export function confirmRequest(
+  host: Pick<RunHost, 'confirm' | 'mask'>,
+  c: { provider: string; request: RequestDescription; why?: string; broadcast: boolean; where?: string },
+): Promise<boolean> {
+  const body = host.mask(truncate(c.request.body ?? '', 1500));
+  const parts = [
+    ...(c.where ? [c.where] : []),
+    `${c.request.method} ${host.mask(redactUrl(c.request.url))}`,
+    ...(body ? ['', body] : []),
+    ...(c.why ? ['', host.mask(c.why)] : []),
+    '',
+    l10n.t('A broadcast is sent once and never retried.'),
+  ];
+  const message = c.broadcast ? l10n.t('Send this transaction to {0}?', c.provider) : l10n.t('Send this state-changing request to {0}?', c.provider);
+  return host.confirm(message, parts.join('\n'), l10n.t('Send'));
 }
 
 /** The API's refusal of a state-changing request it was not told to send (nothing was sent). */
