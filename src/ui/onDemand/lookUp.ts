@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import { type Provider, providerNamed } from '../../core/config/providers';
+import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
 import { bestForLookup } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
@@ -22,7 +22,7 @@ import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
-import { bestRequested } from '../../core/health/routeCommand';
+import { type RouteTarget, routeTarget } from '../../core/health/routeCommand';
 import { contractsOption } from './contracts';
 import { documentName } from '../../core/documents/resultName';
 import { type RunHost, apiHost, runOnProvider } from '../requests/run';
@@ -35,9 +35,13 @@ export interface LookUpArgument {
   readonly query?: string;
 }
 
-function findProvider(name: string | undefined): Provider | undefined {
-  if (!name) return undefined;
-  return providerNamed(readSettings().providers.providers, name);
+/** Look Up as a route of the router: a provider with any interface it reads (REST, CometBFT, EVM RPC); "best" judged per query later. */
+export function lookUpTarget(): RouteTarget {
+  return {
+    needs: l10n.t('REST, Consensus or EVM RPC'),
+    serves: (p) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc),
+    none: () => l10n.both('No provider of that network has an interface Look Up can use.'),
+  };
 }
 
 /** What the command asks for: the provider (when several, grouped by network, each group's best first), then the query. */
@@ -49,13 +53,11 @@ export async function readLookUpArgument(
   best?: (query: string, among: readonly Provider[]) => Provider | undefined,
 ): Promise<{ provider: Provider; query: string } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
-  const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
-  const wanted = bestRequested(arg, providers, networks, lookedUpOn);
-  if (wanted && 'refuse' in wanted) throw new LocalizedError(wanted.refuse.message);
-  let bestAmong: Provider[] | undefined = wanted?.among;
-  if (bestAmong?.length === 0) throw new LocalizedError(l10n.both('No provider of that network has an interface Look Up can use.'));
-  let provider = bestAmong ? bestAmong[0] : typeof a.provider === 'string' ? providerNamed(providers, a.provider) : undefined;
-  if (typeof a.provider === 'string' && !provider) throw new LocalizedError(l10n.both('No provider named "{0}".', a.provider));
+  // The router, as every command: a name, "best" (of `network`), or ask (core/health/routeCommand.ts).
+  const route = routeTarget(lookUpTarget(), arg, networks, providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  let bestAmong: readonly Provider[] | undefined = route.kind === 'run' ? route.among : undefined;
+  let provider = route.kind === 'run' ? route.provider : undefined;
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
@@ -64,11 +66,11 @@ export async function readLookUpArgument(
         networks,
         (p) => redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? ''),
         best && {
-          label: vscode.l10n.t('$(star) Best provider for this lookup'),
-          description: vscode.l10n.t('the ranked best among those that can serve it'),
+          label: l10n.t('$(star) Best provider for this lookup'),
+          description: l10n.t('the ranked best among those that can serve it'),
         },
       );
-      const picked = await prompts.pick(items, { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') });
+      const picked = await prompts.pick(items, { title: l10n.t('Look Up'), placeHolder: l10n.t('Provider to look up on') });
       if (!picked) return undefined;
       provider = picked.provider;
       bestAmong = picked.among;
@@ -138,13 +140,23 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
 export async function lookUpForApi(
   deps: CommandDeps,
   query: string,
-  opts: { provider?: string; token?: vscode.CancellationToken } = {},
+  opts: { provider?: string; network?: string; token?: vscode.CancellationToken } = {},
 ): Promise<LookupResult> {
   const providers = readSettings().providers.providers;
-  const provider = findProvider(opts.provider) ?? (opts.provider === undefined && providers.length === 1 ? providers[0] : undefined);
-  if (!provider)
+  // As run() and callContract(): a name, or "best" (with `network`); left out with one provider configured.
+  const route = routeTarget(lookUpTarget(), { provider: opts.provider, network: opts.network }, currentNetworks(providers), providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  let provider: Provider;
+  if (route.kind === 'run') {
+    const health = deps.health;
+    provider = (route.among && health && bestForLookup(health, String(query ?? ''), route.among)) || route.provider;
+  } else if (providers.length === 1) provider = providers[0];
+  else if (route.candidates.length === 1) provider = route.candidates[0];
+  else
     throw new LocalizedError(
-      opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`,
+      l10n.both(
+        'lookUp needs { provider } when several providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).',
+      ),
     );
   try {
     return await run(apiHost(hostBase(deps), opts.token), deps, provider, String(query ?? ''));

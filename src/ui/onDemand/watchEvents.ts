@@ -19,7 +19,8 @@ import { EventConsole } from './eventConsole';
 import { shortValue } from '../../core/contracts/values';
 import type { DecodedResult } from '../../api';
 import { networkOf, registryForHovers } from './contracts';
-import { type Chosen, chooseWatch } from './chooseWatch';
+import { type Chosen, chooseWatch, watchTarget } from './chooseWatch';
+import { routeTarget } from '../../core/health/routeCommand';
 import { providerPrompts } from './providerPicks';
 import type { InterfaceHealth } from '../../core/health/model';
 import { bestOnInterface } from '../../core/health/route';
@@ -86,12 +87,24 @@ function toApiEvent(e: WatchEntry): WatchEvent {
 }
 
 /** The API's watch(): no prompts; the argument must name the provider and what to watch. */
-export async function watchForApi(deps: Pick<WatchDeps, 'log' | 'secrets'>, spec: unknown, listener: (event: WatchEvent) => void): Promise<vscode.Disposable> {
-  const chosen = readWatchArgument(spec, readSettings().providers.providers);
-  if (!chosen.provider) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider.'));
+export async function watchForApi(
+  deps: Pick<WatchDeps, 'log' | 'secrets' | 'health'>,
+  spec: unknown,
+  listener: (event: WatchEvent) => void,
+): Promise<vscode.Disposable> {
+  const providers = readSettings().providers.providers;
+  const raw = spec && typeof spec === 'object' ? (spec as Record<string, unknown>) : undefined;
+  // What to watch is read first (a bad query is said before anything else), the provider by the router: a name, or "best" (of `network`).
+  const chosen = readWatchArgument(raw ? { ...raw, provider: undefined } : spec, providers);
+  if (raw?.provider === undefined) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider, or "best".'));
   if (chosen.query === undefined && chosen.evm === undefined)
     throw new LocalizedError(l10n.both('watch() needs "query" (CometBFT) or "evm" (an EVM subscription).'));
-  const watch = await newWatch(deps, { provider: chosen.provider, query: chosen.query, evm: chosen.evm });
+  const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => bestOnInterface(candidates, deps.health?.rows() ?? [], iface);
+  const networks = currentNetworks(providers);
+  const route = routeTarget(watchTarget(chosen.evm !== undefined, chosen.query !== undefined, networks, best), raw, networks, providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  if (route.kind !== 'run') throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider, or "best".'));
+  const watch = await newWatch(deps, { provider: route.provider, query: chosen.query, evm: chosen.evm });
   watch.onBatch((entries) => {
     for (const e of entries) {
       try {
