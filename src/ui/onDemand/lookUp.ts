@@ -9,7 +9,7 @@ import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors'
 import * as l10n from '../../core/base/l10n';
 import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
-import { bestForLookup } from '../../core/explorer/bestProvider';
+import { bestForLookup, lookUpTarget } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
 import { renderLookup } from '../../core/explorer/render';
 import type { LookupResult } from '../../core/explorer/views';
@@ -22,7 +22,7 @@ import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
-import { type RouteTarget, routeTarget } from '../../core/health/routeCommand';
+import { routeTarget } from '../../core/health/routeCommand';
 import { contractsOption } from './contracts';
 import { documentName } from '../../core/documents/resultName';
 import { type RunHost, apiHost, runOnProvider } from '../requests/run';
@@ -33,15 +33,6 @@ export interface LookUpArgument {
   readonly provider?: string;
   readonly network?: string;
   readonly query?: string;
-}
-
-/** Look Up as a route of the router: a provider with any interface it reads (REST, CometBFT, EVM RPC); "best" judged per query later. */
-export function lookUpTarget(): RouteTarget {
-  return {
-    needs: l10n.t('REST, Consensus or EVM RPC'),
-    serves: (p) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc),
-    none: () => l10n.both('No provider of that network has an interface Look Up can use.'),
-  };
 }
 
 /** What the command asks for: the provider (when several, grouped by network, each group's best first), then the query. */
