@@ -133,6 +133,19 @@ describe('ui/requests/run: one provider run', () => {
     assert.match(confirms[0].detail, /\*\*\*/);
   });
 
+  it("Look Up's and Call Contract's source: silent options from requestOptions(), each request one log line under the feature's tag", async () => {
+    const { host } = editor(false);
+    const seen: unknown[] = [];
+    const r = await runOnProvider(host, { provider, title: 'Looking up', preset: 'silent', tag: 'lookUp' }, async (run) => {
+      seen.push(run.options.formatWhileReceiving, run.options.timeoutMs, run.options.headers?.authorization);
+      return run.source().evm('eth_blockNumber', []);
+    });
+    assert.equal(r, '0x10');
+    assert.deepEqual(seen, [false, 5000, `Bearer ${SECRET}`]);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^info \[lookUp\] explorer\.evmRpc POST http:\/\/127\.0\.0\.1:\d+\/? -> 200 \d+ ms \d+ B$/);
+  });
+
   it('secrets are awaited before anything is sent', async () => {
     let open!: () => void;
     const ready = new Promise<void>((r) => (open = r));
