@@ -57,11 +57,16 @@ export interface HeightEvent {
   readonly height: string;
 }
 
-/** What `watch()` follows: a CometBFT query, or an EVM subscription (needs the provider's `evmWs`). */
+/**
+ * What `watch()` follows: a CometBFT query, or an EVM subscription (needs the provider's `evmWs`).
+ * `provider`: a name (any case), or "best": the healthy provider ranked first on the stream's
+ * WebSocket, of `network` (its name or chain id) when several networks are configured.
+ */
 export type WatchSpec =
-  | { readonly provider: string; readonly query: string }
+  | { readonly provider: string; readonly network?: string; readonly query: string }
   | {
       readonly provider: string;
+      readonly network?: string;
       readonly evm: {
         readonly subscription: 'newHeads' | 'logs' | 'newPendingTransactions';
         /** logs only: one contract address or several. */
@@ -122,8 +127,13 @@ export interface ApiCapabilities {
 }
 
 export interface LookUpOptions {
-  /** The provider's name; may be left out when only one is configured. */
+  /**
+   * The provider's name (any case), or "best": the best of `network` (or of the only network) for
+   * this query. May be left out when only one provider is configured.
+   */
   provider?: string;
+  /** With `provider: "best"`, or to check that the provider named is one of this network's (its name or chain id). */
+  network?: string;
   /** Cancels the lookup's requests. */
   token?: vscode.CancellationToken;
 }

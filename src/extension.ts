@@ -152,7 +152,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     watch: (spec, listener) => {
       // The handle at once; a refused spec reaches the listener as a `note` event.
       const watch = deferredWatch(
-        async () => (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener),
+        async () => (await loadOnDemand()).watchForApi({ log, secrets, health }, spec, listener),
         listener,
         (err) => log.warn(`[events] a watch() listener threw: ${errorMessage(err)}`),
       );

@@ -15,6 +15,7 @@ import { HISTORY_LIMIT, type HistoryEntry, LOOK_UP, RESULT_TEXT_LIMIT, addEntry,
 import { escapeMarkdown, markdownCode } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
+import { documentName } from '../core/documents/resultName';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
 import { loadOnDemand } from './loadOnDemand';
@@ -185,10 +186,9 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
   }
 
   private historyUri(e: HistoryEntry): vscode.Uri {
-    const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}…]+/g, '_');
     return vscode.Uri.from({
       scheme: RESULT_SCHEME,
-      path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.${e.operation === LOOK_UP ? 'md' : 'json'}`,
+      path: `/history${documentName(e.provider, `${e.label} ${new Date(e.at).toISOString().slice(11, 19)}`, e.operation === LOOK_UP ? 'md' : 'json')}`,
       query: e.id,
     });
   }

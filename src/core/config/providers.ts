@@ -299,6 +299,14 @@ function dotSegmentError(path: string, dot: string): EndpointError {
   );
 }
 
+/** The one sentence for a name that matches no provider (commands, the API, watches, query files): the names to use instead. */
+export function unknownProvider(name: string, providers: readonly { readonly name: string }[]): l10n.Message {
+  const known = providers.map((x) => `"${x.name}"`).join(', ');
+  return known
+    ? l10n.both('No provider named "{0}". Configured providers: {1}.', name, known)
+    : l10n.both('No provider named "{0}". Configured providers: none.', name);
+}
+
 /** The provider named `name` (trimmed, any case): the one lookup by name every command, the API and the status bar use. */
 export function providerNamed<T extends { readonly name: string }>(providers: readonly T[], name: unknown): T | undefined {
   if (typeof name !== 'string') return undefined;

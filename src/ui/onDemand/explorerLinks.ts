@@ -9,6 +9,8 @@ import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../..
 import { Commands } from '../commandIds';
 import { escapeMarkdown } from '../../core/documents/markdown';
 import { readSettings } from '../settings';
+import { cleanName } from '../../core/documents/resultName';
+import { masker } from '../../core/secrets/mask';
 import { networkOf, registryForHovers } from './contracts';
 
 /** Lines scanned above and below what is visible. */
@@ -23,8 +25,7 @@ const MAX_LINE_CHARS = 20_000;
 /** The configured provider a result document belongs to (its first path segment, cleaned as written). */
 export function providerOfDocument(uri: vscode.Uri): string | undefined {
   const segment = decodeURIComponent(uri.path.split('/')[1] ?? '');
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
-  return readSettings().providers.providers.find((p) => clean(p.name) === segment || p.name === segment)?.name;
+  return readSettings().providers.providers.find((p) => cleanName(masker.mask(p.name)) === segment || p.name === segment)?.name;
 }
 
 /** The line ranges to scan: the whole document when small, else the visible ranges plus a margin, merged. */
