@@ -21,6 +21,7 @@ import {
   method,
   optionalHeight,
   params,
+  simulateParams,
 } from '../params';
 
 export const EVM_OPERATIONS: readonly Operation[] = [
@@ -118,6 +119,19 @@ export const EVM_OPERATIONS: readonly Operation[] = [
       } catch {
         return result; // does not fit the outputs: the hex as received
       }
+    },
+  },
+  {
+    id: 'evm.simulate',
+    iface: 'evmRpc',
+    label: 'simulate (what if)',
+    get title() {
+      return l10n.t('EVM RPC: Simulate a call, a transaction or a bundle (what if)');
+    },
+    params: simulateParams,
+    // Several read requests and their decoding (core/contracts/simulate.ts): the Simulate command, query files and api.simulate() run it.
+    build: () => {
+      throw new EndpointError('input', l10n.both('evm.simulate runs through the simulation: the Simulate command, a query file or api.simulate().'));
     },
   },
   {
