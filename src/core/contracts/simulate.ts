@@ -19,7 +19,6 @@ import { blockParam, encodeCall, quantity, refuse, splitArgs } from '../chain/ab
 import { type ExecuteOptions, execute } from '../chain/execute';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
-import type { EngineSupport } from '../health/capabilities';
 import { resolveFunction } from './call';
 import { decodeOutputs } from './decode';
 import type { ContractRegistry, ResolveContext } from './registry';
@@ -27,10 +26,9 @@ import { type TraceView, decodeTrace } from './trace';
 import type { Decoded, DecodedArg } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
-export type { EngineSupport } from '../health/capabilities';
+import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
 
-export type SimulationEngine = 'eth_simulateV1' | 'debug_traceCall' | 'eth_call';
-export const SIMULATION_ENGINES: readonly SimulationEngine[] = ['eth_simulateV1', 'debug_traceCall', 'eth_call'];
+export { type Alternative, type EngineSupport, type Needs, type SimulationEngine, SIMULATION_ENGINES, chooseEngine, engineFor, engineSupportOf } from './engines';
 
 
 /** One call (or one step of a bundle). */
@@ -47,6 +45,15 @@ export interface SimulationCall {
   /** Wei, decimal or 0x. */
   readonly value?: string;
   readonly gas?: string;
+}
+
+/** What the simulation needs of an engine. */
+export function needsOf(spec: SimulationSpec): Needs {
+  return {
+    overrides: spec.overrides !== undefined && spec.overrides !== null && Object.keys(spec.overrides).length > 0,
+    blockOverrides: spec.blockOverrides !== undefined && spec.blockOverrides !== null && Object.keys(spec.blockOverrides).length > 0,
+    bundle: (spec.steps?.length ?? 0) > 1,
+  };
 }
 
 export interface SimulationSpec extends SimulationCall {
@@ -160,20 +167,6 @@ const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a
 const MAX_LOGS = 1000;
 
 // ---- the spec, checked before anything is sent ----
-
-export interface Needs {
-  readonly overrides: boolean;
-  readonly blockOverrides: boolean;
-  readonly bundle: boolean;
-}
-
-export function needsOf(spec: SimulationSpec): Needs {
-  return {
-    overrides: spec.overrides !== undefined && Object.keys(spec.overrides).length > 0,
-    blockOverrides: spec.blockOverrides !== undefined && Object.keys(spec.blockOverrides).length > 0,
-    bundle: (spec.steps?.length ?? 0) > 1,
-  };
-}
 
 /** The state overrides checked and normalised (addresses checksummed, quantities 0x). */
 export function checkOverrides(o: unknown): Record<string, Record<string, unknown>> | undefined {
@@ -289,54 +282,6 @@ export async function prepareSimulation(spec: SimulationSpec, registry: Contract
   const steps: PreparedStep[] = [];
   for (let i = 0; i < calls.length; i++) steps.push(await prepareStep(calls[i], registry, ctx, block, calls.length > 1 ? `steps[${i}].` : ''));
   return { block, steps, overrides, blockOverrides, needs: needsOf({ ...spec, overrides, blockOverrides }) };
-}
-
-// ---- the engine ----
-
-/** The engine for what the simulation needs, or what is missing. */
-export function engineFor(needs: Needs, s: EngineSupport): { engine: SimulationEngine } | { missing: 'bundle' | 'overrides' } {
-  if (s.simulateV1) return { engine: 'eth_simulateV1' };
-  if (needs.bundle) return { missing: 'bundle' };
-  if (s.traceCall) return { engine: 'debug_traceCall' };
-  if ((needs.overrides || needs.blockOverrides) && !s.callOverrides) return { missing: 'overrides' };
-  return { engine: 'eth_call' };
-}
-
-export interface Alternative {
-  readonly name: string;
-  readonly support: EngineSupport;
-}
-
-/**
- * The engine for `provider`, or a LocalizedError (one sentence: why, and a provider of the same
- * network that can, when one is known). Nothing is sent.
- */
-export function chooseEngine(provider: string, needs: Needs, support: EngineSupport, alternatives: readonly Alternative[] = []): SimulationEngine {
-  const pick = engineFor(needs, support);
-  if ('engine' in pick) return pick.engine;
-  const other = alternatives.find((a) => a.name !== provider && 'engine' in engineFor(needs, a.support));
-  const unknown = pick.missing === 'bundle' ? support.simulateV1 === undefined : support.traceCall === undefined || support.callOverrides === undefined;
-  const why =
-    pick.missing === 'bundle'
-      ? unknown
-        ? l10n.both('{0} cannot simulate a bundle of calls: it is not known to serve eth_simulateV1 (its capabilities were not probed)', provider)
-        : l10n.both('{0} cannot simulate a bundle of calls: it does not serve eth_simulateV1', provider)
-      : unknown
-        ? l10n.both('{0} cannot simulate with overrides: it is not known to serve eth_simulateV1, debug_traceCall or eth_call with overrides (its capabilities were not probed)', provider)
-        : l10n.both('{0} cannot simulate with overrides: it serves neither eth_simulateV1 nor debug_traceCall, and its eth_call refuses overrides', provider);
-  throw new LocalizedError(
-    other
-      ? l10n.both('{0}; {1}, on the same network, can (nothing was sent).', why, other.name)
-      : l10n.both('{0}; no other provider of the same network is known to (nothing was sent).', why),
-  );
-}
-
-/** What the capabilities say of the three engines (core/health/capabilities.ts `evm.engines`). */
-export function engineSupportOf(caps: { evm?: { engines?: EngineSupport; namespaces?: string[] } } | undefined): EngineSupport {
-  const e = caps?.evm?.engines ?? {};
-  // A node whose namespaces are known without debug cannot serve debug_traceCall.
-  const ns = caps?.evm?.namespaces;
-  return ns && !ns.includes('debug') && e.traceCall === undefined ? { ...e, traceCall: false } : e;
 }
 
 // ---- running ----
