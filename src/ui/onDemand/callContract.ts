@@ -31,6 +31,7 @@ import { readSettings } from '../settings';
 import { routeInput } from './capabilityCheck';
 import { contractRegistry, networkOf } from './contracts';
 import { providerPrompts } from './providerPicks';
+import { callOverridesCheck } from './simulate';
 
 export interface CallContractArgument extends Partial<CallSpec> {
   /** A provider's name, or "best" (of `network`). */
@@ -189,7 +190,7 @@ export async function callContractCommand(deps: CommandDeps, arg?: unknown): Pro
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
         const s = await session(deps, provider, abort.signal);
-        return await callContract(s.evm, spec, s.registry, s.ctx);
+        return await callContract(s.evm, spec, s.registry, s.ctx, callOverridesCheck(deps, provider));
       } finally {
         sub.dispose();
       }
@@ -217,7 +218,7 @@ export async function callContractForApi(
   try {
     const s = await session(deps, provider, abort.signal);
     const { token: _t, provider: _p, network: _n, ...call } = spec;
-    return await callContract(s.evm, call, s.registry, s.ctx);
+    return await callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider));
   } catch (err) {
     return { function: String(spec.function), error: errorMessage(err) };
   } finally {
