@@ -253,6 +253,11 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
     fn = resolveFunction(c.function, known, args.length);
     data = encodeCall(fn, args);
     contract = known;
+    // A bare signature (no outputs) on an address without a known ABI: the outputs of the ABIs known for its selector (a standard ERC-20…).
+    if (fn.outputs.length === 0) {
+      const found = await registry.functionFor(data, to, { ...ctx, block });
+      if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
+    }
   }
   const tx: Record<string, string> = { to: getAddress(to), data };
   if (c.from !== undefined) {
@@ -636,4 +641,46 @@ export function codeReader(evm: EvmCall): NonNullable<ResolveContext['getCode']>
       return undefined;
     }
   };
+}
+
+// ---- replay: a mined transaction re-run at its parent block ----
+
+/** The mined transaction a replay started from, as the document compares it. */
+export interface ReplayOriginal {
+  readonly hash: string;
+  readonly status: 'success' | 'reverted';
+  readonly gasUsed?: string;
+  readonly logs: number;
+  readonly result?: unknown;
+  readonly revert?: string;
+}
+
+/** The spec of a mined transaction re-run at its parent block (same sender, input, value, gas), and what it did. */
+export async function replaySpec(
+  evm: (method: string, params: readonly unknown[]) => Promise<unknown>,
+  hash: string,
+): Promise<{ spec: SimulationSpec; original: ReplayOriginal }> {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new LocalizedError(l10n.both('A transaction hash: 0x and 64 hex digits.'));
+  const tx = (await evm('eth_getTransactionByHash', [hash])) as Json | null;
+  const receipt = (await evm('eth_getTransactionReceipt', [hash])) as Json | null;
+  if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
+    throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
+  if (typeof tx.to !== 'string') throw new LocalizedError(l10n.both('{0} creates a contract: only calls can be replayed.', hash));
+  const height = typeof tx.blockNumber === 'string' ? BigInt(tx.blockNumber) : undefined;
+  if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
+  const spec: SimulationSpec = {
+    address: tx.to,
+    data: typeof tx.input === 'string' ? tx.input : '0x',
+    from: tx.from,
+    value: typeof tx.value === 'string' && tx.value !== '0x0' ? BigInt(tx.value).toString() : undefined,
+    gas: typeof tx.gas === 'string' ? BigInt(tx.gas).toString() : undefined,
+    block: (height - 1n).toString(),
+  };
+  const original: ReplayOriginal = {
+    hash,
+    status: receipt.status === '0x1' ? 'success' : 'reverted',
+    gasUsed: typeof receipt.gasUsed === 'string' ? BigInt(receipt.gasUsed).toString() : undefined,
+    logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
+  };
+  return { spec, original };
 }

@@ -3,7 +3,9 @@
 // and the gas; the balance changes of the accounts involved. A replay adds the original beside it
 // (what changed: status, return, revert, logs, gas). Server text is escaped: it never becomes markup.
 
-import type { BalanceChange, SimulatedLog, SimulationResult, StepResult } from '../contracts/simulate';
+import type { BalanceChange, ReplayOriginal, SimulatedLog, SimulationResult, StepResult } from '../contracts/simulate';
+
+export type { ReplayOriginal } from '../contracts/simulate';
 import type { DecodedArg } from '../contracts/types';
 import { shortValue } from '../contracts/values';
 import { Doc, esc, id } from './mdDoc';
@@ -14,16 +16,6 @@ const ENGINE_TEXT: Record<SimulationResult['engine'], string> = {
   debug_traceCall: 'debug_traceCall with callTracer (the call tree and its logs)',
   eth_call: 'eth_call and eth_estimateGas (the return or the revert only: no call tree, no logs)',
 };
-
-/** The mined transaction a replay started from, as the document compares it. */
-export interface ReplayOriginal {
-  readonly hash: string;
-  readonly status: 'success' | 'reverted';
-  readonly gasUsed?: string;
-  readonly logs: number;
-  readonly result?: unknown;
-  readonly revert?: string;
-}
 
 function argsLines(d: Doc, args: readonly DecodedArg[] | undefined, indent = ''): void {
   for (const [i, a] of (args ?? []).entries()) d.line(`${indent}- ${esc(a.name || `#${i}`)} (${esc(a.type)}): ${id(shortValue(a.value, 400))}`);

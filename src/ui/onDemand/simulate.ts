@@ -15,8 +15,8 @@ import { groupPickItems, sameNetwork } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import { type Alternative, type EngineSupport, engineSupportOf } from '../../core/contracts/engines';
 import type { ResolveContext } from '../../core/contracts/registry';
-import { type SimulationResult, type SimulationSpec, codeReader, evmCaller, simulate } from '../../core/contracts/simulate';
-import { type ReplayOriginal, renderSimulation } from '../../core/explorer/renderSimulation';
+import { type ReplayOriginal, type SimulationResult, type SimulationSpec, codeReader, evmCaller, replaySpec, simulate } from '../../core/contracts/simulate';
+import { renderSimulation } from '../../core/explorer/renderSimulation';
 import type { Route } from '../../core/health/route';
 import { routeCommand } from '../../core/health/routeCommand';
 import { masker } from '../../core/secrets/mask';
@@ -189,40 +189,6 @@ export async function simulateForApi(deps: CommandDeps, spec: SimulateArgument &
   } finally {
     sub?.dispose();
   }
-}
-
-// ---- replay ----
-
-type Json = Record<string, any>;
-
-/** The spec of a mined transaction re-run at its parent block (same sender, input, value, gas), and what it did. */
-export async function replaySpec(
-  evm: (method: string, params: readonly unknown[]) => Promise<unknown>,
-  hash: string,
-): Promise<{ spec: SimulationSpec; original: ReplayOriginal }> {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new LocalizedError(l10n.both('A transaction hash: 0x and 64 hex digits.'));
-  const tx = (await evm('eth_getTransactionByHash', [hash])) as Json | null;
-  const receipt = (await evm('eth_getTransactionReceipt', [hash])) as Json | null;
-  if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
-    throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
-  if (typeof tx.to !== 'string') throw new LocalizedError(l10n.both('{0} creates a contract: only calls can be replayed.', hash));
-  const height = typeof tx.blockNumber === 'string' ? BigInt(tx.blockNumber) : undefined;
-  if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
-  const spec: SimulationSpec = {
-    address: tx.to,
-    data: typeof tx.input === 'string' ? tx.input : '0x',
-    from: tx.from,
-    value: typeof tx.value === 'string' && tx.value !== '0x0' ? BigInt(tx.value).toString() : undefined,
-    gas: typeof tx.gas === 'string' ? BigInt(tx.gas).toString() : undefined,
-    block: (height - 1n).toString(),
-  };
-  const original: ReplayOriginal = {
-    hash,
-    status: receipt.status === '0x1' ? 'success' : 'reverted',
-    gasUsed: typeof receipt.gasUsed === 'string' ? BigInt(receipt.gasUsed).toString() : undefined,
-    logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
-  };
-  return { spec, original };
 }
 
 /**
