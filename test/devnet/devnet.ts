@@ -155,7 +155,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       prunedBelow: caps.prunedBelow,
       txIndex: caps.txIndex,
     });
-    const evm = new EvmService({ chain, lag, namespaces: caps.evmNamespaces, rpcModules: caps.rpcModules, prunedBelow: caps.prunedBelow, engines: caps.engines });
+    const evm = new EvmService({
+      chain,
+      lag,
+      namespaces: caps.evmNamespaces,
+      rpcModules: caps.rpcModules,
+      prunedBelow: caps.prunedBelow,
+      engines: caps.engines,
+    });
     const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });
     listeners.evmRpc = new Listener({
       host,

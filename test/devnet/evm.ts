@@ -328,7 +328,8 @@ export class EvmService {
 
   /** One simulated call on the fixtures (a transfer of value to anything else succeeds with no output). */
   private simulatedCall(arg: unknown, commit: boolean): ReturnType<FixtureContracts['call']> {
-    if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) throw invalidArg(0, 'json: cannot unmarshal into Go value of type types.TransactionArgs');
+    if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
+      throw invalidArg(0, 'json: cannot unmarshal into Go value of type types.TransactionArgs');
     const o = arg as Record<string, unknown>;
     const from = (o.from === undefined ? ZERO_ADDRESS : hex0x(fixedHexArg(o.from, 0, 20, 'common.Address'))) as `0x${string}`;
     const to = (o.to === undefined || o.to === null ? ZERO_ADDRESS : hex0x(fixedHexArg(o.to, 0, 20, 'common.Address'))) as `0x${string}`;

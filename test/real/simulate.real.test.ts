@@ -57,7 +57,11 @@ describe('simulate (issue #36) on anvil and evmd', function () {
       return (await rpc('eth_sendRawTransaction', [raw])).result as Hex;
     };
     const mined = (h: Hex) => waitFor(`receipt ${h}`, async () => (await rpc('eth_getTransactionReceipt', [h])).result ?? undefined, 30_000);
-    const deploy = await send(undefined, encodeDeployData({ abi: TOKEN_ABI, bytecode: TOKEN_ARTIFACT.bytecode.object as Hex, args: [1_000n * TOKEN] }), 2_000_000n);
+    const deploy = await send(
+      undefined,
+      encodeDeployData({ abi: TOKEN_ABI, bytecode: TOKEN_ARTIFACT.bytecode.object as Hex, args: [1_000n * TOKEN] }),
+      2_000_000n,
+    );
     token = (await mined(deploy)).contractAddress as Hex;
     transferHash = await send(token, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, 100n * TOKEN] }), 100_000n);
     await mined(transferHash);
@@ -172,11 +176,18 @@ describe('simulate (issue #36) on anvil and evmd', function () {
     await assert.rejects(
       simulate(evm, { ...spec, overrides: { [chain.other]: { balance: '0x1' } } }, evmdRegistry, ctx, { provider: 'evmd', support, alternatives }),
       (err: Error) => {
-        assert.match(err.message, /^evmd cannot simulate with overrides: it serves neither eth_simulateV1 nor debug_traceCall, and its eth_call refuses overrides; anvil, on the same network, can \(nothing was sent\)\.$/);
+        assert.match(
+          err.message,
+          /^evmd cannot simulate with overrides: it serves neither eth_simulateV1 nor debug_traceCall, and its eth_call refuses overrides; anvil, on the same network, can \(nothing was sent\)\.$/,
+        );
         return true;
       },
     );
-    assert.deepEqual(methods.filter((m) => m !== 'eth_getCode'), [], 'nothing but code reads sent');
+    assert.deepEqual(
+      methods.filter((m) => m !== 'eth_getCode'),
+      [],
+      'nothing but code reads sent',
+    );
     // The same through a query file: the request fails with the sentence (the CLI exits 1).
     const file = parseQueryFile(
       [
@@ -196,8 +207,14 @@ describe('simulate (issue #36) on anvil and evmd', function () {
       ].join('\n'),
     );
     const run = await runQueryFile(file, { providers: [evmdP, anvilP], execute, env: {}, resolveProvider: (p) => p, secretValue: () => undefined });
-    assert.match(run.requests[0].runs[0].record.error ?? '', /^evmd cannot simulate with overrides: .*; anvil, on the same network, can \(nothing was sent\)\.$/);
-    assert.ok(run.requests[1].runs[0].assertions.every((a) => a.passed), JSON.stringify(run.requests[1].runs[0].assertions));
+    assert.match(
+      run.requests[0].runs[0].record.error ?? '',
+      /^evmd cannot simulate with overrides: .*; anvil, on the same network, can \(nothing was sent\)\.$/,
+    );
+    assert.ok(
+      run.requests[1].runs[0].assertions.every((a) => a.passed),
+      JSON.stringify(run.requests[1].runs[0].assertions),
+    );
   });
 
   it('evmd: a simulated staking delegate through eth_call decodes its return and says no call tree is available', async () => {

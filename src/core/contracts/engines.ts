@@ -47,7 +47,10 @@ export function chooseEngine(provider: string, needs: Needs, support: EngineSupp
         ? l10n.both('{0} cannot simulate a bundle of calls: it is not known to serve eth_simulateV1 (its capabilities were not probed)', provider)
         : l10n.both('{0} cannot simulate a bundle of calls: it does not serve eth_simulateV1', provider)
       : unknown
-        ? l10n.both('{0} cannot simulate with overrides: it is not known to serve eth_simulateV1, debug_traceCall or eth_call with overrides (its capabilities were not probed)', provider)
+        ? l10n.both(
+            '{0} cannot simulate with overrides: it is not known to serve eth_simulateV1, debug_traceCall or eth_call with overrides (its capabilities were not probed)',
+            provider,
+          )
         : l10n.both('{0} cannot simulate with overrides: it serves neither eth_simulateV1 nor debug_traceCall, and its eth_call refuses overrides', provider);
   throw new LocalizedError(
     other

@@ -28,8 +28,16 @@ import { canonicalType, resultOf, signatureOf } from './values';
 
 import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
 
-export { type Alternative, type EngineSupport, type Needs, type SimulationEngine, SIMULATION_ENGINES, chooseEngine, engineFor, engineSupportOf } from './engines';
-
+export {
+  type Alternative,
+  type EngineSupport,
+  type Needs,
+  type SimulationEngine,
+  SIMULATION_ENGINES,
+  chooseEngine,
+  engineFor,
+  engineSupportOf,
+} from './engines';
 
 /** One call (or one step of a bundle). */
 export interface SimulationCall {
@@ -279,7 +287,8 @@ export async function prepareSimulation(spec: SimulationSpec, registry: Contract
   const blockOverrides = checkBlockOverrides(spec.blockOverrides);
   let calls: readonly SimulationCall[];
   if (spec.steps !== undefined) {
-    if (!Array.isArray(spec.steps) || spec.steps.length === 0) refuse(l10n.both('steps: a list of calls, each { address, function, args } or { address, data }.'));
+    if (!Array.isArray(spec.steps) || spec.steps.length === 0)
+      refuse(l10n.both('steps: a list of calls, each { address, function, args } or { address, data }.'));
     if (spec.steps.length > MAX_STEPS) refuse(l10n.both('steps: at most {0} calls.', String(MAX_STEPS)));
     // Keys given beside steps are each step's defaults (from, value, gas).
     calls = spec.steps.map((s) => ({ from: spec.from, gas: spec.gas, ...(s && typeof s === 'object' ? s : {}) }));
@@ -395,7 +404,8 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
     if (!/unmarshal/i.test(errorMessage(err))) throw err;
     root = (await evm('debug_traceCall', [tx, p.block, config('{"withLog":true}')])) as Json;
   }
-  if (!root || typeof root !== 'object' || Array.isArray(root)) throw new EndpointError('protocol', l10n.both('debug_traceCall answered something other than a call frame.'));
+  if (!root || typeof root !== 'object' || Array.isArray(root))
+    throw new EndpointError('protocol', l10n.both('debug_traceCall answered something other than a call frame.'));
   const ok = typeof root.error !== 'string';
   const logs: RawStep['logs'] = [];
   const transfers: Transfer[] = [];
@@ -444,7 +454,10 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
             ok: true,
             returnData: h,
             logs: [],
-            transfers: tx.value && tx.from && BigInt(tx.value) > 0n ? [{ from: tx.from.toLowerCase(), to: tx.to.toLowerCase(), value: BigInt(tx.value).toString() }] : [],
+            transfers:
+              tx.value && tx.from && BigInt(tx.value) > 0n
+                ? [{ from: tx.from.toLowerCase(), to: tx.to.toLowerCase(), value: BigInt(tx.value).toString() }]
+                : [],
           };
   } catch (err) {
     rethrowCancel(err);
@@ -543,7 +556,13 @@ export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string)
   for (const [key, d] of deltas) {
     if (d === 0n) continue;
     const [account, asset] = key.split('|');
-    out.push({ account, accountName: nameOf(account), asset, assetName: asset === 'native' ? undefined : (names.get(asset) ?? nameOf(asset)), delta: d.toString() });
+    out.push({
+      account,
+      accountName: nameOf(account),
+      asset,
+      assetName: asset === 'native' ? undefined : (names.get(asset) ?? nameOf(asset)),
+      delta: d.toString(),
+    });
   }
   return out;
 }
@@ -562,7 +581,13 @@ export interface SimulateOptions {
  * read methods only, decoded. Rejects for bad input, a refusal, cancellation, or a node failure that
  * is not a revert (the engine's request failed: its sentence).
  */
-export async function simulate(evm: EvmCall, spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext, o: SimulateOptions): Promise<SimulationResult> {
+export async function simulate(
+  evm: EvmCall,
+  spec: SimulationSpec,
+  registry: ContractRegistry,
+  ctx: ResolveContext,
+  o: SimulateOptions,
+): Promise<SimulationResult> {
   const p = await prepareSimulation(spec, registry, ctx);
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
   const raw = engine === 'eth_simulateV1' ? await runSimulateV1(evm, p) : engine === 'debug_traceCall' ? await runTraceCall(evm, p) : await runEthCall(evm, p);

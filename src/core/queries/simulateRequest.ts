@@ -12,16 +12,7 @@ import { RecordedOutcome } from '../chain/outcome';
 import { groupNetworks, sameNetwork } from '../config/networks';
 import type { Provider } from '../config/providers';
 import { ContractRegistry } from '../contracts/registry';
-import {
-  type Alternative,
-  type SimulationResult,
-  type SimulationSpec,
-  chooseEngine,
-  codeReader,
-  evmCaller,
-  needsOf,
-  simulate,
-} from '../contracts/simulate';
+import { type Alternative, type SimulationResult, type SimulationSpec, chooseEngine, codeReader, evmCaller, needsOf, simulate } from '../contracts/simulate';
 import { type EngineSupport, probeEngineSupport } from '../health/capabilities';
 
 export const SIMULATE_OPERATION = 'evm.simulate';

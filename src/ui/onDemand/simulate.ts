@@ -170,7 +170,9 @@ async function showSimulation(deps: CommandDeps, provider: Provider, spec: Simul
     },
   );
   const text = masker.mask(renderSimulation(result, original));
-  const title = original ? `Replay ${original.hash.slice(0, 10)}` : `Simulate ${(result.steps[0].function ?? 'call').replace(/\(.*$/, '')} ${result.steps[0].to.slice(0, 8)}`;
+  const title = original
+    ? `Replay ${original.hash.slice(0, 10)}`
+    : `Simulate ${(result.steps[0].function ?? 'call').replace(/\(.*$/, '')} ${result.steps[0].to.slice(0, 8)}`;
   return deps.documents.showData(simulationUri(provider.name, spec, title), Buffer.from(text, 'utf8'), { language: 'markdown' });
 }
 
@@ -179,7 +181,9 @@ export async function simulateForApi(deps: CommandDeps, spec: SimulateArgument &
   const route = routeSimulation(deps, spec.provider, spec.network);
   if (route.kind === 'ask')
     throw new LocalizedError(
-      l10n.both('simulate needs { provider } when several EVM providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).'),
+      l10n.both(
+        'simulate needs { provider } when several EVM providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).',
+      ),
     );
   const abort = new AbortController();
   const sub = spec.token?.onCancellationRequested(() => abort.abort());

@@ -93,7 +93,10 @@ describe('contracts: simulate (engines on the devnet)', function () {
   it('chooses eth_simulateV1, else debug_traceCall, else eth_call, and says so in the result', async () => {
     const sim = await run('anvil-like', transfer(5n * TOKEN));
     assert.equal(sim.result.engine, 'eth_simulateV1');
-    assert.deepEqual(sim.methods.filter((m) => m !== 'eth_getCode'), ['eth_simulateV1']);
+    assert.deepEqual(
+      sim.methods.filter((m) => m !== 'eth_getCode'),
+      ['eth_simulateV1'],
+    );
     assert.equal(sim.result.result, true);
     assert.equal(sim.result.logs[0].name, 'Transfer');
     assert.equal(sim.result.logs[0].args?.value, (5n * TOKEN).toString());
@@ -150,14 +153,23 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.equal((await run('call-overrides', spec)).result.engine, 'eth_call');
     assert.equal((await run('trace-only', spec)).result.engine, 'debug_traceCall');
     // Call Contract's overrides: the same check.
-    assert.throws(() => checkCallOverrides('evmd-like', { callOverrides: false }, alternatives), /evmd-like cannot call with state overrides: .*anvil-like, on the same network, can/);
+    assert.throws(
+      () => checkCallOverrides('evmd-like', { callOverrides: false }, alternatives),
+      /evmd-like cannot call with state overrides: .*anvil-like, on the same network, can/,
+    );
     const c = counted('evmd-like');
     await assert.rejects(
-      callContract(c.evm, { ...transfer(1n), address: d.token, function: 'transfer(address,uint256)', overrides: { [bob]: { balance: '0x1' } } }, registry, {}, {
-        provider: 'evmd-like',
-        support: { callOverrides: false },
-        alternatives,
-      }),
+      callContract(
+        c.evm,
+        { ...transfer(1n), address: d.token, function: 'transfer(address,uint256)', overrides: { [bob]: { balance: '0x1' } } },
+        registry,
+        {},
+        {
+          provider: 'evmd-like',
+          support: { callOverrides: false },
+          alternatives,
+        },
+      ),
       /nothing was sent/,
     );
     assert.deepEqual(c.methods, []);
@@ -179,10 +191,18 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.equal(result.steps[2].ok, false, 'only 400 left of the allowance');
     assert.equal(result.steps[1].logs[0].name, 'Transfer');
     // Nothing stayed: the allowance is 0 again.
-    const allowance = await callContract(counted('evmd-like').evm, { address: d.token, function: 'allowance(address,address)', args: [d.deployer, bob] }, registry, {});
+    const allowance = await callContract(
+      counted('evmd-like').evm,
+      { address: d.token, function: 'allowance(address,address)', args: [d.deployer, bob] },
+      registry,
+      {},
+    );
     assert.equal(allowance.result, '0');
     assert.throws(
-      () => chooseEngine('trace-only', { bundle: true, overrides: false, blockOverrides: false }, { simulateV1: false, traceCall: true }, [{ name: 'anvil-like', support: ALL_ENGINES }]),
+      () =>
+        chooseEngine('trace-only', { bundle: true, overrides: false, blockOverrides: false }, { simulateV1: false, traceCall: true }, [
+          { name: 'anvil-like', support: ALL_ENGINES },
+        ]),
       /^Error: trace-only cannot simulate a bundle of calls: it does not serve eth_simulateV1; anvil-like, on the same network, can/,
     );
     assert.deepEqual(engineFor({ bundle: false, overrides: true, blockOverrides: false }, {}), { missing: 'overrides' });
@@ -237,9 +257,16 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.deepEqual(file.diagnostics, []);
     const run = await runQueryFile(file, { providers, execute, env: {}, resolveProvider: (p) => p, secretValue: () => undefined, contracts: registry });
     const [plain, reverts, bundle, refused] = run.requests;
-    for (const r of [plain, reverts, bundle]) assert.ok(r.runs[0].assertions.every((a) => a.passed), JSON.stringify(r.runs[0].assertions));
+    for (const r of [plain, reverts, bundle])
+      assert.ok(
+        r.runs[0].assertions.every((a) => a.passed),
+        JSON.stringify(r.runs[0].assertions),
+      );
     assert.equal(refused.runs[0].assertions[0].passed, false);
-    assert.match(refused.runs[0].record.error ?? '', /^evmd-like cannot simulate with overrides: .*; anvil-like, on the same network, can \(nothing was sent\)\.$/);
+    assert.match(
+      refused.runs[0].record.error ?? '',
+      /^evmd-like cannot simulate with overrides: .*; anvil-like, on the same network, can \(nothing was sent\)\.$/,
+    );
     assert.equal(run.passed, false);
   });
 
@@ -247,9 +274,6 @@ describe('contracts: simulate (engines on the devnet)', function () {
     const { evm } = counted('anvil-like');
     await assert.rejects(evm('eth_sendRawTransaction', ['0x00']), /only read methods/);
     await assert.rejects(evm('eth_sendTransaction', [{}]), /only read methods/);
-    assert.equal(
-      encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [bob, 1n] }).slice(0, 10),
-      '0xa9059cbb',
-    );
+    assert.equal(encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [bob, 1n] }).slice(0, 10), '0xa9059cbb');
   });
 });
