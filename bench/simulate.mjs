@@ -2,8 +2,8 @@
 // Case "simulate": the overhead of a simulation (core/contracts/simulate.ts: the spec checked, the
 // calldata encoded through the registry, the engine chosen, the answer decoded) over the bare JSON-RPC
 // requests it makes, both through execute() against the same loopback server:
-//   (1) eth_call engine: simulate() (eth_call + eth_estimateGas, the return decoded) vs the same two
-//       requests sent bare;
+//   (1) eth_call engine: simulate() (eth_call + eth_estimateGas in parallel, the return decoded) vs the
+//       same two requests sent bare, in parallel too;
 //   (2) debug_traceCall engine with a 1,000-frame call tree: simulate() (the tree flattened and every
 //       frame decoded, logs and transfers read) vs the bare debug_traceCall.
 import http from 'node:http';
@@ -75,9 +75,9 @@ childMain(async ({ warmup, n, frames }) => {
       ours: async () => {
         result = await simulate(evm, spec, registry, ctx, { provider: 'bench', support: { callOverrides: true } });
       },
+      // The same two requests, sent as the simulation sends them (in parallel).
       baseline: async () => {
-        await evm('eth_call', [tx, 'latest']);
-        await evm('eth_estimateGas', [tx, 'latest']);
+        await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
       },
       warmup,
       n,

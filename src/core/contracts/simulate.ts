@@ -444,6 +444,11 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
   if (p.overrides || p.blockOverrides) extra.push(p.overrides ?? {});
   if (p.blockOverrides) extra.push(p.blockOverrides);
   let step: RawStep;
+  // eth_estimateGas goes beside eth_call (in parallel: one round trip of latency, not two).
+  const estimate = evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])]).then(
+    (gas) => ({ gas }),
+    (err: unknown) => ({ err }),
+  );
   try {
     const raw = await evm('eth_call', [tx, p.block, ...extra]);
     const h = hex(raw);
@@ -464,14 +469,14 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
     const r = revertOf(err);
     step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
   }
-  try {
-    const gas = await evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])]);
-    const g = dec(gas);
+  const e = await estimate;
+  if ('err' in e) {
+    rethrowCancel(e.err);
+    step.gasError = errorMessage(e.err).slice(0, 300);
+  } else {
+    const g = dec(e.gas);
     if (g) step.gasUsed = g;
     else step.gasError = 'the node answered something other than a quantity';
-  } catch (err) {
-    rethrowCancel(err);
-    step.gasError = errorMessage(err).slice(0, 300);
   }
   return [step];
 }
