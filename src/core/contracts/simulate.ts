@@ -16,7 +16,7 @@ import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
 import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { blockParam, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
-import { type ExecuteOptions, execute } from '../chain/execute';
+import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
 import { resolveFunction } from './call';
@@ -648,12 +648,12 @@ export const SIMULATION_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** An EvmCall on `provider` (secrets resolved) through execute(): the node's error as an EndpointError, read methods only. */
-export function evmCaller(provider: Provider, options: ExecuteOptions, onRequest?: (method: string, elapsedMs: number) => void): EvmCall {
+export function evmCaller(provider: Provider, options: ExecuteOptions, onRequest?: (method: string, elapsedMs: number, outcome: Outcome) => void): EvmCall {
   const opts: ExecuteOptions = { ...options, formatWhileReceiving: false };
   return async (method, params) => {
     if (!SIMULATION_METHODS.has(method)) throw new LocalizedError(l10n.both('A simulation sends only read methods ({0} refused).', method));
     const outcome = await execute(provider, EVM_READ, { method, params: JSON.stringify(params) }, opts);
-    onRequest?.(method, outcome.elapsedMs);
+    onRequest?.(method, outcome.elapsedMs, outcome);
     if (outcome.error) throw outcome.error;
     if (outcome.file) throw new EndpointError('protocol', l10n.both('The answer is too large for a simulation (it was written to a file).'));
     return outcome.result;

@@ -194,7 +194,13 @@ export async function callContractForApi(
   const provider = route.provider;
   const { token, provider: _p, network: _n, ...call } = spec;
   try {
-    return await onProvider(apiHost(hostBase(deps), token), provider, l10n.t('Call Contract'), (s) => callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider)), deps);
+    return await onProvider(
+      apiHost(hostBase(deps), token),
+      provider,
+      l10n.t('Call Contract'),
+      (s) => callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+      deps,
+    );
   } catch (err) {
     return { function: String(spec.function), error: errorMessage(err) };
   }

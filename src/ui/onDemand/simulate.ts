@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import type { ExecuteOptions } from '../../core/chain/execute';
 import { findOperation } from '../../core/chain/operations';
 import { groupPickItems, sameNetwork } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
@@ -26,6 +25,9 @@ import { currentNetworks } from '../networkDirectory';
 import { windowPrompts } from '../prompts';
 import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
+import { documentName } from '../../core/documents/resultName';
+import { type RunHost, apiHost, logOutcome, runOnProvider } from '../requests/run';
+import { editorHost, hostBase } from '../requests/host';
 import { routeInput } from './capabilityCheck';
 import { contractRegistry, networkOf } from './contracts';
 import { providerPrompts } from './providerPicks';
@@ -43,20 +45,6 @@ function routeSimulation(deps: CommandDeps, provider: unknown, network: unknown)
   const route = routeCommand(findOperation('evm.simulate')!, { provider, network }, currentNetworks(providers), routeInput(deps.health, providers));
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   return route.kind === 'ask' && route.candidates.length === 1 ? { kind: 'run', provider: route.candidates[0] } : route;
-}
-
-function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  const s = readSettings();
-  return {
-    headers: provider.headers,
-    http: deps.http,
-    timeoutMs: s.requestTimeoutMs,
-    maxBufferBytes: s.maxDocumentBytes,
-    maxDownloadBytes: s.maxDownloadBytes,
-    spillDir: deps.storageDir,
-    signal,
-    formatWhileReceiving: false,
-  };
 }
 
 /** What `name` serves of the engines, probing it first when unknown (as chainEndpoints.capabilities.probe allows). */
@@ -84,22 +72,21 @@ export function callOverridesCheck(deps: CommandDeps, provider: Provider): { pro
   return { provider: provider.name, support: caps ? engineSupportOf(caps) : undefined, alternatives: alternativesOf(deps, provider) };
 }
 
-/** Runs one simulation on `provider` (never a transaction). Rejects with the refusal's sentence, bad input, or a node failure. */
-export async function runSimulation(deps: CommandDeps, provider: Provider, spec: SimulationSpec, signal: AbortSignal): Promise<SimulationResult> {
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(provider);
-  const evm = evmCaller(wire, options(deps, wire, signal), (m, ms) => deps.log.info(`[simulate] ${m} ${Math.round(ms)} ms`));
-  const registry = contractRegistry(deps);
-  const ctx: ResolveContext = { network: networkOf(provider), getCode: codeReader(evm) };
-  const support = await supportOf(deps, provider.name);
-  return simulate(evm, spec, registry, ctx, { provider: provider.name, support, alternatives: alternativesOf(deps, provider) });
+/** Runs one simulation on `provider` through the runner (never a transaction). Rejects with the refusal's sentence, bad input, or a node failure. */
+export function runSimulation(deps: CommandDeps, host: RunHost, provider: Provider, spec: SimulationSpec, title: string): Promise<SimulationResult> {
+  return runOnProvider(host, { provider, title, preset: 'silent', tag: 'simulate' }, async (run) => {
+    const evm = evmCaller(run.wire, run.options, (_m, _ms, o) => logOutcome(host, 'simulate', o));
+    const registry = contractRegistry(deps);
+    const ctx: ResolveContext = { network: networkOf(provider), getCode: codeReader(evm) };
+    const support = await supportOf(deps, provider.name);
+    return simulate(evm, spec, registry, ctx, { provider: provider.name, support, alternatives: alternativesOf(deps, provider) });
+  });
 }
 
 function simulationUri(provider: string, spec: unknown, title: string): vscode.Uri {
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
-    path: `/${clean(provider)}/${clean(title)}.md`,
+    path: documentName(provider, title, 'md'),
     query: `simulate&${createHash('sha1').update(JSON.stringify(spec)).digest('hex').slice(0, 10)}&${Date.now()}`,
   });
 }
@@ -157,18 +144,7 @@ export async function simulateCommand(deps: CommandDeps, arg?: unknown): Promise
 }
 
 async function showSimulation(deps: CommandDeps, provider: Provider, spec: SimulationSpec, original?: ReplayOriginal): Promise<vscode.Uri> {
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: l10n.t('Simulating on {0}', provider.name), cancellable: true },
-    async (_p, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      try {
-        return await runSimulation(deps, provider, spec, abort.signal);
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
+  const result = await runSimulation(deps, editorHost(deps), provider, spec, l10n.t('Simulating on {0}', provider.name));
   const text = masker.mask(renderSimulation(result, original));
   const title = original
     ? `Replay ${original.hash.slice(0, 10)}`
@@ -185,14 +161,8 @@ export async function simulateForApi(deps: CommandDeps, spec: SimulateArgument &
         'simulate needs { provider } when several EVM providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).',
       ),
     );
-  const abort = new AbortController();
-  const sub = spec.token?.onCancellationRequested(() => abort.abort());
-  try {
-    const { token: _t, provider: _p, network: _n, ...rest } = spec;
-    return await runSimulation(deps, route.provider, rest, abort.signal);
-  } finally {
-    sub?.dispose();
-  }
+  const { token, provider: _p, network: _n, ...rest } = spec;
+  return runSimulation(deps, apiHost(hostBase(deps), token), route.provider, rest, l10n.t('Simulate'));
 }
 
 /**
@@ -213,10 +183,15 @@ export async function replayCommand(deps: CommandDeps, arg?: unknown): Promise<v
       })
     )?.trim();
   if (!hash) return undefined;
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(provider);
-  const evm = evmCaller(wire, options(deps, wire, new AbortController().signal));
-  const { spec, original } = await replaySpec(evm, hash);
+  const { spec, original } = await runOnProvider(
+    editorHost(deps),
+    { provider, title: l10n.t('Reading {0} · {1}', hash.slice(0, 10), provider.name), preset: 'silent', tag: 'simulate' },
+    (run) =>
+      replaySpec(
+        evmCaller(run.wire, run.options, (_m, _ms, o) => logOutcome(editorHost(deps), 'simulate', o)),
+        hash,
+      ),
+  );
   const edited = await editSpec(spec);
   if (!edited) return undefined;
   return showSimulation(deps, provider, edited, original);
