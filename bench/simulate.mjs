@@ -70,6 +70,7 @@ childMain(async ({ warmup, n, frames }) => {
     const spec = { address: TOKEN, function: 'balanceOf(address)', args: [OTHER] };
     const tx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [OTHER] }) };
 
+    /** @type {Awaited<ReturnType<typeof simulate>> | undefined} */
     let result;
     const callTimes = await interleave({
       ours: async () => {
@@ -82,7 +83,7 @@ childMain(async ({ warmup, n, frames }) => {
       warmup,
       n,
     });
-    if (result.result !== '750') throw new Error(`eth_call engine decoded ${JSON.stringify(result.result)}`);
+    if (result?.result !== '750') throw new Error(`eth_call engine decoded ${JSON.stringify(result?.result)}`);
 
     const traceSpec = { address: TOKEN, function: 'transfer(address,uint256)', args: [OTHER, '1'] };
     const ttx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [OTHER, 1n] }) };
