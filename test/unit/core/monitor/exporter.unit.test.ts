@@ -76,6 +76,8 @@ describe('monitor: the exporter over the devnet', function () {
       providers: [{ name: 'good' }, { name: 'second', lagBlocks: 5, capabilities: { txIndex: false, restModulesOff: ['gov'] } }],
     });
     refused = await refusingPort();
+    // A provider 5 blocks behind shows a lag of 5 only once the chain has made more than 5 blocks.
+    while (devnet.height() < 8n) await new Promise((r) => setTimeout(r, 50));
     const [good, second] = devnet.providers;
     const { name: _g, ...goodEndpoints } = good;
     const { name: _s, ...secondEndpoints } = second;
