@@ -30,7 +30,7 @@ export const ERROR_KINDS = ['timeout', 'refused', 'dns', 'tls', 'http_status', '
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** Seconds: buckets of the request and query histograms. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** A query file ready to run: its label (relative to the folder given) and the checked run. */
 export interface MonitoredQueryFile {
@@ -64,6 +64,22 @@ export interface ExporterOptions {
   /** One line per event worth a log (an interface going up or down, a query file failing): names and hosts only. */
   readonly log?: (line: string) => void;
   readonly now?: () => number;
+  /** Told each probe request's duration as it is observed (the OTLP push, otlp.ts); must not block. */
+  readonly onRequest?: (r: RequestObservation) => void;
+}
+
+/** One probe request, for the OTLP push: the histogram's labels plus the RPC system and the host (never the path). */
+export interface RequestObservation {
+  readonly network: string;
+  readonly provider: string;
+  readonly interface: InterfaceId;
+  readonly method: string;
+  /** `jsonrpc` (EVM JSON-RPC, CometBFT RPC, WebSockets) or `http` (REST and CometBFT's plain GETs). */
+  readonly system: 'jsonrpc' | 'http';
+  /** The configured address' host name (no port, path, query or credentials), when it parses. */
+  readonly host?: string;
+  readonly port?: number;
+  readonly seconds: number;
 }
 
 /** The host of an address (never its path, query or credentials), for logs. */
@@ -112,6 +128,28 @@ export function methodOf(op: ProbeOperation): string {
     methodCache.set(op.id, m);
   }
   return m;
+}
+
+/** The RPC system of a probe request (OpenTelemetry's rpc.system): JSON-RPC calls, else plain HTTP. */
+export function rpcSystemOf(op: ProbeOperation): 'jsonrpc' | 'http' {
+  try {
+    const kind = op.build({}).kind;
+    return kind === 'get' || kind === 'post' ? 'http' : 'jsonrpc';
+  } catch {
+    return 'http';
+  }
+}
+
+/** Host name and port of a configured address (a placeholder in the host: nothing). */
+function serverOf(address: string | undefined): { host?: string; port?: number } {
+  if (!address) return {};
+  try {
+    const u = new URL(address);
+    const port = u.port ? Number(u.port) : u.protocol === 'https:' || u.protocol === 'wss:' ? 443 : 80;
+    return /^[\w.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(u.hostname) ? { host: u.hostname.replace(/^\[|\]$/g, ''), port } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A limit on work in flight: run() waits for a slot. */
@@ -166,6 +204,7 @@ export class Exporter {
   private text = '';
   /** Per interface: the probe (its time) last counted in errors_total as a wrong chain, and whether it was up. */
   private readonly seen = new Map<string, { wrongChainAt?: number; countedAt?: number; up?: boolean }>();
+  private readonly rpcSystems = new Map<string, 'jsonrpc' | 'http'>();
   private readonly now: () => number;
   private readonly log: (line: string) => void;
 
@@ -339,7 +378,14 @@ export class Exporter {
 
   private observe(provider: string, iface: InterfaceId, op: ProbeOperation, outcome: Outcome): void {
     if (outcome.error?.kind === 'cancelled' || !this.networks.has(provider)) return;
-    this.duration.observe({ network: this.networks.get(provider)!, provider, interface: iface, method: methodOf(op) }, outcome.elapsedMs / 1000);
+    const labels = { network: this.networks.get(provider)!, provider, interface: iface, method: methodOf(op) };
+    this.duration.observe(labels, outcome.elapsedMs / 1000);
+    if (this.options.onRequest) {
+      const configured = this.config.providers.find((p) => p.name === provider)?.endpoints[iface];
+      const rpc = this.rpcSystems.get(op.id) ?? rpcSystemOf(op);
+      this.rpcSystems.set(op.id, rpc);
+      this.options.onRequest({ ...labels, system: rpc, ...serverOf(configured), seconds: outcome.elapsedMs / 1000 });
+    }
   }
 
   private afterProbe(p: Provider, iface: InterfaceId): void {

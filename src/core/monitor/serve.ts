@@ -17,6 +17,7 @@ import { UsageError, secretEnvName } from '../queries/cliArgs';
 import { SECRET_ENV_PREFIX } from '../queries/interpolate';
 import { prepareRun, stopText } from '../queries/pipeline';
 import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf } from './exporter';
+import { type OtlpPush, startOtlpPush } from './otlp';
 import { type ServeOptions, SERVE_USAGE, isLoopback, parseServeArgs } from './serveArgs';
 import { createExporterServer } from './server';
 
@@ -149,23 +150,35 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
 
   const http = new HttpClient({ userAgent: 'chain-endpoints-exporter' });
   const spillDir = mkdtempSync(path.join(tmpdir(), 'chain-endpoints-serve-'));
+  let push: OtlpPush | undefined;
+  const timeoutMs = Math.min(options.timeoutMs, Math.max(options.intervalMs, 1000));
   const exporter = new Exporter(config, {
     http,
     intervalMs: options.intervalMs,
-    timeoutMs: Math.min(options.timeoutMs, Math.max(options.intervalMs, 1000)),
+    timeoutMs,
     concurrency: options.concurrency,
     spillDir,
     log,
+    onRequest: options.otlp ? (r) => push?.record(r) : undefined,
   });
   const server = createExporterServer(exporter);
   const cleanup = async () => {
     exporter.stop();
     server.close();
     server.closeAllConnections();
-    // Connections close in the background; the exit does not wait past a second for them.
-    await Promise.race([http.close().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]);
+    // Connections close in the background and the last OTLP push gets a second: the exit does not wait longer.
+    await Promise.race([Promise.all([http.close().catch(() => undefined), push?.stop(1000)]), new Promise((r) => setTimeout(r, 1000).unref())]);
     rmSync(spillDir, { recursive: true, force: true });
   };
+  if (options.otlp) {
+    try {
+      push = await startOtlpPush(exporter, { url: options.otlp, headers: options.otlpHeaders, intervalMs: options.intervalMs, timeoutMs, log });
+    } catch (err) {
+      await cleanup();
+      io.err(`chain-endpoints serve: cannot start the OTLP push: ${err instanceof Error ? err.name : 'error'}\n`);
+      return 2;
+    }
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -183,7 +196,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   if (!isLoopback(options.host)) log(`listening beyond this machine (${options.host}): anyone who reaches it can read the metrics and start probes`);
-  log(`${describe(config)}; probing every ${options.intervalMs} ms; serving ${url}/metrics`);
+  log(`${describe(config)}; probing every ${options.intervalMs} ms; serving ${url}/metrics${options.otlp ? `; pushing OTLP to ${hostOf(options.otlp)}` : ''}`);
   io.onListening?.(url);
   exporter.start();
 

@@ -18,6 +18,11 @@ options:
   --interval DURATION    between probes of an interface, e.g. 30s, 500ms, 2m (default 30s; at least 100ms)
   --timeout DURATION     per request (default 10s; a health probe waits at most 10s)
   --concurrency N        probes in flight at once, overall (default 8)
+  --otlp URL             also push the metrics to an OpenTelemetry collector over OTLP/HTTP (JSON) on the same
+                         interval, e.g. http://127.0.0.1:4318 (/v1/metrics is added to a bare host); http or
+                         https only, never user:password@
+  --otlp-header K=V      a header of each push (repeat it), e.g. an API key; never logged. The SDK's
+                         OTEL_EXPORTER_OTLP_HEADERS variable works too and keeps it off the command line
   -h, --help             this text
 
 signals: SIGHUP reloads the providers and query files (a broken one keeps the running configuration);
@@ -32,10 +37,13 @@ export interface ServeOptions {
   intervalMs: number;
   timeoutMs: number;
   concurrency: number;
+  /** Where to push OTLP metrics (checked: http(s), no credentials), or undefined. */
+  otlp?: string;
+  otlpHeaders: Record<string, string>;
   help?: boolean;
 }
 
-const OPTIONS = ['--providers', '--queries', '--listen', '--interval', '--timeout', '--concurrency', '--help'];
+const OPTIONS = ['--providers', '--queries', '--listen', '--interval', '--timeout', '--concurrency', '--otlp', '--otlp-header', '--help'];
 
 /** A duration: `30s`, `500ms`, `2m`, `1h`, or a number of seconds. */
 export function parseDuration(flag: string, v: string): number {
@@ -59,9 +67,45 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** An OTLP/HTTP metrics endpoint: http(s) only, no user:password@; a bare host gets the standard /v1/metrics path. */
+export function parseOtlpUrl(v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v.trim());
+  } catch {
+    throw new UsageError('--otlp: not a URL (e.g. http://127.0.0.1:4318)');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--otlp: only http and https (not ${u.protocol.replace(':', '')})`);
+  // Never echo the URL itself: it may carry the secret being refused.
+  if (u.username || u.password)
+    throw new UsageError('--otlp: user:password@ in the address is refused; give credentials with --otlp-header or OTEL_EXPORTER_OTLP_HEADERS');
+  if (u.pathname === '/' || u.pathname === '') u.pathname = '/v1/metrics';
+  return u.toString();
+}
+
+/** `name=value`: a header of each OTLP push (a token name; no line break in the value). */
+export function parseOtlpHeader(v: string): [string, string] {
+  const eq = v.indexOf('=');
+  const name = eq > 0 ? v.slice(0, eq).trim() : '';
+  // Never echo the value: it is likely a key.
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError('--otlp-header: expected NAME=VALUE with a header name before "="');
+  const value = v.slice(eq + 1);
+  if (/[\r\n\0]/.test(value)) throw new UsageError(`--otlp-header ${name}: the value has a line break`);
+  return [name, value];
+}
+
 /** `argv` after the word `serve`. */
 export function parseServeArgs(argv: readonly string[]): ServeOptions {
-  const o: ServeOptions = { providersFile: '', queries: [], host: '127.0.0.1', port: 9464, intervalMs: 30_000, timeoutMs: 10_000, concurrency: 8 };
+  const o: ServeOptions = {
+    providersFile: '',
+    queries: [],
+    host: '127.0.0.1',
+    port: 9464,
+    intervalMs: 30_000,
+    timeoutMs: 10_000,
+    concurrency: 8,
+    otlpHeaders: {},
+  };
   if (argv.some((a) => a === '--help' || a === '-h')) return { ...o, help: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -85,9 +129,14 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError('--concurrency needs a whole number from 1 to 256');
       o.concurrency = n;
+    } else if (flag === '--otlp') o.otlp = parseOtlpUrl(value());
+    else if (flag === '--otlp-header') {
+      const [name, v] = parseOtlpHeader(value());
+      o.otlpHeaders[name] = v;
     } else if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}.${didYouMean(flag, OPTIONS)}`);
     else throw new UsageError(`unexpected "${a}": query files go after --queries`);
   }
   if (!o.providersFile) throw new UsageError('--providers FILE is required');
+  if (Object.keys(o.otlpHeaders).length > 0 && !o.otlp) throw new UsageError('--otlp-header needs --otlp URL');
   return o;
 }
