@@ -5,7 +5,7 @@
 
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { SecretMasker, masker } from '../secrets/mask';
+import { type SecretMasker, masker } from '../secrets/mask';
 import { INTERFACES, type Provider } from './providers';
 
 export const SECRET_REF = /\$\{secret:([A-Za-z0-9_.-]+)\}/g;
