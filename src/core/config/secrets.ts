@@ -107,8 +107,9 @@ export interface SecretContext {
 export function secretContext(source: SecretSource, mask: SecretMasker = masker): SecretContext {
   const entries = source.entries();
   const values = entries.map((e) => e.value);
-  const known = mask.group('');
-  if (known.length !== values.length || known.some((v, i) => v !== values[i])) mask.set(values);
+  // Set only when they differ (in any order): a change makes every cache of masked text start again.
+  const known = new Set(mask.group(''));
+  if (known.size !== new Set(values).size || values.some((v) => !known.has(v))) mask.set(values);
   const shown = (m: string | l10n.Message) => (typeof m === 'string' ? m : m.shown);
   const secretValue = (p: Provider, name: string) => (source.refusal(p, name) === undefined ? source.lookup(p, name) : undefined);
   const foreign = new Map<Provider, readonly string[]>();
