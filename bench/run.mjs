@@ -4,7 +4,7 @@
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
 //   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc, explorer,
-//                explorer-editor, routes, contracts, exporter)
+//                explorer-editor, routes, contracts, exporter, simulate)
 //   --quick      every case with tiny sizes and few iterations, a few seconds each: a smoke run that
 //                checks each case runs and prints its figures (npm test runs it; targets are shown
 //                but not enforced, the figures are not for the record). Exits 1 if a case fails or
@@ -343,6 +343,32 @@ if (want('contracts')) {
     ours: [fmtMs(r.artifacts.create.median), fmtMs(r.artifacts.create.p90)],
     target: 'nothing read before the first decode',
     met: r.artifacts.readsAtCreate === 0,
+  });
+}
+
+if (want('simulate')) {
+  log('simulate (a simulation over the bare JSON-RPC requests it makes: eth_call engine; debug_traceCall with a 1,000-frame tree)');
+  const r = await runChild('simulate.mjs', { frames: q(1000, 100), warmup: q(20, 2), n: q(200, 10) });
+  results.simulate = r;
+  const cr = ratio(r.call.ours.median, r.call.baseline.median);
+  row({
+    case: 'simulate eth_call',
+    what: 'simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute()',
+    ours: [fmtMs(r.call.ours.median), fmtMs(r.call.ours.p90)],
+    base: [fmtMs(r.call.baseline.median), fmtMs(r.call.baseline.p90)],
+    ratio: x(cr),
+    target: '≤ 1.15x',
+    met: cr <= 1.15,
+  });
+  const tr = ratio(r.trace.ours.median, r.trace.baseline.median);
+  row({
+    case: 'simulate trace',
+    what: `simulate() on debug_traceCall with a ${r.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${r.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall`,
+    ours: [fmtMs(r.trace.ours.median), fmtMs(r.trace.ours.p90)],
+    base: [fmtMs(r.trace.baseline.median), fmtMs(r.trace.baseline.p90)],
+    ratio: x(tr),
+    target: '≤ 1.3x',
+    met: tr <= 1.3,
   });
 }
 

@@ -224,4 +224,11 @@ export interface ChainEndpointsApi {
   callContract(spec: CallContractSpec): Promise<CallContractResult>;
   /** Decodes a call's input or revert data (`data`), or a log (`topics` + `data`), with the ABIs known (`address` and `provider` let the contract be matched by its code). */
   decode(input: { data?: string; topics?: readonly string[]; address?: string; provider?: string; network?: string }): Promise<DecodedResult>;
+  /** What if: a call, a transaction or a bundle simulated on the provider's best engine (docs/simulate.md). Rejects with one sentence for what the provider cannot do (nothing sent), bad input, or a node failure. */
+  simulate(spec: SimulateSpec): Promise<SimulateResult>;
 }
+
+/** What simulate() takes: Call Contract's keys (or `data`), `gas`, `blockOverrides` and `steps` (a bundle); see docs/simulate.md. */
+export type SimulateSpec = import('./core/contracts/simulate').SimulationSpec & { provider?: string; network?: string; token?: vscode.CancellationToken };
+/** The engine used, each step's decoded return or revert and logs (and call tree on debug_traceCall), the balance changes. */
+export type SimulateResult = import('./core/contracts/simulate').SimulationResult;

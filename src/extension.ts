@@ -148,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),
     callContract: async (spec) => (await loadOnDemand()).callContractForApi(deps, spec),
     decode: async (input) => (await loadOnDemand()).decodeForApi(deps, input),
+    simulate: async (spec) => (await loadOnDemand()).simulateForApi(deps, spec),
     capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
     watch: (spec, listener) => {
       // The handle at once; a refused spec reaches the listener as a `note` event.

@@ -91,7 +91,7 @@ function endName(address: string | undefined, name: string | undefined): string 
   return name ? `${esc(name)} ${id(address)}` : id(address);
 }
 
-function frameLine(f: TraceFrame): string {
+export function frameLine(f: TraceFrame): string {
   const indent = '· '.repeat(Math.min(f.depth, 24));
   const depth = f.depth > 24 ? `[depth ${f.depth}] ` : '';
   // A creation's input is init code: its first 4 bytes are no selector.

@@ -32,6 +32,7 @@ import { providerPrompts } from './providerPicks';
 import { documentName } from '../../core/documents/resultName';
 import { type ProviderRun, type RunHost, apiHost, runOnProvider } from '../requests/run';
 import { editorHost, hostBase } from '../requests/host';
+import { callOverridesCheck } from './simulate';
 
 export interface CallContractArgument extends Partial<CallSpec> {
   /** A provider's name, or "best" (of `network`). */
@@ -171,7 +172,7 @@ export async function callContractCommand(deps: CommandDeps, arg?: unknown): Pro
     editorHost(deps),
     provider,
     l10n.t('Calling {0} · {1}', spec.function, provider.name),
-    (s) => callContract(s.evm, spec, s.registry, s.ctx),
+    (s) => callContract(s.evm, spec, s.registry, s.ctx, callOverridesCheck(deps, provider)),
     deps,
   );
   const text = masker.mask(renderCall(provider.name, spec, outcome));
@@ -193,7 +194,13 @@ export async function callContractForApi(
   const provider = route.provider;
   const { token, provider: _p, network: _n, ...call } = spec;
   try {
-    return await onProvider(apiHost(hostBase(deps), token), provider, l10n.t('Call Contract'), (s) => callContract(s.evm, call, s.registry, s.ctx), deps);
+    return await onProvider(
+      apiHost(hostBase(deps), token),
+      provider,
+      l10n.t('Call Contract'),
+      (s) => callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+      deps,
+    );
   } catch (err) {
     return { function: String(spec.function), error: errorMessage(err) };
   }

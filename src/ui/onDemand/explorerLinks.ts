@@ -5,6 +5,7 @@
 
 import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
+import { SIMULATE_LINK_RE, SIMULATE_LINK_TEXT } from '../../core/explorer/render';
 import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
 import { escapeMarkdown } from '../../core/documents/markdown';
@@ -82,6 +83,17 @@ export function documentLinks(doc: vscode.TextDocument, token?: vscode.Cancellat
       )) {
         const link = new vscode.DocumentLink(new vscode.Range(line, l.start, line, l.end), lookUpCommandUri(provider, l.query));
         link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
+        links.push(link);
+      }
+      const replay = text.length < 400 ? SIMULATE_LINK_RE.exec(text) : null;
+      if (replay) {
+        const start = replay.index;
+        const arg = { hash: replay[1], ...(provider === undefined ? {} : { provider }) };
+        const link = new vscode.DocumentLink(
+          new vscode.Range(line, start, line, start + SIMULATE_LINK_TEXT.length),
+          vscode.Uri.parse(`command:${Commands.simulateWithChanges}?${encodeURIComponent(JSON.stringify([arg]))}`),
+        );
+        link.tooltip = vscode.l10n.t('Re-run this transaction at its parent block with changes, beside the original');
         links.push(link);
       }
       for (const r of scanRouteLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length)) {

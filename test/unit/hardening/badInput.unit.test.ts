@@ -72,8 +72,11 @@ function listFor(op: Operation, key: string): string[] {
       return op.iface === 'evmRpc' ? BAD.evmTx : BAD.tx;
     case 'hash':
       return op.iface === 'evmRpc' ? BAD.evmHash : BAD.cometHash;
-    case 'address':
-      return op.iface === 'evmRpc' ? BAD.evmAddress : BAD.bech32;
+    case 'address': {
+      // An optional address (evm.simulate: `steps` may replace it) may be left empty.
+      const optional = op.params.find((p) => p.key === 'address')?.optional;
+      return (op.iface === 'evmRpc' ? BAD.evmAddress : BAD.bech32).filter((v) => !(optional && v.trim() === ''));
+    }
     default:
       return BAD[key] ?? [];
   }

@@ -75,6 +75,8 @@ describe('monitor: the exporter over the devnet', function () {
       blockIntervalMs: 200,
       providers: [{ name: 'good' }, { name: 'second', lagBlocks: 5, capabilities: { txIndex: false, restModulesOff: ['gov'] } }],
     });
+    // The lagging view is min(tip - 1, 5) blocks behind: wait for a tip past the lag so "lags" is measurable however fast this suite starts.
+    for (let i = 0; i < 200 && devnet.height() < 8n; i++) await new Promise((r) => setTimeout(r, 50));
     refused = await refusingPort();
     const [good, second] = devnet.providers;
     const { name: _g, ...goodEndpoints } = good;
