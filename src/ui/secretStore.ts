@@ -12,8 +12,8 @@ import * as l10n from '../core/base/l10n';
 import { masker } from '../core/secrets/mask';
 import { providerPickItems } from '../core/config/networks';
 import { type Provider, providerNamed } from '../core/config/providers';
-import { bindingKey, migrationPlan, resolveScoped, secretValueProblem } from '../core/config/secretScope';
-import { SECRET_NAME, secretNames } from '../core/config/secrets';
+import { bindingKey, migrationPlan, secretValueProblem, storedSecrets } from '../core/config/secretScope';
+import { SECRET_NAME, type SecretSource, resolveWith, secretNames } from '../core/config/secrets';
 import { type Log } from './log';
 import { currentNetworks } from './networkDirectory';
 import { type Prompts, windowPrompts } from './prompts';
@@ -100,8 +100,24 @@ export class SecretStore extends Disposable {
    * or refusing a workspace provider that references one (nothing is sent).
    */
   resolve(p: Provider): Provider {
-    return secretNames(p).length === 0 ? p : resolveScoped(p, p.origin, (name) => this.values.get(bindingKey(p.name, name)));
+    return secretNames(p).length === 0 ? p : resolveWith(this.source, p);
   }
+
+  /**
+   * The stored secrets as the one secret source (core/config/secrets.ts) the query pipeline and
+   * resolve() read: each value bound to its user-settings provider, a workspace provider refused.
+   */
+  readonly source: SecretSource = storedSecrets(
+    {
+      get: (key) => this.values.get(key),
+      all: () =>
+        this.bindings().flatMap((b) => {
+          const value = this.values.get(bindingKey(b.provider, b.name));
+          return value === undefined ? [] : [{ provider: b.provider, name: b.name, value }];
+        }),
+    },
+    () => vscode.l10n.t('run "Chain Endpoints: Set Secret"'),
+  );
 
   /** resolve() once the stored secrets are loaded: what every request started by a person uses (ui/requests/run.ts). */
   async resolved(p: Provider): Promise<Provider> {

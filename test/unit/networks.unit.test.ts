@@ -12,6 +12,7 @@ import { networkOfPrimary } from '../../src/core/health/heightFollower';
 import { ranked } from '../../src/core/health/rank';
 import { summarizeNetworks } from '../../src/core/health/networkSummary';
 import { toCsv, toRecords } from '../../src/core/health/healthExport';
+import { scriptedPrompts } from './helpers/prompts';
 
 const p = (name: string, extra: Partial<Provider> = {}): Provider => ({
   name,
@@ -250,14 +251,13 @@ describe('provider picks grouped by network', () => {
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
     const networks = groupNetworks(providers);
     let seen: { label: string; group?: string }[] = [];
-    const prompts = {
-      pick: async <T>(items: readonly T[]) => {
+    const { prompts } = scriptedPrompts({
+      pick: (items) => {
         seen = items as never;
         return items[2];
       },
-      input: async () => '5',
-      confirm: async () => true,
-    };
+      inputs: () => '5',
+    });
     const r = await resolveArgs(findOperation('consensusHttp.block')!, { providers }, undefined, prompts, networks);
     assert.deepEqual(
       seen.map((i) => [i.label, i.group]),
@@ -280,14 +280,13 @@ describe('provider picks grouped by network', () => {
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
     let seen: { label: string; group?: string }[] = [];
     let typed = '2000';
-    const prompts = {
-      pick: async <T>(items: readonly T[]) => {
+    const { prompts } = scriptedPrompts({
+      pick: (items) => {
         seen = items as never;
         return items[0];
       },
-      input: async () => typed,
-      confirm: async () => true,
-    };
+      inputs: () => typed,
+    });
     const op = findOperation('consensusHttp.block')!;
     const r = await resolveArgs(op, bestRanking(providers), undefined, prompts, groupNetworks(providers));
     assert.deepEqual(
@@ -315,11 +314,10 @@ describe('provider picks grouped by network', () => {
     const op = findOperation('consensusHttp.block')!;
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
     const networks = groupNetworks(providers);
-    const prompts = {
-      pick: async () => assert.fail('no pick when "best" is asked for'),
-      input: async () => assert.fail('the height was given'),
-      confirm: async () => true,
-    };
+    const { prompts } = scriptedPrompts({
+      pick: () => assert.fail('no pick when "best" is asked for'),
+      inputs: () => assert.fail('the height was given'),
+    });
     const ranking = bestRanking(providers);
     const r = await resolveArgs(op, ranking, { provider: 'BEST', network: 'mainnet', height: '2000' }, prompts, networks);
     assert.equal(r!.provider.name, 'main-b');

@@ -3,10 +3,9 @@
 // cloned repository's .vscode/settings.json) never receives a secret value: its request is refused
 // before anything is sent. Never imports vscode: the settings levels come in as plain JSON.
 
-import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { type InspectedSetting, type Provider } from './providers';
-import { SECRET_REF, resolveProvider, secretNames } from './secrets';
+import { SECRET_REF, type SecretSource, resolveWith, secretNames } from './secrets';
 
 /** Where a provider's definition comes from. */
 export type ProviderOrigin = 'user' | 'workspace';
@@ -37,36 +36,66 @@ export function secretValueProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** Why a provider of `origin` never receives a secret (it references `name`), or undefined when it may. */
+function workspaceRefusal(p: Provider, origin: ProviderOrigin | undefined, name: string): l10n.Message | undefined {
+  if (origin === 'user') return undefined;
+  return l10n.both(
+    'Provider "{0}" is defined in workspace settings, so it never receives a secret: the request was refused before sending because it references {1}. Secrets are set for a provider of your user settings and sent only to its own addresses; define "{0}" in user settings to use one.',
+    p.name,
+    `\${secret:${name}}`,
+  );
+}
+
+/** A secret of a user-settings provider that is not set. */
+function notSetForProvider(p: Provider, name: string): l10n.Message {
+  return l10n.both('Secret "{0}" is not set for provider "{1}": run "Chain Endpoints: Set Secret", pick "{1}" and give it a value.', name, p.name);
+}
+
+/** One stored secret: the provider it is bound to, its name and value. */
+export interface StoredSecret {
+  readonly provider: string;
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * The editor's secret source (secrets.ts's SecretSource) over the stored secrets (ui/secretStore.ts
+ * holds them, `get` by bindingKey): a secret belongs to the user-settings provider it is bound to; a workspace provider
+ * receives none. `hint` says how to set one (the editor's command, translated).
+ */
+export function storedSecrets(
+  stored: { get(key: string): string | undefined; all(): Iterable<StoredSecret> },
+  hint: (p: Provider, name: string) => string,
+): SecretSource {
+  return {
+    refusal: (p, name) => workspaceRefusal(p, p.origin, name),
+    lookup: (p, name) => stored.get(bindingKey(p.name, name)),
+    notSet: notSetForProvider,
+    hint,
+    entries: () =>
+      [...stored.all()].map((s) => ({
+        value: s.value,
+        ownedBy: (p: Provider) => p.origin === 'user' && bindingKey(p.name, '') === bindingKey(s.provider, ''),
+      })),
+  };
+}
+
 /**
  * The provider as the network sees it, with only its own secrets (`lookup(name)` gives the value
  * set for this provider). A workspace provider that references a secret is refused with a sentence
  * naming the secret and why; so is a missing secret.
  */
 export function resolveScoped(p: Provider, origin: ProviderOrigin | undefined, lookup: (name: string) => string | undefined): Provider {
-  const names = secretNames(p);
-  if (names.length === 0) return p;
-  if (origin !== 'user') {
-    throw new EndpointError(
-      'input',
-      l10n.both(
-        'Provider "{0}" is defined in workspace settings, so it never receives a secret: the request was refused before sending because it references {1}. Secrets are set for a provider of your user settings and sent only to its own addresses; define "{0}" in user settings to use one.',
-        p.name,
-        `\${secret:${names[0]}}`,
-      ),
-    );
-  }
-  const values = new Map<string, string>();
-  for (const name of names) {
-    const value = lookup(name);
-    if (value === undefined) {
-      throw new EndpointError(
-        'input',
-        l10n.both('Secret "{0}" is not set for provider "{1}": run "Chain Endpoints: Set Secret", pick "{1}" and give it a value.', name, p.name),
-      );
-    }
-    values.set(name, value);
-  }
-  return resolveProvider(p, values);
+  return resolveWith(
+    {
+      refusal: (q, name) => workspaceRefusal(q, origin, name),
+      lookup: (_, name) => lookup(name),
+      notSet: notSetForProvider,
+      hint: () => '',
+      entries: () => [],
+    },
+    p,
+  );
 }
 
 /**

@@ -46,7 +46,7 @@ export interface ExporterConfig {
   readonly resolved: ReadonlyMap<string, Provider>;
   readonly queries: readonly MonitoredQueryFile[];
   /** How query files read secrets (the CLI's rules: scoped to their provider). */
-  readonly queryContext: Pick<RunContext, 'secretValue' | 'secretHint' | 'foreignSecrets'>;
+  readonly queryContext: Pick<RunContext, 'secretValue' | 'secretHint' | 'foreignSecrets' | 'masker'>;
 }
 
 export interface ExporterOptions {

@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { errorMessage } from '../base/errors';
 import { type Provider } from '../config/providers';
-import { resolveProvider, secretNames } from '../config/secrets';
-import { masker } from '../secrets/mask';
+import { envSecrets } from '../config/envSecrets';
+import { secretContext } from '../config/secrets';
 import { HttpClient } from '../transport/http';
 import { type CliIo, readProvidersFile, readText } from '../queries/cli';
-import { UsageError, secretEnvName } from '../queries/cliArgs';
-import { SECRET_ENV_PREFIX } from '../queries/interpolate';
+import { UsageError } from '../queries/cliArgs';
 import { prepareRun, stopText } from '../queries/pipeline';
 import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf } from './exporter';
 import { type OtlpPush, startOtlpPush } from './otlp';
@@ -61,17 +60,17 @@ function findQueryFiles(dir: string, shown: string): string[] {
 export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<string, string | undefined>>): ExporterConfig {
   const providers = readProvidersFile(path.resolve(cwd, o.providersFile), o.providersFile);
   if (providers.length === 0) throw new UsageError(`${o.providersFile}: no providers`);
+  // The CLI's source (core/config/envSecrets.ts), built once as the query pipeline reads it
+  // (secretContext): a secret not set is an error at start; the masker fed with every value.
+  const secrets = secretContext(envSecrets(env));
   const resolved = new Map<string, Provider>();
   for (const p of providers) {
-    const values = new Map<string, string>();
-    for (const name of secretNames(p)) {
-      const v = env[secretEnvName(p.name, name)];
-      if (v === undefined) throw new UsageError(`secret "${name}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, name)}`);
-      values.set(name, v);
+    try {
+      resolved.set(p.name, secrets.resolveProvider(p));
+    } catch (err) {
+      throw new UsageError(errorMessage(err));
     }
-    resolved.set(p.name, resolveProvider(p, values));
   }
-  masker.set(Object.entries(env).flatMap(([k, v]) => (v !== undefined && k.toUpperCase().startsWith(SECRET_ENV_PREFIX) ? [v] : [])));
 
   const sources: { name: string; file: string; shown: string }[] = [];
   for (const q of o.queries) {
@@ -103,27 +102,8 @@ export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<st
     queries.push({ name: s.name, prepared });
   }
 
-  const foreign = new Map<string, string[]>();
-  return {
-    providers,
-    resolved,
-    queries,
-    queryContext: {
-      secretValue: (p, n) => env[secretEnvName(p.name, n)],
-      secretHint: (p, n) => `set ${secretEnvName(p.name, n)}`,
-      foreignSecrets: (p) => {
-        let list = foreign.get(p.name);
-        if (!list) {
-          const own = secretEnvName(p.name, '');
-          list = Object.entries(env).flatMap(([k, v]) =>
-            v !== undefined && k.toUpperCase().startsWith(SECRET_ENV_PREFIX) && !k.toUpperCase().startsWith(own) ? [v] : [],
-          );
-          foreign.set(p.name, list);
-        }
-        return list;
-      },
-    },
-  };
+  const { secretValue, secretHint, foreignSecrets, masker } = secrets;
+  return { providers, resolved, queries, queryContext: { secretValue, secretHint, foreignSecrets, masker } };
 }
 
 function describe(config: ExporterConfig): string {

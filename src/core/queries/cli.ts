@@ -8,15 +8,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
-import { LocalizedError, errorMessage } from '../base/errors';
+import { errorMessage } from '../base/errors';
 import { requestOptions } from '../chain/requestOptions';
 import { groupNetworks, networkIndex } from '../config/networks';
 import { type Provider, parseProviders, providerNamed } from '../config/providers';
-import { resolveProvider, secretNames } from '../config/secrets';
-import { masker } from '../secrets/mask';
+import { envSecrets } from '../config/envSecrets';
+import { secretContext } from '../config/secrets';
 import { HttpClient } from '../transport/http';
-import { type CliOptions, USAGE, UsageError, parseArgs, secretEnvName } from './cliArgs';
-import { SECRET_ENV_PREFIX } from './interpolate';
+import { type CliOptions, USAGE, UsageError, parseArgs } from './cliArgs';
 import { type PipelineResult, type QuerySource, prepareRun, runPrepared } from './pipeline';
 import { report } from './report';
 import { didYouMean } from './suggest';
@@ -97,38 +96,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
 
-  // Secrets of every provider, from the environment, scoped to their provider; all masked in output.
-  const secretsOf = (p: Provider) => {
-    const values = new Map<string, string>();
-    if (fromRepository) return values;
-    for (const name of secretNames(p)) {
-      const v = io.env[secretEnvName(p.name, name)];
-      if (v !== undefined) values.set(name, v);
-    }
-    return values;
-  };
-  const secretValues = Object.entries(io.env)
-    .filter(([k]) => k.toUpperCase().startsWith(SECRET_ENV_PREFIX))
-    .map(([, v]) => v ?? '');
-  masker.set(secretValues);
-  const secretOf = (p: Provider, n: string) => (fromRepository ? undefined : io.env[secretEnvName(p.name, n)]);
-  /** Every secret value the run may use, by provider: what must never reach another one. */
-  const foreign = new Map<Provider, string[]>();
-  const foreignSecrets = (p: Provider) => {
-    let list = foreign.get(p);
-    if (!list) {
-      list = [];
-      for (const [k, v] of Object.entries(io.env)) {
-        if (v === undefined || !k.toUpperCase().startsWith(SECRET_ENV_PREFIX)) continue;
-        // Its own variables (CHAIN_ENDPOINTS_SECRET_<P>__…, a prefix no other provider's has) are not foreign to it.
-        if (!k.toUpperCase().startsWith(secretEnvName(p.name, ''))) list.push(v);
-      }
-      foreign.set(p, list);
-    }
-    return list;
-  };
-  const refusedSecrets = (p: Provider) =>
-    `provider "${p.name}" comes from ${path.join('.vscode', 'settings.json')}, the repository's own file: the CLI gives secrets only to providers from a file named with --providers`;
+  // Secrets from the environment (core/config/envSecrets.ts), each reaching only its provider; the
+  // resolution, lookup, hints and foreign-secret checks built from it once (secretContext), the
+  // masker fed with every value.
+  const secrets = secretContext(
+    envSecrets(io.env, {
+      refusal: (p) =>
+        fromRepository
+          ? `provider "${p.name}" comes from ${path.join('.vscode', 'settings.json')}, the repository's own file: the CLI gives secrets only to providers from a file named with --providers`
+          : undefined,
+    }),
+  );
   const envHint = (name: string) => `pass --allow-env ${name} to let the file read it`;
 
   // The pipeline (pipeline.ts): every file parsed and checked first, a broken one stops the run
@@ -175,17 +153,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       networkOf: (p) => declaredNetworks.get(p.name)?.label,
       concurrency: options.concurrency,
       signal: io.signal,
-      resolveProvider: (p) => {
-        const names = secretNames(p);
-        if (names.length > 0 && fromRepository) throw new LocalizedError(refusedSecrets(p));
-        const values = secretsOf(p);
-        const unset = names.find((n) => !values.has(n));
-        if (unset !== undefined) throw new LocalizedError(`secret "${unset}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, unset)}`);
-        return resolveProvider(p, values);
-      },
-      secretValue: secretOf,
-      secretHint: (p, n) => (fromRepository ? refusedSecrets(p) : `set ${secretEnvName(p.name, n)}`),
-      foreignSecrets,
+      ...secrets,
     });
   } finally {
     await http.close();

@@ -1,7 +1,8 @@
-// The command line of `chain-endpoints`: its usage text, its options read into one object, and the
-// environment variable of each secret (an encoding in which two (provider, name) pairs never share
-// a variable). A mistake is a UsageError (exit 2), with a "did you mean" when one is close.
+// The command line of `chain-endpoints`: its usage text and its options read into one object (the
+// environment variable of each secret: core/config/envSecrets.ts). A mistake is a UsageError
+// (exit 2), with a "did you mean" when one is close.
 
+export { secretEnvName } from '../config/envSecrets';
 import { REPORTERS, type ReporterName } from './report';
 import { didYouMean } from './suggest';
 
@@ -109,27 +110,4 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   }
   if (o.files.length === 0) throw new UsageError('name at least one query file');
   return o;
-}
-
-/** One part of a secret's variable: letters upper-cased, digits kept, anything else `_XX` (or `_UXXXX`). */
-function encodePart(s: string): string {
-  let out = '';
-  for (const ch of s) {
-    if (/[A-Za-z0-9]/.test(ch)) out += ch.toUpperCase();
-    else {
-      const code = ch.codePointAt(0)!;
-      if (code <= 0xff) out += `_${code.toString(16).toUpperCase().padStart(2, '0')}`;
-      else for (const unit of ch.split('')) out += `_U${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    }
-  }
-  return out;
-}
-
-/**
- * The environment variable holding secret `name` of provider `provider`. Injective up to letter
- * case (provider names are unique regardless of case): within a part every "_" is followed by a hex
- * digit or U, so the first "__" is the separator.
- */
-export function secretEnvName(provider: string, name: string): string {
-  return `CHAIN_ENDPOINTS_SECRET_${encodePart(provider)}__${encodePart(name)}`;
 }

@@ -5,11 +5,15 @@
 // per file run and provider (Expansions), and one value takes at most MAX_EXPANSION_STEPS steps, so
 // variables that expand each other build neither a bomb nor a loop of empty strings.
 
+import { SECRET_ENV_PREFIX } from '../config/envSecrets';
 import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
 import { type ResultRecord, asInteger } from './assertions/values';
 import type { QueryFile } from './model';
 import { type Located, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+
+/** The environment variables of the CLI's secrets (core/config/envSecrets.ts): never readable through `${env:}`. */
+export { SECRET_ENV_PREFIX } from '../config/envSecrets';
 
 /** The longest value a template may produce (characters): a raw transaction fits, a bomb does not. */
 export const MAX_VALUE_CHARS = 1024 * 1024;
@@ -17,8 +21,6 @@ export const MAX_VALUE_CHARS = 1024 * 1024;
 export const MAX_EXPANSION_STEPS = 10_000;
 /** Variables nest at most this deep. */
 export const MAX_DEPTH = 8;
-/** The environment variables of the CLI's secrets: never readable through `${env:}`. */
-export const SECRET_ENV_PREFIX = 'CHAIN_ENDPOINTS_SECRET_';
 
 export class ValueError extends Error {}
 
@@ -33,6 +35,11 @@ export interface ValueContext {
   readonly defaultProvider?: string;
   /** The secret values of every provider but `p`: a value containing one is never sent to `p`. */
   foreignSecrets?(p: Provider): readonly string[];
+  /**
+   * The masker of the run (core/config/secrets.ts's secretContext hands one in, fed from the secret
+   * source): errors, arguments and values read from the environment are masked with it. Default: the process's one.
+   */
+  readonly masker?: SecretMasker;
 }
 
 /** What an earlier request produced, as references read it. */
@@ -161,7 +168,7 @@ function resolvePart(p: TemplatePart, v: Located, scope: ValueScope, provider: P
       const refused = envRefusal(p.name, ctx.allowEnv, ctx.envHint);
       if (refused) throw new ValueError(`line ${v.line}:${p.col}: ${refused}`);
       const set = ctx.env[p.name];
-      if (set !== undefined) rememberEnvValue(set);
+      if (set !== undefined) rememberEnvValue(set, ctx.masker ?? masker);
       const value = set ?? p.fallback;
       if (value === undefined) throw new ValueError(`line ${v.line}:${p.col}: environment variable ${p.name} is not set`);
       return value;
@@ -224,9 +231,9 @@ export function foreignSecretIn(ctx: ValueContext, p: Provider, own: readonly st
 }
 
 /** Values read from the environment are masked wherever text is shown, like secrets. */
-function rememberEnvValue(value: string): void {
-  const known = masker.group('env');
-  if (value.length >= 3 && !known.includes(value)) masker.setGroup('env', [...known, value]);
+function rememberEnvValue(value: string, mask: SecretMasker): void {
+  const known = mask.group('env');
+  if (value.length >= 3 && !known.includes(value)) mask.setGroup('env', [...known, value]);
 }
 
 function resolveRef(p: Extract<TemplatePart, { kind: 'ref' }>, v: Located, scope: ValueScope, provider: Provider | undefined): string {

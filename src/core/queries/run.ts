@@ -11,7 +11,7 @@ import { fetchAllPages } from '../chain/pages';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
 import { secretNames } from '../config/secrets';
-import { masker } from '../secrets/mask';
+import { type SecretMasker, masker } from '../secrets/mask';
 import { stateChangingReason } from '../chain/stateChanging';
 import { type AssertionResult, type ResultRecord, evaluateAcross, evaluateOwn, implicitSuccess, oneLine, shorten } from './assert';
 import { isAcross } from './assertions/index';
@@ -131,7 +131,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
       try {
         run = await runRequest(file, request, ctx, done, { wires, options, chosen, expanded });
       } catch (err) {
-        run = { request, runs: [], across: [], error: masker.mask(errorMessage(err)) };
+        run = { request, runs: [], across: [], error: (ctx.masker ?? masker).mask(errorMessage(err)) };
       }
     }
     // A result no later request reads is not kept (a file of thousands of requests stays small).
@@ -187,7 +187,7 @@ interface Scope {
   expanded: Expansions;
 }
 
-function recordOf(provider: string, o: Outcome): ResultRecord {
+function recordOf(provider: string, o: Outcome, mask: SecretMasker): ResultRecord {
   let result: unknown;
   try {
     result = o.error ? undefined : o.result;
@@ -199,7 +199,7 @@ function recordOf(provider: string, o: Outcome): ResultRecord {
     result,
     status: o.status,
     latencyMs: o.elapsedMs,
-    error: o.error ? masker.mask(o.error.message) : undefined,
+    error: o.error ? mask.mask(o.error.message) : undefined,
     summary: o.summary,
   };
 }
@@ -208,7 +208,7 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const { ctx } = scope;
   const op = request.op!;
   const failed = (message: string): ProviderRun => {
-    const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: masker.mask(message) };
+    const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: (ctx.masker ?? masker).mask(message) };
     const run = { request, provider: provider.name, record, assertions: [{ assertion: implicitSuccess(request), passed: false, message: record.error! }] };
     ctx.onResult?.(run);
     return run;
@@ -265,8 +265,8 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error
-      ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary }
-      : { ...recordOf(provider.name, outcome), ...simulated?.fields };
+      ? { ...recordOf(provider.name, outcome, ctx.masker ?? masker), result: paged.result, summary: paged.summary }
+      : { ...recordOf(provider.name, outcome, ctx.masker ?? masker), ...simulated?.fields };
   // The request's own assertions (step 3's last stage, assert.ts), values resolved for this provider,
   // a regular expression within what is left of the request's timeout (core/queries/regex.ts).
   const assertions = await evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);
@@ -305,11 +305,11 @@ function ownSecrets(request: QueryRequest, provider: Provider, ctx: RunContext):
 }
 
 /** A run's arguments as one masked line (`height=12 path=/x`), at most `max` characters: the reports' names. */
-export function argsText(args: Readonly<Record<string, string>> | undefined, max = 120): string {
+export function argsText(args: Readonly<Record<string, string>> | undefined, max = 120, mask: SecretMasker = masker): string {
   if (!args) return '';
   const text = Object.entries(args)
     .filter(([, v]) => v.trim() !== '')
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  return text === '' ? '' : oneLine(masker.mask(text), max);
+  return text === '' ? '' : oneLine(mask.mask(text), max);
 }

@@ -19,7 +19,7 @@ import { masker } from '../../core/secrets/mask';
 import type { CommandDeps } from '../deps';
 import { currentNetworks } from '../networkDirectory';
 import { queryFilesAllowEnv, readSettings } from '../settings';
-import { secretNames } from '../../core/config/secrets';
+import { secretContext } from '../../core/config/secrets';
 import { resultUri } from './showOutcome';
 import { confirmRequest } from '../requests/run';
 import { editorHost } from '../requests/host';
@@ -50,15 +50,6 @@ export function refusal(): string | undefined {
     : vscode.l10n.t(
         'Query files do not run in an untrusted workspace: a file from a repository must not make the editor contact addresses it chose. Trust the workspace to run it.',
       );
-}
-
-/** The value of `${secret:NAME}` for `p`, under the rule every secret follows (scoped to its provider). */
-function secretFor(deps: CommandDeps, p: Provider, name: string): string | undefined {
-  try {
-    return deps.secrets.resolve({ ...p, headers: { value: `\${secret:${name}}` } }).headers?.value;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Stores an outcome as its result document (opened when `open`), and records it in History. */
@@ -107,6 +98,7 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
     return { file, documents, stop: prepared.stop, diagnostics: diagnostics.filter((d) => d.severity === 'error') };
   }
   await deps.secrets.ready;
+  const secrets = secretContext(deps.secrets.source);
   const pending: Promise<unknown>[] = [];
   let last: ProviderRun | undefined;
   const title = vscode.l10n.t('Query file {0}', name);
@@ -117,16 +109,11 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
       networkOf: networkNamer(settings.providers.providers),
       // The options every request of the editor gets (core/chain/requestOptions.ts): the same caps as the catalogue's.
       execute: requestOptions(settings, { http: deps.http, spillDir: deps.storageDir }, 'document'),
-      // A value echoed by a provider is never sent to another if it holds one of the other's secrets.
-      foreignSecrets: (p) => {
-        const own = new Set(secretNames(p).map((n) => secretFor(deps, p, n)));
-        return masker.group('').filter((v) => !own.has(v));
-      },
       signal: abort.signal,
       only: options.only,
-      resolveProvider: (p) => deps.secrets.resolve(p),
-      secretValue: (p, name) => secretFor(deps, p, name),
-      secretHint: () => vscode.l10n.t('run "Chain Endpoints: Set Secret"'),
+      // The one secret source (the SecretStore's, as the CLI's is the environment): resolution,
+      // lookup, hints and the foreign-secret checks built from it in core (core/config/secrets.ts).
+      ...secrets,
       // The runner's one confirmation (ui/requests/run.ts), the request masked, its file and line said.
       confirmBroadcast: (request, provider, description) =>
         confirmRequest(editorHost(deps), {

@@ -8,7 +8,8 @@ import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTop
 import { EntryStream } from '../../../src/core/events/stream';
 import { chooseWatch } from '../../../src/ui/onDemand/chooseWatch';
 import { decorateProviderItems } from '../../../src/ui/onDemand/providerPicks';
-import type { PickItem, Prompts } from '../../../src/ui/prompts';
+import type { PickItem } from '../../../src/ui/prompts';
+import { scriptedPrompts } from '../helpers/prompts';
 import { StallMeter } from '../helpers/stallMeter';
 
 const both: Provider = { name: 'Local node', endpoints: { consensusWs: 'ws://127.0.0.1:26657/websocket', evmWs: 'ws://127.0.0.1:8546' } };
@@ -17,22 +18,18 @@ const http: Provider = { name: 'HTTP only', endpoints: { evmRpc: 'http://127.0.0
 const ADDR = '0x' + 'ab'.repeat(20);
 const TOPIC = '0x' + 'cd'.repeat(32);
 
+/** The shared scripted prompts (helpers/prompts.ts), what was asked written as this file's assertions read it. */
 function scripted(picks: Array<(items: readonly PickItem[]) => PickItem | undefined>, inputs: Array<string | undefined>) {
-  const asked: string[] = [];
-  const prompts: Prompts = {
-    pick: async (items, o) => {
-      asked.push(`pick ${o.placeHolder ?? o.title}`);
-      return picks.shift()?.(items) as never;
-    },
-    input: async (o) => {
-      asked.push(`input ${o.title} [${o.value ?? ''}]`);
-      const answer = inputs.shift();
-      if (answer !== undefined && o.validate?.(answer)) throw new Error(`invalid scripted answer: ${o.validate(answer)}`);
-      return answer;
-    },
-    confirm: async () => true,
-  };
-  return { prompts, asked };
+  return scriptedPrompts({
+    pick: picks,
+    inputs,
+    describe: (q) =>
+      q.kind === 'pick'
+        ? `pick ${q.options.placeHolder ?? q.options.title}`
+        : q.kind === 'input'
+          ? `input ${q.options.title} [${q.options.value ?? ''}]`
+          : `confirm ${q.message}`,
+  });
 }
 
 describe('events: the Watch Events argument', () => {
@@ -194,7 +191,7 @@ describe('events: the Watch Events argument', () => {
     it('the provider pick: a network without one says so in its separator; with none at all, the placeholder says why', async () => {
       let shown: readonly PickItem[] = [];
       let placeHolder = '';
-      const prompts: Prompts = { ...scripted([], []).prompts, pick: async (items, o) => ((shown = items), (placeHolder = o.placeHolder ?? ''), undefined) };
+      const { prompts } = scriptedPrompts({ pick: (items, o) => ((shown = items), (placeHolder = o.placeHolder ?? ''), undefined) });
       await chooseWatch(undefined, all, prompts, networks);
       assert.deepEqual([...new Set(shown.map((i) => i.group))], ['Local net · no EVM WebSocket ("evmWs")', 'Testnet']);
       assert.equal(placeHolder, 'The provider to watch');

@@ -5,7 +5,7 @@ import type { Provider } from '../../../src/core/config/providers';
 import type { InterfaceHealth } from '../../../src/core/health/model';
 import { decorateProviderItems, providerPrompts, providerState } from '../../../src/ui/onDemand/providerPicks';
 import { resolveArgs } from '../../../src/ui/onDemand/resolveArgs';
-import type { PickItem, Prompts } from '../../../src/ui/prompts';
+import { scriptedPrompts } from '../helpers/prompts';
 import { type NameMemory, lastUsedProvider, rememberPicksIn, setLastUsedProvider } from '../../../src/ui/pickMemory';
 
 const a: Provider = { name: 'A', endpoints: { consensusRpc: 'http://127.0.0.1:1', evmRpc: 'http://127.0.0.1:2' } };
@@ -47,14 +47,12 @@ describe('ui: provider picks', () => {
   it('an operation pick remembers the provider chosen and offers it first next time', async () => {
     const op = findOperation('consensusRpc.status')!;
     const seen: string[][] = [];
-    const base: Prompts = {
-      pick: async <T extends PickItem>(items: readonly T[]) => {
+    const base = scriptedPrompts({
+      pick: (items) => {
         seen.push(items.map((i) => `${i.label}${i.description ? ` (${i.description})` : ''}`));
         return items.find((i) => i.label === 'B');
       },
-      input: async () => undefined,
-      confirm: async () => true,
-    };
+    }).prompts;
     const prompts = providerPrompts(base, () => rows, op.iface);
     const first = await resolveArgs(op, { providers: [a, b, c] }, undefined, prompts);
     assert.equal(first?.provider, b, 'the caller gets its own provider back');
