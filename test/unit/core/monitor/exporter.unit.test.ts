@@ -71,12 +71,13 @@ describe('monitor: the exporter over the devnet', function () {
   let providers: Provider[];
 
   before(async () => {
+    // Blocks slow enough that probes of one round (on a loaded machine, a second or so apart) see at most one block between them.
     devnet = await startDevnet({
-      blockIntervalMs: 200,
+      blockIntervalMs: 600,
       providers: [{ name: 'good' }, { name: 'second', lagBlocks: 5, capabilities: { txIndex: false, restModulesOff: ['gov'] } }],
     });
     // The lagging view is min(tip - 1, 5) blocks behind: wait for a tip past the lag so "lags" is measurable however fast this suite starts.
-    for (let i = 0; i < 200 && devnet.height() < 8n; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 400 && devnet.height() < 8n; i++) await new Promise((r) => setTimeout(r, 50));
     refused = await refusingPort();
     const [good, second] = devnet.providers;
     const { name: _g, ...goodEndpoints } = good;
@@ -123,7 +124,8 @@ describe('monitor: the exporter over the devnet', function () {
       const h = sample(text, 'chain_endpoints_height', at('consensusHttp'))!;
       assert.ok(h >= 1, 'a height');
       assert.ok(sample(text, 'chain_endpoints_lag_blocks', at('consensusHttp', 'second'))! >= 3, 'the lagging provider lags');
-      assert.equal(sample(text, 'chain_endpoints_lag_blocks', at('consensusHttp')), 0);
+      // In step: at most the one block that may pass between two probes of a round.
+      assert.ok(sample(text, 'chain_endpoints_lag_blocks', at('consensusHttp'))! <= 1, 'the provider in step does not lag');
       assert.ok(sample(text, 'chain_endpoints_block_age_seconds', at('consensusHttp'))! < 30);
       // The refusing port: up 0 and a "refused" error, its name escaped.
       const down = { network: 'Devnet', provider: 'down \\"quoted\\"\\\\', interface: 'consensusHttp' };
