@@ -43,6 +43,7 @@ childMain(async ({ warmup, n, anchorWarmup, anchorN }) => {
       // eth_call of balanceOf on an address with no code: the devnet answers 0x (decoded as an error
       // document), the same bytes for both sides.
       'evm.callContract': { address: '0x' + '22'.repeat(20), function: 'balanceOf(address)(uint256)', args: '0x' + '22'.repeat(20) },
+      'evm.simulate': { address: '0x' + '22'.repeat(20), function: 'balanceOf(address)(uint256)', args: '0x' + '22'.repeat(20) },
       'consensusHttp.block': { height: h },
       'consensusHttp.validators': { height: h },
       'consensusHttp.tx': { hash },
