@@ -87,6 +87,11 @@ describe('anvil (real EVM node): every EVM RPC operation of the catalogue', func
     record('callContract on an address without code', noCode.error?.message ?? JSON.stringify(noCode.result));
     assert.equal(noCode.error, undefined);
     assert.equal(noCode.result, '0x', 'the raw answer, not a value decoded from nothing');
+    // evm.simulate run as a plain operation is its eth_call (simulate.real.test.ts runs the simulation itself).
+    const sim = await runner.run('evm.simulate', { address: RECIPIENT, function: 'balanceOf(address)(uint256)', args: RECIPIENT });
+    record('simulate as a plain operation on an address without code', sim.error?.message ?? JSON.stringify(sim.result));
+    assert.equal(sim.error, undefined);
+    assert.equal(sim.result, '0x');
   });
 
   it('covered every EVM RPC operation of the catalogue', () => {
