@@ -126,6 +126,8 @@ export interface LookUpOptions {
   provider?: string;
   /** Cancels the lookup's requests. */
   token?: vscode.CancellationToken;
+  /** An address's state at this block height (decimal), as `<address>@<height>` in Look Up. */
+  height?: string;
 }
 
 /**

@@ -140,8 +140,8 @@ function isUnserved(err: unknown): boolean {
   return /not implemented|\b501\b/i.test(errorMessage(err));
 }
 
-/** At most `limit` of `tasks` running at once; resolves when all have. */
-async function pool(tasks: ReadonlyArray<() => Promise<void>>, limit: number): Promise<void> {
+/** At most `limit` of `tasks` running at once; resolves when all have (a rejection rejects, after the running ones). */
+export async function pool(tasks: ReadonlyArray<() => Promise<void>>, limit: number): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < tasks.length) await tasks[next++]();
