@@ -46,8 +46,10 @@ export async function accountPage(
   for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.evmDenom]) {
     if (r.note) missing.push(r.note);
   }
-  // Modules a provider does not serve are facts of the page (missing), not failures; the rest are notes too.
-  for (const r of [s.balances, s.evmBalance, s.delegations, s.rewards, s.unbondings]) if (r.note && !r.unavailable) notes.push(r.note);
+  // The document says them once, under Notes (a provider without an EVM RPC is no news: its forms say so).
+  for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.evmDenom]) {
+    if (r.note && !(r === s.evmBalance && !src.has.evm) && !(r.unavailable && !src.has.rest)) notes.push(r.note);
+  }
 
   const coins = async (list: readonly StateCoin[], display: boolean): Promise<Coin[]> => {
     const out: Coin[] = [];

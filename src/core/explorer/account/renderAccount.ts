@@ -1,6 +1,6 @@
 // The account page's state as Markdown (render.ts's address document): the height read at, the
-// coverage line, the reconciliation line, stake (delegations, pending rewards, unbondings) and what
-// could not be read. Server text through esc()/id() as everywhere in the explorer's documents.
+// coverage line, the reconciliation line and stake (delegations, pending rewards, unbondings); what
+// could not be read is in the document's Notes. Server text through esc()/id() as everywhere in the explorer's documents.
 
 import { type Doc, coin, esc, id } from '../mdDoc';
 import type { AccountStateView, ValidatorRef } from '../views';
@@ -36,8 +36,5 @@ export function renderAccountState(d: Doc, s: AccountStateView): void {
       d.kv('unbonding', `${coin(x.balance)} from ${validator(x)}, completes ${id(x.completionTime)} (started at height ${esc(x.creationHeight)})`);
     }
   }
-  if (s.missing.length > 0) {
-    d.h(3, 'Not read');
-    for (const m of s.missing) d.line(`- ${esc(m)}`);
-  }
+  // What could not be read (s.missing) is in the document's Notes, once.
 }
