@@ -11,7 +11,7 @@
 // cancellation (a cancelled read ends the whole read). The output is plain data: amounts are the
 // decimal strings the node sent (DecCoins keep their 18 fractional digits), never numbers.
 
-import { LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { bech32Decode, bech32Encode } from './validate';
 import { bech32 } from '@scure/base';
@@ -149,6 +149,9 @@ export async function pool(tasks: ReadonlyArray<() => Promise<void>>, limit: num
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
+/** An answer not shaped as the route's documentation says. */
+const unexpected = (m: l10n.Message): EndpointError => new EndpointError('protocol', m);
+
 const isAmount = (s: unknown): s is string => typeof s === 'string' && /^[0-9]{1,80}(\.[0-9]{1,40})?$/.test(s);
 
 function coinsOf(list: unknown): StateCoin[] {
@@ -181,7 +184,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   };
   const rest = async (path: string): Promise<Json> => {
     const r = await src.rest(path, height);
-    if (!r || typeof r !== 'object') throw new Error('the answer is not a JSON object');
+    if (!r || typeof r !== 'object') throw unexpected(l10n.both('the answer is not a JSON object'));
     return r as Json;
   };
   /** Every page of a paged route (by `pagination.key`), up to STATE_MAX_PAGES. */
@@ -192,7 +195,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
       const q = `pagination.limit=${STATE_PAGE_SIZE}${key ? `&pagination.key=${encodeURIComponent(key)}` : ''}`;
       const r = await rest(`${path}?${q}`);
       const list: unknown = r[field];
-      if (!Array.isArray(list)) throw new Error(`the answer has no "${field}" list`);
+      if (!Array.isArray(list)) throw unexpected(l10n.both('the answer has no "{0}" list', field));
       for (const x of list) if (x && typeof x === 'object') out.push(...item(x as Json));
       const next: unknown = r.pagination?.next_key;
       if (typeof next !== 'string' || next === '') return { value: out };
@@ -214,7 +217,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     tasks.push(async () => {
       evmDenom = await read('EVM denom', async () => {
         const d: unknown = (await rest('/cosmos/evm/vm/v1/params')).params?.evm_denom;
-        if (typeof d !== 'string' || d === '') throw new Error('the EVM params name no evm_denom');
+        if (typeof d !== 'string' || d === '') throw unexpected(l10n.both('the EVM params name no evm_denom'));
         return { value: d };
       });
     });
@@ -224,7 +227,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     tasks.push(async () => {
       fractional = await read('precise-bank fractional balance', async () => {
         const a: unknown = (await rest(`/cosmos/evm/precisebank/v1/fractional_balance/${account}`)).fractional_balance?.amount;
-        if (!isAmount(a)) throw new Error('the answer has no fractional_balance amount');
+        if (!isAmount(a)) throw unexpected(l10n.both('the answer has no fractional_balance amount'));
         return { value: a };
       });
     });
@@ -241,7 +244,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     tasks.push(async () => {
       rewards = await read('pending rewards', async () => {
         const r = await rest(`/cosmos/distribution/v1beta1/delegators/${account}/rewards`);
-        if (!Array.isArray(r.rewards)) throw new Error('the answer has no "rewards" list');
+        if (!Array.isArray(r.rewards)) throw unexpected(l10n.both('the answer has no "{0}" list', 'rewards'));
         const value = (r.rewards as Json[]).flatMap((x) =>
           x && typeof x.validator_address === 'string' ? [{ validator: x.validator_address as string, reward: coinsOf(x.reward) }] : [],
         );
@@ -268,7 +271,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     tasks.push(async () => {
       evmBalance = await read('EVM balance (eth_getBalance)', async () => {
         const b = await src.evm('eth_getBalance', [hex, height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`]);
-        if (typeof b !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(b)) throw new Error('the answer is not a hex quantity');
+        if (typeof b !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(b)) throw unexpected(l10n.both('the answer is not a hex quantity'));
         return { value: BigInt(b).toString() };
       });
     });
