@@ -166,7 +166,9 @@ function coinsOf(list: unknown): StateCoin[] {
 export async function readAccountState(src: StateSource, address: string, opts: { height?: string; prefix?: string } = {}): Promise<AccountState> {
   const bytes = accountBytes(address);
   const height = opts.height === undefined ? undefined : stateHeight(opts.height);
-  const prefix = opts.prefix ?? (address.trim().startsWith('0x') ? 'cosmos' : (bech32Decode(address.trim()) as { hrp: string }).hrp.toLowerCase());
+  // The account prefix: given, else the one typed (an operator's `cosmosvaloper` read as `cosmos`), else cosmos.
+  const typed = address.trim().startsWith('0x') ? undefined : (bech32Decode(address.trim()) as { hrp: string }).hrp.toLowerCase();
+  const prefix = opts.prefix ?? (typed?.replace(/(valoper|valcons)(pub)?$/, '') || 'cosmos');
   const account = bech32Encode(prefix, bytes);
   const hex = `0x${Buffer.from(bytes).toString('hex')}`;
   const noRest: StateRead<never> = { unavailable: true, note: 'the provider has no REST address' };

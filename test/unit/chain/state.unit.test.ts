@@ -65,6 +65,8 @@ describe('state at a height (core/chain/state)', function () {
     assert.deepEqual(s.reconciliation, { denom: 'atest', bank: balance, fraction: '0', evm: balance, scale: '1', difference: '0', equal: true });
     assert.equal(s.coverage, undefined);
     assert.deepEqual(viaBech32.rewards, s.rewards);
+    const viaOperator = await readAccountState(source(0), bech32Encode('cosmosvaloper', alice()), { height: '5' });
+    assert.equal(viaOperator.account, s.account, "an operator address reads its account's state");
   });
 
   it('reads at the height asked: pending rewards differ between two heights', async () => {

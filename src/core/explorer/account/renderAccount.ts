@@ -22,6 +22,7 @@ export function renderAccountState(d: Doc, s: AccountStateView): void {
     d.line(`Coverage: ${esc(s.coverage)}`);
   }
   d.h(3, 'Stake');
+  if (!s.delegations && !s.rewards && !s.unbondings) d.line('Not read (see the notes).');
   if (s.delegations) {
     if (s.delegations.length === 0) d.kv('delegations', 'none');
     for (const x of s.delegations.slice(0, MAX_ROWS)) d.kv('delegation', `${x.amount ? coin(x.amount) : `${esc(x.shares)} shares`} to ${validator(x)}`);

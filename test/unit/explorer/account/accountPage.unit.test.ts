@@ -137,6 +137,7 @@ describe('explorer: the account page', function () {
     const md = renderLookup(r);
     assert.match(md, /Coverage: `Height 2 is pruned on this provider/);
     assert.doesNotMatch(md, /delegations: none/);
+    assert.match(md, /### Stake\n\nNot read \(see the notes\)\./);
     assert.equal(md.split('- `delegations: height 2 is pruned on this provider`').length, 2, 'said once');
   });
 });
