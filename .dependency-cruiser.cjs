@@ -2,12 +2,12 @@
 // The architecture as checks (`npm run lint:deps`, part of `npm run lint`): no import cycles in src,
 // src/core never imports vscode, and each layer of src/core imports only the layers below it
 // (docs/architecture.md): base < secrets < transport < config < documents < chain < health < contracts
-// (ABIs and decoding) < the feature folders, ordered among themselves (events < queries < explorer) < src/ui and src/extension.ts.
+// (ABIs and decoding) < the feature folders, ordered among themselves (events < queries < explorer), then monitor (the exporter: health and queries) < src/ui and src/extension.ts.
 // Today no feature folder imports another; the order says which way a future import may run
 // (a query file may watch events; a Look Up may run a query), so none can start a cycle.
 'use strict';
 
-const LAYERS = ['base', 'secrets', 'transport', 'config', 'documents', 'chain', 'health', 'contracts', 'events', 'queries', 'explorer'];
+const LAYERS = ['base', 'secrets', 'transport', 'config', 'documents', 'chain', 'health', 'contracts', 'events', 'queries', 'explorer', 'monitor'];
 
 /** One rule per layer: it may not import a layer above it. */
 const layerRules = LAYERS.map((layer, i) => ({

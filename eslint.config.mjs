@@ -84,6 +84,25 @@ export default tseslint.config(
     rules: { 'local/error-policy': ['error', { plainErrors: false }] },
   },
   {
+    // One path for requests (docs/architecture.md, "One request, in one line"): every request through
+    // execute() (core/chain/execute.ts) with its options from requestOptions() (core/chain/requestOptions.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/transport/**', 'src/core/chain/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='send']:matches([callee.object.name='http'], [callee.object.property.name='http'])",
+          message: 'Requests only through execute() (src/core/chain/execute.ts): its deadline, caps, redaction and secret rule.',
+        },
+        {
+          selector: "ObjectExpression:has(> Property[key.name='timeoutMs']):has(> Property[key.name='maxBufferBytes'])",
+          message: "A request's options only through requestOptions() (src/core/chain/requestOptions.ts).",
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core runs in plain Node: pass what it needs in from src/ui.' }] }],

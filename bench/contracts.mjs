@@ -6,7 +6,11 @@
 // the first page of 1,000 frames decoded, Markdown rendered) against the raw trace document (the
 // JSON answer parsed and formatted, as a result document of debug_traceTransaction is made); (3) a workspace of 500 Foundry artifacts:
 // what creating the registry reads (nothing: activation and the first command do not index), then
-// the first decode (lists and reads all 500) and a later one.
+// the first decode (lists and reads all 500) and a later one; (4) a hostile workspace (issue 34,
+// item 5): three artifacts of ~13 MB with 350,000 full-length immutable masks each (on main each
+// blocked the host 7.7 s), the first decode of an address against the same bytes with the masks under
+// a key no reader looks at (the parse alone), both parsed in a worker thread as the editor does, and
+// the longest the event loop was held meanwhile.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,7 +48,25 @@ function workspaceOf(count, root) {
   }
 }
 
-childMain(async ({ txs, warmup, n }) => {
+/** `count` artifacts of `codeBytes` code with `masks` full-length immutable references (or the same bytes under an ignored key). */
+function hostileWorkspace(root, count, codeBytes, masks, ignored) {
+  // In lists of 1,000 (immutables by id): one list of 350,000 overflowed main's spread and was skipped, this took the host.
+  const refs = Object.fromEntries(
+    Array.from({ length: Math.ceil(masks / 1000) }, (_, k) => [
+      k + 1,
+      Array.from({ length: Math.min(1000, masks - k * 1000) }, () => ({ start: 0, length: codeBytes })),
+    ]),
+  );
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(root, 'out', `Freeze${i}.sol`);
+    fs.mkdirSync(dir, { recursive: true });
+    const object = `0x${(i + 1).toString(16).padStart(2, '0')}${'5b'.repeat(codeBytes - 1)}`;
+    const deployedBytecode = ignored ? { object, immutableReferences: {}, unread: refs } : { object, immutableReferences: refs };
+    fs.writeFileSync(path.join(dir, `Freeze${i}.json`), JSON.stringify({ abi: TOKEN_ABI, deployedBytecode }));
+  }
+}
+
+childMain(async ({ txs, warmup, n, hostile }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-contracts-'));
   try {
     // (1) Logs of a 5,000-tx block.
@@ -139,7 +161,78 @@ childMain(async ({ txs, warmup, n }) => {
         laterTimes.push(l);
       }
     }
+    // (4) A hostile workspace: the first decode of an address whose code has the artifacts' length.
+    const evil = path.join(root, 'evil');
+    const plain = path.join(root, 'plain');
+    hostileWorkspace(evil, hostile.files, hostile.codeBytes, hostile.masks, false);
+    hostileWorkspace(plain, hostile.files, hostile.codeBytes, hostile.masks, true);
+    const fileBytes = fs.statSync(path.join(evil, 'out', 'Freeze0.sol', 'Freeze0.json')).size;
+    const address = `0x${'77'.repeat(20)}`;
+    const codeCtx = { network: 'bench', getCode: async () => `0x${'aa'.repeat(hostile.codeBytes)}` };
+    // The longest gap between two turns of a 1 ms interval: how long the event loop was held.
+    let maxGap = 0;
+    let stats = { masksExamined: -1, slices: 0, longestSliceMs: 0 };
+    let named = 'none';
+    const firstDecode = async (dir, watch) => {
+      // As the editor makes it: files parsed in a worker thread.
+      const index = new ArtifactIndex(nodeArtifactFiles(dir), undefined, { parseOffThread: true });
+      const r = new ContractRegistry({ artifacts: index });
+      let last = performance.now();
+      const tick = watch
+        ? setInterval(() => {
+            const now = performance.now();
+            maxGap = Math.max(maxGap, now - last);
+            last = now;
+          }, 1)
+        : undefined;
+      const c = await r.contractAt(address, codeCtx);
+      if (tick) {
+        clearInterval(tick);
+        maxGap = Math.max(maxGap, performance.now() - last);
+      }
+      if (watch) {
+        stats = index.stats;
+        named = c?.name ?? 'none';
+      }
+    };
+    const hostileTimes = await interleave({ ours: () => firstDecode(evil, true), baseline: () => firstDecode(plain, false), warmup, n });
+    // The control: the same interval with nothing to do for as long as the decodes took (on a loaded
+    // machine the OS alone holds a process this long; the decode's own hold is what exceeds it).
+    let idleGap = 0;
+    {
+      const until =
+        performance.now() +
+        Math.min(
+          5000,
+          hostileTimes.ours.reduce((a, b) => a + b, 0),
+        );
+      let last = performance.now();
+      await new Promise((resolve) => {
+        const tick = setInterval(() => {
+          const now = performance.now();
+          idleGap = Math.max(idleGap, now - last);
+          last = now;
+          if (now >= until) {
+            clearInterval(tick);
+            resolve(undefined);
+          }
+        }, 1);
+      });
+    }
     return {
+      hostile: {
+        ours: summary(hostileTimes.ours),
+        baseline: summary(hostileTimes.baseline),
+        files: hostile.files,
+        fileBytes,
+        masks: hostile.masks,
+        masksExamined: stats.masksExamined,
+        slices: stats.slices,
+        longestSliceMs: stats.longestSliceMs,
+        maxLoopDelayMs: maxGap,
+        idleGapMs: idleGap,
+        named,
+      },
       logs: { ours: summary(logTimes.ours), baseline: summary(logTimes.baseline), count: logs.length },
       trace: { ours: summary(traceTimes.ours), baseline: summary(traceTimes.baseline), docBytes, rawBytes, frames: 1 + 99 + 9900 },
       artifacts: { create: summary(createTimes), first: summary(firstTimes), later: summary(laterTimes), readsAtCreate, readsAfter },

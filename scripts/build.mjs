@@ -65,6 +65,7 @@ const libraryDynamicImportsExternal = {
  */
 export const ACTIVATION_FORBIDS = [
   /^src\/ui\/onDemand\//, // the on-demand ui itself
+  /^src\/ui\/requests\//, // the runner of every request a person starts, and its hosts
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
   /^src\/core\/chain\/catalogue\/(modules\.(ts|json)|imported\.ts)$/, // the module routes (generated table, imports)
   /js-yaml/, // YAML, for the OpenAPI import

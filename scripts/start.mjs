@@ -5,11 +5,13 @@
 // Chain Endpoints view, the example query files); its default provider "Local node" points at the devnet.
 //   - desktop `code` when it is on PATH and a display exists,
 //   - else the desktop VS Code that @vscode/test-electron downloads (display + internet),
-//   - else headless: code-server serves the workbench with the extension and prints the address to open.
+//   - else headless: code-server serves the workbench with the extension on 127.0.0.1, behind a password
+//     made for the run, and prints the address and the password; workspace trust stays on.
 // Each step says what it does and how long it usually takes; once the address is printed the terminal
 // stays quiet (the devnet's and code-server's output go to test-artifacts/*.log; --verbose shows them).
 // Reference: docs/start.md. Ctrl-C stops everything.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -246,7 +248,10 @@ async function headless() {
   const t = Date.now();
   say(`4/${STEPS} starting code-server (about 5 s)`);
   const chosen = Number(port) || ((await portOpen(8080)) ? await freePort() : 8080);
-  const server = await startCodeServer({ port: chosen, env: { CHAIN_ENDPOINTS_DEV: '1' }, echoServerLog: verbose });
+  // Loopback only, behind a password made for this run (printed below with the address), and with
+  // workspace trust on: the sample workspace is trusted by your click, like any other folder.
+  const password = randomBytes(18).toString('base64url');
+  const server = await startCodeServer({ port: chosen, env: { CHAIN_ENDPOINTS_DEV: '1' }, echoServerLog: verbose, password, workspaceTrust: true });
   cleanups.push(() => server.stop());
   server.child.once('exit', () => {
     if (!stopping) {
@@ -256,20 +261,36 @@ async function headless() {
   });
   const url = server.url({ workspacePath: WORKSPACE, extensionPath: repoRoot, openFile: FIRST_FILE });
   say(`    code-server ${server.version} up in ${secondsSince(t)}; ready ${secondsSince(started)} after npm start`);
-  console.log(`\nOpen VS Code with Chain Endpoints (the sample workspace examples/workspace):\n\n  ${url}\n`);
+  console.log(`\nOpen VS Code with Chain Endpoints (the sample workspace examples/workspace):\n\n  ${url}\n\nPassword (made for this run): ${password}\n`);
   console.log(
-    `In a browser on this machine (or forward port ${server.port}). The terminal stays quiet from here${verbose ? '' : ' (--verbose shows the devnet and code-server)'}; Ctrl-C stops everything.\n`,
+    `In a browser on this machine (or forward port ${server.port}; it listens on 127.0.0.1 only). VS Code then asks whether you trust the sample workspace: trust it to let it set the view and run its query files. The terminal stays quiet from here${verbose ? '' : ' (--verbose shows the devnet and code-server)'}; Ctrl-C stops everything.\n`,
   );
-  if (flag('--screenshot')) await screenshot(url, launchChromium);
+  if (flag('--screenshot')) await screenshot(url, password, launchChromium);
 }
 
-async function screenshot(url, launchChromium) {
+async function screenshot(url, password, launchChromium) {
   const file = path.resolve(opt('--screenshot') ?? path.join(artifactsDir, 'start.png'));
   const browser = await launchChromium();
   cleanups.push(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
+  // code-server's login page, then the workbench (code-server sends the browser back to the address).
+  const field = page.locator('input[name="password"]');
+  if (
+    await field
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false)
+  ) {
+    await field.fill(password);
+    await field.press('Enter');
+  }
   await page.locator('.statusbar').waitFor({ timeout: 60_000 });
+  // The trust question, answered as a person would for this sample.
+  await page
+    .getByRole('button', { name: /Yes, I trust the authors/ })
+    .click({ timeout: 15_000 })
+    .catch(() => say('no workspace trust question within 15 s'));
   // The first screen once the extension is up: the Chain Endpoints view with "Local node" and the
   // block-height item in the status bar (it activates at onStartupFinished, seconds after the workbench).
   const row = page.locator('.sidebar .monaco-list-row', { hasText: 'Local node' }).first();

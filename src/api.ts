@@ -57,11 +57,16 @@ export interface HeightEvent {
   readonly height: string;
 }
 
-/** What `watch()` follows: a CometBFT query, or an EVM subscription (needs the provider's `evmWs`). */
+/**
+ * What `watch()` follows: a CometBFT query, or an EVM subscription (needs the provider's `evmWs`).
+ * `provider`: a name (any case), or "best": the healthy provider ranked first on the stream's
+ * WebSocket, of `network` (its name or chain id) when several networks are configured.
+ */
 export type WatchSpec =
-  | { readonly provider: string; readonly query: string }
+  | { readonly provider: string; readonly network?: string; readonly query: string }
   | {
       readonly provider: string;
+      readonly network?: string;
       readonly evm: {
         readonly subscription: 'newHeads' | 'logs' | 'newPendingTransactions';
         /** logs only: one contract address or several. */
@@ -122,8 +127,13 @@ export interface ApiCapabilities {
 }
 
 export interface LookUpOptions {
-  /** The provider's name; may be left out when only one is configured. */
+  /**
+   * The provider's name (any case), or "best": the best of `network` (or of the only network) for
+   * this query. May be left out when only one provider is configured.
+   */
   provider?: string;
+  /** With `provider: "best"`, or to check that the provider named is one of this network's (its name or chain id). */
+  network?: string;
   /** Cancels the lookup's requests. */
   token?: vscode.CancellationToken;
   /** An address's state at this block height (decimal), as `<address>@<height>` in Look Up. */
@@ -216,4 +226,11 @@ export interface ChainEndpointsApi {
   callContract(spec: CallContractSpec): Promise<CallContractResult>;
   /** Decodes a call's input or revert data (`data`), or a log (`topics` + `data`), with the ABIs known (`address` and `provider` let the contract be matched by its code). */
   decode(input: { data?: string; topics?: readonly string[]; address?: string; provider?: string; network?: string }): Promise<DecodedResult>;
+  /** What if: a call, a transaction or a bundle simulated on the provider's best engine (docs/simulate.md). Rejects with one sentence for what the provider cannot do (nothing sent), bad input, or a node failure. */
+  simulate(spec: SimulateSpec): Promise<SimulateResult>;
 }
+
+/** What simulate() takes: Call Contract's keys (or `data`), `gas`, `blockOverrides` and `steps` (a bundle); see docs/simulate.md. */
+export type SimulateSpec = import('./core/contracts/simulate').SimulationSpec & { provider?: string; network?: string; token?: vscode.CancellationToken };
+/** The engine used, each step's decoded return or revert and logs (and call tree on debug_traceCall), the balance changes. */
+export type SimulateResult = import('./core/contracts/simulate').SimulationResult;

@@ -44,6 +44,8 @@ export interface ActivatedApi extends ChainEndpointsApi {
     networkHeights(): { configured?: string; following?: string; height?: string }[];
     /** What the Compare view shows (its records and networks), once opened. */
     compareContent(): Promise<ReturnType<CompareView['content']> | undefined>;
+    /** The status-bar item's tooltip, as Markdown text. */
+    statusBarTooltip(): string | undefined;
   };
 }
 
@@ -148,11 +150,12 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       (await loadOnDemand()).lookUpForApi(deps, options?.height === undefined ? query : `${String(query).trim()}@${String(options.height).trim()}`, options),
     callContract: async (spec) => (await loadOnDemand()).callContractForApi(deps, spec),
     decode: async (input) => (await loadOnDemand()).decodeForApi(deps, input),
+    simulate: async (spec) => (await loadOnDemand()).simulateForApi(deps, spec),
     capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
     watch: (spec, listener) => {
       // The handle at once; a refused spec reaches the listener as a `note` event.
       const watch = deferredWatch(
-        async () => (await loadOnDemand()).watchForApi({ log, secrets }, spec, listener),
+        async () => (await loadOnDemand()).watchForApi({ log, secrets, health }, spec, listener),
         listener,
         (err) => log.warn(`[events] a watch() listener threw: ${errorMessage(err)}`),
       );
@@ -172,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       networkHeights: () =>
         networkBars.all().map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
       compareContent: async () => (compare ? (await compare).content() : undefined),
+      statusBarTooltip: () => statusBar.tooltipMarkdown,
     },
   };
 }

@@ -85,10 +85,25 @@ function remoteUri(port, p) {
  * Used by runInCodeServer and by `npm start --headless`.
  */
 /**
+ * `password`: code-server asks for it (`--auth password`, given in the PASSWORD environment variable,
+ * never on the command line); without one, no login (the tests' throwaway servers, whose address
+ * only this process knows). `workspaceTrust`: leave VS Code's workspace trust on (npm start), so a
+ * folder is trusted by the user's click like any other; the tests turn it off.
  * @param {{ userSettings?: object, env?: Record<string, string>, port?: number, host?: string,
- *   echoServerLog?: boolean, extensionsDir?: string }} [options]
+ *   echoServerLog?: boolean, extensionsDir?: string, password?: string, workspaceTrust?: boolean }} [options]
  */
-export async function startCodeServer({ userSettings = {}, env = {}, port, host = '127.0.0.1', echoServerLog = verbose(), extensionsDir } = {}) {
+export async function startCodeServer({
+  userSettings = {},
+  env = {},
+  port,
+  host = '127.0.0.1',
+  echoServerLog = verbose(),
+  extensionsDir,
+  password,
+  workspaceTrust = false,
+} = {}) {
+  // Loopback only: the workbench runs code and the extension reads secrets; nothing else on the network may reach it.
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`code-server must listen on loopback (127.0.0.1), not ${host}`);
   const cs = await ensureCodeServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-endpoints-vscode-'));
   const userDir = path.join(tmp, 'user');
@@ -96,19 +111,20 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
   const extDir = extensionsDir ? path.resolve(extensionsDir) : path.join(tmp, 'extensions');
   fs.mkdirSync(path.join(userDir, 'User'), { recursive: true });
   fs.mkdirSync(extDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...userSettings }, null, 2));
+  const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
+  fs.writeFileSync(path.join(userDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...trust, ...userSettings }, null, 2));
   port = port || (await freePort());
   const args = [
     cs.entry,
     '--config',
     path.join(tmp, 'config.yaml'),
     '--auth',
-    'none',
+    password ? 'password' : 'none',
     '--bind-addr',
     `${host}:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
     '--disable-getting-started-override',
     '--user-data-dir',
@@ -121,7 +137,7 @@ export async function startCodeServer({ userSettings = {}, env = {}, port, host 
   // The extension host is a child of the server and inherits this environment (checked by the
   // smoke test: CHAIN_ENDPOINTS_UI_DRIVER reaches it), so test settings can travel as env vars.
   const child = spawn(cs.nodeBin, args, {
-    env: { ...process.env, ...env, VSCODE_CLI: undefined, ELECTRON_RUN_AS_NODE: undefined },
+    env: { ...process.env, ...env, PASSWORD: password, HASHED_PASSWORD: undefined, VSCODE_CLI: undefined, ELECTRON_RUN_AS_NODE: undefined },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group: stop() kills the server and every extension host under it
   });

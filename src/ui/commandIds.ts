@@ -30,6 +30,7 @@ export const Commands = {
   restQuery: 'chainEndpoints.rest.query',
   restImportOpenApi: 'chainEndpoints.rest.importOpenApi',
   contractsAttach: 'chainEndpoints.contracts.attach',
+  simulateWithChanges: 'chainEndpoints.evm.simulateWithChanges',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

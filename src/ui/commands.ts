@@ -38,6 +38,7 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
       const { runOperation, findOperation, callContractCommand } = await loadOnDemand();
       // Call Contract: with the ABIs known (names, a quick pick of functions, outputs and reverts decoded, gas estimated).
       if (id === 'evm.callContract') return callContractCommand(deps, arg);
+      if (id === 'evm.simulate') return (await loadOnDemand()).simulateCommand(deps, arg);
       return runOperation(deps, findOperation(id)!, arg);
     }),
   );
@@ -49,6 +50,7 @@ export function registerOperationCommands(deps: CommandDeps): vscode.Disposable[
     }),
     registerCommand(deps.log, Commands.restImportOpenApi, async (arg?: unknown) => (await loadOnDemand()).importOpenApiCommand(deps, arg)),
     registerCommand(deps.log, Commands.contractsAttach, async (arg?: unknown) => (await loadOnDemand()).attachArtifact(deps, arg)),
+    registerCommand(deps.log, Commands.simulateWithChanges, async (arg?: unknown) => (await loadOnDemand()).replayCommand(deps, arg)),
     registerCommand(deps.log, Commands.copyAsCurl, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, false)),
     registerCommand(deps.log, Commands.copyAsCurlWithSecrets, async (node?: unknown) => (await loadOnDemand()).copyAsCurl(deps, node, true)),
     registerCommand(deps.log, Commands.copyAddress, async (node?: unknown) => {

@@ -106,6 +106,12 @@ export class HeightStatusBar extends Disposable {
     return { configured: view?.configured, following: view?.following, snapshot: view?.snapshot, reason: view?.reason?.english };
   }
 
+  /** The item's tooltip as Markdown text, as the editor renders it (for the tests). */
+  get tooltipMarkdown(): string | undefined {
+    const t = this.item.tooltip;
+    return t === undefined ? undefined : typeof t === 'string' ? t : t.value;
+  }
+
   restart(): void {
     this.stopFeeds();
     const settings = readSettings();
@@ -215,13 +221,19 @@ export class HeightStatusBar extends Disposable {
   private tooltip({ snapshot: s, following: p, configured, reason, height }: FollowView): vscode.MarkdownString {
     const since = s.receivedAt ? vscode.l10n.t('{0} s ago', Math.max(0, Math.round((Date.now() - s.receivedAt) / 1000))) : '—';
     const source = s.source === 'websocket' ? vscode.l10n.t('websocket') : s.source === 'polling' ? vscode.l10n.t('polling') : undefined;
-    const rows = [vscode.l10n.t('**{0}** · block height', p.name), ''];
+    // Every name, address and value from settings or the node goes through the one escaper (core/documents/markdown.ts).
+    const rows = [vscode.l10n.t('**{0}** · block height', escapeMarkdown(p.name)), ''];
     const networks = currentNetworks(readSettings().providers.providers);
     const network = networks.length > 1 ? networks.find((n) => n.providers.some((x) => x.name === configured.name)) : undefined;
     if (network) rows.push(vscode.l10n.t('Network: {0}', escapeMarkdown(network.label)), '');
     if (reason) {
       rows.push(
-        vscode.l10n.t('Following **{0}** because {1}. Back to **{2}** when it is healthy again.', p.name, escapeMarkdown(reason.shown), configured.name),
+        vscode.l10n.t(
+          'Following **{0}** because {1}. Back to **{2}** when it is healthy again.',
+          escapeMarkdown(p.name),
+          escapeMarkdown(reason.shown),
+          escapeMarkdown(configured.name),
+        ),
         '',
       );
     }
@@ -230,8 +242,8 @@ export class HeightStatusBar extends Disposable {
       `|---|---|`,
       `| ${vscode.l10n.t('height')} | ${height !== undefined ? formatHeight(height) : '—'} |`,
       `| ${vscode.l10n.t('state')} | ${source ? vscode.l10n.t('{0} ({1})', stateName(s.state), source) : stateName(s.state)} |`,
-      `| ${vscode.l10n.t('address')} | ${redactUrl(p.endpoints.consensusWs ?? p.endpoints.consensusHttp ?? '')} |`,
-      `| ${vscode.l10n.t('last block time')} | ${s.blockTime ?? '—'} |`,
+      `| ${vscode.l10n.t('address')} | ${escapeMarkdown(redactUrl(p.endpoints.consensusWs ?? p.endpoints.consensusHttp ?? ''))} |`,
+      `| ${vscode.l10n.t('last block time')} | ${s.blockTime !== undefined ? escapeMarkdown(s.blockTime, 60) : '—'} |`,
       `| ${vscode.l10n.t('last block received')} | ${since} |`,
       `| ${vscode.l10n.t('block interval')} | ${s.blockIntervalMs ? vscode.l10n.t('{0} s', (s.blockIntervalMs / 1000).toFixed(1)) : '—'} |`,
     );

@@ -12,9 +12,10 @@ import { LocalizedError, errorMessage } from '../core/base/errors';
 import * as l10n from '../core/base/l10n';
 import type { Outcome } from '../core/chain/execute';
 import { HISTORY_LIMIT, type HistoryEntry, LOOK_UP, RESULT_TEXT_LIMIT, addEntry, historyLabel, parseHistory, sameRequest } from '../core/documents/history';
-import { escapeMarkdown } from '../core/documents/markdown';
+import { escapeMarkdown, markdownCode } from '../core/documents/markdown';
 import { formatBytes } from '../core/base/numbers';
 import { masker } from '../core/secrets/mask';
+import { documentName } from '../core/documents/resultName';
 import { INTERFACE_LABELS } from '../core/config/providers';
 import { registerCommand } from './commands';
 import { loadOnDemand } from './loadOnDemand';
@@ -162,8 +163,9 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
       .join(', ');
     item.tooltip = new vscode.MarkdownString(
       [
-        `**${e.operation === LOOK_UP ? vscode.l10n.t('Look Up') : e.iface ? INTERFACE_LABELS[e.iface] : e.operation}** · ${e.label} · ${e.provider}`,
-        args ? vscode.l10n.t('arguments: `{0}`', args) : '',
+        // Labels, provider names and arguments come from settings, files and typing: through the one escaper (core/documents/markdown.ts).
+        `**${e.operation === LOOK_UP ? vscode.l10n.t('Look Up') : e.iface ? INTERFACE_LABELS[e.iface] : escapeMarkdown(e.operation)}** · ${escapeMarkdown(e.label)} · ${escapeMarkdown(e.provider)}`,
+        args ? vscode.l10n.t('arguments: {0}', markdownCode(args)) : '',
         `${when.toLocaleString()} · ${e.elapsedMs} ms · ${formatBytes(e.bytes)}`,
         e.error ? vscode.l10n.t('error: {0}', escapeMarkdown(e.error)) : '',
         e.stored || e.file ? vscode.l10n.t('Click to reopen the result.') : vscode.l10n.t('The result was too large to keep: re-run it.'),
@@ -184,10 +186,9 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
   }
 
   private historyUri(e: HistoryEntry): vscode.Uri {
-    const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}…]+/g, '_');
     return vscode.Uri.from({
       scheme: RESULT_SCHEME,
-      path: `/history/${clean(e.provider)}/${clean(e.label)} ${new Date(e.at).toISOString().slice(11, 19)}.${e.operation === LOOK_UP ? 'md' : 'json'}`,
+      path: `/history${documentName(e.provider, `${e.label} ${new Date(e.at).toISOString().slice(11, 19)}`, e.operation === LOOK_UP ? 'md' : 'json')}`,
       query: e.id,
     });
   }

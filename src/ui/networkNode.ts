@@ -49,7 +49,8 @@ export class NetworkNode {
     item.contextValue = 'network';
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(vscode.l10n.t('**Network** {0}', escapeMarkdown(n.label)));
-    tooltip.appendText(`\n${item.description}\n${n.providers.map((p) => p.name).join(', ')}`);
+    // Provider names and chain ids come from settings and nodes: through the one escaper (core/documents/markdown.ts).
+    tooltip.appendMarkdown(`  \n${escapeMarkdown(String(item.description), 600)}  \n${escapeMarkdown(n.providers.map((p) => p.name).join(', '), 600)}`);
     item.tooltip = tooltip;
     return item;
   }

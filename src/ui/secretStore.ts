@@ -103,6 +103,12 @@ export class SecretStore extends Disposable {
     return secretNames(p).length === 0 ? p : resolveScoped(p, p.origin, (name) => this.values.get(bindingKey(p.name, name)));
   }
 
+  /** resolve() once the stored secrets are loaded: what every request started by a person uses (ui/requests/run.ts). */
+  async resolved(p: Provider): Promise<Provider> {
+    await this.ready;
+    return this.resolve(p);
+  }
+
   private async store(provider: string, name: string, value: string): Promise<void> {
     const key = bindingKey(provider, name);
     await this.context.secrets.store(KEY_PREFIX + key, value);

@@ -9,6 +9,7 @@ import type { Operation } from '../core/chain/operations';
 import { INTERFACE_LABELS, type InterfaceId, type Provider, type ProviderProblem } from '../core/config/providers';
 import type { InterfaceHealth } from '../core/health/model';
 import { redactUrl } from '../core/secrets/redact';
+import { escapeMarkdown, markdownCode } from '../core/documents/markdown';
 import { describeHealth, healthColor, healthTooltipLines, summarizeProvider } from './healthPresentation';
 import type { Capabilities } from '../core/health/capabilities';
 import { capabilityTooltipLines } from './capabilityPresentation';
@@ -63,7 +64,7 @@ export class InterfaceNode {
     const status = h ? describeHealth(h) : '';
     item.description = status ? `${status} · ${redactUrl(this.address)}` : redactUrl(this.address);
     const tooltip = new vscode.MarkdownString(
-      `${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], this.provider.name)}  \n\`${redactUrl(this.address)}\``,
+      `${vscode.l10n.t('**{0}** of {1}', INTERFACE_LABELS[this.iface], escapeMarkdown(this.provider.name))}  \n${markdownCode(redactUrl(this.address))}`,
     );
     if (h) tooltip.appendMarkdown(`\n\n${healthTooltipLines(h).join('  \n')}`);
     const caps = capabilityTooltipLines(this.capabilities, this.iface);
@@ -142,7 +143,9 @@ export class ProblemNode {
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = `problem:${this.problem.index}`;
     item.description = this.problem.message;
-    item.tooltip = new vscode.MarkdownString(`${vscode.l10n.t('**Invalid provider entry** in `{0}`', 'chainEndpoints.providers')}\n\n${this.problem.message}`);
+    item.tooltip = new vscode.MarkdownString(
+      `${vscode.l10n.t('**Invalid provider entry** in `{0}`', 'chainEndpoints.providers')}\n\n${escapeMarkdown(this.problem.message, 600)}`,
+    );
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.contextValue = 'problem';
     item.command = { command: Commands.openSettings, title: vscode.l10n.t('Open Settings') };

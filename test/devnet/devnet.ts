@@ -4,7 +4,7 @@
 // it in-process; `npm run devnet` starts it from cli.ts. Wire facts: docs/protocols.md.
 import { Chain } from './chain';
 import { ConsensusService } from './consensus';
-import { EvmService } from './evm';
+import { EvmService, type SimulationEngines } from './evm';
 import { EvmWsService } from './evmWs';
 import { RestService } from './rest';
 import { type Fault, Listener, type RequestEntry, RequestLog } from './server';
@@ -37,6 +37,8 @@ export interface DevnetCapabilities {
   restModulesOff?: readonly string[];
   /** true: WebSocket upgrades refused (403) on the consensus and the EVM ports. */
   wsRefused?: boolean;
+  /** Simulation engines served (default none, as evmd v0.3.2; ALL_ENGINES of evm.ts: anvil). */
+  engines?: SimulationEngines;
 }
 
 export interface DevnetOptions {
@@ -153,7 +155,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       prunedBelow: caps.prunedBelow,
       txIndex: caps.txIndex,
     });
-    const evm = new EvmService({ chain, lag, namespaces: caps.evmNamespaces, rpcModules: caps.rpcModules, prunedBelow: caps.prunedBelow });
+    const evm = new EvmService({
+      chain,
+      lag,
+      namespaces: caps.evmNamespaces,
+      rpcModules: caps.rpcModules,
+      prunedBelow: caps.prunedBelow,
+      engines: caps.engines,
+    });
     const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });
     listeners.evmRpc = new Listener({
       host,

@@ -7,7 +7,7 @@ import type { Block, Chain, TxRecord } from './chain';
 import { MempoolError } from './chain';
 import { hex0x, keccak256, quantity, sha256 } from './encoding';
 import { blockBloom, blockLogs, evmRecordsOf, parseLogFilter, realReceiptJson, realTxJson } from './evmReal';
-import { BANK_PRECOMPILE, type CallFrame } from './fixtureContracts';
+import { BANK_PRECOMPILE, type CallFrame, type FixtureContracts } from './fixtureContracts';
 import { intrinsicGas } from './ledger';
 import { type HttpCall, sendJson, sendText } from './server';
 
@@ -20,7 +20,22 @@ export interface EvmOptions {
   rpcModules?: boolean;
   /** State and blocks below this height are pruned on this provider. */
   prunedBelow?: bigint;
+  /** Simulation engines served (default none: evmd v0.3.2, whose eth_call refuses any third parameter). */
+  engines?: SimulationEngines;
 }
+
+/** The simulation engines a provider serves, each switchable (anvil 1.7.1 serves all three; evmd v0.3.2 none). */
+export interface SimulationEngines {
+  /** eth_simulateV1: calls sharing state, overrides, logs, traced native transfers. */
+  simulateV1?: boolean;
+  /** debug_traceCall with callTracer, stateOverrides and blockOverrides. */
+  traceCall?: boolean;
+  /** eth_call takes state overrides (third parameter) and block overrides (fourth). */
+  callOverrides?: boolean;
+}
+
+/** Every engine on (anvil). */
+export const ALL_ENGINES: SimulationEngines = { simulateV1: true, traceCall: true, callOverrides: true };
 
 /** Every namespace the devnet's EVM JSON-RPC knows. */
 export const EVM_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
@@ -145,8 +160,62 @@ export class EvmService {
       }
       case 'eth_call':
       case 'eth_estimateGas':
-        args(1, 3);
+        if (!this.o.engines?.callOverrides) {
+          args(1, 3);
+          // evmd v0.3.2: any third parameter, even {}, is refused.
+          if (p.length > 2) throw new EvmError(-32000, 'overrides are unsupported in call queries');
+        } else {
+          args(1, method === 'eth_call' ? 4 : 3);
+          overridesArg(p[2]);
+        }
         return this.callOrEstimate(method, p[0], view);
+      case 'debug_traceCall': {
+        if (!this.o.engines?.traceCall) throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
+        args(1, 3);
+        const config = (p[2] ?? {}) as Record<string, unknown>;
+        if (config.tracer !== 'callTracer') throw new EvmError(-32000, 'the devnet traces calls with callTracer only');
+        overridesArg(config.stateOverrides);
+        const withLog = typeof config.tracerConfig === 'object' && (config.tracerConfig as Record<string, unknown>)?.withLog === true;
+        const out = this.simulatedCall(p[0], false);
+        const frame = frameJson(out.frame, false);
+        if (withLog && out.ok && out.logs.length) frame.logs = out.logs.map((l, i) => ({ ...l, position: quantity(BigInt(i)) }));
+        return frame;
+      }
+      case 'eth_simulateV1': {
+        if (!this.o.engines?.simulateV1) throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
+        args(1, 2);
+        const opts = (p[0] ?? {}) as Record<string, unknown>;
+        if (!Array.isArray(opts.blockStateCalls)) throw invalidArg(0, 'missing field `blockStateCalls`');
+        const fixtures = this.chain.ledger.fixtures;
+        // The calls share state within the simulation; nothing stays afterwards.
+        return fixtures.sandbox(() =>
+          (opts.blockStateCalls as Array<Record<string, unknown>>).map((b, n) => {
+            overridesArg(b.stateOverrides);
+            const calls = Array.isArray(b.calls) ? (b.calls as unknown[]) : [];
+            return {
+              number: quantity(view + 1n + BigInt(n)),
+              calls: calls.map((c) => {
+                const out = this.simulatedCall(c, true);
+                const logs = out.logs.map((l, i) => ({ ...l, logIndex: quantity(BigInt(i)) }));
+                if (out.ok && opts.traceTransfers === true && out.frame.value)
+                  logs.unshift({
+                    address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+                    topics: [TRANSFER_TOPIC, word(out.frame.from), word(out.frame.to)],
+                    data: word(quantity(out.frame.value)),
+                    logIndex: '0x0',
+                  } as never);
+                return {
+                  returnData: out.output,
+                  logs: out.ok ? logs : [],
+                  gasUsed: quantity(out.gasUsed + 21_000n),
+                  status: out.ok ? '0x1' : '0x0',
+                  ...(out.ok ? {} : { error: { code: -32000, message: 'execution failed', data: out.output } }),
+                };
+              }),
+            };
+          }),
+        );
+      }
       case 'eth_blockNumber':
         args(0, 0);
         return quantity(view);
@@ -255,6 +324,21 @@ export class EvmService {
       default:
         throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
     }
+  }
+
+  /** One simulated call on the fixtures (a transfer of value to anything else succeeds with no output). */
+  private simulatedCall(arg: unknown, commit: boolean): ReturnType<FixtureContracts['call']> {
+    if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
+      throw invalidArg(0, 'json: cannot unmarshal into Go value of type types.TransactionArgs');
+    const o = arg as Record<string, unknown>;
+    const from = (o.from === undefined ? ZERO_ADDRESS : hex0x(fixedHexArg(o.from, 0, 20, 'common.Address'))) as `0x${string}`;
+    const to = (o.to === undefined || o.to === null ? ZERO_ADDRESS : hex0x(fixedHexArg(o.to, 0, 20, 'common.Address'))) as `0x${string}`;
+    const input = ((o.input ?? o.data) === undefined ? '0x' : hex0x(bytesArg(o.input ?? o.data, 0))) as `0x${string}`;
+    const value = o.value === undefined ? 0n : decodeBig(o.value, 0);
+    const gas = o.gas === undefined ? 25_000_000n : decodeQuantity(String(o.gas), 0);
+    const fixtures = this.chain.ledger.fixtures;
+    if (fixtures.isFixture(to) || to.toLowerCase() === BANK_PRECOMPILE) return fixtures.call(from, to, input, value, gas, commit);
+    return { ok: true, output: '0x', logs: [], frame: { type: 'CALL', from, to, value, gas, gasUsed: 0n, input }, gasUsed: 0n };
   }
 
   /** eth_call / eth_estimateGas on the fixture contracts (fixtureContracts.ts); other code answers empty. */
@@ -487,4 +571,18 @@ function callTrace(t: TxRecord, onlyTopCall: boolean): Record<string, unknown> {
   // An opaque tx (raw bytes the devnet could not decode): a plain 21,000-gas transfer frame.
   const { from, to } = fakeParties(t.bytes);
   return frameJson({ type: 'CALL', from: from as `0x${string}`, to: to as `0x${string}`, value: 0n, gas: 21_000n, gasUsed: 21_000n, input: '0x' }, onlyTopCall);
+}
+
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const word = (h: string): string => `0x${h.slice(2).toLowerCase().padStart(64, '0')}`;
+
+/** State overrides as go-ethereum reads them: an object by address of { balance, nonce, code, state, stateDiff }. */
+function overridesArg(v: unknown): void {
+  if (v === undefined || v === null) return;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(2, 'json: cannot unmarshal array into Go value of type override.StateOverride');
+  for (const [a, o] of Object.entries(v)) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw invalidArg(2, `json: cannot unmarshal hex string into Go value of type common.Address`);
+    if (o === null || typeof o !== 'object') throw invalidArg(2, 'json: cannot unmarshal into Go value of type override.OverrideAccount');
+    for (const k of Object.keys(o)) if (!['balance', 'nonce', 'code', 'state', 'stateDiff'].includes(k)) throw invalidArg(2, `json: unknown field "${k}"`);
+  }
 }

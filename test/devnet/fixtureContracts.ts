@@ -158,6 +158,16 @@ export class FixtureContracts {
     return { ok, output: frame.output ?? '0x', logs: ok ? logs : [], frame, gasUsed: frame.gasUsed };
   }
 
+  /** Runs `fn` (calls that commit, sharing state), then puts every fixture back as it was (eth_simulateV1). */
+  sandbox<T>(fn: () => T): T {
+    const saved = this.snapshot();
+    try {
+      return fn();
+    } finally {
+      this.restore(saved);
+    }
+  }
+
   private snapshot(): Map<string, TokenState> {
     const copy = new Map<string, TokenState>();
     for (const [a, t] of this.tokens) copy.set(a, { ...t, balances: new Map(t.balances), allowances: new Map(t.allowances) });

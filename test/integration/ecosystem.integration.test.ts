@@ -66,6 +66,27 @@ describe('API for other extensions', function () {
     await assert.rejects(api.run('consensus.block', {} as never), /run\(\) needs \{ provider \}/);
   });
 
+  it('run() refuses a raw state-changing request without { confirmed: true }: nothing reaches the node (issue 34)', async () => {
+    const sent = () => devnet.lastRequests('Api node').filter((r) => /sendRawTransaction|broadcast_tx/.test(r.body + r.path)).length;
+    const before = sent();
+    await assert.rejects(
+      api.run('evm.custom', { provider: 'Api node', params: { method: 'eth_sendRawTransaction', params: '["0x02f86c01"]' } }),
+      /eth_sendRawTransaction changes state.*confirmed: true/,
+    );
+    await assert.rejects(api.run('consensusHttp.custom', { provider: 'Api node', params: { path: '/broadcast_tx_sync?tx=0x00' } }), /confirmed: true/);
+    assert.equal(sent(), before, 'nothing sent');
+    const confirmed = await api.run('consensusHttp.custom', { provider: 'Api node', params: { path: '/broadcast_tx_sync?tx=0x00' }, confirmed: true });
+    assert.ok(confirmed.status !== undefined, 'sent when confirmed');
+    assert.equal(sent(), before + 1);
+  });
+
+  it('lookUp() chooses its provider as run() does: "best", and the same sentence for an unknown name', async () => {
+    const r = await api.lookUp('2', { provider: 'best' });
+    assert.equal(r.kind, 'block');
+    await assert.rejects(api.lookUp('2', { provider: 'Nope' }), /No provider named "Nope"\. Configured providers: "Api node"\./);
+    await assert.rejects(api.lookUp('2', { provider: 'best', network: 'nope' }), /No network named "nope"/);
+  });
+
   it('reports every new height with its provider', async () => {
     const events: { provider: string; height: string }[] = [];
     const sub = api.onDidChangeHeight((e) => events.push(e));

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { readOpenApi } from '../../src/core/chain/catalogue/imported';
+import { type StoredImport, mergeImport, readOpenApi, readStoredImports } from '../../src/core/chain/catalogue/imported';
 import { ROUTE_SOURCES, moduleOperations, pageSummary, routeOperation } from '../../src/core/chain/catalogue/modules';
 import { describeRequest } from '../../src/core/chain/execute';
-import { OPERATIONS, findOperation, validateArgs } from '../../src/core/chain/operations';
+import { OPERATIONS, findOperation, setImportedOperations, validateArgs } from '../../src/core/chain/operations';
 import { bech32Encode } from '../../src/core/chain/validate';
 import type { Provider } from '../../src/core/config/providers';
 import { restModuleOf } from '../../src/core/health/serves';
@@ -160,7 +160,7 @@ describe("module routes: a chain's own (OpenAPI import)", () => {
       },
     };
     const r = readOpenApi(doc, known);
-    assert.deepEqual(r.skipped, { invalid: 2, known: 1, overLimit: 0 });
+    assert.deepEqual(r.skipped, { invalid: 2, known: 1, overLimit: 0, sends: 0 });
     assert.equal(r.title, 'My chain');
     assert.equal(r.routes.length, 1);
     const op = routeOperation(r.routes[0], 'import:cosmos:my-1');
@@ -183,5 +183,91 @@ describe("module routes: a chain's own (OpenAPI import)", () => {
     );
     assert.deepEqual(r.routes[0].params, [{ name: 'kind', in: 'query', kind: 'enum', enum: ['a', 'b'] }]);
     for (const bad of [null, [], 'x', { paths: {} }, { swagger: '2.0' }]) assert.throws(() => readOpenApi(bad, known), /Not an OpenAPI document/);
+  });
+
+  it('refuses a GET route named like a state-changing path (a CometBFT broadcast, an unsafe route, an EVM send)', () => {
+    const sending = [
+      '/broadcast_tx_sync',
+      '/rpc/broadcast_tx_commit',
+      '/mychain/v1/broadcast_tx_async',
+      '/BROADCAST_TX_SYNC',
+      '/broadcast_evidence',
+      '/unsafe_flush_mempool',
+      '/dial_peers',
+      '/eth_sendRawTransaction',
+      '/debug_setHead',
+    ];
+    const paths = Object.fromEntries([...sending, '/mychain/v1/broadcasts'].map((p, i) => [p, { get: { operationId: `R${i}` } }]));
+    const r = readOpenApi({ swagger: '2.0', paths }, known);
+    assert.deepEqual(
+      r.routes.map((x) => x.path),
+      ['/mychain/v1/broadcasts'],
+    );
+    assert.equal(r.skipped.sends, sending.length);
+  });
+  it('keeps two networks apart: an id imported for one is refused for another, never taken over', () => {
+    const route = (id: string, path: string) => ({ id, module: 'oracle', rpc: id.split('.').pop()!, path, summary: '', fields: [], src: 'import' });
+    const a: StoredImport = {
+      network: 'cosmos:a-1',
+      from: 'a.json',
+      importedAt: 1,
+      routes: [route('chain.oracle.Price', '/a/oracle/v1/price'), route('chain.oracle.Only', '/a/only')],
+    };
+    const b: StoredImport = {
+      network: 'cosmos:b-1',
+      from: 'b.json',
+      importedAt: 2,
+      routes: [route('chain.oracle.Price', '/b/oracle/v1/price'), route('chain.oracle.Other', '/b/other')],
+    };
+    const merged = mergeImport([a], b);
+    assert.deepEqual(merged.taken, ['chain.oracle.Price']);
+    assert.deepEqual(
+      merged.all.map((s) => [s.network, s.routes.map((x) => x.path)]),
+      [
+        ['cosmos:a-1', ['/a/oracle/v1/price', '/a/only']],
+        ['cosmos:b-1', ['/b/other']],
+      ],
+    );
+    // Importing again for the same network replaces its own routes (nothing "taken" from itself).
+    const again = mergeImport(merged.all, { ...a, routes: [route('chain.oracle.Price', '/a/oracle/v2/price')] });
+    assert.deepEqual(again.taken, []);
+    assert.deepEqual(
+      again.all.find((s) => s.network === 'cosmos:a-1')!.routes.map((x) => x.path),
+      ['/a/oracle/v2/price'],
+    );
+    // A store written before this check (both networks holding one id) is read back with the first only,
+    // and the catalogue never lets a later route replace an earlier one of the same id.
+    const stored = readStoredImports([a, { ...b, routes: [route('chain.oracle.Price', '/b/oracle/v1/price')] }]);
+    assert.deepEqual(
+      stored.map((s) => s.routes.map((x) => x.path)),
+      [['/a/oracle/v1/price', '/a/only'], []],
+    );
+    setImportedOperations([routeOperation(a.routes[0], 'import:cosmos:a-1'), routeOperation(b.routes[0], 'import:cosmos:b-1')]);
+    try {
+      assert.equal(findOperation('chain.oracle.Price')!.route!.source, 'import:cosmos:a-1');
+    } finally {
+      setImportedOperations([]);
+    }
+  });
+  it('checks stored routes again when read back: dot segments, encoded characters and state-changing paths are dropped', () => {
+    const route = (id: string, path: string) => ({ id, module: 'x', rpc: 'R', path, summary: '', fields: [], src: 'import' });
+    const stored = readStoredImports([
+      {
+        network: 'n',
+        from: 'f',
+        importedAt: 1,
+        routes: [
+          route('chain.x.A', '/../rpc/broadcast_tx_sync'),
+          route('chain.x.B', '/x/%2e%2e/rpc'),
+          route('chain.x.C', '/x/broadcast_tx_commit'),
+          route('chain.x.D', '/x\\..\\rpc'),
+          route('chain.x.E', '/x/v1/ok/{name}'),
+        ],
+      },
+    ]);
+    assert.deepEqual(
+      stored[0].routes.map((r) => r.id),
+      ['chain.x.E'],
+    );
   });
 });

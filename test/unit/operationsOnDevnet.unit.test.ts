@@ -53,6 +53,7 @@ describe('operations against the devnet', function () {
       'evm.getBalance': { address: '0x' + '22'.repeat(20) },
       'evm.custom': { method: 'net_version' },
       'evm.callContract': { address: fixture.token, function: 'balanceOf(address)(uint256)', args: fixture.deployer },
+      'evm.simulate': { address: fixture.token, function: 'balanceOf(address)(uint256)', args: fixture.deployer },
       'consensusHttp.block': { height: h },
       'consensusHttp.validators': { height: h },
       'consensusHttp.custom': { path: '/health' },

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_PROVIDERS, joinUrl, parseProviders, validateAddress } from '../../src/core/config/providers';
+import { DEFAULT_PROVIDERS, dotSegmentOf, joinUrl, parseProviders, validateAddress } from '../../src/core/config/providers';
+import { EndpointError } from '../../src/core/base/errors';
 import { redactUrl } from '../../src/core/secrets/redact';
 
 describe('providers: settings validation', () => {
@@ -100,6 +101,42 @@ describe('providers: joining a base and a path', () => {
     assert.throws(() => joinUrl('not a url', 'x'));
     // More joins than the memo holds: every answer still right (it is cleared, never wrong).
     for (let i = 0; i < 1500; i++) assert.equal(joinUrl(`http://h:${1000 + (i % 700)}/`, `/p${i % 3}`), `http://h:${1000 + (i % 700)}/p${i % 3}`);
+  });
+});
+
+describe('providers: a join never leaves the base path (dot segments)', () => {
+  // REST under /rest and RPC under /rpc on one host (a common gateway layout): a path that climbs
+  // out of /rest would reach the node's RPC (`/rpc/broadcast_tx_sync?tx=…` sends a transaction).
+  const climbing = [
+    '/../rpc/broadcast_tx_sync',
+    '../rpc/status',
+    '/%2e%2e/rpc/status',
+    '/%2E%2E/rpc/status',
+    '/.%2E/rpc/status',
+    '/%2e./rpc/status',
+    '\\..\\rpc\\status',
+    '/cosmos/..\\..\\rpc',
+    '/cosmos/./bank',
+    '/cosmos/%2e/bank',
+    '/a/%252e%252e/rpc',
+    '/a/%2F..%2F/rpc',
+    '/..',
+    '/.',
+  ];
+  for (const path of climbing) {
+    it(`refuses ${JSON.stringify(path)} on https://h/rest (an input error, nothing joined)`, () => {
+      assert.throws(
+        () => joinUrl('https://h/rest', path),
+        (e: unknown) => e instanceof EndpointError && e.kind === 'input' && /dot segment/.test(e.message),
+      );
+    });
+  }
+
+  it('keeps names that only contain dots (a denom, a version) and the base path', () => {
+    assert.equal(joinUrl('https://h/rest', '/a/.../b'), 'https://h/rest/a/.../b');
+    assert.equal(joinUrl('https://h/rest', '/v1.2/x.y'), 'https://h/rest/v1.2/x.y');
+    assert.equal(joinUrl('https://h/rest', '/denoms/ibc%2FABC'), 'https://h/rest/denoms/ibc%2FABC');
+    assert.equal(dotSegmentOf('/status?x=../..'), undefined, 'the query is not a path');
   });
 });
 

@@ -9,7 +9,7 @@ import type { Provider } from '../../src/core/config/providers';
 import type { Capabilities } from '../../src/core/health/capabilities';
 import type { InterfaceHealth } from '../../src/core/health/model';
 import type { Route } from '../../src/core/health/route';
-import { type RouteInput, bestRequested, routeCommand } from '../../src/core/health/routeCommand';
+import { type RouteInput, bestRequested, routeCommand, routeTarget } from '../../src/core/health/routeCommand';
 
 const http = (name: string, chainId: string, network?: string): Provider => ({
   name,
@@ -196,5 +196,61 @@ describe('provider router: a command or API argument (core/health/routeCommand.t
     ]);
     const r = bestRequested({ provider: 'best', network: 'x' }, providers, networks, any);
     assert.ok(r && 'refuse' in r && /No network named "x"/.test(r.refuse.reason));
+  });
+});
+
+describe('the router for features that are not one operation (routeTarget: Look Up, Watch Events)', () => {
+  const ws: Provider = { name: 'ws-only', chainId: 'test-1', endpoints: { consensusWs: 'ws://ws.example/websocket' } };
+  const evmWs: Provider = { name: 'evm-ws', chainId: 'main-1', endpoints: { evmRpc: 'http://evm.example', evmWs: 'ws://evm.example' } };
+  const all = [...providers, ws, evmWs];
+  const nets = groupNetworks(all);
+  const refused = (r: Route) => (r.kind === 'refuse' ? r.reason : assert.fail(`not refused: ${r.kind}`));
+
+  it('Look Up: a name, "best" of a network, or ask; the same unknown-provider sentence as every command', async () => {
+    const { lookUpTarget } = await import('../../src/core/explorer/bestProvider');
+    const t = lookUpTarget();
+    const named = routeTarget(t, { provider: 'MAIN-B' }, nets, all);
+    assert.equal(named.kind === 'run' && named.provider.name, 'main-b');
+    assert.equal(
+      refused(routeTarget(t, { provider: 'Nope' }, nets, all)),
+      refused(routeCommand(block, { provider: 'Nope' }, nets, { providers: all })),
+      'one sentence for an unknown provider',
+    );
+    assert.match(refused(routeTarget(t, { provider: 'ws-only' }, nets, all)), /^Provider "ws-only" has no REST, Consensus or EVM RPC address\.$/);
+    const best = routeTarget({ ...t, best: (among) => among[among.length - 1] }, { provider: 'best', network: 'main-1' }, nets, all);
+    assert.ok(best.kind === 'run');
+    assert.deepEqual(
+      best.among?.map((p) => p.name),
+      ['main-a', 'main-b', 'main-evm', 'evm-ws'],
+      'the candidates of that network only',
+    );
+    assert.equal(best.provider.name, 'evm-ws', 'the ranking chooses');
+    assert.match(refused(routeTarget(t, { provider: 'best' }, nets, all)), /"best" needs the network too/);
+    assert.match(refused(routeTarget(t, { provider: 'main-a', network: 'test-1' }, nets, all)), /is not a provider of the network/);
+    assert.match(refused(routeTarget(t, { provider: 'best', network: 'nowhere' }, nets, all)), /^No network named "nowhere"/);
+    const ask = routeTarget(t, undefined, nets, all);
+    assert.equal(ask.kind, 'ask');
+    assert.ok(ask.kind === 'ask' && !ask.candidates.some((p) => p.name === 'ws-only'), 'only providers Look Up can read');
+  });
+
+  it('Watch Events: the stream decides the candidates, a named provider is taken as is, an EVM watch without evmWs says so', async () => {
+    const { watchTarget } = await import('../../src/ui/onDemand/chooseWatch');
+    const evm = watchTarget(true, false, nets);
+    const only = routeTarget(evm, {}, nets, all);
+    assert.ok(only.kind === 'ask');
+    assert.deepEqual(
+      only.candidates.map((p) => p.name),
+      ['evm-ws'],
+    );
+    assert.match(refused(routeTarget(evm, { provider: 'best', network: 'test-1' }, nets, all)), /No provider of test-1 publishes an EVM WebSocket address/);
+    const named = routeTarget(evm, { provider: 'ws-only' }, nets, all);
+    assert.equal(named.kind === 'run' && named.provider.name, 'ws-only', 'the family pick says what it lacks');
+    const comet = watchTarget(false, true, nets, (among) => among[0]);
+    const best = routeTarget(comet, { provider: 'best', network: 'test-1' }, nets, all);
+    assert.equal(best.kind === 'run' && best.provider.name, 'ws-only');
+    // `network` without a provider narrows the pick.
+    const narrowed = routeTarget(watchTarget(false, false, nets), { network: 'main-1' }, nets, all);
+    assert.deepEqual(narrowed.kind === 'ask' && narrowed.candidates.map((p) => p.name), ['evm-ws']);
+    assert.equal(refused(routeTarget(comet, { provider: 'Nope' }, nets, all)), refused(routeCommand(block, { provider: 'Nope' }, nets, { providers: all })));
   });
 });

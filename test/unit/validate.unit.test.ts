@@ -119,6 +119,11 @@ describe('validate: custom requests', () => {
     assert.equal(v.validateGetPath('cosmos/bank/v1beta1/supply?pagination.limit=5'), undefined);
     assert.ok(v.validateGetPath('https://h/status'));
     assert.ok(v.validateGetPath('/a b'));
+    // Dot segments, plain or encoded, would move the request to another route of the host.
+    for (const bad of ['/../rpc/broadcast_tx_sync?tx=AA', '/%2e%2e/rpc', '/.%2E/rpc', '\\..\\rpc', '/a/./b', '/a/%252E%252E/b', '..', '.']) {
+      assert.match(v.validateGetPath(bad) ?? '', /dot segment/, bad);
+    }
+    assert.equal(v.validateGetPath('/a/.../b?x=../y'), undefined);
     assert.ok(v.validateMethodName('eth blockNumber'));
   });
 });

@@ -12,6 +12,7 @@ export const OPERATION_IDS: readonly string[] = [
   'evm.getTransactionReceipt',
   'evm.getBalance',
   'evm.callContract',
+  'evm.simulate',
   'evm.sendRawTransaction',
   'evm.custom',
   'consensus.genesis',

@@ -21,10 +21,10 @@ const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
 /** Routes imported for a network (a chain's own modules, src/core/chain/catalogue/imported.ts), by id. */
 const imported = new Map<string, Operation>();
 
-/** Replaces the imported routes (all networks' together; their ids start with `chain.`). */
+/** Replaces the imported routes (all networks' together; their ids start with `chain.`). An id is the first one's: a later route of the same id is not swapped in. */
 export function setImportedOperations(ops: readonly Operation[]): void {
   imported.clear();
-  for (const op of ops) imported.set(op.id, op);
+  for (const op of ops) if (!imported.has(op.id)) imported.set(op.id, op);
 }
 
 /**

@@ -264,3 +264,93 @@ export const callBlock: ParamSpec = {
       ? undefined
       : l10n.t('A block number, 0x quantity, or latest / pending / earliest / safe / finalized.'),
 };
+
+/** A JSON object or list given as text (evm.simulate's overrides, blockOverrides, steps). */
+function jsonParam(key: string, list: boolean, title: () => string, prompt: () => string): ParamSpec {
+  return {
+    key,
+    get title() {
+      return title();
+    },
+    get prompt() {
+      return prompt();
+    },
+    optional: true,
+    validate: (text) => {
+      if (text.trim() === '') return undefined;
+      try {
+        const v: unknown = JSON.parse(text);
+        if (list ? Array.isArray(v) : v !== null && typeof v === 'object' && !Array.isArray(v)) return undefined;
+      } catch {
+        // below
+      }
+      return list ? l10n.t('A JSON list.') : l10n.t('A JSON object.');
+    },
+  };
+}
+
+function optionalText(key: string, title: () => string, prompt: () => string, validate: v.Validator = () => undefined): ParamSpec {
+  return {
+    key,
+    get title() {
+      return title();
+    },
+    get prompt() {
+      return prompt();
+    },
+    optional: true,
+    validate: (text) => (text.trim() === '' ? undefined : validate(text.trim())),
+  };
+}
+
+const quantityText: v.Validator = (t) => (/^(\d{1,78}|0x[0-9a-fA-F]{1,64})$/.test(t) ? undefined : l10n.t('An integer (decimal or 0x hex).'));
+
+/** evm.simulate: evm.callContract's keys (all optional: `steps` may replace them) and the simulation's own. */
+export const simulateParams: readonly ParamSpec[] = [
+  { ...evmAddress, optional: true, validate: (t) => (t.trim() === '' ? undefined : evmAddress.validate(t)) },
+  { ...callFunction, optional: true, validate: (t) => (t.trim() === '' ? undefined : callFunction.validate(t)) },
+  callArgs,
+  callBlock,
+  optionalText(
+    'data',
+    () => l10n.t('Calldata'),
+    () => l10n.t('The calldata as 0x hex, instead of a function and its arguments'),
+    (t) => (/^0x([0-9a-fA-F]{2})*$/.test(t) ? undefined : l10n.t('0x and hex bytes.')),
+  ),
+  optionalText(
+    'from',
+    () => l10n.t('From'),
+    () => l10n.t('The sender (0x…); none when empty'),
+    (t) => (/^0x[0-9a-fA-F]{40}$/.test(t) ? undefined : l10n.t('0x and 40 hex digits.')),
+  ),
+  optionalText(
+    'value',
+    () => l10n.t('Value'),
+    () => l10n.t('Wei sent with the call (decimal or 0x)'),
+    quantityText,
+  ),
+  optionalText(
+    'gas',
+    () => l10n.t('Gas'),
+    () => l10n.t('The gas limit (decimal or 0x)'),
+    quantityText,
+  ),
+  jsonParam(
+    'overrides',
+    false,
+    () => l10n.t('State overrides'),
+    () => l10n.t('JSON by address: {"0x…": {"balance": "0x…", "code": "0x…", "state": {…}}}'),
+  ),
+  jsonParam(
+    'blockOverrides',
+    false,
+    () => l10n.t('Block overrides'),
+    () => l10n.t('JSON: {"number": "0x…", "time": "0x…", "baseFee": "0x…"}'),
+  ),
+  jsonParam(
+    'steps',
+    true,
+    () => l10n.t('Steps'),
+    () => l10n.t('A JSON list of calls sharing state (a bundle), each with the same keys'),
+  ),
+];

@@ -95,6 +95,12 @@ export const CAPABILITY_PROBES = {
   /** Old state: a balance at block 1. Served = archive; refused = pruned. */
   evmArchive: rpc('evm.archive', 'evmRpc', 'eth_getBalance', ['0x0000000000000000000000000000000000000000', '0x1'], 'costly'),
   consensusWsSubscribe: HEALTH_PROBES.consensusWsSubscribe,
+  /** The simulation engines (core/contracts/simulate.ts), one call each, nothing executed: eth_simulateV1 of no calls (-32601: not served). */
+  evmSimulateV1: rpc('evm.engine.simulateV1', 'evmRpc', 'eth_simulateV1', [{ blockStateCalls: [] }, 'latest']),
+  /** debug_traceCall without arguments: a node serving it refuses the params, one without says "method not found" (a debug method: costly, as above). */
+  evmTraceCall: rpc('evm.engine.traceCall', 'evmRpc', 'debug_traceCall', [], 'costly'),
+  /** eth_call of nothing with an empty third parameter: answered = overrides taken (evmd v0.3.x refuses any third parameter). */
+  evmCallOverrides: rpc('evm.engine.callOverrides', 'evmRpc', 'eth_call', [{ to: '0x0000000000000000000000000000000000000000', data: '0x' }, 'latest', {}]),
   evmWsSubscribe: rpc('evmWs.subscribe', 'evmWs', 'eth_subscribe', ['newHeads']),
 } as const;
 

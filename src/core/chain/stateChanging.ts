@@ -15,13 +15,23 @@ const METHOD_PREFIXES = [
   'admin_',
   'engine_',
   'clique_',
-  'debug_set', // debug_setHead rewinds the chain
-  'debug_start', // profiles and traces written on the node's disk
+  // EVM debug_ namespace (geth, Cosmos EVM), method by method: what writes files on the node, changes
+  // its settings or logging, rewinds or compacts its database. The reads stay reads: debug_trace*,
+  // debug_stacks, debug_memStats, debug_gcStats, debug_chaindbProperty, debug_dbGet, debug_getRaw*…
+  'debug_set', // debug_setHead rewinds the chain; debug_setGCPercent, debug_setBlockProfileRate, debug_setMutexProfileFraction, debug_setTrieFlushInterval change the node
+  'debug_start', // debug_startCPUProfile, debug_startGoTrace: profiles and traces written on the node's disk
   'debug_stop',
-  'debug_write',
-  'debug_free',
-  'debug_mutex',
-  'debug_block',
+  'debug_write', // debug_writeBlockProfile, debug_writeMemProfile, debug_writeMutexProfile: files on the node
+  'debug_free', // debug_freeOSMemory forces a garbage collection
+  'debug_mutex', // debug_mutexProfile(file, seconds) writes a file
+  'debug_block', // debug_blockProfile(file, seconds) writes a file
+  'debug_cpuprofile', // debug_cpuProfile(file, seconds) writes a file
+  'debug_gotrace', // debug_goTrace(file, seconds) writes a file
+  'debug_standardtrace', // debug_standardTraceBlockToFile, debug_standardTraceBadBlockToFile write trace files on the node
+  'debug_verbosity', // the node's log level
+  'debug_vmodule', // its log levels per module
+  'debug_backtraceat', // its logging (a stack trace at a source line)
+  'debug_chaindbcompact', // compacts the whole database: the node stalls for minutes
   // dev nodes (anvil, hardhat, ganache): state, time, accounts
   'evm_',
   'anvil_',
@@ -80,8 +90,9 @@ export function stateChangingReason(op: Operation, args: Readonly<Record<string,
   if (method !== undefined && (op.id === 'evm.custom' || op.id === 'consensusRpc.custom' || op.id === 'consensusWs.custom')) {
     return stateChangingMethod(method);
   }
-  // REST raw requests are GETs (a GET of /cosmos/tx/v1beta1/txs is a search); its POST is rest.broadcast.
+  // REST raw requests are GETs (a GET of /cosmos/tx/v1beta1/txs is a search; its POST is rest.broadcast), but a
+  // gateway serving REST and CometBFT on one host routes `/broadcast_tx_sync?tx=…` to the node's RPC: checked too.
   const path = args.path;
-  if (path !== undefined && op.id === 'consensusHttp.custom') return stateChangingConsensusPath(path);
+  if (path !== undefined && (op.id === 'consensusHttp.custom' || op.id === 'rest.custom')) return stateChangingConsensusPath(path);
   return undefined;
 }

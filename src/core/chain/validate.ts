@@ -4,6 +4,7 @@
 import { bech32 } from '@scure/base';
 import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
+import { dotSegmentOf } from '../config/providers';
 
 export type Validator = (value: string) => string | undefined;
 
@@ -120,6 +121,12 @@ export const validateGetPath: Validator = (value) => {
   if (/\s/.test(text)) return l10n.t('The path contains spaces: encode them as %20.');
   if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return l10n.t("Type only the path (and query), not a full address: it is joined to the provider's base address.");
   if (text.includes('#')) return l10n.t('The path cannot contain "#": type the path and query only, encoding a literal # as %23.');
+  const dot = dotSegmentOf(text);
+  if (dot !== undefined)
+    return l10n.t(
+      'The path has a dot segment ("{0}", plain or encoded), which would move the request to another route: type the path itself, without "." or ".." segments.',
+      dot,
+    );
   return undefined;
 };
 

@@ -3,6 +3,7 @@
 
 import * as l10n from '../base/l10n';
 import { BoundedMemo } from '../base/memo';
+import { EndpointError } from '../base/errors';
 
 export const INTERFACES = ['evmRpc', 'consensusHttp', 'consensusRpc', 'consensusWs', 'rest', 'evmWs'] as const;
 export type InterfaceId = (typeof INTERFACES)[number];
@@ -251,15 +252,59 @@ const joinedUrls = new BoundedMemo<string>(512);
 function buildUrl(base: string, path: string, query: Record<string, string | undefined> | undefined): string {
   const url = new URL(base);
   const prefix = url.pathname.replace(/\/+$/, '');
+  const dot = dotSegmentOf(path);
+  if (dot !== undefined) throw dotSegmentError(path, dot);
   const rest = path.replace(/^\/+/, '');
   const joined = rest ? `${prefix}/${rest}` : prefix || '/';
   url.pathname = joined.replace(/\/{2,}/g, '/');
+  // The path as it will be sent: whatever the input, it stays under the base's own path.
+  if (url.pathname !== (prefix || '/') && !url.pathname.startsWith(`${prefix}/`)) throw dotSegmentError(path, url.pathname);
   if (query) {
     for (const [key, value] of Object.entries(query)) {
       if (value !== undefined) url.searchParams.append(key, value);
     }
   }
   return url.toString();
+}
+
+/**
+ * The first dot segment of a path (`.` or `..`, plain or percent-encoded, even twice, after a slash,
+ * a backslash or an encoded slash), or undefined. A URL join resolves one (`/rest/../rpc/x` is
+ * `/rpc/x`), and so do gateways: REST and RPC under prefixes of one host would reach each other.
+ * The query (after `?`) is not a path and is not read.
+ */
+export function dotSegmentOf(path: string): string | undefined {
+  let p = path.split(/[?#]/)[0];
+  for (const segment of p.split(/[\\/]/)) if (segment === '.' || segment === '..') return segment;
+  // Decoded (up to three times: a gateway may decode once more than the URL parser), slashes from %2F and %5C included.
+  for (let i = 0; i < 3 && p.includes('%'); i++) {
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      p = p.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\').replace(/%25/g, '%');
+    }
+    for (const segment of p.split(/[\\/]/)) if (segment === '.' || segment === '..') return segment;
+  }
+  return undefined;
+}
+
+function dotSegmentError(path: string, dot: string): EndpointError {
+  return new EndpointError(
+    'input',
+    l10n.both(
+      'The path "{0}" has a dot segment ("{1}", which would move the request to another route of the host): type the path itself, without "." or ".." segments.',
+      path.length > 200 ? `${path.slice(0, 200)}…` : path,
+      dot,
+    ),
+  );
+}
+
+/** The one sentence for a name that matches no provider (commands, the API, watches, query files): the names to use instead. */
+export function unknownProvider(name: string, providers: readonly { readonly name: string }[]): l10n.Message {
+  const known = providers.map((x) => `"${x.name}"`).join(', ');
+  return known
+    ? l10n.both('No provider named "{0}". Configured providers: {1}.', name, known)
+    : l10n.both('No provider named "{0}". Configured providers: none.', name);
 }
 
 /** The provider named `name` (trimmed, any case): the one lookup by name every command, the API and the status bar use. */

@@ -9,6 +9,7 @@ import { blockParam, encodeCall, parseSignature, quantity, refuse, splitArgs } f
 import { errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { selectorOf } from './builtin';
+import { type Alternative, type EngineSupport, checkCallOverrides } from './engines';
 import { decodeOutputs } from './decode';
 import type { ContractRegistry, ResolveContext } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
@@ -109,8 +110,11 @@ export async function callContract(
   spec: CallSpec,
   registry: ContractRegistry,
   ctx: ResolveContext,
+  /** What the provider's eth_call takes (its capabilities): overrides it refuses are refused here, before sending. */
+  check?: { provider: string; support?: EngineSupport; alternatives?: readonly Alternative[] },
 ): Promise<CallOutcome> {
   const { fn, contract, data, block, tx } = await prepareCall(spec, registry, ctx);
+  if (check && spec.overrides && Object.keys(spec.overrides).length > 0) checkCallOverrides(check.provider, check.support, check.alternatives);
   const base = { function: signatureOf(fn), contract: contract?.name, source: contract?.source.label, block, data };
   const params: unknown[] = [tx, block];
   if (spec.overrides) params.push(spec.overrides);

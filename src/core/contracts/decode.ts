@@ -26,7 +26,7 @@ function decoded(kind: Decoded['kind'], c: Candidate, args: DecodedArg[], select
     contract: c.contract,
     source: c.source.label,
     selector,
-    ...(c.source.kind === 'signatures' ? { guessed: true } : {}),
+    ...(c.source.kind === 'signatures' || c.source.kind === 'artifact' ? { guessed: true } : {}),
   };
 }
 

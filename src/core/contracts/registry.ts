@@ -1,16 +1,17 @@
-// Where an ABI comes from, in order, each decoding naming its source. For an address: its runtime
+// Where an ABI comes from, in order, each decoding naming its source. For an address: an entry of
+// the user's `chainEndpoints.contracts` (a workspace artifact never outranks it), then its runtime
 // code matched to exactly one workspace artifact (eth_getCode at the block in question, cached per
-// network; ambiguous or no match is said and falls through), then an entry of
-// `chainEndpoints.contracts`, then a Cosmos EVM precompile. For a selector or topic0 the address's ABI
-// did not decode: any workspace artifact, then the standard ERC ABIs, then the bundled table
-// (marked guessed from its selector).
+// network; ambiguous or no match is said and falls through), then a Cosmos EVM precompile. For a
+// selector or topic0 the address's ABI did not decode: the standard ERC ABIs, then guesses by
+// selector, each marked guessed and naming no contract (a log's emitter is its address, not a
+// workspace contract that happens to have the event): the bundled table, then any workspace artifact.
 
 import type { Abi, AbiFunction } from 'viem';
 import { type AbiEntry, precompileAt, selectorOf, tableItems } from './builtin';
 import { type ArtifactIndex } from './artifacts';
-import { matchesCode, runtimeCode } from './bytecode';
+import { runtimeCode } from './bytecode';
 import { type Candidate, decodeErrorWith, decodeInputWith, decodeLogWith } from './decode';
-import type { AbiSource, AddressName, Decoded, KnownContract } from './types';
+import type { AddressName, Decoded, KnownContract } from './types';
 
 /** An entry of `chainEndpoints.contracts`: an ABI (a workspace path, or the ABI itself) attached to an address. */
 export interface ContractSetting {
@@ -35,13 +36,19 @@ export interface ResolveContext {
 export interface RegistryOptions {
   readonly artifacts?: ArtifactIndex;
   readonly settings?: () => readonly ContractSetting[];
-  /** Reads a workspace file named by a setting's `abi`. */
+  /** Reads a file named by a setting's `abi`. */
   readonly readFile?: (path: string) => Promise<Uint8Array>;
+  /** The size of that file, asked before reading it (a file past MAX_ABI_FILE_BYTES is never read). */
+  readonly fileSize?: (path: string) => Promise<number>;
 }
+
+/** A setting's ABI file is read only when it is at most this large. */
+export const MAX_ABI_FILE_BYTES = 16 * 1024 * 1024;
 
 type Match = { contract?: KnownContract; note?: string };
 
 const MAX_CACHED = 5000;
+const MAX_INDEX_NOTES = 10;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function itemsBySelector(abi: Abi): Map<string, AbiEntry[]> {
@@ -58,6 +65,23 @@ function itemsBySelector(abi: Abi): Map<string, AbiEntry[]> {
     }
   }
   return map;
+}
+
+/**
+ * What a selector or topic0 may be when the address's own ABI does not say: the standard ERC ABIs
+ * (named as the standard), then guesses by selector, each marked guessed and naming no contract:
+ * the bundled table, then the workspace's artifacts (a colliding selector there never outranks them).
+ */
+function fallbacks(selector: string, inArtifacts: ReadonlyArray<{ item: AbiEntry; artifact: { name: string; path: string } }>): Candidate[] {
+  const standards: Candidate[] = [];
+  const guesses: Candidate[] = [];
+  for (const t of tableItems(selector)) {
+    if (/^ERC-/.test(t.origin)) standards.push({ item: t.item, contract: t.origin, source: { kind: 'standard', label: `standard ${t.origin} ABI` } });
+    else guesses.push({ item: t.item, source: { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` } });
+  }
+  for (const { item, artifact } of inArtifacts)
+    guesses.push({ item, source: { kind: 'artifact', label: `guessed from its selector (workspace artifact ${artifact.path})`, path: artifact.path } });
+  return [...standards, ...guesses];
 }
 
 export class ContractRegistry {
@@ -87,19 +111,24 @@ export class ContractRegistry {
   /** What an address is known as without a request: a match already made, a setting, a precompile. */
   nameOf(address: string, network?: string): AddressName | undefined {
     if (!ADDRESS.test(address)) return undefined;
-    const m = this.matched.get(`${network ?? ''}|${address.toLowerCase()}`)?.contract;
-    if (m) return { name: m.name, source: m.source.label };
     const s = this.settingFor(address, network);
     if (s) return { name: s.name, source: 'chainEndpoints.contracts' };
+    const m = this.matched.get(`${network ?? ''}|${address.toLowerCase()}`)?.contract;
+    if (m) return { name: m.name, source: m.source.label };
     const p = precompileAt(address);
     return p && { name: p.name, source: p.source.label };
   }
 
-  /** The contract at `address`: its code matched to one artifact, else a setting, else a precompile. */
+  /** The contract at `address`: a setting, else its code matched to one artifact, else a precompile. */
   async contractAt(address: string | undefined, ctx: ResolveContext = {}): Promise<KnownContract | undefined> {
+    const artifacts = this.opts.artifacts;
+    if (artifacts && ctx.notes) {
+      // What indexing left out or refused (an untrusted workspace, a file too large, implausible masks), said where it is used.
+      await artifacts.artifacts();
+      for (const n of artifacts.notes.slice(0, MAX_INDEX_NOTES)) this.note(ctx, n);
+      if (artifacts.notes.length > MAX_INDEX_NOTES) this.note(ctx, `… and ${artifacts.notes.length - MAX_INDEX_NOTES} more about workspace artifacts`);
+    }
     if (!address || !ADDRESS.test(address)) return undefined;
-    const byCode = await this.matchCode(address, ctx);
-    if (byCode) return byCode;
     const s = this.settingFor(address, ctx.network);
     if (s) {
       const abi = await this.settingAbi(s);
@@ -115,7 +144,7 @@ export class ContractRegistry {
         };
       this.note(ctx, `${address}: chainEndpoints.contracts entry "${s.name}": ${abi}`);
     }
-    return precompileAt(address);
+    return (await this.matchCode(address, ctx)) ?? precompileAt(address);
   }
 
   private note(ctx: ResolveContext, text: string): void {
@@ -136,9 +165,12 @@ export class ContractRegistry {
     if (!p) {
       p = (async (): Promise<Abi | string> => {
         if (!this.opts.readFile) return 'no workspace to read the ABI file from';
+        const tooLarge = `${file} is larger than ${MAX_ABI_FILE_BYTES / 1048576} MB: not read`;
         try {
+          // Its size first: a 300 MB file is refused without being read.
+          if (this.opts.fileSize && (await this.opts.fileSize(file)) > MAX_ABI_FILE_BYTES) return tooLarge;
           const bytes = await this.opts.readFile(file);
-          if (bytes.length > 16 * 1024 * 1024) return `${file} is larger than 16 MB`;
+          if (bytes.length > MAX_ABI_FILE_BYTES) return tooLarge;
           const j = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
           const abi = Array.isArray(j) ? j : (j as { abi?: unknown })?.abi;
           return Array.isArray(abi) ? (abi as Abi) : `${file} has no ABI (an array, or an object with "abi")`;
@@ -153,14 +185,16 @@ export class ContractRegistry {
 
   private async matchCode(address: string, ctx: ResolveContext): Promise<KnownContract | undefined> {
     const artifacts = this.opts.artifacts;
-    if (!artifacts || !ctx.getCode || precompileAt(address)) return undefined;
+    // An untrusted workspace: not even its code is asked for, and nothing is kept (trust may come later).
+    if (!artifacts || artifacts.withheld || !ctx.getCode || precompileAt(address)) return undefined;
     const key = `${ctx.network ?? ''}|${address.toLowerCase()}`;
     let m = this.matched.get(key);
     if (!m) {
       const hex = await ctx.getCode(address, ctx.block ?? 'latest');
       const code = hex === undefined ? undefined : runtimeCode(hex);
       if (!code) return undefined; // no code (yet), or it could not be read: nothing kept
-      const same = (await artifacts.withCodeLength(code.length)).filter((a) => a.code && matchesCode(a.code, code));
+      const { matches: same, cut } = await artifacts.matching(code);
+      if (cut) this.note(ctx, `${address}: ${cut}`);
       // The same contract built twice (two output folders) is one match.
       const distinct = [...new Map(same.map((a) => [`${a.name}|${JSON.stringify(a.abi)}`, a])).values()];
       if (distinct.length === 1) {
@@ -185,7 +219,7 @@ export class ContractRegistry {
     return m.contract;
   }
 
-  /** The candidates for a selector or topic0, in order: the address's ABI, workspace artifacts, standards, the table (kept per contract and selector until the artifacts change). */
+  /** The candidates for a selector or topic0, in order: the address's ABI, then fallbacks() (kept per contract and selector until the artifacts change). */
   private async candidates(selector: string, contract: KnownContract | undefined): Promise<Candidate[]> {
     const artifacts = this.opts.artifacts;
     if (artifacts) await artifacts.bySelectorOf(selector); // brings the index up to date (a no-op while nothing changed)
@@ -213,23 +247,7 @@ export class ContractRegistry {
       if (!map) this.selectors.set(contract.abi, (map = itemsBySelector(contract.abi)));
       for (const item of map.get(selector) ?? []) out.push({ item, contract: contract.name, source: contract.source });
     }
-    const artifacts = this.opts.artifacts;
-    if (artifacts) {
-      for (const { item, artifact } of await artifacts.bySelectorOf(selector)) {
-        out.push({
-          item,
-          contract: artifact.name,
-          source: { kind: 'artifact', label: `workspace artifact ${artifact.path} (by selector)`, path: artifact.path },
-        });
-      }
-    }
-    for (const t of tableItems(selector)) {
-      const std = /^ERC-/.test(t.origin);
-      const source: AbiSource = std
-        ? { kind: 'standard', label: `standard ${t.origin} ABI` }
-        : { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` };
-      out.push({ item: t.item, contract: std ? t.origin : undefined, source });
-    }
+    out.push(...fallbacks(selector, (await this.opts.artifacts?.bySelectorOf(selector)) ?? []));
     return out;
   }
 
@@ -296,32 +314,17 @@ export class ContractRegistry {
       if (!map) this.selectors.set(contract.abi, (map = itemsBySelector(contract.abi)));
       for (const item of map.get(topic0) ?? []) out.push({ item, contract: contract.name, source: contract.source });
     }
-    for (const { item, artifact } of this.opts.artifacts?.peekSelector(topic0) ?? [])
-      out.push({
-        item,
-        contract: artifact.name,
-        source: { kind: 'artifact', label: `workspace artifact ${artifact.path} (by selector)`, path: artifact.path },
-      });
-    for (const t of tableItems(topic0)) {
-      const std = /^ERC-/.test(t.origin);
-      out.push({
-        item: t.item,
-        contract: std ? t.origin : undefined,
-        source: std
-          ? { kind: 'standard', label: `standard ${t.origin} ABI` }
-          : { kind: 'signatures', label: `guessed from its selector (bundled table: ${t.origin})` },
-      });
-    }
+    out.push(...fallbacks(topic0, this.opts.artifacts?.peekSelector(topic0) ?? []));
     return decodeLogWith(log.topics, log.data, out);
   }
 
-  /** A selector's or topic0's signatures without reading anything (hovers): the artifacts already indexed, then the table. */
+  /** A selector's or topic0's signatures without reading anything (hovers): the standards, then guesses (the table, the artifacts already indexed). */
   knownSignatures(selector: string): string[] {
     const sel = selector.toLowerCase();
     const out = new Set<string>();
     const line = (item: AbiEntry) => `${item.type} ${item.name}(${item.inputs.map((p: { type: string }) => p.type).join(',')})`;
-    for (const { item, artifact } of this.opts.artifacts?.peekSelector(sel) ?? []) out.add(`${line(item)} · ${artifact.name} (${artifact.path})`);
-    for (const t of tableItems(sel)) out.add(`${line(t.item)} · ${/^ERC-/.test(t.origin) ? t.origin : `guessed from its selector (${t.origin})`}`);
+    for (const c of fallbacks(sel, this.opts.artifacts?.peekSelector(sel) ?? []))
+      out.add(`${line(c.item)} · ${c.source.kind === 'standard' ? c.contract : c.source.label}`);
     return [...out].slice(0, 8);
   }
 

@@ -5,10 +5,11 @@
 import type { Abi } from 'viem';
 
 /**
- * Where an ABI came from, in the order they are tried for an address: its runtime code matched
- * to one workspace artifact (`bytecode`), an entry of `chainEndpoints.contracts` (`setting`), a
- * Cosmos EVM precompile (`precompile`); for a selector: any workspace artifact (`artifact`), the
- * standard ERC ABIs (`standard`), the bundled table (`signatures`: guessed from its selector).
+ * Where an ABI came from, in the order they are tried for an address: an entry of
+ * `chainEndpoints.contracts` (`setting`), its runtime code matched to one workspace artifact
+ * (`bytecode`), a Cosmos EVM precompile (`precompile`); for a selector: the standard ERC ABIs
+ * (`standard`), then guesses from the selector: the bundled table (`signatures`) and any workspace
+ * artifact (`artifact`), both marked guessed.
  */
 export type AbiSourceKind = 'bytecode' | 'setting' | 'precompile' | 'artifact' | 'standard' | 'signatures';
 
@@ -46,7 +47,7 @@ export interface Decoded {
   readonly contract?: string;
   /** Where the ABI came from, one phrase (AbiSource.label). */
   readonly source?: string;
-  /** Found only in the bundled table: guessed from its selector. */
+  /** Found only by its selector (the bundled table, or a workspace artifact not matched to the address): a guess. */
   readonly guessed?: boolean;
   /** The 4-byte selector or topic0. */
   readonly selector?: string;

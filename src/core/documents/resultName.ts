@@ -12,7 +12,15 @@ export interface NamedRequest {
   readonly args: Readonly<Record<string, string>>;
 }
 
-const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\\/:*?"<>|#%{}]+/g, '_');
+/** The one cleaning rule of a document name's parts: path separators, reserved and control characters become `_`. */
+export function cleanName(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\\/:*?"<>|#%{}]+/g, '_');
+}
+
+/** A result document's path, `/<provider>/<name>.<ext>`: every feature's documents are named here (the provider masked). */
+export function documentName(provider: string, name: string, ext: 'json' | 'md'): string {
+  return `/${cleanName(masker.mask(provider))}/${cleanName(name)}.${ext}`;
+}
 
 /** `/<provider>/<operation> <args>.json` and a query that tells apart requests whose names collide. */
 export function resultName(r: NamedRequest): { path: string; query: string } {
@@ -22,5 +30,5 @@ export function resultName(r: NamedRequest): { path: string; query: string } {
   const args = masked.map(([, v]) => (v.length > 24 ? `${v.slice(0, 12)}…${v.slice(-8)}` : v)).join(' ');
   const name = `${r.operation.label.replace(/…$/, '')}${args ? ' ' + args : ''}`;
   const hash = createHash('sha1').update(JSON.stringify(masked)).digest('hex').slice(0, 10);
-  return { path: `/${clean(masker.mask(r.providerName))}/${clean(name)}.json`, query: `${r.operation.id}&${hash}` };
+  return { path: documentName(r.providerName, name, 'json'), query: `${r.operation.id}&${hash}` };
 }

@@ -5,7 +5,7 @@
 
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { type Provider, providerNamed } from '../config/providers';
+import { type Provider, providerNamed, unknownProvider } from '../config/providers';
 import { validateQuery } from './query';
 import type { EvmSubscription, WatchTarget } from './spec';
 
@@ -71,7 +71,7 @@ export function readWatchArgument(arg: unknown, providers: readonly Provider[]):
   if (a.provider !== undefined) {
     if (typeof a.provider !== 'string') fail(l10n.both('"provider" must be the name of a provider.'));
     out.provider = providerNamed(providers, a.provider);
-    if (!out.provider) fail(l10n.both('No provider named "{0}". Configured providers: {1}.', a.provider, providers.map((p) => `"${p.name}"`).join(', ')));
+    if (!out.provider) fail(unknownProvider(a.provider, providers));
   }
   if (a.query !== undefined && a.evm !== undefined) fail(l10n.both('Pass either "query" (CometBFT) or "evm" (an EVM subscription), not both.'));
   if (a.query !== undefined) {

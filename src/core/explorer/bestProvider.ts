@@ -7,6 +7,8 @@ import type { Provider } from '../config/providers';
 import type { Capabilities } from '../health/capabilities';
 import type { InterfaceHealth } from '../health/model';
 import { rankFor } from '../health/route';
+import type { RouteTarget } from '../health/routeCommand';
+import * as l10n from '../base/l10n';
 import { identify } from './identify';
 
 /**
@@ -37,4 +39,13 @@ export function bestForLookup(
   if (!op) return undefined;
   const args = q.kind === 'height' ? { height: q.height } : undefined;
   return rankFor(op, args, among, { providers: among, capabilities: (n) => health.capabilities(n), rows: () => health.rows() })[0];
+}
+
+/** Look Up as a route of the router: a provider with any interface it reads (REST, CometBFT, EVM RPC); "best" judged per query later. */
+export function lookUpTarget(): RouteTarget {
+  return {
+    needs: l10n.t('REST, Consensus or EVM RPC'),
+    serves: (p) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc),
+    none: () => l10n.both('No provider of that network has an interface Look Up can use.'),
+  };
 }

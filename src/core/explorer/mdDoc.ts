@@ -3,6 +3,7 @@
 // linkify on), identifiers in code spans, long values cut, and a small line builder.
 
 import type { Coin } from './views';
+import { codeSpan as code } from '../documents/markdown';
 
 const MAX_VALUE = 2000;
 
@@ -15,18 +16,6 @@ function flat(v: unknown): string {
   if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
   return s;
-}
-
-/**
- * A code span holding `s` exactly: fenced by one more backtick than its longest run (padded with a
- * space when it starts or ends with one), so nothing inside can close it, and nothing in it is
- * Markdown: no link, image, HTML or autolink (linkify never reads code spans).
- */
-function code(s: string): string {
-  const runs = s.match(/`+/g);
-  const fence = '`'.repeat(runs ? Math.max(...runs.map((r) => r.length)) + 1 : 1);
-  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
-  return `${fence}${pad}${s}${pad}${fence}`;
 }
 
 /**

@@ -132,6 +132,11 @@ function renderEvent(d: Doc, e: EventView): void {
   d.line(`- ${esc(e.type)}: ${e.attributes.map((a) => `${esc(a.key)}=${id(a.value)}`).join(' · ')}`);
 }
 
+/** The label of Look Up's replay link (src/ui/onDemand/explorerLinks.ts makes it a link to Simulate with Changes…). */
+export const SIMULATE_LINK_TEXT = '`Simulate with changes…`';
+/** A replay link line's label and hash. */
+export const SIMULATE_LINK_RE = /`Simulate with changes…` · `(0x[0-9a-fA-F]{64})`/;
+
 function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.h(level, `EVM transaction ${id(e.hash)}`);
   d.kv('hash', id(e.hash));
@@ -150,6 +155,8 @@ function renderEvm(d: Doc, e: EvmView, level: number): void {
   d.kv('max priority fee per gas', e.maxPriorityFeePerGas && esc(weiWithGwei(e.maxPriorityFeePerGas)));
   d.kv('input', e.input && (e.input === '0x' ? '0x (none)' : id(e.input)));
   d.kv('read from', e.source === 'evmRpc' ? 'the EVM RPC' : e.source === 'decoded' ? 'the signed bytes (decoded with viem)' : 'the Cosmos events only');
+  // A mined call can be re-run at its parent block, changed (a link: chainEndpoints.evm.simulateWithChanges, docs/simulate.md).
+  if (e.to && e.blockNumber && e.source === 'evmRpc') d.kv('what if', `${SIMULATE_LINK_TEXT} · ${id(e.hash)}`);
   renderEvmDecoding(d, e, level);
 }
 

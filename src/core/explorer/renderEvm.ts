@@ -24,12 +24,17 @@ function argsInline(args: readonly DecodedArg[] | undefined): string {
     .join(', ');
 }
 
+/** How a guess says so: its source when that says "guessed" (which table or artifact), else the plain phrase. */
+function guessed(x: Decoded): string {
+  return x.source && /^guessed/.test(x.source) ? esc(x.source) : 'guessed from its selector';
+}
+
 /** One phrase: `transfer(address,uint256)` · Token · where its ABI came from. */
 function header(x: Decoded): string {
   if (x.kind === 'unknown') return `not decoded${x.selector ? ` (selector ${id(x.selector)})` : ''}${x.note ? `: ${esc(x.note)}` : ''}`;
   const parts = [id(x.signature)];
   if (x.contract) parts.push(esc(x.contract));
-  if (x.guessed) parts.push('guessed from its selector');
+  if (x.guessed) parts.push(guessed(x));
   else if (x.source) parts.push(esc(x.source));
   return parts.join(' · ');
 }
@@ -43,7 +48,7 @@ function renderArgs(d: Doc, args: readonly DecodedArg[] | undefined, indent = ' 
 export function revertText(r: Decoded): string {
   if (r.kind === 'unknown') return `not decoded${r.selector ? ` (selector ${id(r.selector)})` : ''}${r.note ? `: ${esc(r.note)}` : ''}`;
   const meaning = r.meaning ? `: ${esc(r.meaning)}` : '';
-  return `${esc(r.name)}(${argsInline(r.args)})${meaning} · ${id(r.signature)}${r.guessed ? ' · guessed from its selector' : r.source ? ` · ${esc(r.source)}` : ''}`;
+  return `${esc(r.name)}(${argsInline(r.args)})${meaning} · ${id(r.signature)}${r.guessed ? ` · ${guessed(r)}` : r.source ? ` · ${esc(r.source)}` : ''}`;
 }
 
 function logLine(l: EvmLog, i: number): string {
@@ -51,7 +56,7 @@ function logLine(l: EvmLog, i: number): string {
   const x = l.decoded;
   if (!x || x.kind === 'unknown') return `- ${where} topics ${l.topics.map(id).join(', ') || '—'} data ${id(l.data)}`;
   const from = x.contract ? ` (${esc(x.contract)})` : '';
-  return `- ${where}${from} event ${esc(x.name)}(${argsInline(x.args)}) · ${id(x.signature)}${x.guessed ? ' · guessed from its selector' : x.source ? ` · ${esc(x.source)}` : ''}`;
+  return `- ${where}${from} event ${esc(x.name)}(${argsInline(x.args)}) · ${id(x.signature)}${x.guessed ? ` · ${guessed(x)}` : x.source ? ` · ${esc(x.source)}` : ''}`;
 }
 
 /** The decoded parts after the transaction's facts (renderEvm in render.ts calls it). */
@@ -86,14 +91,14 @@ function endName(address: string | undefined, name: string | undefined): string 
   return name ? `${esc(name)} ${id(address)}` : id(address);
 }
 
-function frameLine(f: TraceFrame): string {
+export function frameLine(f: TraceFrame): string {
   const indent = '· '.repeat(Math.min(f.depth, 24));
   const depth = f.depth > 24 ? `[depth ${f.depth}] ` : '';
   // A creation's input is init code: its first 4 bytes are no selector.
   const what = /^CREATE/.test(f.type)
     ? `creation${f.input && f.input.length > 2 ? ` (init code ${Math.floor((f.input.length - 2) / 2)} bytes)` : ''}`
     : f.call && f.call.kind !== 'unknown'
-      ? `${esc(f.call.name)}(${argsInline(f.call.args)})`
+      ? `${esc(f.call.name)}(${argsInline(f.call.args)})${f.call.guessed ? ' (guessed)' : ''}`
       : f.input && f.input.length >= 10
         ? `selector ${id(f.input.slice(0, 10))}`
         : f.input === '0x' || !f.input

@@ -34,6 +34,16 @@ export interface EvmCapabilities {
   /** true: state at `oldStateBlock` is served (archive); false: refused (pruned); undefined: unknown (or not probed: costly). */
   archive?: boolean;
   oldStateBlock?: string;
+  /** The simulation engines served (core/contracts/simulate.ts), learnt method by method. */
+  engines?: EngineSupport;
+}
+
+/** What a provider serves of the three simulation engines: true served, false not, undefined not known (not probed). */
+export interface EngineSupport {
+  readonly simulateV1?: boolean;
+  readonly traceCall?: boolean;
+  /** eth_call takes state overrides (its third parameter) and block overrides (its fourth). */
+  readonly callOverrides?: boolean;
 }
 
 export interface ConsensusCapabilities {
@@ -187,6 +197,7 @@ async function probeEvm(p: Provider, o: CapabilityOptions): Promise<EvmCapabilit
     out.namespacesFrom = 'calls';
     if (skipped.length) out.unprobedNamespaces = skipped;
   }
+  out.engines = await probeEngines(p, o, out.namespaces);
   // Old state: a balance at block 1. Served = archive; refused = pruned (then state from the earliest block on, at best).
   if (o.costly) {
     out.oldStateBlock = '1';
@@ -194,6 +205,28 @@ async function probeEvm(p: Provider, o: CapabilityOptions): Promise<EvmCapabilit
     if (answered(old)) out.archive = old.error === undefined && typeof old.result === 'string';
   }
   return out;
+}
+
+/** The simulation engines, one cheap call each (debug_traceCall only when costly probes go, or when `debug` is known absent). */
+async function probeEngines(p: Provider, o: CapabilityOptions, namespaces: string[] | undefined): Promise<EngineSupport> {
+  const noDebug = namespaces !== undefined && !namespaces.includes('debug');
+  const [sim, trace, call] = await Promise.all([
+    ask(p, o, CAPABILITY_PROBES.evmSimulateV1),
+    o.costly && !noDebug ? ask(p, o, CAPABILITY_PROBES.evmTraceCall) : undefined,
+    ask(p, o, CAPABILITY_PROBES.evmCallOverrides),
+  ]);
+  const served = (a: Answer): boolean | undefined => (!answered(a) ? undefined : a.code !== -32601 && !notFound(a.error));
+  return {
+    simulateV1: served(sim),
+    traceCall: noDebug ? false : trace && served(trace),
+    // Answered without error: the third parameter was taken. A refusal (evmd: "overrides are unsupported") or not served: false.
+    callOverrides: answered(call) ? call.error === undefined : undefined,
+  };
+}
+
+/** The engines alone (a simulation about to run on a provider whose capabilities are not known: the CLI). */
+export function probeEngineSupport(p: Provider, execute: ExecuteOptions, costly: boolean): Promise<EngineSupport> {
+  return probeEngines(p, { execute, costly }, undefined);
 }
 
 function notFound(error: string | undefined): boolean {

@@ -38,6 +38,8 @@ export function mergeCapabilities(prev: Capabilities | undefined, next: Capabili
     evm.archive = prev.evm.archive;
     evm.oldStateBlock = prev.evm.oldStateBlock;
   }
+  if (evm.engines && evm.engines.traceCall === undefined && prev.evm.engines?.traceCall !== undefined)
+    evm.engines = { ...evm.engines, traceCall: prev.evm.engines.traceCall };
   if (evm.unprobedNamespaces && prev.evm.namespaces && prev.evm.namespacesFrom === 'calls') {
     const learnt = evm.unprobedNamespaces.filter((n) => prev.evm!.namespaces!.includes(n));
     evm.namespaces = [...(evm.namespaces ?? []), ...learnt].sort();

@@ -32,6 +32,8 @@ export interface HealthOptions {
   now?: () => number;
   /** False skips this interface's probe (a cooldown after failures: session.ts). */
   shouldProbe?: (provider: string, iface: InterfaceId) => boolean;
+  /** Told of every request a probe sent, as it finishes (the exporter's request histogram). */
+  onOutcome?: (provider: string, iface: InterfaceId, op: ProbeOperation, outcome: Outcome) => void;
 }
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 export { MAX_PROBE_BYTES };
@@ -99,7 +101,12 @@ export class HealthMonitor {
   private async probe(p: Provider, iface: InterfaceId, signal?: AbortSignal): Promise<ProbeResult> {
     const origin = originOf(p.endpoints[iface] ?? '');
     const cold = (this.lastUse.get(origin) ?? 0) < this.now() - this.keepAliveMs;
-    const ask = (op: ProbeOperation) => runProbe(p, op, probeOptions(this.options.http, this.options.timeoutMs, signal));
+    const onOutcome = this.options.onOutcome;
+    const ask = async (op: ProbeOperation) => {
+      const outcome = await runProbe(p, op, probeOptions(this.options.http, this.options.timeoutMs, signal));
+      onOutcome?.(p.name, iface, op, outcome);
+      return outcome;
+    };
     try {
       if (iface === 'consensusWs' || iface === 'evmWs') return await this.probeOnce(ask, iface);
       // A cold origin is probed twice: the first pays for DNS/TCP/TLS, the second is the latency.

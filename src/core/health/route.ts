@@ -13,7 +13,7 @@
 import * as l10n from '../base/l10n';
 import type { Args, Operation } from '../chain/operation';
 import type { ProviderGroup } from '../config/networks';
-import { INTERFACE_LABELS, type Provider, providerNamed } from '../config/providers';
+import { INTERFACE_LABELS, type Provider, providerNamed, unknownProvider } from '../config/providers';
 import type { Capabilities } from './capabilities';
 import type { InterfaceHealth } from './model';
 import { bestProvidersFor, canServe, looksUnserved } from './serves';
@@ -70,14 +70,7 @@ export function routeBest(op: Operation, args: Args | undefined, among: readonly
 /** A provider named by a command or the API: run there, or refuse (unknown name, no such interface). */
 export function routeNamed(op: Operation, name: string, ctx: Pick<RouteContext, 'providers'>): Decided {
   const p = providerNamed(ctx.providers, name);
-  if (!p) {
-    const known = ctx.providers.map((x) => `"${x.name}"`).join(', ');
-    return refuse(
-      known
-        ? l10n.both('No provider named "{0}". Configured providers: {1}.', name, known)
-        : l10n.both('No provider named "{0}". Configured providers: none.', name),
-    );
-  }
+  if (!p) return refuse(unknownProvider(name, ctx.providers));
   return routeServing(op, p);
 }
 

@@ -15,8 +15,8 @@ import * as l10n from '../base/l10n';
 import { operationNodeProvider } from '../chain/commandArgs';
 import type { Args, Operation } from '../chain/operation';
 import { type Network, networkNamed, providerGroups } from '../config/networks';
-import { INTERFACE_LABELS, type Provider, providerNamed } from '../config/providers';
-import { type Route, type RouteContext, rankFor, refuse, routeNamed, routeServing } from './route';
+import { INTERFACE_LABELS, type Provider, providerNamed, unknownProvider } from '../config/providers';
+import { type Route, type RouteContext, rankFor, refuse, routeServing } from './route';
 
 /** The providers, and when health runs, what ranks them (without: "best" is the first of its network). */
 export type RouteInput = Pick<RouteContext, 'providers'> & Partial<Omit<RouteContext, 'providers'>>;
@@ -29,32 +29,78 @@ export type RouteInput = Pick<RouteContext, 'providers'> & Partial<Omit<RouteCon
  */
 export function routeCommand(op: Operation, argument: unknown, networks: readonly Network[], ctx: RouteInput, args?: Args): Route {
   const { providers } = ctx;
-  const usable = (p: Provider) => Boolean(p.endpoints[op.iface]);
-  if (argument !== undefined && argument !== null && typeof argument !== 'object')
-    return refuse(l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}'));
+  if (argument !== undefined && argument !== null && typeof argument !== 'object') return refuse(notAnObject());
   const node = operationNodeProvider(argument);
   if (node !== undefined) return routeServing(op, providers.find((p) => p.name === node) ?? (argument as { provider: Provider }).provider); // a node: its exact name
-  const best = bestRequested(argument, providers, networks, usable);
+  return routeTarget(
+    { needs: INTERFACE_LABELS[op.iface], serves: (p) => Boolean(p.endpoints[op.iface]), best: (among) => bestOf(op, args, among, ctx) },
+    argument,
+    networks,
+    providers,
+  );
+}
+
+/**
+ * What a feature runs on when it is not one operation of the catalogue (Look Up, Watch Events): the
+ * providers that can serve it (an interface predicate), and which of them is best (a ranking).
+ */
+export interface RouteTarget {
+  /** What a provider must have, as a refusal names it: `Provider "X" has no <needs> address.` */
+  readonly needs: string;
+  serves(p: Provider): boolean;
+  /** A provider named is taken when this says so (default: `serves`); the feature then says what it lacks. */
+  accepts?(p: Provider): boolean;
+  /** The best of `among` (a ranking); default the first. */
+  best?(among: readonly Provider[]): Provider | undefined;
+  /** The refusal when no provider (of `among`: the network asked for, or all) can serve it. */
+  none?(among: readonly Provider[]): l10n.Message;
+  /** `{ network }` without a provider narrows the pick to that network (default: the pick shows every network). */
+  readonly narrowToNetwork?: boolean;
+}
+
+/**
+ * The route for a feature given `argument` (`{ provider: "X" }`, `{ provider: "best", network }`,
+ * or nothing): run, ask (the candidates by network) or refuse with why. Every command and API
+ * function reads "a name, best or nothing" here, with the same sentences.
+ */
+export function routeTarget(target: RouteTarget, argument: unknown, networks: readonly Network[], providers: readonly Provider[]): Route {
+  if (argument !== undefined && argument !== null && typeof argument !== 'object') return refuse(notAnObject());
+  const best = bestRequested(argument, providers, networks, target.serves);
   if (best && 'refuse' in best) return best.refuse;
-  const candidates = providers.filter(usable);
   const named = namedIn(argument);
+  const network = networkIn(argument);
   if (named !== undefined && !best) {
-    const route = routeNamed(op, named, ctx);
-    const network = networkIn(argument);
-    if (route.kind !== 'run' || network === undefined) return route;
+    const p = providerNamed(providers, named);
+    if (!p) return refuse(unknownProvider(named, providers));
+    if (!(target.accepts ?? target.serves)(p)) return refuse(l10n.both('Provider "{0}" has no {1} address.', p.name, target.needs));
+    if (network === undefined) return { kind: 'run', provider: p };
     // A provider named with a network must be one of its providers (never another chain than the one asked for).
     const n = networkNamed(networks, network);
     if (!n) return refuse(unknownNetwork(network, networks));
-    return n.providers.some((p) => p.name === route.provider.name) ? route : refuse(notInNetwork(route.provider.name, n.label));
+    return n.providers.some((q) => q.name === p.name) ? { kind: 'run', provider: p } : refuse(notInNetwork(p.name, n.label));
   }
+  let pool = providers;
+  if (!best && network !== undefined && target.narrowToNetwork) {
+    const n = networkNamed(networks, network);
+    if (!n) return refuse(unknownNetwork(network, networks));
+    pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
+  }
+  const none = (among: readonly Provider[]) => refuse(target.none?.(among) ?? l10n.both('No provider of that network has a {0} address.', target.needs));
+  const candidates = pool.filter(target.serves);
   if (candidates.length === 0)
-    return refuse(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', INTERFACE_LABELS[op.iface]));
+    return target.none || pool !== providers
+      ? none(pool)
+      : refuse(l10n.both('No configured provider has a {0} address: add one with "Chain Endpoints: Add Provider".', target.needs));
   if (best) {
-    if (best.among.length === 0) return refuse(l10n.both('No provider of that network has a {0} address.', INTERFACE_LABELS[op.iface]));
-    return { kind: 'run', provider: bestOf(op, args, best.among, ctx), among: best.among };
+    if (best.among.length === 0) return none(best.of);
+    return { kind: 'run', provider: target.best?.(best.among) ?? best.among[0], among: best.among };
   }
   const groups = providerGroups(candidates, networks);
   return { kind: 'ask', candidates: groups.flatMap((g) => g.providers), groups };
+}
+
+function notAnObject(): l10n.Message {
+  return l10n.both('The argument must be a tree item or an object such as {0}.', '{"provider": "Local node"}');
 }
 
 /** The best of `among` for `op` with `args`: the ranked best able to serve it when health is known, else the first. */
@@ -74,7 +120,7 @@ export function bestRequested(
   providers: readonly Provider[],
   networks: readonly Network[],
   usable: (p: Provider) => boolean,
-): { among: Provider[] } | { refuse: Route & { kind: 'refuse' } } | undefined {
+): { among: Provider[]; of: readonly Provider[] } | { refuse: Route & { kind: 'refuse' } } | undefined {
   if (!asksForBest(argument, providers)) return undefined;
   const given = argument as { network?: unknown };
   const groups = networks.length > 0 ? networks : [{ key: 'all', label: '', providers: [...providers], unidentified: true }];
@@ -96,7 +142,7 @@ export function bestRequested(
       };
     group = serving[0] ?? groups[0];
   }
-  return { among: group.providers.filter(usable) };
+  return { among: group.providers.filter(usable), of: group.providers };
 }
 
 /** Whether `argument` is `{ "provider": "best" }` (any case) and no provider is actually named "best" (that one would win). */

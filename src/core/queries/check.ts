@@ -2,7 +2,7 @@
 // (the editor): providers that exist and publish the interface, variables that are defined,
 // references to requests above. Returns diagnostics located by line and column; never throws.
 
-import { type Provider, providerNamed } from '../config/providers';
+import { type Provider, providerNamed, unknownProvider } from '../config/providers';
 import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
 import type { QueryFile } from './model';
@@ -89,8 +89,7 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
     if (ctx.providers && r.op && r.provider && !fanOut && scanTemplate(r.provider, []).every((p) => p.kind === 'text')) {
       const p = providerNamed(ctx.providers, r.provider.text);
       if (!p) {
-        const known = ctx.providers.map((x) => `"${x.name}"`).join(', ') || 'none';
-        at(r.provider, r.provider.col, r.provider.text.length, `No provider named "${r.provider.text}". Configured providers: ${known}.`);
+        at(r.provider, r.provider.col, r.provider.text.length, unknownProvider(r.provider.text, ctx.providers).shown);
       } else if (!p.endpoints[r.op.iface]) {
         at(r.provider, r.provider.col, r.provider.text.length, `Provider "${p.name}" has no ${r.op.iface} address.`);
       }

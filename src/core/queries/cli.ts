@@ -53,7 +53,7 @@ export function readProvidersFile(file: string, shown = file): Provider[] {
 }
 
 /** A file's text, or a UsageError saying plainly why not (no raw ENOENT). */
-function readText(file: string, shown: string): string {
+export function readText(file: string, shown: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {

@@ -6,6 +6,7 @@ import { REPORTERS, type ReporterName } from './report';
 import { didYouMean } from './suggest';
 
 export const USAGE = `usage: chain-endpoints run <file.chainq>… [options]
+       chain-endpoints serve --providers FILE [--queries PATH]… [options]   (Prometheus exporter: serve --help)
        chain-endpoints --help
 
 Runs query files against the providers of a JSON file and reports every assertion.
@@ -70,7 +71,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const [command, ...rest] = argv;
   if (command !== 'run') {
     throw new UsageError(
-      command === undefined ? 'no command: use "chain-endpoints run <file.chainq>"' : `unknown command "${command}".${didYouMean(command, ['run'])}`,
+      command === undefined ? 'no command: use "chain-endpoints run <file.chainq>"' : `unknown command "${command}".${didYouMean(command, ['run', 'serve'])}`,
     );
   }
   for (let i = 0; i < rest.length; i++) {

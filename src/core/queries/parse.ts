@@ -22,6 +22,8 @@ import { type Diagnostic, type Located, isName, parsePath, scanTemplate } from '
 
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
+/** evm.simulate's own roots besides `result` (core/queries/simulateRequest.ts recordFields). */
+export const SIMULATION_ROOTS = ['engine', 'revert', 'logs', 'steps', 'ok', 'gasUsed', 'balanceChanges'] as const;
 /** Keys every request takes besides its operation's parameters. */
 export const RESERVED_KEYS = ['provider', 'confirm', 'timeout', 'page'] as const;
 /** At most this many lines are read (a larger file gets one diagnostic). */
@@ -67,7 +69,7 @@ export function parseQueryFile(source: string): QueryFile {
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
     if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
       const at = col + text.length - m[1].length;
-      const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics);
+      const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics, current.op?.id === 'evm.simulate' ? SIMULATION_ROOTS : []);
       if (a) current.assertions.push(a);
       return;
     }
@@ -209,7 +211,7 @@ function checkComplete(r: QueryRequest, diagnostics: Diagnostic[]): void {
 export { readDuration } from './assertions/values';
 
 /** An `assert …` line's text: read by the first kind of the list (assertions/index.ts) that knows it. */
-function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undefined {
+function readAssertion(a: Located, diagnostics: Diagnostic[], extraRoots: readonly string[] = []): Assertion | undefined {
   const ctx: ReadContext = {
     diagnostics,
     error: (message: string, col = a.col, len = a.text.length) => {
@@ -229,8 +231,9 @@ function readAssertion(a: Located, diagnostics: Diagnostic[]): Assertion | undef
   const head = a.text.split(/\s+/)[0] ?? '';
   const path = parsePath(head);
   if (typeof path === 'string') return ctx.error(`Bad path: ${path}.`, a.col, head.length) ?? undefined;
-  if (!(PATH_ROOTS as readonly string[]).includes(String(path[0]))) {
-    return ctx.error(`A path starts with one of ${PATH_ROOTS.join(', ')} (got "${String(path[0])}").`, a.col, head.length) ?? undefined;
+  const roots: readonly string[] = [...PATH_ROOTS, ...extraRoots];
+  if (!roots.includes(String(path[0]))) {
+    return ctx.error(`A path starts with one of ${roots.join(', ')} (got "${String(path[0])}").`, a.col, head.length) ?? undefined;
   }
   const rest = a.text.slice(head.length).trim();
   const after: AfterPath = { path, rest, restCol: a.col + a.text.length - rest.length };

@@ -17,12 +17,13 @@ import { type AssertionResult, type ResultRecord, evaluateAcross, evaluateOwn, i
 import { isAcross } from './assertions/index';
 import { Expansions, type ValueContext, foreignSecretIn, interpolate } from './interpolate';
 import { type ChoiceContext, chooseProviders } from './providerChoice';
+import { SIMULATE_OPERATION, type SimulationContext, runSimulationRequest } from './simulateRequest';
 import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
 export { interpolate } from './interpolate';
 
-export interface RunContext extends ValueContext, ChoiceContext {
+export interface RunContext extends ValueContext, ChoiceContext, Partial<Omit<SimulationContext, 'providers' | 'resolveProvider'>> {
   /** What every request runs with (its own `timeout:` replaces timeoutMs, within maxTimeoutMs). */
   readonly execute: Omit<ExecuteOptions, 'signal' | 'headers'>;
   /** The longest a request may take, whatever its `timeout:` says (the CLI's --timeout); none when absent. */
@@ -259,9 +260,13 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   let options = scope.options.get(optionsKey);
   if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const paged = request.pageAll ? await fetchAllPages(wire, op, args, options, request.pageAll) : undefined;
-  const outcome = paged ? paged.outcome : await execute(wire, op, args, options);
+  // evm.simulate: several read requests and the decoding (simulateRequest.ts); its fields at the top of the record.
+  const simulated = op.id === SIMULATE_OPERATION ? await runSimulationRequest(op, provider, wire, args, options, ctx) : undefined;
+  const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
-    paged && !outcome.error ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary } : recordOf(provider.name, outcome);
+    paged && !outcome.error
+      ? { ...recordOf(provider.name, outcome), result: paged.result, summary: paged.summary }
+      : { ...recordOf(provider.name, outcome), ...simulated?.fields };
   // The request's own assertions (step 3's last stage, assert.ts), values resolved for this provider,
   // a regular expression within what is left of the request's timeout (core/queries/regex.ts).
   const assertions = await evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);

@@ -9,7 +9,6 @@ import vscode = require('vscode');
 import type { AbiFunction } from 'viem';
 import { LocalizedError, errorMessage, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import type { ExecuteOptions } from '../../core/chain/execute';
 import { findOperation } from '../../core/chain/operations';
 import { groupPickItems } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
@@ -17,11 +16,10 @@ import type { Route } from '../../core/health/route';
 import { routeCommand } from '../../core/health/routeCommand';
 import { redactUrl } from '../../core/secrets/redact';
 import { type CallOutcome, type CallSpec, callContract, coerceArg } from '../../core/contracts/call';
-import type { ResolveContext } from '../../core/contracts/registry';
+import type { ContractRegistry, ResolveContext } from '../../core/contracts/registry';
 import type { Decoded } from '../../core/contracts/types';
 import { signatureOf } from '../../core/contracts/values';
 import { renderCall } from '../../core/explorer/renderCall';
-import { executeSource } from '../../core/explorer/source';
 import { masker } from '../../core/secrets/mask';
 import type { CommandDeps } from '../deps';
 import { type Prompts, windowPrompts } from '../prompts';
@@ -31,25 +29,15 @@ import { readSettings } from '../settings';
 import { routeInput } from './capabilityCheck';
 import { contractRegistry, networkOf } from './contracts';
 import { providerPrompts } from './providerPicks';
+import { documentName } from '../../core/documents/resultName';
+import { type ProviderRun, type RunHost, apiHost, runOnProvider } from '../requests/run';
+import { editorHost, hostBase } from '../requests/host';
+import { callOverridesCheck } from './simulate';
 
 export interface CallContractArgument extends Partial<CallSpec> {
   /** A provider's name, or "best" (of `network`). */
   readonly provider?: string;
   readonly network?: string;
-}
-
-function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  const s = readSettings();
-  return {
-    headers: provider.headers,
-    http: deps.http,
-    timeoutMs: s.requestTimeoutMs,
-    maxBufferBytes: s.maxDocumentBytes,
-    maxDownloadBytes: s.maxDownloadBytes,
-    spillDir: deps.storageDir,
-    signal,
-    formatWhileReceiving: false,
-  };
 }
 
 /**
@@ -66,18 +54,13 @@ function routeCall(deps: CommandDeps, provider: unknown, network: unknown): Excl
   return route.kind === 'ask' && route.candidates.length === 1 ? { kind: 'run', provider: route.candidates[0] } : route;
 }
 
-async function session(deps: CommandDeps, provider: Provider, signal: AbortSignal) {
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(provider);
-  const src = executeSource(wire, options(deps, wire, signal), (o) =>
-    deps.log.info(
-      `[callContract] ${o.request.method} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms${o.error ? ` · ${masker.mask(o.error.message)}` : ''}`,
-    ),
-  );
+/** What a call reads through: the runner's source (its options, one log line per request), the ABIs known, the chain's code. */
+function session(deps: CommandDeps, run: ProviderRun) {
+  const src = run.source();
   const registry = contractRegistry(deps);
   const notes: string[] = [];
   const ctx: ResolveContext = {
-    network: networkOf(provider),
+    network: networkOf(run.provider),
     notes,
     getCode: async (a, b) => {
       try {
@@ -89,6 +72,11 @@ async function session(deps: CommandDeps, provider: Provider, signal: AbortSigna
     },
   };
   return { evm: (m: string, p: readonly unknown[]) => src.evm(m, p), registry, ctx, notes };
+}
+
+/** A call's requests on `provider` through the runner (`host`: the editor's progress or the API's token). */
+function onProvider<T>(host: RunHost, provider: Provider, title: string, work: (s: ReturnType<typeof session>) => Promise<T>, deps: CommandDeps): Promise<T> {
+  return runOnProvider(host, { provider, title, preset: 'silent', tag: 'callContract' }, (run) => work(session(deps, run)));
 }
 
 /** What the command asks for, each answer checked as typed. */
@@ -120,8 +108,7 @@ export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts:
   let fnText = a.function;
   let fn: AbiFunction | undefined;
   if (fnText === undefined) {
-    const s = await session(deps, provider, new AbortController().signal);
-    const known = await s.registry.contractAt(address, s.ctx);
+    const known = await onProvider(apiHost(hostBase(deps), undefined), provider, l10n.t('Call Contract'), (s) => s.registry.contractAt(address, s.ctx), deps);
     const fns = (known?.abi ?? []).filter((x): x is AbiFunction => x.type === 'function');
     if (fns.length > 0) {
       const picked = await prompts.pick(
@@ -169,11 +156,10 @@ export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts:
 }
 
 export function callUri(provider: string, spec: CallSpec): vscode.Uri {
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
   const name = spec.function.replace(/\(.*$/, '');
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
-    path: `/${clean(provider)}/Call ${clean(name)} ${spec.address.slice(0, 8)}.md`,
+    path: documentName(provider, `Call ${name} ${spec.address.slice(0, 8)}`, 'md'),
     query: `call&${createHash('sha1').update(JSON.stringify(spec)).digest('hex').slice(0, 10)}&${Date.now()}`,
   });
 }
@@ -182,18 +168,12 @@ export async function callContractCommand(deps: CommandDeps, arg?: unknown): Pro
   const read = await readCallArgument(arg, deps, windowPrompts);
   if (!read) return undefined;
   const { provider, spec } = read;
-  const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: l10n.t('Calling {0} · {1}', spec.function, provider.name), cancellable: true },
-    async (_p, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      try {
-        const s = await session(deps, provider, abort.signal);
-        return await callContract(s.evm, spec, s.registry, s.ctx);
-      } finally {
-        sub.dispose();
-      }
-    },
+  const outcome = await onProvider(
+    editorHost(deps),
+    provider,
+    l10n.t('Calling {0} · {1}', spec.function, provider.name),
+    (s) => callContract(s.evm, spec, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+    deps,
   );
   const text = masker.mask(renderCall(provider.name, spec, outcome));
   return deps.documents.showData(callUri(provider.name, spec), Buffer.from(text, 'utf8'), { language: 'markdown' });
@@ -212,16 +192,17 @@ export async function callContractForApi(
       ),
     );
   const provider = route.provider;
-  const abort = new AbortController();
-  const sub = spec.token?.onCancellationRequested(() => abort.abort());
+  const { token, provider: _p, network: _n, ...call } = spec;
   try {
-    const s = await session(deps, provider, abort.signal);
-    const { token: _t, provider: _p, network: _n, ...call } = spec;
-    return await callContract(s.evm, call, s.registry, s.ctx);
+    return await onProvider(
+      apiHost(hostBase(deps), token),
+      provider,
+      l10n.t('Call Contract'),
+      (s) => callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+      deps,
+    );
   } catch (err) {
     return { function: String(spec.function), error: errorMessage(err) };
-  } finally {
-    sub?.dispose();
   }
 }
 
@@ -233,13 +214,15 @@ export async function decodeForApi(
   // With a provider (or "best"): its chain's code is read to recognise proxies and precompiles; without: the ABIs known.
   const route = q.provider !== undefined ? routeCall(deps, q.provider, q.network) : undefined;
   const provider = route?.kind === 'run' ? route.provider : undefined;
-  const s = provider ? await session(deps, provider, new AbortController().signal) : undefined;
-  const registry = s?.registry ?? contractRegistry(deps);
-  const ctx: ResolveContext = s?.ctx ?? {};
-  if (q.topics && q.topics.length > 0) return registry.decodeLog({ address: q.address, topics: q.topics, data: q.data ?? '0x' }, ctx);
-  const data = q.data ?? '';
-  const call = await registry.decodeCall(data, q.address, ctx);
-  if (call.kind !== 'unknown') return call;
-  const err = await registry.decodeRevert(data, q.address, ctx);
-  return err.kind !== 'unknown' ? err : call;
+  const decode = async ({ registry, ctx }: { registry: ContractRegistry; ctx: ResolveContext }): Promise<Decoded> => {
+    if (q.topics && q.topics.length > 0) return registry.decodeLog({ address: q.address, topics: q.topics, data: q.data ?? '0x' }, ctx);
+    const data = q.data ?? '';
+    const call = await registry.decodeCall(data, q.address, ctx);
+    if (call.kind !== 'unknown') return call;
+    const err = await registry.decodeRevert(data, q.address, ctx);
+    return err.kind !== 'unknown' ? err : call;
+  };
+  return provider
+    ? onProvider(apiHost(hostBase(deps), undefined), provider, l10n.t('Call Contract'), decode, deps)
+    : decode({ registry: contractRegistry(deps), ctx: {} });
 }

@@ -5,7 +5,7 @@ import type { ApiCapabilities } from '../../api';
 import { LocalizedError } from '../../core/base/errors';
 import type { Capabilities } from '../../core/health/capabilities';
 import { readSettings } from '../settings';
-import { providerNamed } from '../../core/config/providers';
+import { providerNamed, unknownProvider } from '../../core/config/providers';
 
 export interface CapabilityHolder {
   capabilities(provider: string): Capabilities | undefined;
@@ -13,8 +13,9 @@ export interface CapabilityHolder {
 }
 
 export async function capabilitiesForApi(health: CapabilityHolder, provider: string): Promise<ApiCapabilities> {
-  const p = providerNamed(readSettings().providers.providers, provider);
-  if (!p) throw new LocalizedError(`No provider named "${provider}".`);
+  const providers = readSettings().providers.providers;
+  const p = providerNamed(providers, provider);
+  if (!p) throw new LocalizedError(unknownProvider(provider, providers));
   // The API asking is someone asking what the provider serves (docs/capabilities.md): not probed
   // yet, or not with the costly probes (archive state, debug, txpool): probe now, costly ones included.
   if (!health.capabilities(p.name)?.costly) await health.refresh([p.name], { capabilities: true });

@@ -4,10 +4,10 @@
 
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import { type Network, groupForPick, networkIndex, networkNamed, sameNetwork } from '../../core/config/networks';
-import type { Provider } from '../../core/config/providers';
+import { type Network, groupForPick, networkIndex, sameNetwork } from '../../core/config/networks';
+import { INTERFACE_LABELS, type Provider } from '../../core/config/providers';
 import { queryTemplates, validateQuery } from '../../core/events/query';
-import { asksForBest, notInNetwork, unknownNetwork } from '../../core/health/routeCommand';
+import { type RouteTarget, routeTarget } from '../../core/health/routeCommand';
 import {
   EVM_SUBSCRIPTIONS,
   type EvmWatchSpec,
@@ -53,6 +53,33 @@ function networkOfProvider(p: Provider, providers: readonly Provider[], networks
 }
 
 /**
+ * Watch Events as a route of the router: the providers with the stream's WebSocket address (either
+ * when the family is not chosen yet), "best" the healthy one ranked first on it. A provider named is
+ * taken as is: the family pick says what it lacks.
+ */
+export function watchTarget(
+  wantsEvm: boolean,
+  wantsComet: boolean,
+  networks: readonly Network[],
+  best?: (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => Provider | undefined,
+): RouteTarget {
+  const iface = wantsEvm ? 'evmWs' : 'consensusWs';
+  return {
+    needs: wantsEvm ? INTERFACE_LABELS.evmWs : wantsComet ? INTERFACE_LABELS.consensusWs : l10n.t('WebSocket'),
+    serves: (p) =>
+      wantsEvm ? Boolean(p.endpoints.evmWs) : wantsComet ? Boolean(p.endpoints.consensusWs) : Boolean(p.endpoints.consensusWs || p.endpoints.evmWs),
+    accepts: () => true,
+    best: best && ((among) => best(among, iface)),
+    // EVM asked of a network (or of all providers) none of whose providers has an EVM WebSocket.
+    none: (pool) =>
+      wantsEvm && pool.length > 0
+        ? noEvmStream(pool, networks)
+        : l10n.both('No provider has a WebSocket address to watch: add "consensusWs" (CometBFT) or "evmWs" (EVM) to one.'),
+    narrowToNetwork: true,
+  };
+}
+
+/**
  * What to watch: the argument completed by the prompts; undefined when the user dismissed one.
  * `"network"` in the argument narrows the providers to one network (its name or chain id);
  * `"provider": "best"` takes `best` of the candidates (the ranked best; the first without it).
@@ -65,29 +92,15 @@ export async function chooseWatch(
   best?: (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => Provider | undefined,
 ): Promise<Chosen | undefined> {
   const raw = arg && typeof arg === 'object' && !Array.isArray(arg) ? (arg as Record<string, unknown>) : undefined;
-  let pool = providers;
-  let network: Network | undefined;
-  if (raw?.network !== undefined) {
-    const n = (network = networkNamed(networks, raw.network));
-    if (!n) throw new LocalizedError(unknownNetwork(String(raw.network), networks));
-    pool = providers.filter((p) => n.providers.some((q) => q.name === p.name));
-  }
-  const wantsBest = asksForBest(raw, providers);
-  const given = readWatchArgument(wantsBest ? { ...raw, provider: undefined } : arg, providers);
-  let provider = given.provider;
-  // A provider named with a network must belong to it (never watch another chain than the one asked for).
-  if (provider && network && !pool.some((p) => p.name === provider!.name)) throw new LocalizedError(notInNetwork(provider.name, network.label));
+  // The provider by the router, as every command: a name, "best" (of `network`), or ask among those with the stream's address.
+  const given = readWatchArgument(raw ? { ...raw, provider: undefined } : arg, providers);
+  const wantsEvm = given.evm !== undefined;
+  const route = routeTarget(watchTarget(wantsEvm, given.query !== undefined, networks, best), raw, networks, providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  let provider = route.kind === 'run' ? route.provider : undefined;
   if (!provider) {
-    const wantsEvm = given.evm !== undefined;
-    const wantsComet = given.query !== undefined;
-    const candidates = pool.filter((p) => (wantsEvm ? p.endpoints.evmWs : wantsComet ? p.endpoints.consensusWs : p.endpoints.consensusWs || p.endpoints.evmWs));
-    // EVM asked of a network (or of all providers) none of whose providers has an EVM WebSocket.
-    if (candidates.length === 0 && wantsEvm && pool.length > 0) throw new LocalizedError(noEvmStream(pool, networks));
-    if (candidates.length === 0) {
-      throw new LocalizedError(l10n.both('No provider has a WebSocket address to watch: add "consensusWs" (CometBFT) or "evmWs" (EVM) to one.'));
-    }
-    if (wantsBest) provider = best?.(candidates, wantsEvm ? 'evmWs' : 'consensusWs') ?? candidates[0];
-    else if (candidates.length === 1) provider = candidates[0];
+    const candidates = route.kind === 'ask' ? route.candidates : [];
+    if (candidates.length === 1) provider = candidates[0];
     else {
       // `provider` on each item: a provider pick (ui/onDemand/providerPicks.ts adds state, height and the last used first).
       // A network none of whose providers publishes an EVM WebSocket says so in its separator.

@@ -1,6 +1,8 @@
 // The session's ABIs: one ContractRegistry over the workspace's artifacts (listed with findFiles,
-// read with workspace.fs, refreshed by a FileSystemWatcher) and `chainEndpoints.contracts`. Created
-// on the first decode, never at activation. What a lookup needs to explain EVM transactions for a
+// read with workspace.fs, refreshed by a FileSystemWatcher; in an untrusted workspace none is listed
+// or read, and the decoding says so) and `chainEndpoints.contracts` (an ABI file's size checked before
+// it is read; a relative path resolved only in a trusted workspace). Created on the first decode,
+// never at activation. What a lookup needs to explain EVM transactions for a
 // provider: the registry, the provider's network, and whether it (or another of its network) serves
 // `debug` (its probed capabilities).
 
@@ -22,9 +24,11 @@ const EXCLUDE = '{**/node_modules/**,**/build-info/**,**/*.dbg.json}';
 
 let registry: ContractRegistry | undefined;
 
+/** The files the last listing found, by the path it gave them (Attach Artifact stores their absolute path). */
+const uris = new Map<string, vscode.Uri>();
+
 /** The workspace's artifact files through the editor (workspace-relative paths). */
 function workspaceFiles(): ArtifactFiles {
-  const uris = new Map<string, vscode.Uri>();
   return {
     async list(limit) {
       const found = await vscode.workspace.findFiles(ARTIFACT_GLOB, EXCLUDE, limit);
@@ -51,6 +55,21 @@ function workspaceUri(p: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new LocalizedError(l10n.both('No workspace folder to find {0} in.', p));
   return vscode.Uri.joinPath(folder.uri, p);
+}
+
+/** An artifact or ABI file's absolute path: as listed, else relative to the first workspace folder. */
+export function absoluteArtifactPath(p: string): string {
+  return (uris.get(p) ?? workspaceUri(p)).fsPath;
+}
+
+/**
+ * A setting's ABI file: an absolute path anywhere; a relative one only in a trusted workspace (a
+ * user setting's relative path would otherwise be read from whatever folder is open).
+ */
+function settingUri(p: string): vscode.Uri {
+  if (!path.isAbsolute(p) && !vscode.workspace.isTrusted)
+    throw new LocalizedError(l10n.both('{0} is relative and the workspace is not trusted: not read (Attach Artifact stores absolute paths).', p));
+  return workspaceUri(p);
 }
 
 /**
@@ -82,8 +101,13 @@ export function contractSettings(): ContractSetting[] {
 /** The session's registry (created on first use, with its watcher kept until deactivation). */
 export function contractRegistry(deps: Pick<CommandDeps, 'keep'>): ContractRegistry {
   if (registry) return registry;
-  const index = new ArtifactIndex(workspaceFiles());
-  const r = new ContractRegistry({ artifacts: index, settings: contractSettings, readFile: async (p) => vscode.workspace.fs.readFile(workspaceUri(p)) });
+  const index = new ArtifactIndex(workspaceFiles(), undefined, { trusted: () => vscode.workspace.isTrusted, parseOffThread: true });
+  const r = new ContractRegistry({
+    artifacts: index,
+    settings: contractSettings,
+    fileSize: async (p) => (await vscode.workspace.fs.stat(settingUri(p))).size,
+    readFile: async (p) => vscode.workspace.fs.readFile(settingUri(p)),
+  });
   const watcher = vscode.workspace.createFileSystemWatcher('**/{out,artifacts}/**/*.json');
   const changed = () => r.invalidate();
   deps.keep?.(
@@ -93,6 +117,7 @@ export function contractRegistry(deps: Pick<CommandDeps, 'keep'>): ContractRegis
       watcher.onDidCreate(changed),
       watcher.onDidDelete(changed),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.contracts`) && r.invalidate()),
+      vscode.workspace.onDidGrantWorkspaceTrust(changed),
       { dispose: () => (registry = undefined) },
     ),
   );

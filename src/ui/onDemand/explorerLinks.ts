@@ -5,9 +5,13 @@
 
 import vscode = require('vscode');
 import { knownContext } from '../../core/explorer/context';
+import { SIMULATE_LINK_RE, SIMULATE_LINK_TEXT } from '../../core/explorer/render';
 import { MAX_LINKS, hoverAt, scanBudget, scanLinks, scanRouteLinks } from '../../core/explorer/links';
 import { Commands } from '../commandIds';
+import { escapeMarkdown } from '../../core/documents/markdown';
 import { readSettings } from '../settings';
+import { cleanName } from '../../core/documents/resultName';
+import { masker } from '../../core/secrets/mask';
 import { networkOf, registryForHovers } from './contracts';
 
 /** Lines scanned above and below what is visible. */
@@ -22,8 +26,7 @@ const MAX_LINE_CHARS = 20_000;
 /** The configured provider a result document belongs to (its first path segment, cleaned as written). */
 export function providerOfDocument(uri: vscode.Uri): string | undefined {
   const segment = decodeURIComponent(uri.path.split('/')[1] ?? '');
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
-  return readSettings().providers.providers.find((p) => clean(p.name) === segment || p.name === segment)?.name;
+  return readSettings().providers.providers.find((p) => cleanName(masker.mask(p.name)) === segment || p.name === segment)?.name;
 }
 
 /** The line ranges to scan: the whole document when small, else the visible ranges plus a margin, merged. */
@@ -82,6 +85,17 @@ export function documentLinks(doc: vscode.TextDocument, token?: vscode.Cancellat
         link.tooltip = vscode.l10n.t('Look up {0}', l.query.length > 20 ? `${l.query.slice(0, 10)}…${l.query.slice(-6)}` : l.query);
         links.push(link);
       }
+      const replay = text.length < 400 ? SIMULATE_LINK_RE.exec(text) : null;
+      if (replay) {
+        const start = replay.index;
+        const arg = { hash: replay[1], ...(provider === undefined ? {} : { provider }) };
+        const link = new vscode.DocumentLink(
+          new vscode.Range(line, start, line, start + SIMULATE_LINK_TEXT.length),
+          vscode.Uri.parse(`command:${Commands.simulateWithChanges}?${encodeURIComponent(JSON.stringify([arg]))}`),
+        );
+        link.tooltip = vscode.l10n.t('Re-run this transaction at its parent block with changes, beside the original');
+        links.push(link);
+      }
       for (const r of scanRouteLinks(text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, MAX_LINKS - links.length)) {
         const link = new vscode.DocumentLink(new vscode.Range(line, r.start, line, r.end), routeCommandUri(provider, r.operation, r.args));
         link.tooltip =
@@ -122,7 +136,7 @@ export function documentHover(doc: vscode.TextDocument, position: vscode.Positio
   // Trusted for this one command only: server text is added as text, never as Markdown.
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: [Commands.lookUp] };
-  for (const line of info?.lines ?? []) md.appendText(line).appendMarkdown('  \n');
+  for (const line of info?.lines ?? []) md.appendMarkdown(`${escapeMarkdown(line, 1000)}  \n`);
   if (link) md.appendMarkdown(`[$(search) ${vscode.l10n.t('Look up')}](${lookUpCommandUri(provider, link.query).toString()})`);
   const [start, end] = link && !info ? [link.start, link.end] : [info!.start, info!.end];
   return new vscode.Hover(md, new vscode.Range(position.line, from + start, position.line, from + end));

@@ -11,10 +11,13 @@ import vscode = require('vscode');
 import * as yaml from 'js-yaml';
 import { LocalizedError, errorMessage } from '../../core/base/errors';
 import { moduleOperations, routeOperation } from '../../core/chain/catalogue/modules';
-import { type StoredImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
+import { type StoredImport, mergeImport, readOpenApi, readStoredImports } from '../../core/chain/catalogue/imported';
 import { setImportedOperations } from '../../core/chain/operations';
 import { networkNamed } from '../../core/config/networks';
-import { joinUrl, providerNamed } from '../../core/config/providers';
+import { type Provider, providerNamed } from '../../core/config/providers';
+import { execute } from '../../core/chain/execute';
+import type { Operation } from '../../core/chain/operations';
+import { requestOptions } from '../../core/chain/requestOptions';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
 import { currentNetworks } from '../networkDirectory';
@@ -29,6 +32,15 @@ const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 const MAX_STORED_BYTES = 1024 * 1024;
 /** Where a node's gateway serves its definition. */
 const SWAGGER_PATHS = ['/swagger/swagger.yaml', '/swagger/swagger.json', '/swagger.json', '/openapi.json'];
+/** A GET of the provider's REST address at `path` (one of SWAGGER_PATHS). */
+const OPENAPI_GET: Operation = {
+  id: 'rest.openApiDocument',
+  iface: 'rest',
+  label: 'OpenAPI document',
+  title: 'OpenAPI document',
+  params: [],
+  build: (a) => ({ kind: 'get', path: a.path }),
+};
 
 let restored = false;
 
@@ -109,8 +121,7 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   const known = new Set(moduleOperations().map((op) => op.route!.path));
   const result = readOpenApi(doc, known);
   const entry: StoredImport = { network: network.key, from, importedAt: Date.now(), routes: result.routes };
-  const others = readStoredImports(deps.state?.get(STATE_KEY)).filter((s) => s.network !== network.key);
-  const all = [...others, entry];
+  const { all, taken } = mergeImport(readStoredImports(deps.state?.get(STATE_KEY)), entry);
   if (Buffer.byteLength(JSON.stringify(all)) > MAX_STORED_BYTES) {
     throw new LocalizedError(l10n.both('The imported routes would take more than 1 MB of storage: import fewer (a smaller document).'));
   }
@@ -118,19 +129,29 @@ export async function importOpenApiCommand(deps: CommandDeps, arg?: unknown): Pr
   restored = true;
   apply(all);
   const s = result.skipped;
+  const count = result.routes.length - taken.length;
   deps.log.info(
-    `[routes] imported ${result.routes.length} route(s) for ${network.label} from ${from} (known ${s.known}, invalid ${s.invalid}, over limit ${s.overLimit})`,
+    `[routes] imported ${count} route(s) for ${network.label} from ${from} (known ${s.known}, invalid ${s.invalid}, over limit ${s.overLimit}, state-changing ${s.sends}, ids of another network ${taken.length})`,
   );
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid).",
-      result.routes.length,
-      network.label,
-      s.known,
-      s.invalid + s.overLimit,
-    ),
+    s.sends + taken.length === 0
+      ? vscode.l10n.t(
+          "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid).",
+          count,
+          network.label,
+          s.known,
+          s.invalid + s.overLimit,
+        )
+      : vscode.l10n.t(
+          "{0} route(s) of the chain's own modules imported for {1} ({2} already known, {3} left out as invalid, {4} refused: named like a request that changes state, or an id another network already imported).",
+          count,
+          network.label,
+          s.known,
+          s.invalid + s.overLimit,
+          s.sends + taken.length,
+        ),
   );
-  return result.routes.length;
+  return count;
 }
 
 async function readBounded(file: string): Promise<string> {
@@ -143,18 +164,16 @@ async function fetchSwagger(
   deps: CommandDeps,
   p: { name: string; endpoints: { rest?: string }; headers?: Record<string, string> },
 ): Promise<{ text: string; from: string }> {
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(p as Parameters<typeof deps.secrets.resolve>[0]);
-  const timeoutMs = readSettings().requestTimeoutMs;
+  const wire = await deps.secrets.resolved(p as Provider);
+  // Through execute() like every request: its timeout, size caps, redaction and secret rule; never spilled (8 MB at most).
+  const settings = { ...readSettings(), maxDocumentBytes: MAX_DOCUMENT_BYTES, maxDownloadBytes: MAX_DOCUMENT_BYTES };
   const tried: string[] = [];
   for (const path of SWAGGER_PATHS) {
-    const url = joinUrl(wire.endpoints.rest!, path);
-    const res = await deps.http
-      .send({ method: 'GET', url, headers: wire.headers && { ...wire.headers }, timeoutMs, maxBufferBytes: MAX_DOCUMENT_BYTES, maxBytes: MAX_DOCUMENT_BYTES })
-      .catch((err: unknown) => ({ status: 0, body: undefined, error: errorMessage(err) }));
-    const body = 'body' in res && res.body ? Buffer.from(res.body).toString('utf8') : '';
-    if (res.status === 200 && body.trim() !== '' && !body.trimStart().startsWith('<')) return { text: body, from: redactUrl(url) };
-    tried.push(`${path}: ${res.status || 'no answer'}`);
+    const o = await execute(wire, OPENAPI_GET, { path }, requestOptions(settings, { http: deps.http, provider: wire }, 'silent'));
+    // A YAML document is not JSON: its parse failure does not matter, its body does.
+    const body = o.body && (!o.error || o.error.kind === 'parse') ? o.body.toString('utf8') : '';
+    if (o.status === 200 && body.trim() !== '' && !body.trimStart().startsWith('<')) return { text: body, from: redactUrl(o.request.url) };
+    tried.push(`${path}: ${o.status || 'no answer'}`);
   }
   throw new LocalizedError(l10n.both('{0} serves no OpenAPI document ({1}). Import a file instead.', p.name, tried.join(', ')));
 }

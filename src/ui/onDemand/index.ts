@@ -18,6 +18,8 @@ export { documentHover, documentLinks } from './explorerLinks';
 // Contracts: Call Contract… (command and API), decode(), attaching an artifact to an address.
 export { callContractCommand, callContractForApi, decodeForApi } from './callContract';
 export { attachArtifact } from './attachArtifact';
+// Simulate (what if)…, Simulate with Changes… (replay), the API's simulate(), Call Contract's overrides check.
+export { callOverridesCheck, replayCommand, simulateCommand, simulateForApi } from './simulate';
 export { providerPrompts } from './providerPicks';
 // Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
 export { QueryEditor } from './queryEditor';

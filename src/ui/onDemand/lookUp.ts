@@ -7,14 +7,11 @@ import { createHash } from 'node:crypto';
 import vscode = require('vscode');
 import { LocalizedError, rewrapped, shownMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
-import type { ExecuteOptions } from '../../core/chain/execute';
-import { requestOptions } from '../../core/chain/requestOptions';
-import { type Provider, providerNamed } from '../../core/config/providers';
+import type { Provider } from '../../core/config/providers';
 import { identify } from '../../core/explorer/identify';
-import { bestForLookup } from '../../core/explorer/bestProvider';
+import { bestForLookup, lookUpTarget } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
 import { renderLookup } from '../../core/explorer/render';
-import { executeSource } from '../../core/explorer/source';
 import type { LookupResult } from '../../core/explorer/views';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
@@ -25,23 +22,17 @@ import { RESULT_SCHEME } from '../resultDocuments';
 import { readSettings } from '../settings';
 import { currentNetworks } from '../networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
-import { bestRequested } from '../../core/health/routeCommand';
+import { routeTarget } from '../../core/health/routeCommand';
 import { contractsOption } from './contracts';
+import { documentName } from '../../core/documents/resultName';
+import { type RunHost, apiHost, runOnProvider } from '../requests/run';
+import { editorHost, hostBase } from '../requests/host';
 
 export interface LookUpArgument {
   /** A provider's name, or "best" (with `network` when several are configured). */
   readonly provider?: string;
   readonly network?: string;
   readonly query?: string;
-}
-
-function options(deps: CommandDeps, provider: Provider, signal: AbortSignal): ExecuteOptions {
-  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider }, 'silent');
-}
-
-function findProvider(name: string | undefined): Provider | undefined {
-  if (!name) return undefined;
-  return providerNamed(readSettings().providers.providers, name);
 }
 
 /** What the command asks for: the provider (when several, grouped by network, each group's best first), then the query. */
@@ -53,13 +44,11 @@ export async function readLookUpArgument(
   best?: (query: string, among: readonly Provider[]) => Provider | undefined,
 ): Promise<{ provider: Provider; query: string } | undefined> {
   const a = (arg && typeof arg === 'object' ? arg : {}) as LookUpArgument;
-  const lookedUpOn = (p: Provider) => Boolean(p.endpoints.rest || p.endpoints.consensusHttp || p.endpoints.consensusRpc || p.endpoints.evmRpc);
-  const wanted = bestRequested(arg, providers, networks, lookedUpOn);
-  if (wanted && 'refuse' in wanted) throw new LocalizedError(wanted.refuse.message);
-  let bestAmong: Provider[] | undefined = wanted?.among;
-  if (bestAmong?.length === 0) throw new LocalizedError(l10n.both('No provider of that network has an interface Look Up can use.'));
-  let provider = bestAmong ? bestAmong[0] : typeof a.provider === 'string' ? providerNamed(providers, a.provider) : undefined;
-  if (typeof a.provider === 'string' && !provider) throw new LocalizedError(l10n.both('No provider named "{0}".', a.provider));
+  // The router, as every command: a name, "best" (of `network`), or ask (core/health/routeCommand.ts).
+  const route = routeTarget(lookUpTarget(), arg, networks, providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  let bestAmong: readonly Provider[] | undefined = route.kind === 'run' ? route.among : undefined;
+  let provider = route.kind === 'run' ? route.provider : undefined;
   if (!provider) {
     if (providers.length === 1) provider = providers[0];
     else {
@@ -68,11 +57,11 @@ export async function readLookUpArgument(
         networks,
         (p) => redactUrl(p.endpoints.rest ?? p.endpoints.consensusHttp ?? p.endpoints.evmRpc ?? ''),
         best && {
-          label: vscode.l10n.t('$(star) Best provider for this lookup'),
-          description: vscode.l10n.t('the ranked best among those that can serve it'),
+          label: l10n.t('$(star) Best provider for this lookup'),
+          description: l10n.t('the ranked best among those that can serve it'),
         },
       );
-      const picked = await prompts.pick(items, { title: vscode.l10n.t('Look Up'), placeHolder: vscode.l10n.t('Provider to look up on') });
+      const picked = await prompts.pick(items, { title: l10n.t('Look Up'), placeHolder: l10n.t('Provider to look up on') });
       if (!picked) return undefined;
       provider = picked.provider;
       bestAmong = picked.among;
@@ -100,28 +89,24 @@ export async function readLookUpArgument(
   return { provider, query };
 }
 
-async function run(deps: CommandDeps, provider: Provider, query: string, signal: AbortSignal): Promise<LookupResult> {
+/** The lookup through the runner (secrets, options, cancel, one log line per request), its result masked. */
+async function run(host: RunHost, deps: CommandDeps, provider: Provider, query: string): Promise<LookupResult> {
   const q = identify(query); // throws the sentence that says what to type: nothing is sent
-  await deps.secrets.ready;
-  const wire = deps.secrets.resolve(provider);
   const started = Date.now();
-  const source = executeSource(wire, options(deps, wire, signal), (o) => {
-    const line = `[lookUp] ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms`;
-    if (o.error) deps.log.warn(`${line} · ${masker.mask(o.error.message)}`);
-    else deps.log.info(line);
-  });
-  const result = await lookUpQuery({ ...source, contracts: contractsOption(deps, provider) }, q, query);
+  const title = l10n.t('Looking up {0} · {1}', query, provider.name);
+  const result = await runOnProvider(host, { provider, title, preset: 'silent', tag: 'lookUp' }, (r) =>
+    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider) }, q, query),
+  );
   deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
   return maskDeep(result) as LookupResult;
 }
 
 /** The document's address: `chain-endpoints:/<provider>/Look Up <query>.md`. */
 export function lookUpUri(provider: string, query: string): vscode.Uri {
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|#%{}]+/g, '_');
   const shown = query.length > 24 ? `${query.slice(0, 12)}…${query.slice(-8)}` : query;
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
-    path: `/${clean(provider)}/Look Up ${clean(shown)}.md`,
+    path: documentName(provider, `Look Up ${shown}`, 'md'),
     query: `lookUp&${createHash('sha1').update(query).digest('hex').slice(0, 10)}`,
   });
 }
@@ -135,14 +120,7 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
   const { provider, query } = read;
   identify(query); // bad input: its sentence, before any progress or request
   const started = new Date();
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up {0} · {1}', query, provider.name), cancellable: true },
-    (_progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      return run(deps, provider, query, abort.signal).finally(() => sub.dispose());
-    },
-  );
+  const result = await run(editorHost(deps), deps, provider, query);
   const text = masker.mask(renderLookup(result));
   const bytes = Buffer.from(text, 'utf8');
   void deps.history?.recordLookUp?.(provider.name, query, result.kind !== 'notFound', started, bytes);
@@ -153,21 +131,27 @@ export async function lookUpCommand(deps: CommandDeps, arg?: unknown): Promise<v
 export async function lookUpForApi(
   deps: CommandDeps,
   query: string,
-  opts: { provider?: string; token?: vscode.CancellationToken } = {},
+  opts: { provider?: string; network?: string; token?: vscode.CancellationToken } = {},
 ): Promise<LookupResult> {
   const providers = readSettings().providers.providers;
-  const provider = findProvider(opts.provider) ?? (opts.provider === undefined && providers.length === 1 ? providers[0] : undefined);
-  if (!provider)
+  // As run() and callContract(): a name, or "best" (with `network`); left out with one provider configured.
+  const route = routeTarget(lookUpTarget(), { provider: opts.provider, network: opts.network }, currentNetworks(providers), providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  let provider: Provider;
+  if (route.kind === 'run') {
+    const health = deps.health;
+    provider = (route.among && health && bestForLookup(health, String(query ?? ''), route.among)) || route.provider;
+  } else if (providers.length === 1) provider = providers[0];
+  else if (route.candidates.length === 1) provider = route.candidates[0];
+  else
     throw new LocalizedError(
-      opts.provider === undefined ? 'lookUp needs { provider } when several providers are configured.' : `No provider named "${opts.provider}".`,
+      l10n.both(
+        'lookUp needs { provider } when several providers are configured: a provider\'s name, or "best" (with "network" when several networks are configured).',
+      ),
     );
-  const abort = new AbortController();
-  const sub = opts.token?.onCancellationRequested(() => abort.abort());
   try {
-    return await run(deps, provider, String(query ?? ''), abort.signal);
+    return await run(apiHost(hostBase(deps), opts.token), deps, provider, String(query ?? ''));
   } catch (err) {
     throw rewrapped(err);
-  } finally {
-    sub?.dispose();
   }
 }

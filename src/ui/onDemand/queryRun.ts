@@ -16,13 +16,13 @@ import { type QueryPolicy, type StopReason, prepareRun, runPrepared, stopText } 
 import { report } from '../../core/queries/report';
 import type { FileRun, ProviderRun } from '../../core/queries/run';
 import { masker } from '../../core/secrets/mask';
-import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
-import { windowPrompts } from '../prompts';
 import { currentNetworks } from '../networkDirectory';
 import { queryFilesAllowEnv, readSettings } from '../settings';
 import { secretNames } from '../../core/config/secrets';
 import { resultUri } from './showOutcome';
+import { confirmRequest } from '../requests/run';
+import { editorHost } from '../requests/host';
 
 export interface EditorRunOptions {
   /** Only these requests (and those they reference). */
@@ -127,12 +127,14 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
       resolveProvider: (p) => deps.secrets.resolve(p),
       secretValue: (p, name) => secretFor(deps, p, name),
       secretHint: () => vscode.l10n.t('run "Chain Endpoints: Set Secret"'),
-      confirmBroadcast: (request, provider, description) => {
-        const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
-        const body = description.body ?? '';
-        const detail = `${request.name} (${vscode.workspace.asRelativePath(document.uri)}:${request.line})\n${description.method} ${redactUrl(description.url)}\n\n${masker.mask(body.length > 1500 ? body.slice(0, 1500) + '…' : body)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`;
-        return windowPrompts.confirm(vscode.l10n.t('Send this transaction to {0}?', provider.name), detail, send);
-      },
+      // The runner's one confirmation (ui/requests/run.ts), the request masked, its file and line said.
+      confirmBroadcast: (request, provider, description) =>
+        confirmRequest(editorHost(deps), {
+          provider: provider.name,
+          request: description,
+          broadcast: true,
+          where: `${request.name} (${vscode.workspace.asRelativePath(document.uri)}:${request.line})`,
+        }),
       onResult: (r) => {
         last = r;
         progress.report({ message: `${r.request.name} · ${r.provider}` });

@@ -4,6 +4,7 @@
 // with the value found and a link to the result document.
 
 import vscode = require('vscode');
+import { escapeMarkdown } from '../../core/documents/markdown';
 import { parseQueryFile } from '../../core/queries/parse';
 import { type ProviderRun, type RequestRun, assertionsOf } from '../../core/queries/run';
 import type { AssertionResult } from '../../core/queries/assert';
@@ -216,8 +217,9 @@ function message(uri: vscode.Uri, line: number, provider: ProviderRun | undefine
   const text = new vscode.MarkdownString();
   // A request that errored reads "error", not the name of the assertion it failed ("success").
   const errored = a.assertion.kind === 'success' && !a.passed && provider?.record.error !== undefined;
-  if (errored) text.appendText(`${who}${vscode.l10n.t('error')} — ${provider!.record.error}`);
-  else text.appendText(`${who}${a.assertion.text} — ${a.message}${found}`);
+  // Provider names, the file's assertion and the server's values: through the one escaper (core/documents/markdown.ts).
+  if (errored) text.appendMarkdown(escapeMarkdown(`${who}${vscode.l10n.t('error')} — ${provider!.record.error}`, 2000));
+  else text.appendMarkdown(escapeMarkdown(`${who}${a.assertion.text} — ${a.message}${found}`, 2000));
   if (document) text.appendMarkdown(` · [${vscode.l10n.t('result document')}](${document.toString()})`);
   const m = new vscode.TestMessage(text);
   m.location = new vscode.Location(uri, new vscode.Position(line - 1, 0));
@@ -263,5 +265,6 @@ class RecordedRun {
 }
 
 function text(m: vscode.TestMessage | undefined): string | undefined {
-  return m === undefined ? undefined : typeof m.message === 'string' ? m.message : m.message.value;
+  // A Markdown message is returned as the text it shows (its escapes undone).
+  return m === undefined ? undefined : typeof m.message === 'string' ? m.message : m.message.value.replace(/\\([\s\S])/g, '$1');
 }

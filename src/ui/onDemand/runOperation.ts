@@ -7,9 +7,7 @@
 import vscode = require('vscode');
 import type { RunOptions, RunResult } from '../../api';
 import { LocalizedError, errorMessage, isEndpointError, rewrapped } from '../../core/base/errors';
-import { formatBytes } from '../../core/base/numbers';
-import { type ExecuteOptions, type Outcome, describeRequest, execute } from '../../core/chain/execute';
-import { requestOptions } from '../../core/chain/requestOptions';
+import { type Outcome, describeRequest } from '../../core/chain/execute';
 import { type Args, type Operation, findOperation } from '../../core/chain/operations';
 import * as l10n from '../../core/base/l10n';
 import type { Provider } from '../../core/config/providers';
@@ -18,7 +16,6 @@ import { toShellCommand } from '../../core/documents/curl';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../deps';
-import type { Log } from '../log';
 import { windowPrompts } from '../prompts';
 import { providerPrompts } from './providerPicks';
 import { readSettings } from '../settings';
@@ -26,6 +23,8 @@ import { isOperationNode } from '../treeNodes';
 import { resolveArgs } from './resolveArgs';
 import { type Choose, checkBeforeRun, routeInput, suggestAfterFailure } from './capabilityCheck';
 import { awaitsCostlyProbe } from '../../core/health/serves';
+import { DECLINED, Unconfirmed, apiHost, runOnProvider, unconfirmedRefusal } from '../requests/run';
+import { editorHost, hostBase } from '../requests/host';
 
 const choose: Choose = (message, actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions));
 import { currentNetworks } from '../networkDirectory';
@@ -36,10 +35,6 @@ import { restModuleOf } from '../../core/health/serves';
 /** REST: Query a Module Route… (src/ui/onDemand/restQuery.ts). */
 export function restQueryCommand(deps: CommandDeps, arg: unknown): Promise<unknown> {
   return restQuery(deps, arg, windowPrompts, readSettings().providers.providers, runOperation);
-}
-
-function executeOptions(deps: CommandDeps, headers: Record<string, string> | undefined, signal: AbortSignal, progress?: (m: string) => void): ExecuteOptions {
-  return requestOptions(readSettings(), { http: deps.http, spillDir: deps.storageDir, signal, provider: { headers }, onProgress: progress });
 }
 
 export async function runOperation(deps: CommandDeps, op: Operation, arg?: unknown): Promise<vscode.Uri | undefined> {
@@ -63,33 +58,13 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
     if ('cancel' in decision) return undefined;
     provider = decision.run;
   }
-  await deps.secrets.ready;
-  // What goes on the wire has the secrets substituted; what is shown is masked (documents, log).
-  const wire = resolveSecrets(deps, provider);
-
-  if (op.broadcast && !resolved.confirmed) {
-    const request = describeRequest(provider, op, args);
-    // The button's text is what the dialog answers: compare with the same translated constant.
-    const send = vscode.l10n.t({ message: 'Send', comment: ['Button of the dialog that confirms sending a transaction'] });
-    const detail = `${request.method} ${redactUrl(request.url)}\n\n${truncate(request.body ?? '', 1500)}\n\n${vscode.l10n.t('A broadcast is sent once and never retried.')}`;
-    if (!(await windowPrompts.confirm(vscode.l10n.t('Send this transaction to {0}?', provider.name), detail, send))) return undefined;
-  }
-
-  const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `${op.label} · ${provider.name}`, cancellable: true },
-    (progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      return execute(
-        wire,
-        op,
-        args,
-        executeOptions(deps, wire.headers, abort.signal, (m) => progress.report({ message: m })),
-      ).finally(() => sub.dispose());
-    },
+  // The runner: secrets, the state-changing confirmation (the one list), options, progress and cancel, the log line.
+  const outcome = await runOnProvider(
+    editorHost(deps),
+    { provider, title: `${op.label} · ${provider.name}`, request: { op, args, confirmed: resolved.confirmed } },
+    (run) => run.execute(op, args),
   );
-  logOutcome(deps.log, outcome);
-  if (outcome.error?.kind === 'cancelled') return undefined;
+  if (outcome === DECLINED || outcome.error?.kind === 'cancelled') return undefined;
   noteModuleServed(deps, op, outcome);
   const uri = await showOutcome(deps.documents, outcome);
   void deps.history?.record(outcome, deps.documents.dataOf(uri));
@@ -106,7 +81,7 @@ export async function runOperation(deps: CommandDeps, op: Operation, arg?: unkno
 /** The API's run(): the same request as the command, without a document or any prompt. */
 export async function runForApi(deps: CommandDeps, operation: string, options: RunOptions): Promise<RunResult> {
   const op = findOperation(operation);
-  if (!op) throw new LocalizedError(`Unknown operation "${operation}": see operations().`);
+  if (!op) throw new LocalizedError(l10n.both('Unknown operation "{0}": see operations().', operation));
   const args = Object.fromEntries(Object.entries(options.params ?? {}).map(([k, v]) => [k, String(v)]));
   // The same router as the command: a name, or "best" (of `network`), ranked with the arguments given.
   const providers = readSettings().providers.providers;
@@ -120,41 +95,38 @@ export async function runForApi(deps: CommandDeps, operation: string, options: R
   if (route.kind === 'refuse') throw new LocalizedError(route.message);
   if (route.kind === 'ask')
     throw new LocalizedError(l10n.both('run() needs { provider }: a provider\'s name, or "best" (with "network" when several networks are configured).'));
-  const provider = route.provider;
-  if (op.broadcast && options.confirmed !== true) throw new LocalizedError(`${op.id} sends a transaction: pass { confirmed: true } to send it.`);
-  await deps.secrets.ready;
-  const abort = new AbortController();
-  const sub = options.token?.onCancellationRequested(() => abort.abort());
+  // A state-changing request (the one list: broadcasts and raw ones) is sent only with `confirmed: true`.
+  const host = apiHost(hostBase(deps), options.token, () => {
+    throw unconfirmedRefusal(op, args);
+  });
+  let o: Outcome | typeof DECLINED;
   try {
-    let wire: Provider;
-    try {
-      wire = deps.secrets.resolve(provider);
-    } catch (err) {
-      return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: errorMessage(err) } };
-    }
-    const o = await execute(wire, op, args, executeOptions(deps, wire.headers, abort.signal));
-    logOutcome(deps.log, o);
-    noteModuleServed(deps, op, o);
-    const mask = (t: string) => masker.mask(t);
-    return {
-      result: maskDeep(o.result),
-      body: o.body ? mask(o.body.toString('utf8')) : undefined,
-      file: o.file,
-      status: o.status,
-      elapsedMs: o.elapsedMs,
-      bytes: o.bytes,
-      request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
-      error: o.error && {
-        kind: o.error.kind,
-        message: mask(o.error.message),
-        status: o.error.detail.status,
-        code: o.error.detail.code,
-        data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data),
-      },
-    };
-  } finally {
-    sub?.dispose();
+    o = await runOnProvider(host, { provider: route.provider, title: op.label, request: { op, args, confirmed: options.confirmed === true } }, (run) =>
+      run.execute(op, args),
+    );
+  } catch (err) {
+    if (err instanceof Unconfirmed) throw err; // a state change not confirmed: nothing was sent
+    return { elapsedMs: 0, bytes: 0, request: { method: 'GET', url: '' }, error: { kind: 'input', message: errorMessage(err) } };
   }
+  if (o === DECLINED) throw unconfirmedRefusal(op, args);
+  noteModuleServed(deps, op, o);
+  const mask = (t: string) => masker.mask(t);
+  return {
+    result: maskDeep(o.result),
+    body: o.body ? mask(o.body.toString('utf8')) : undefined,
+    file: o.file,
+    status: o.status,
+    elapsedMs: o.elapsedMs,
+    bytes: o.bytes,
+    request: { method: o.request.method, url: redactUrl(o.request.url), body: o.request.body && mask(o.request.body) },
+    error: o.error && {
+      kind: o.error.kind,
+      message: mask(o.error.message),
+      status: o.error.detail.status,
+      code: o.error.detail.code,
+      data: o.error.detail.data === undefined ? undefined : mask(o.error.detail.data),
+    },
+  };
 }
 
 /** A module route's answer says whether the provider serves its module: 2xx yes, 501 (Not Implemented) no. Recorded, never probed. */
@@ -164,12 +136,6 @@ function noteModuleServed(deps: CommandDeps, op: Operation, o: Outcome): void {
   if (!module) return;
   if (o.status >= 200 && o.status < 300) deps.health?.noteModule?.(o.providerName, module, true);
   else if (o.status === 501) deps.health?.noteModule?.(o.providerName, module, false);
-}
-
-function logOutcome(log: Log, o: Outcome): void {
-  const line = `[request] ${o.operation.id} ${o.request.method} ${redactUrl(o.request.url)} -> ${o.status ?? '-'} ${Math.round(o.elapsedMs)} ms ${formatBytes(o.bytes)}`;
-  if (o.error) log.warn(`${line} · ${o.error.message}`);
-  else log.info(line);
 }
 
 function resolveSecrets(deps: CommandDeps, provider: Provider): Provider {

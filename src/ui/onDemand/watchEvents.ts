@@ -5,7 +5,7 @@
 
 import type * as vscode from 'vscode';
 import type { WatchEvent } from '../../api';
-import { LocalizedError } from '../../core/base/errors';
+import { LocalizedError, rewrapped } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { Provider } from '../../core/config/providers';
 import type { WatchEntry } from '../../core/events/entry';
@@ -19,15 +19,18 @@ import { EventConsole } from './eventConsole';
 import { shortValue } from '../../core/contracts/values';
 import type { DecodedResult } from '../../api';
 import { networkOf, registryForHovers } from './contracts';
-import { type Chosen, chooseWatch } from './chooseWatch';
+import { type Chosen, chooseWatch, watchTarget } from './chooseWatch';
+import { routeTarget } from '../../core/health/routeCommand';
 import { providerPrompts } from './providerPicks';
 import type { InterfaceHealth } from '../../core/health/model';
 import { bestOnInterface } from '../../core/health/route';
+import type { ProviderSecrets } from '../requests/run';
 
 export interface WatchDeps {
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
-  readonly secrets: { resolve(p: Provider): Provider };
+  /** Resolving waits for the stored secrets to be loaded (ui/requests/run.ts's ProviderSecrets). */
+  readonly secrets: ProviderSecrets;
   /** Keeps a console until it closes or the extension deactivates. */
   readonly keep: (d: vscode.Disposable) => void;
   readonly prompts?: Prompts;
@@ -35,8 +38,13 @@ export interface WatchDeps {
   readonly health?: { rows(): readonly InterfaceHealth[] };
 }
 
-function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Watch {
-  const wire = deps.secrets.resolve(chosen.provider); // secrets substituted; the log and views redact addresses
+async function newWatch(deps: Pick<WatchDeps, 'log' | 'secrets'>, chosen: Chosen): Promise<Watch> {
+  let wire: Provider;
+  try {
+    wire = await deps.secrets.resolved(chosen.provider); // secrets substituted; the log and views redact addresses
+  } catch (err) {
+    throw rewrapped(err);
+  }
   return new Watch(watchTargetOf(wire, chosen), {
     headers: wire.headers && { ...wire.headers },
     bufferSize: readSettings().eventsBufferSize,
@@ -58,7 +66,7 @@ export async function watchEvents(deps: WatchDeps, arg?: unknown): Promise<Event
   const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => bestOnInterface(candidates, deps.health?.rows() ?? [], iface);
   const chosen = await chooseWatch(arg, providers, prompts, currentNetworks(providers), best);
   if (!chosen) return undefined;
-  const watch = newWatch(deps, chosen);
+  const watch = await newWatch(deps, chosen);
   const view = new EventConsole(deps.extensionUri, watch, chosen.provider.name, watchTitle(chosen.provider.name, chosen), deps.log);
   deps.keep(view);
   view.start();
@@ -79,12 +87,24 @@ function toApiEvent(e: WatchEntry): WatchEvent {
 }
 
 /** The API's watch(): no prompts; the argument must name the provider and what to watch. */
-export function watchForApi(deps: Pick<WatchDeps, 'log' | 'secrets'>, spec: unknown, listener: (event: WatchEvent) => void): vscode.Disposable {
-  const chosen = readWatchArgument(spec, readSettings().providers.providers);
-  if (!chosen.provider) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider.'));
+export async function watchForApi(
+  deps: Pick<WatchDeps, 'log' | 'secrets' | 'health'>,
+  spec: unknown,
+  listener: (event: WatchEvent) => void,
+): Promise<vscode.Disposable> {
+  const providers = readSettings().providers.providers;
+  const raw = spec && typeof spec === 'object' ? (spec as Record<string, unknown>) : undefined;
+  // What to watch is read first (a bad query is said before anything else), the provider by the router: a name, or "best" (of `network`).
+  const chosen = readWatchArgument(raw ? { ...raw, provider: undefined } : spec, providers);
+  if (raw?.provider === undefined) throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider, or "best".'));
   if (chosen.query === undefined && chosen.evm === undefined)
     throw new LocalizedError(l10n.both('watch() needs "query" (CometBFT) or "evm" (an EVM subscription).'));
-  const watch = newWatch(deps, { provider: chosen.provider, query: chosen.query, evm: chosen.evm });
+  const best = (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => bestOnInterface(candidates, deps.health?.rows() ?? [], iface);
+  const networks = currentNetworks(providers);
+  const route = routeTarget(watchTarget(chosen.evm !== undefined, chosen.query !== undefined, networks, best), raw, networks, providers);
+  if (route.kind === 'refuse') throw new LocalizedError(route.message);
+  if (route.kind !== 'run') throw new LocalizedError(l10n.both('watch() needs "provider": the name of a configured provider, or "best".'));
+  const watch = await newWatch(deps, { provider: route.provider, query: chosen.query, evm: chosen.evm });
   watch.onBatch((entries) => {
     for (const e of entries) {
       try {

@@ -128,7 +128,8 @@ describe('contracts: workspace artifacts', () => {
       s.ctx,
     );
     assert.equal(d.signature, 'pong(uint8)');
-    assert.match(d.source ?? '', /out\/IThing\.sol\/IThing\.json \(by selector\)/);
+    assert.match(d.source ?? '', /guessed from its selector \(workspace artifact out\/IThing\.sol\/IThing\.json\)/);
+    assert.equal(d.guessed, true);
     assert.equal(s.index.reads, 4, 'only the changed file is read again');
   });
 
@@ -247,7 +248,7 @@ describe('contracts: decoding calls, logs and reverts', () => {
     assert.equal((await s.registry.decodeRevert('0x', TOKEN, s.ctx)).note, 'no revert data');
   });
 
-  it('chainEndpoints.contracts: an ABI array or a workspace file, per network; after the code match', async () => {
+  it('chainEndpoints.contracts: an ABI array or a workspace file, per network; before the code match', async () => {
     const s = setup();
     const other = '0x4444444444444444444444444444444444444444';
     const settings = [
@@ -259,7 +260,8 @@ describe('contracts: decoding calls, logs and reverts', () => {
     assert.equal(mine?.name, 'MyToken');
     assert.match(mine?.source.label ?? '', /chainEndpoints\.contracts \(out\/Token\.sol\/Token\.json\)/);
     assert.equal(await r.contractAt(other, { ...s.ctx, network: 'mainnet' }), undefined);
-    assert.equal((await r.contractAt(ROUTER, s.ctx))?.name, 'Router', 'the code match comes first');
+    assert.equal((await r.contractAt(ROUTER, s.ctx))?.name, 'NotTheRouter', "the user's setting comes first, before the code match (issue 34)");
+    assert.equal((await r.contractAt(TOKEN, s.ctx))?.name, 'Token', 'no setting: the code match');
     assert.equal(r.nameOf(other, 'devnet')?.name, 'MyToken');
   });
 });

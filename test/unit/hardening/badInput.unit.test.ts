@@ -8,7 +8,11 @@ import * as net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { execute } from '../../../src/core/chain/execute';
+import { describeRequest, execute } from '../../../src/core/chain/execute';
+import { readOpenApi } from '../../../src/core/chain/catalogue/imported';
+import { routeOperation } from '../../../src/core/chain/catalogue/modules';
+import { resolveTarget } from '../../../src/core/queries/parse';
+import { json, startServer } from '../helpers/httpServer';
 import { HttpClient } from '../../../src/core/transport/http';
 import { OPERATIONS, type Operation, validateArgs } from '../../../src/core/chain/operations';
 import { INTERFACES, type InterfaceId, parseProviders, type Provider, schemesFor, validateAddress } from '../../../src/core/config/providers';
@@ -18,6 +22,24 @@ import { INTERFACES, type InterfaceId, parseProviders, type Provider, schemesFor
  * catalogue's "<Param> is required: <what the value is>" for an empty required value.
  */
 const SAYS_WHAT_TO_TYPE = /\b(type|put|remove|use|encode|add|set)\b|such as|e\.g\.|for example|is required: \S/i;
+
+/** Paths that climb out of the interface's base path (REST at /rest and the RPC at /rpc on one host reach each other). */
+const DOT_PATHS = [
+  '/../rpc/broadcast_tx_sync?tx=AAAA',
+  '../rpc/status',
+  '/%2e%2e/rpc/broadcast_tx_sync?tx=AAAA',
+  '/%2E%2E/rpc/status',
+  '/.%2E/rpc/status',
+  '/%2e./rpc/status',
+  '\\..\\rpc\\broadcast_tx_sync?tx=AAAA',
+  '/cosmos/..\\..\\rpc/status',
+  '/cosmos/./bank/v1beta1/supply',
+  '/cosmos/%2e/bank',
+  '/a/%252e%252e/rpc/status',
+  '/a/%2F..%2F/rpc/status',
+  '/..',
+  '.',
+];
 
 const BAD: Record<string, string[]> = {
   height: ['', '   ', '-1', '0', '00', '1.5', 'abc', '1e3', '+5', '0x10', '9223372036854775808', '1'.repeat(30), '12 13', '１２', '5;rm -rf'],
@@ -29,7 +51,15 @@ const BAD: Record<string, string[]> = {
   bech32: ['', 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xa', 'Cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu', '0x' + '12'.repeat(20), 'cosmos'],
   method: ['', '1abc', 'eth blockNumber', 'status;', '{"method":"x"}'],
   params: ['{', "['a']", 'undefined', '5', '"a string"', 'null', 'true', '{"a":1,}', '[1,2', 'height=5'],
-  path: ['', 'https://evil.example/status', 'javascript:alert(1)', '/status with spaces', '/status#frag'],
+  path: [
+    '',
+    'https://evil.example/status',
+    'javascript:alert(1)',
+    '/status with spaces',
+    '/status#frag',
+    // Dot segments, plain or encoded, or after a backslash: the URL join would resolve them into another route of the host.
+    ...DOT_PATHS,
+  ],
   count: ['0', '-1', '101', 'three', '1.5'],
 };
 
@@ -42,8 +72,11 @@ function listFor(op: Operation, key: string): string[] {
       return op.iface === 'evmRpc' ? BAD.evmTx : BAD.tx;
     case 'hash':
       return op.iface === 'evmRpc' ? BAD.evmHash : BAD.cometHash;
-    case 'address':
-      return op.iface === 'evmRpc' ? BAD.evmAddress : BAD.bech32;
+    case 'address': {
+      // An optional address (evm.simulate: `steps` may replace it) may be left empty.
+      const optional = op.params.find((p) => p.key === 'address')?.optional;
+      return (op.iface === 'evmRpc' ? BAD.evmAddress : BAD.bech32).filter((v) => !(optional && v.trim() === ''));
+    }
     default:
       return BAD[key] ?? [];
   }
@@ -206,6 +239,69 @@ describe('hardening 3: bad input from the user is refused with a message, nothin
     assert.equal(sentForInvalid, 0, 'requests sent for invalid input');
     assert.equal(trimmed.error, undefined);
     assert.deepEqual(trimmedSent, ['/block?height=12']);
+  });
+
+  it('a path never reaches another route of a shared host: REST at /rest, the RPC at /rpc (custom, query-file and imported paths)', async () => {
+    const srv = await startServer((_q, res) => json(res, 200, { jsonrpc: '2.0', id: -1, result: {} }));
+    const provider: Provider = { name: 'gateway', endpoints: { rest: `${srv.url}/rest`, consensusHttp: `${srv.url}/rpc` } };
+    const http = new HttpClient();
+    const options = { http, timeoutMs: 1_000, maxBufferBytes: 1024 * 1024 };
+    const problems: string[] = [];
+    let tried = 0;
+    for (const id of ['rest.custom', 'consensusHttp.custom']) {
+      const op = OPERATIONS.find((o) => o.id === id)!;
+      for (const path of DOT_PATHS) {
+        tried++;
+        const o = await execute(provider, op, { path }, options);
+        if (o.error?.kind !== 'input') problems.push(`${id} ${JSON.stringify(path)}: ${o.error?.kind ?? 'sent'}`);
+        assert.throws(() => describeRequest(provider, op, { path }), /dot segment/, `${id} ${path}: copy as curl`);
+      }
+    }
+    // A query file's raw request (`rest GET <path>`) resolves to the same custom operation and its check.
+    for (const path of DOT_PATHS) {
+      tried++;
+      const target = resolveTarget(`rest GET ${path}`);
+      if (typeof target === 'string') continue; // refused at parse time: fine
+      const o = await execute(provider, target.op, target.fixed, options);
+      if (o.error?.kind !== 'input') problems.push(`query file rest GET ${JSON.stringify(path)}: ${o.error?.kind ?? 'sent'}`);
+    }
+    // An imported route (OpenAPI document) with such a path is left out as invalid.
+    const paths = Object.fromEntries(DOT_PATHS.filter((p) => p.startsWith('/')).map((p) => [p.split('?')[0], { get: { operationId: 'Climb' } }]));
+    const imported = readOpenApi({ swagger: '2.0', paths }, new Set());
+    tried += Object.keys(paths).length;
+    if (imported.routes.length) problems.push(`imported: ${imported.routes.map((r) => r.path).join(', ')}`);
+    // A route's path parameter of "." or ".." (the value is encoded, but a dot segment stays one).
+    const route = routeOperation({
+      id: 'chain.x.Y',
+      module: 'x',
+      rpc: 'Y',
+      path: '/x/{name}/y',
+      summary: '',
+      params: [{ name: 'name', in: 'path', kind: 'string', required: true }],
+      fields: [],
+      src: 'import:n',
+    });
+    for (const name of ['..', '.', ' .. ']) {
+      tried++;
+      const o = await execute(provider, route, { name }, options);
+      if (o.error?.kind !== 'input') problems.push(`route parameter ${JSON.stringify(name)}: ${o.error?.kind ?? 'sent'}`);
+    }
+    // And the honest paths still go where they should.
+    const ok = await execute(
+      provider,
+      OPERATIONS.find((o) => o.id === 'rest.custom')!,
+      { path: '/cosmos/base/tendermint/v1beta1/node_info' },
+      options,
+    );
+    const sent = srv.requests.map((r) => r.url);
+    await http.close();
+    await srv.close();
+    console.log(
+      `      [input] dot segments tried: ${tried}; refused before sending: ${tried - problems.length}; requests that reached /rpc: ${sent.filter((u) => u.startsWith('/rpc')).length}`,
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(ok.error, undefined);
+    assert.deepEqual(sent, ['/rest/cosmos/base/tendermint/v1beta1/node_info']);
   });
 
   it('refuses credentials in an address and says where the key goes, without repeating it', () => {

@@ -8,28 +8,14 @@ import { findOperation } from '../../../src/core/chain/operations';
 import type { Provider } from '../../../src/core/config/providers';
 import { Commands } from '../../../src/ui/commandIds';
 import { resolveArgs } from '../../../src/ui/onDemand/resolveArgs';
-import type { PickItem, Prompts } from '../../../src/ui/prompts';
+import type { PickItem } from '../../../src/ui/prompts';
+import { scriptedPrompts } from '../helpers/prompts';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
-/** Prompts that answer from a script and record what was asked. */
+/** Prompts that answer from a script and record what was asked (the shared builder). */
 function scripted(answers: { pick?: (items: readonly PickItem[]) => PickItem | undefined; inputs?: (string | undefined)[] } = {}) {
-  const asked: string[] = [];
-  const inputs = [...(answers.inputs ?? [])];
-  const prompts: Prompts = {
-    pick: async (items, options) => {
-      asked.push(`pick ${options.placeHolder}: ${items.map((i) => i.label).join(', ')}`);
-      return answers.pick?.(items) as never;
-    },
-    input: async (options) => {
-      asked.push(`input ${options.prompt}`);
-      const answer = inputs.shift();
-      if (answer !== undefined && options.validate?.(answer)) throw new Error(`scripted answer "${answer}" is invalid: ${options.validate(answer)}`);
-      return answer;
-    },
-    confirm: async () => true,
-  };
-  return { prompts, asked };
+  return scriptedPrompts(answers);
 }
 
 const local: Provider = { name: 'Local node', endpoints: { consensusRpc: 'http://127.0.0.1:26657', evmRpc: 'http://127.0.0.1:8545' } };

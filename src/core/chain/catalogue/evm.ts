@@ -21,6 +21,7 @@ import {
   method,
   optionalHeight,
   params,
+  simulateParams,
 } from '../params';
 
 export const EVM_OPERATIONS: readonly Operation[] = [
@@ -117,6 +118,46 @@ export const EVM_OPERATIONS: readonly Operation[] = [
         return decoded === undefined ? result : decoded;
       } catch {
         return result; // does not fit the outputs: the hex as received
+      }
+    },
+  },
+  {
+    id: 'evm.simulate',
+    iface: 'evmRpc',
+    label: 'simulate (what if)',
+    get title() {
+      return l10n.t('EVM RPC: Simulate a call, a transaction or a bundle (what if)');
+    },
+    params: simulateParams,
+    // The simulation (several read requests, the engine chosen, the answer decoded: core/contracts/simulate.ts) runs
+    // in the Simulate command, query files and api.simulate(). Run as a plain operation (the API's run()), a call
+    // without overrides or steps is its eth_call engine; the rest is refused, nothing sent.
+    build: (a) => {
+      if ((a.overrides ?? '').trim() || (a.blockOverrides ?? '').trim() || (a.steps ?? '').trim() || (a.data ?? '').trim())
+        throw new EndpointError(
+          'input',
+          l10n.both('evm.simulate with overrides, steps or data runs through the simulation: the Simulate command, a query file or api.simulate().'),
+        );
+      try {
+        const [tx, block] = callParams({ address: a.address ?? '', function: a.function ?? '', args: a.args, block: a.block }) as [
+          Record<string, string>,
+          string,
+        ];
+        if (a.from?.trim()) tx.from = a.from.trim();
+        if (a.value?.trim()) tx.value = `0x${BigInt(a.value.trim()).toString(16)}`;
+        if (a.gas?.trim()) tx.gas = `0x${BigInt(a.gas.trim()).toString(16)}`;
+        return { kind: 'jsonrpc', method: 'eth_call', params: [tx, block] };
+      } catch (err) {
+        throw err instanceof LocalizedError ? new EndpointError('input', { english: err.message, shown: err.shown }) : err;
+      }
+    },
+    decodeResult: (result, a) => {
+      if (typeof result !== 'string') return result;
+      try {
+        const decoded = decodeResult(functionForCall(a.function), result);
+        return decoded === undefined ? result : decoded;
+      } catch {
+        return result;
       }
     },
   },

@@ -7,6 +7,8 @@
 import { LocalizedError } from '../../base/errors';
 import * as l10n from '../../base/l10n';
 import type { ParamKind, RouteDefinition, RouteParam } from './modules';
+import { dotSegmentOf } from '../../config/providers';
+import { stateChangingConsensusPath } from '../stateChanging';
 
 export const MAX_IMPORTED_ROUTES = 400;
 const MAX_PARAMS = 24;
@@ -14,8 +16,8 @@ const MAX_ENUM = 64;
 
 export interface ImportResult {
   routes: RouteDefinition[];
-  /** Routes left out: invalid, not GET-able, or already in the generated table. */
-  skipped: { invalid: number; known: number; overLimit: number };
+  /** Routes left out: invalid, already in the generated table, past the limit, or named like a request that changes state. */
+  skipped: { invalid: number; known: number; overLimit: number; sends: number };
   title?: string;
 }
 
@@ -53,13 +55,18 @@ export function readOpenApi(doc: unknown, known: ReadonlySet<string>): ImportRes
   }
   const v3 = typeof doc.openapi === 'string';
   const routes: RouteDefinition[] = [];
-  const skipped = { invalid: 0, known: 0, overLimit: 0 };
+  const skipped = { invalid: 0, known: 0, overLimit: 0, sends: 0 };
   const ids = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {
     const get = isObject(item) ? item.get : undefined;
     if (!isObject(get)) continue;
     if (known.has(path)) {
       skipped.known++;
+      continue;
+    }
+    // A GET named like a broadcast (`/broadcast_tx_sync?tx=…` where REST and RPC share a host) would send unconfirmed.
+    if (stateChangingConsensusPath(path)) {
+      skipped.sends++;
       continue;
     }
     if (routes.length >= MAX_IMPORTED_ROUTES) {
@@ -77,9 +84,13 @@ export function readOpenApi(doc: unknown, known: ReadonlySet<string>): ImportRes
   return { routes, skipped, title: isObject(doc.info) ? text(doc.info.title, 120) || undefined : undefined };
 }
 
+/** A route path an import may keep: plain segments and `{param}`s, no `.` or `..` (joining would climb out of the gateway's base path), no encoded characters. */
+function plainRoutePath(path: string): boolean {
+  return path.length <= 300 && /^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z_][A-Za-z0-9_.]*\}))+$/.test(path) && dotSegmentOf(path) === undefined;
+}
+
 function readRoute(path: string, get: Json, v3: boolean, shared: unknown): RouteDefinition | undefined {
-  // Plain segments only: no `.` or `..` (joining would climb out of the gateway's base path), no encoded characters.
-  if (path.length > 300 || !/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z_][A-Za-z0-9_.]*\}))+$/.test(path) || /\/\.{1,2}(\/|$)/.test(path)) return undefined;
+  if (!plainRoutePath(path)) return undefined;
   const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const params: RouteParam[] = [];
   let paged = false;
@@ -140,10 +151,15 @@ export interface StoredImport {
   routes: RouteDefinition[];
 }
 
-/** Reads back stored imports, dropping anything that is not a valid route (the store is ours, but may be from an older version). */
+/**
+ * Reads back stored imports, dropping anything that is not a valid route (the store is ours, but may
+ * be from an older version): paths are checked again as an import checks them, and an id belongs to
+ * the first network that imported it (a later one's route of that id is dropped, never swapped in).
+ */
 export function readStoredImports(value: unknown): StoredImport[] {
   if (!Array.isArray(value)) return [];
   const out: StoredImport[] = [];
+  const ids = new Set<string>();
   for (const s of value.slice(0, 20)) {
     if (!isObject(s) || typeof s.network !== 'string' || !Array.isArray(s.routes)) continue;
     const routes = s.routes
@@ -154,10 +170,26 @@ export function readStoredImports(value: unknown): StoredImport[] {
           typeof r.id === 'string' &&
           r.id.startsWith('chain.') &&
           typeof r.path === 'string' &&
+          plainRoutePath(r.path) &&
+          !stateChangingConsensusPath(r.path) &&
           typeof r.module === 'string' &&
-          Array.isArray(r.fields),
+          Array.isArray(r.fields) &&
+          !ids.has(r.id),
       );
+    for (const r of routes) ids.add(r.id);
     out.push({ network: s.network, from: text(s.from, 300), importedAt: Number(s.importedAt) || 0, routes });
   }
   return out;
+}
+
+/**
+ * The stored imports with `entry` in place of its network's earlier import. A route id names one
+ * route for every network (query files and api.run() find it by id alone): an id another network
+ * already imported is refused here (`taken`), so the last import never silently takes it over.
+ */
+export function mergeImport(stored: readonly StoredImport[], entry: StoredImport): { all: StoredImport[]; taken: string[] } {
+  const others = stored.filter((s) => s.network !== entry.network);
+  const elsewhere = new Set(others.flatMap((s) => s.routes.map((r) => r.id)));
+  const taken = entry.routes.filter((r) => elsewhere.has(r.id)).map((r) => r.id);
+  return { all: [...others, { ...entry, routes: entry.routes.filter((r) => !elsewhere.has(r.id)) }], taken };
 }

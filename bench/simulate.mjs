@@ -1,0 +1,108 @@
+// @ts-check
+// Case "simulate": the overhead of a simulation (core/contracts/simulate.ts: the spec checked, the
+// calldata encoded through the registry, the engine chosen, the answer decoded) over the bare JSON-RPC
+// requests it makes, both through execute() against the same loopback server:
+//   (1) eth_call engine: simulate() (eth_call + eth_estimateGas in parallel, the return decoded) vs the
+//       same two requests sent bare, in parallel too;
+//   (2) debug_traceCall engine with a 1,000-frame call tree: simulate() (the tree flattened and every
+//       frame decoded, logs and transfers read) vs the bare debug_traceCall.
+import http from 'node:http';
+import os from 'node:os';
+import { childMain, core, interleave, require, summary } from './lib.mjs';
+
+const viem = require('viem');
+const { HttpClient } = core('transport/http');
+const { ContractRegistry } = core('contracts/registry');
+const { evmCaller, simulate } = core('contracts/simulate');
+
+const TOKEN_ABI = viem.parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function balanceOf(address account) view returns (uint256)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+]);
+const TOKEN = '0x00000000000000000000000000000000000000aa';
+const OTHER = '0x00000000000000000000000000000000000000bb';
+
+function traceTree(frames) {
+  const frame = (i) => ({
+    type: i % 3 === 0 ? 'STATICCALL' : 'CALL',
+    from: i % 2 ? TOKEN : OTHER,
+    to: i % 2 ? OTHER : TOKEN,
+    gas: '0x2dc6c0',
+    gasUsed: '0x6d60',
+    input: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [OTHER, BigInt(i)] }),
+    output: viem.encodeAbiParameters([{ type: 'bool' }], [true]),
+    value: '0x0',
+  });
+  const per = 40;
+  const groups = Math.floor((frames - 1) / per);
+  return {
+    ...frame(0),
+    calls: Array.from({ length: groups }, (_, g) => ({ ...frame(g + 1), calls: Array.from({ length: per - 1 }, (_, j) => frame(g * per + j + 2)) })),
+  };
+}
+
+childMain(async ({ warmup, n, frames }) => {
+  const tree = traceTree(frames);
+  const count = (f) => 1 + (f.calls ?? []).reduce((s, c) => s + count(c), 0);
+  const answers = {
+    eth_call: viem.encodeAbiParameters([{ type: 'uint256' }], [750n]),
+    eth_estimateGas: '0x5208',
+    debug_traceCall: tree,
+  };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const m = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answers[m.method] ?? null }));
+    });
+  });
+  await new Promise((r) => server.listen({ host: '127.0.0.1', port: 0 }, () => r(undefined)));
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+  try {
+    const provider = { name: 'bench', endpoints: { evmRpc: url } };
+    const options = { http: new HttpClient(), timeoutMs: 20_000, maxBufferBytes: 64 << 20, spillDir: os.tmpdir(), formatWhileReceiving: false };
+    const evm = evmCaller(provider, options);
+    const registry = new ContractRegistry({ settings: () => [{ address: TOKEN, abi: TOKEN_ABI, name: 'Token' }] });
+    const ctx = { network: 'bench' };
+    const spec = { address: TOKEN, function: 'balanceOf(address)', args: [OTHER] };
+    const tx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [OTHER] }) };
+
+    let result;
+    const callTimes = await interleave({
+      ours: async () => {
+        result = await simulate(evm, spec, registry, ctx, { provider: 'bench', support: { callOverrides: true } });
+      },
+      // The same two requests, sent as the simulation sends them (in parallel).
+      baseline: async () => {
+        await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
+      },
+      warmup,
+      n,
+    });
+    if (result.result !== '750') throw new Error(`eth_call engine decoded ${JSON.stringify(result.result)}`);
+
+    const traceSpec = { address: TOKEN, function: 'transfer(address,uint256)', args: [OTHER, '1'] };
+    const ttx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [OTHER, 1n] }) };
+    let decodedFrames = 0;
+    const traceTimes = await interleave({
+      ours: async () => {
+        const r = await simulate(evm, traceSpec, registry, ctx, { provider: 'bench', support: { traceCall: true } });
+        decodedFrames = r.steps[0].trace.frames.filter((f) => f.call?.name === 'transfer').length;
+      },
+      baseline: async () => {
+        await evm('debug_traceCall', [ttx, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
+      },
+      warmup,
+      n,
+    });
+    return {
+      call: { ours: summary(callTimes.ours), baseline: summary(callTimes.baseline) },
+      trace: { ours: summary(traceTimes.ours), baseline: summary(traceTimes.baseline), frames: count(tree), decoded: decodedFrames },
+    };
+  } finally {
+    server.close();
+  }
+});

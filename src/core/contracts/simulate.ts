@@ -1,0 +1,716 @@
+// What if: a call, a transaction or a bundle simulated on the best engine the provider serves, never
+// sent as a transaction. Three engines, chosen by what the provider's capabilities say it serves
+// (learnt method by method: core/health/capabilities.ts):
+//   eth_simulateV1   several calls sharing state (a bundle), state and block overrides, logs and
+//                    native transfers per call (anvil, geth; not cosmos/evm: #1289);
+//   debug_traceCall  one call with callTracer (the call tree, its logs), state and block overrides
+//                    (geth, anvil, cosmos/evm v0.5+);
+//   eth_call         one call (+ eth_estimateGas): no call tree; overrides only where the node takes
+//                    a third parameter (evmd v0.3.x refuses any, even `{}`).
+// What the provider cannot do is refused before anything is sent, in one sentence that says why and
+// names a provider of the same network that can. The answer is decoded through the contracts
+// registry (return or revert, the call tree with precompiles named, the logs) into a plain result
+// that documents, query files (`evm.simulate`) and the API read.
+
+import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { blockParam, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
+import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
+import type { Operation } from '../chain/operation';
+import type { Provider } from '../config/providers';
+import { resolveFunction } from './call';
+import { decodeOutputs } from './decode';
+import type { ContractRegistry, ResolveContext } from './registry';
+import { type TraceView, decodeTrace } from './trace';
+import type { Decoded, DecodedArg } from './types';
+import { canonicalType, resultOf, signatureOf } from './values';
+
+import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
+
+export {
+  type Alternative,
+  type EngineSupport,
+  type Needs,
+  type SimulationEngine,
+  SIMULATION_ENGINES,
+  chooseEngine,
+  engineFor,
+  engineSupportOf,
+} from './engines';
+
+/** One call (or one step of a bundle). */
+export interface SimulationCall {
+  /** The contract (or account) called; `to` is the same. */
+  readonly address?: string;
+  readonly to?: string;
+  /** A signature, or a name or selector when the ABI is known; or give `data`. */
+  readonly function?: string;
+  readonly args?: readonly unknown[] | string;
+  /** The calldata as is (0x hex), instead of function + args. */
+  readonly data?: string;
+  readonly from?: string;
+  /** Wei, decimal or 0x. */
+  readonly value?: string;
+  readonly gas?: string;
+}
+
+/** What the simulation needs of an engine. */
+export function needsOf(spec: SimulationSpec): Needs {
+  return {
+    overrides: spec.overrides !== undefined && spec.overrides !== null && Object.keys(spec.overrides).length > 0,
+    blockOverrides: spec.blockOverrides !== undefined && spec.blockOverrides !== null && Object.keys(spec.blockOverrides).length > 0,
+    bundle: (spec.steps?.length ?? 0) > 1,
+  };
+}
+
+export interface SimulationSpec extends SimulationCall {
+  /** A block number (decimal or 0x) or tag; latest by default. */
+  readonly block?: string;
+  /** State overrides by address: `{ "0x…": { balance, nonce, code, state, stateDiff } }`. */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+  /** Block overrides: `{ number, time, baseFee, gasLimit, feeRecipient, prevRandao }`. */
+  readonly blockOverrides?: Readonly<Record<string, unknown>>;
+  /** A bundle: calls that share state, in order (the top-level call keys are then not needed). */
+  readonly steps?: readonly SimulationCall[];
+}
+
+export interface SimulatedLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+  readonly data: string;
+  /** The event's name and its arguments by name, when decoded. */
+  readonly name?: string;
+  readonly signature?: string;
+  readonly args?: Readonly<Record<string, unknown>>;
+  readonly event: Decoded;
+}
+
+export interface Transfer {
+  readonly from: string;
+  readonly to: string;
+  /** Wei, decimal. */
+  readonly value: string;
+}
+
+export interface SimulatedRevert extends Decoded {
+  readonly data?: string;
+  /** Error(string): its message. */
+  readonly message?: string;
+  /** The arguments by name (or position). */
+  readonly values?: Readonly<Record<string, unknown>>;
+}
+
+export interface StepResult {
+  readonly index: number;
+  readonly to: string;
+  readonly from?: string;
+  readonly data: string;
+  readonly value?: string;
+  readonly function?: string;
+  readonly contract?: string;
+  readonly ok: boolean;
+  /** The decoded return: one output its value, several an object by name (as evm.callContract gives it). */
+  readonly result?: unknown;
+  readonly outputs?: readonly DecodedArg[];
+  readonly raw?: string;
+  readonly revert?: SimulatedRevert;
+  /** A failure that is not a revert (the node's sentence, or why the answer did not decode). */
+  readonly error?: string;
+  readonly logs: readonly SimulatedLog[];
+  readonly gasUsed?: string;
+  readonly gasError?: string;
+  /** Native value moved (from the call tree, or eth_simulateV1's traced transfers). */
+  readonly transfers: readonly Transfer[];
+  /** The call tree (debug_traceCall), frames decoded. */
+  readonly trace?: TraceView;
+}
+
+export interface BalanceChange {
+  readonly account: string;
+  readonly accountName?: string;
+  /** `native`, or the token contract's address. */
+  readonly asset: string;
+  readonly assetName?: string;
+  /** Signed, decimal (wei or the token's smallest unit); gas fees not counted. */
+  readonly delta: string;
+}
+
+export interface SimulationResult {
+  readonly engine: SimulationEngine;
+  readonly provider: string;
+  readonly block: string;
+  /** One per call (one for a single call). */
+  readonly steps: readonly StepResult[];
+  /** The last step's, for assertions on a single call (`result`, `revert`, `logs`). */
+  readonly result?: unknown;
+  readonly revert?: SimulatedRevert;
+  readonly logs: readonly SimulatedLog[];
+  readonly ok: boolean;
+  readonly balanceChanges: readonly BalanceChange[];
+  /** Whether the engine gives a call tree (eth_call does not). */
+  readonly callTree: boolean;
+  readonly overrides?: Readonly<Record<string, unknown>>;
+  readonly blockOverrides?: Readonly<Record<string, unknown>>;
+  readonly notes: readonly string[];
+}
+
+export type EvmCall = (method: string, params: readonly unknown[]) => Promise<unknown>;
+
+export const MAX_STEPS = 50;
+const ADDRESS_KEYS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff']);
+/** Block override keys as written -> as eth_simulateV1 and debug_traceCall read them (geth's names; anvil takes them too). */
+const BLOCK_KEYS: Readonly<Record<string, string>> = {
+  number: 'number',
+  time: 'time',
+  baseFee: 'baseFeePerGas',
+  baseFeePerGas: 'baseFeePerGas',
+  gasLimit: 'gasLimit',
+  feeRecipient: 'feeRecipient',
+  prevRandao: 'prevRandao',
+};
+/** eth_simulateV1's address of traced native transfers (ERC-7528), logged as an ERC-20 Transfer. */
+const NATIVE_TRANSFER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const MAX_LOGS = 1000;
+
+// ---- the spec, checked before anything is sent ----
+
+/** The state overrides checked and normalised (addresses checksummed, quantities 0x). */
+export function checkOverrides(o: unknown): Record<string, Record<string, unknown>> | undefined {
+  if (o === undefined) return undefined;
+  const shape = l10n.both('overrides: an object by address, e.g. {"0x…": {"balance": "0x1"}}.');
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) refuse(shape);
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [addr, v] of Object.entries(o)) {
+    if (!isAddress(addr, { strict: false })) refuse(l10n.both('overrides: {0} is not an address (0x and 40 hex digits).', addr.slice(0, 60)));
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(shape);
+    const entry: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (!ADDRESS_KEYS.has(k)) refuse(l10n.both('overrides: {0} is not one of balance, nonce, code, state, stateDiff.', k.slice(0, 40)));
+      if (k === 'balance' || k === 'nonce') entry[k] = quantity(String(x), `overrides.${k}`) ?? '0x0';
+      else if (k === 'code') {
+        if (typeof x !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(x)) refuse(l10n.both('overrides: code is 0x and hex bytes.'));
+        entry[k] = x;
+      } else {
+        if (x === null || typeof x !== 'object' || Array.isArray(x)) refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
+        for (const [slot, val] of Object.entries(x as Record<string, unknown>))
+          if (!/^0x[0-9a-fA-F]{64}$/.test(slot) || typeof val !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(val))
+            refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
+        entry[k] = x;
+      }
+    }
+    if ('state' in entry && 'stateDiff' in entry) refuse(l10n.both('overrides: give state or stateDiff for an address, not both.'));
+    out[getAddress(addr)] = entry;
+  }
+  return out;
+}
+
+/** The block overrides checked, with the names the engines read. */
+export function checkBlockOverrides(o: unknown): Record<string, string> | undefined {
+  if (o === undefined) return undefined;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) refuse(l10n.both('blockOverrides: an object, e.g. {"number": "0x10", "time": "0x6500000"}.'));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const wire = BLOCK_KEYS[k];
+    if (!wire) refuse(l10n.both('blockOverrides: {0} is not one of number, time, baseFee, gasLimit, feeRecipient, prevRandao.', k.slice(0, 40)));
+    if (k === 'feeRecipient') {
+      if (typeof v !== 'string' || !isAddress(v, { strict: false })) refuse(l10n.both('blockOverrides: feeRecipient is an address.'));
+      out[wire] = getAddress(v);
+    } else if (k === 'prevRandao') {
+      if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(v)) refuse(l10n.both('blockOverrides: prevRandao is 32 bytes of hex.'));
+      out[wire] = v;
+    } else out[wire] = quantity(String(v), `blockOverrides.${k}`) ?? '0x0';
+  }
+  return out;
+}
+
+export interface PreparedStep {
+  readonly tx: Record<string, string>;
+  readonly fn?: AbiFunction;
+  readonly contract?: string;
+  readonly source?: string;
+}
+
+export interface PreparedSimulation {
+  readonly block: string;
+  readonly steps: readonly PreparedStep[];
+  readonly overrides?: Record<string, Record<string, unknown>>;
+  readonly blockOverrides?: Record<string, string>;
+  readonly needs: Needs;
+}
+
+async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, block: string, at: string): Promise<PreparedStep> {
+  const to = c.to ?? c.address;
+  if (typeof to !== 'string' || !isAddress(to, { strict: false })) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
+  let data: Hex;
+  let fn: AbiFunction | undefined;
+  let contract: { name: string; source: { label: string } } | undefined;
+  if (c.data !== undefined) {
+    if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
+    if (typeof c.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
+    data = c.data as Hex;
+    const found = await registry.functionFor(data, to, { ...ctx, block });
+    fn = found?.fn;
+    contract = found?.decoded.contract ? { name: found.decoded.contract, source: { label: found.decoded.source ?? '' } } : undefined;
+  } else {
+    if (typeof c.function !== 'string' || c.function.trim() === '')
+      refuse(l10n.both('{0}function: a signature such as balanceOf(address), or a name when the ABI is known (or give data).', at));
+    const known = await registry.contractAt(to, { ...ctx, block });
+    const args = splitArgs(c.args);
+    fn = resolveFunction(c.function, known, args.length);
+    data = encodeCall(fn, args);
+    contract = known;
+    // A bare signature (no outputs) on an address without a known ABI: the outputs of the ABIs known for its selector (a standard ERC-20…).
+    if (fn.outputs.length === 0) {
+      const found = await registry.functionFor(data, to, { ...ctx, block });
+      if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
+    }
+  }
+  const tx: Record<string, string> = { to: getAddress(to), data };
+  if (c.from !== undefined) {
+    if (typeof c.from !== 'string' || !isAddress(c.from, { strict: false })) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
+    tx.from = getAddress(c.from);
+  }
+  const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
+  if (value) tx.value = value;
+  const gas = quantity(c.gas === undefined ? undefined : String(c.gas), `${at}gas`);
+  if (gas) tx.gas = gas;
+  return { tx, fn, contract: contract?.name, source: contract?.source.label };
+}
+
+/** Everything checked before anything is sent: each call's calldata, the block, the overrides. */
+export async function prepareSimulation(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): Promise<PreparedSimulation> {
+  if (spec === null || typeof spec !== 'object') refuse(l10n.both('A simulation is an object: { address, function, args } or { steps: [...] }.'));
+  const block = blockParam(spec.block);
+  const overrides = checkOverrides(spec.overrides);
+  const blockOverrides = checkBlockOverrides(spec.blockOverrides);
+  let calls: readonly SimulationCall[];
+  if (spec.steps !== undefined) {
+    if (!Array.isArray(spec.steps) || spec.steps.length === 0)
+      refuse(l10n.both('steps: a list of calls, each { address, function, args } or { address, data }.'));
+    if (spec.steps.length > MAX_STEPS) refuse(l10n.both('steps: at most {0} calls.', String(MAX_STEPS)));
+    // Keys given beside steps are each step's defaults (from, value, gas).
+    calls = spec.steps.map((s) => ({ from: spec.from, gas: spec.gas, ...(s && typeof s === 'object' ? s : {}) }));
+  } else calls = [spec];
+  const steps: PreparedStep[] = [];
+  for (let i = 0; i < calls.length; i++) steps.push(await prepareStep(calls[i], registry, ctx, block, calls.length > 1 ? `steps[${i}].` : ''));
+  return { block, steps, overrides, blockOverrides, needs: needsOf({ ...spec, overrides, blockOverrides }) };
+}
+
+// ---- running ----
+
+function hex(v: unknown, max = 1 << 22): string | undefined {
+  return typeof v === 'string' && v.length <= max && /^0x[0-9a-fA-F]*$/.test(v) ? v : undefined;
+}
+function dec(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
+}
+function lowerAddr(v: unknown): string | undefined {
+  return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
+}
+
+type Json = Record<string, any>;
+
+interface RawStep {
+  ok: boolean;
+  returnData?: string;
+  /** Revert data (a revert), when there is some. */
+  revertData?: string;
+  reverted?: boolean;
+  error?: string;
+  logs: Array<{ address: string; topics: string[]; data: string }>;
+  gasUsed?: string;
+  gasError?: string;
+  transfers: Transfer[];
+  trace?: Json;
+}
+
+function readLogs(v: unknown): RawStep['logs'] {
+  if (!Array.isArray(v)) return [];
+  const out: RawStep['logs'] = [];
+  for (const l of v.slice(0, MAX_LOGS)) {
+    if (!l || typeof l !== 'object') continue;
+    const address = lowerAddr(l.address);
+    const topics = Array.isArray(l.topics) ? l.topics.filter((t: unknown) => typeof t === 'string' && /^0x[0-9a-fA-F]{64}$/.test(t)).slice(0, 4) : [];
+    if (!address) continue;
+    out.push({ address, topics, data: hex(l.data) ?? '0x' });
+  }
+  return out;
+}
+
+/** The revert data and the node's sentence of a JSON-RPC error (eth_call: code 3 with data). */
+function revertOf(err: unknown): { reverted: boolean; data?: string; message: string } {
+  const detail = isEndpointError(err) ? err.detail : {};
+  const data = typeof detail.data === 'string' ? (/^"?(0x[0-9a-fA-F]*)"?$/.exec(detail.data)?.[1] ?? undefined) : undefined;
+  const message = errorMessage(err);
+  return { reverted: detail.code === 3 || /revert/i.test(message), data: data && data !== '0x' ? data : undefined, message };
+}
+
+function rethrowCancel(err: unknown): void {
+  if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+}
+
+async function runSimulateV1(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
+  const blockStateCall: Json = { calls: p.steps.map((s) => s.tx) };
+  if (p.overrides) blockStateCall.stateOverrides = p.overrides;
+  if (p.blockOverrides) blockStateCall.blockOverrides = p.blockOverrides;
+  const answer = await evm('eth_simulateV1', [{ blockStateCalls: [blockStateCall], traceTransfers: true, validation: false }, p.block]);
+  const blocks = Array.isArray(answer) ? answer : [];
+  const calls: unknown[] = blocks[0] && typeof blocks[0] === 'object' && Array.isArray(blocks[0].calls) ? blocks[0].calls : [];
+  if (calls.length !== p.steps.length)
+    throw new EndpointError('protocol', l10n.both('eth_simulateV1 answered {0} calls for {1} sent.', String(calls.length), String(p.steps.length)));
+  return calls.map((c) => {
+    const call = (c && typeof c === 'object' ? c : {}) as Json;
+    const ok = call.status === '0x1' || call.status === 1;
+    const all = readLogs(call.logs);
+    // traceTransfers: native value moved appears as a Transfer log from 0xeeee…eeee.
+    const transfers: Transfer[] = [];
+    const logs = all.filter((l) => {
+      if (l.address !== NATIVE_TRANSFER_ADDRESS) return true;
+      if (l.topics[0] === TRANSFER_TOPIC && l.topics.length === 3)
+        transfers.push({ from: `0x${l.topics[1].slice(26)}`, to: `0x${l.topics[2].slice(26)}`, value: BigInt(l.data === '0x' ? 0 : l.data).toString() });
+      return false;
+    });
+    const err = call.error && typeof call.error === 'object' ? (call.error as Json) : undefined;
+    const returnData = hex(call.returnData) ?? '0x';
+    return {
+      ok,
+      returnData: ok ? returnData : undefined,
+      revertData: !ok ? (hex(err?.data) ?? (returnData !== '0x' ? returnData : undefined)) : undefined,
+      reverted: !ok && (err?.code === 3 || /revert|execution failed/i.test(String(err?.message ?? '')) || returnData !== '0x'),
+      error: !ok ? String(err?.message ?? 'failed').slice(0, 300) : undefined,
+      logs: ok ? logs : [],
+      gasUsed: dec(call.gasUsed),
+      transfers: ok ? transfers : [],
+    };
+  });
+}
+
+/** debug_traceCall with callTracer (logs on): the config as an object (geth, anvil), else as a string (cosmos/evm). */
+async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
+  const config = (tracerConfig: unknown): Json => ({
+    tracer: 'callTracer',
+    tracerConfig,
+    ...(p.overrides ? { stateOverrides: p.overrides } : {}),
+    ...(p.blockOverrides ? { blockOverrides: p.blockOverrides } : {}),
+  });
+  const tx = p.steps[0].tx;
+  let root: Json;
+  try {
+    root = (await evm('debug_traceCall', [tx, p.block, config({ withLog: true })])) as Json;
+  } catch (err) {
+    if (!/unmarshal/i.test(errorMessage(err))) throw err;
+    root = (await evm('debug_traceCall', [tx, p.block, config('{"withLog":true}')])) as Json;
+  }
+  if (!root || typeof root !== 'object' || Array.isArray(root))
+    throw new EndpointError('protocol', l10n.both('debug_traceCall answered something other than a call frame.'));
+  const ok = typeof root.error !== 'string';
+  const logs: RawStep['logs'] = [];
+  const transfers: Transfer[] = [];
+  // Logs and value of the frames that did not fail (a failed frame's logs are dropped by the EVM).
+  const stack: Json[] = [root];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < 50_000) {
+    const f = stack.pop()!;
+    if (!f || typeof f !== 'object' || typeof f.error === 'string') continue;
+    if (logs.length < MAX_LOGS) logs.push(...readLogs(f.logs).slice(0, MAX_LOGS - logs.length));
+    const v = dec(f.value);
+    const from = lowerAddr(f.from);
+    const to = lowerAddr(f.to);
+    if (v && v !== '0' && from && to && f.type !== 'DELEGATECALL') transfers.push({ from, to, value: v });
+    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
+    for (let i = calls.length - 1; i >= 0; i--) stack.push(calls[i]);
+  }
+  return [
+    {
+      ok,
+      returnData: ok ? (hex(root.output) ?? '0x') : undefined,
+      revertData: ok ? undefined : hex(root.output),
+      reverted: !ok && /revert/i.test(String(root.error)),
+      error: ok ? undefined : String(root.error).slice(0, 300),
+      logs: ok ? logs : [],
+      gasUsed: dec(root.gasUsed),
+      transfers: ok ? transfers : [],
+      trace: root,
+    },
+  ];
+}
+
+async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
+  const tx = p.steps[0].tx;
+  const extra: unknown[] = [];
+  if (p.overrides || p.blockOverrides) extra.push(p.overrides ?? {});
+  if (p.blockOverrides) extra.push(p.blockOverrides);
+  let step: RawStep;
+  // eth_estimateGas goes beside eth_call (in parallel: one round trip of latency, not two).
+  const estimate = evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])]).then(
+    (gas) => ({ gas }),
+    (err: unknown) => ({ err }),
+  );
+  try {
+    const raw = await evm('eth_call', [tx, p.block, ...extra]);
+    const h = hex(raw);
+    step =
+      h === undefined
+        ? { ok: false, error: 'the node answered something other than hex data', logs: [], transfers: [] }
+        : {
+            ok: true,
+            returnData: h,
+            logs: [],
+            transfers:
+              tx.value && tx.from && BigInt(tx.value) > 0n
+                ? [{ from: tx.from.toLowerCase(), to: tx.to.toLowerCase(), value: BigInt(tx.value).toString() }]
+                : [],
+          };
+  } catch (err) {
+    rethrowCancel(err);
+    const r = revertOf(err);
+    step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
+  }
+  const e = await estimate;
+  if ('err' in e) {
+    rethrowCancel(e.err);
+    step.gasError = errorMessage(e.err).slice(0, 300);
+  } else {
+    const g = dec(e.gas);
+    if (g) step.gasUsed = g;
+    else step.gasError = 'the node answered something other than a quantity';
+  }
+  return [step];
+}
+
+function revertDetail(d: Decoded, data: string | undefined): SimulatedRevert {
+  const values: Record<string, unknown> = {};
+  (d.args ?? []).forEach((a, i) => (values[a.name || String(i)] = a.value));
+  const message = d.signature === 'Error(string)' ? String(d.args?.[0]?.value ?? '') : undefined;
+  return { ...d, data, values, ...(message !== undefined ? { message } : {}) };
+}
+
+/** Decodes one step's answer: its return or revert, its logs. */
+async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: ContractRegistry, ctx: ResolveContext): Promise<StepResult> {
+  const base = {
+    index: i,
+    to: s.tx.to,
+    from: s.tx.from,
+    data: s.tx.data,
+    value: s.tx.value ? BigInt(s.tx.value).toString() : undefined,
+    function: s.fn ? signatureOf(s.fn) : undefined,
+    contract: s.contract,
+    gasUsed: raw.gasUsed,
+    gasError: raw.gasError,
+    transfers: raw.transfers,
+  };
+  const logs: SimulatedLog[] = [];
+  for (const l of raw.logs) {
+    const event = await registry.decodeLog(l, ctx);
+    const args: Record<string, unknown> = {};
+    (event.args ?? []).forEach((a, k) => (args[a.name || String(k)] = a.value));
+    logs.push({ ...l, event, ...(event.kind === 'event' ? { name: event.name, signature: event.signature, args } : {}) });
+  }
+  if (raw.ok) {
+    const data = raw.returnData ?? '0x';
+    if (!s.fn) return { ...base, ok: true, raw: data, logs };
+    try {
+      const outputs = decodeOutputs(s.fn, data);
+      return { ...base, ok: true, raw: data, outputs, result: s.fn.outputs.length > 0 ? resultOf(outputs) : undefined, logs };
+    } catch (err) {
+      return {
+        ...base,
+        ok: true,
+        raw: data,
+        logs,
+        error: `the answer does not decode as ${s.fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`,
+      };
+    }
+  }
+  if (raw.reverted || raw.revertData) {
+    const decoded: Decoded = raw.revertData
+      ? await registry.decodeRevert(raw.revertData, s.tx.to, ctx)
+      : { kind: 'unknown', note: 'the node gave no revert data (evmd never returns it from eth_call)' };
+    return { ...base, ok: false, revert: revertDetail(decoded, raw.revertData), error: raw.error, logs: [] };
+  }
+  return { ...base, ok: false, error: raw.error ?? 'failed', logs: [] };
+}
+
+/** Native and token balance changes of the accounts involved (from the transfers and the ERC-20 Transfer logs). */
+export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string) => string | undefined = () => undefined): BalanceChange[] {
+  const deltas = new Map<string, bigint>();
+  const names = new Map<string, string | undefined>();
+  const add = (account: string, asset: string, d: bigint, assetName?: string) => {
+    const key = `${account.toLowerCase()}|${asset}`;
+    deltas.set(key, (deltas.get(key) ?? 0n) + d);
+    if (assetName) names.set(asset, assetName);
+  };
+  for (const s of steps) {
+    if (!s.ok) continue;
+    for (const t of s.transfers) {
+      const v = BigInt(t.value);
+      add(t.from, 'native', -v);
+      add(t.to, 'native', v);
+    }
+    for (const l of s.logs) {
+      if (l.topics[0] !== TRANSFER_TOPIC || l.topics.length !== 3 || !/^0x[0-9a-fA-F]{1,64}$/.test(l.data)) continue;
+      const v = BigInt(l.data);
+      add(`0x${l.topics[1].slice(26)}`, l.address, -v, l.event.contract);
+      add(`0x${l.topics[2].slice(26)}`, l.address, v, l.event.contract);
+    }
+  }
+  const out: BalanceChange[] = [];
+  for (const [key, d] of deltas) {
+    if (d === 0n) continue;
+    const [account, asset] = key.split('|');
+    out.push({
+      account,
+      accountName: nameOf(account),
+      asset,
+      assetName: asset === 'native' ? undefined : (names.get(asset) ?? nameOf(asset)),
+      delta: d.toString(),
+    });
+  }
+  return out;
+}
+
+export interface SimulateOptions {
+  readonly provider: string;
+  readonly support: EngineSupport;
+  /** Providers of the same network (their engines), to name one that can when this one cannot. */
+  readonly alternatives?: readonly Alternative[];
+  /** Decode the call tree's frames (debug_traceCall): default true. */
+  readonly decodeTree?: boolean;
+}
+
+/**
+ * One simulation: checked, the engine chosen (or refused: a LocalizedError, nothing sent), run with
+ * read methods only, decoded. Rejects for bad input, a refusal, cancellation, or a node failure that
+ * is not a revert (the engine's request failed: its sentence).
+ */
+export async function simulate(
+  evm: EvmCall,
+  spec: SimulationSpec,
+  registry: ContractRegistry,
+  ctx: ResolveContext,
+  o: SimulateOptions,
+): Promise<SimulationResult> {
+  const p = await prepareSimulation(spec, registry, ctx);
+  const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
+  const raw = engine === 'eth_simulateV1' ? await runSimulateV1(evm, p) : engine === 'debug_traceCall' ? await runTraceCall(evm, p) : await runEthCall(evm, p);
+  const dctx: ResolveContext = { ...ctx, block: p.block };
+  const steps: StepResult[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let step = await decodeStep(i, p.steps[i], raw[i], registry, dctx);
+    if (raw[i].trace && o.decodeTree !== false) step = { ...step, trace: await decodeTrace(raw[i].trace!, 'object', registry, dctx) };
+    steps.push(step);
+  }
+  const last = steps[steps.length - 1];
+  const notes: string[] = [];
+  if (engine === 'eth_call') notes.push(l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', o.provider));
+  if (engine === 'eth_simulateV1') notes.push(l10n.t('eth_simulateV1 gives no call tree: the logs and native transfers of each call.'));
+  return {
+    engine,
+    provider: o.provider,
+    block: p.block,
+    steps,
+    result: last.result,
+    revert: last.revert,
+    logs: last.logs,
+    ok: steps.every((s) => s.ok),
+    balanceChanges: balanceChanges(steps, (a) => registry.nameOf(a, ctx.network)?.name),
+    callTree: engine === 'debug_traceCall',
+    overrides: p.overrides,
+    blockOverrides: p.blockOverrides,
+    notes,
+  };
+}
+
+// ---- the EVM source for core callers (query files, the bench): every request through execute() ----
+
+const EVM_READ: Operation = {
+  id: 'simulate.evmRpc',
+  iface: 'evmRpc',
+  label: 'simulate',
+  title: 'Simulate',
+  params: [],
+  build: (a) => ({ kind: 'jsonrpc', method: a.method, params: JSON.parse(a.params) }),
+};
+
+/** Only these methods are ever sent by a simulation (read methods: nothing signed, nothing broadcast). */
+export const SIMULATION_METHODS: ReadonlySet<string> = new Set([
+  'eth_simulateV1',
+  'debug_traceCall',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_getCode',
+  'eth_chainId',
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+]);
+
+/** An EvmCall on `provider` (secrets resolved) through execute(): the node's error as an EndpointError, read methods only. */
+export function evmCaller(provider: Provider, options: ExecuteOptions, onRequest?: (method: string, elapsedMs: number, outcome: Outcome) => void): EvmCall {
+  const opts: ExecuteOptions = { ...options, formatWhileReceiving: false };
+  return async (method, params) => {
+    if (!SIMULATION_METHODS.has(method)) throw new LocalizedError(l10n.both('A simulation sends only read methods ({0} refused).', method));
+    const outcome = await execute(provider, EVM_READ, { method, params: JSON.stringify(params) }, opts);
+    onRequest?.(method, outcome.elapsedMs, outcome);
+    if (outcome.error) throw outcome.error;
+    if (outcome.file) throw new EndpointError('protocol', l10n.both('The answer is too large for a simulation (it was written to a file).'));
+    return outcome.result;
+  };
+}
+
+/** The registry's eth_getCode through `evm` (undefined when it cannot be read). */
+export function codeReader(evm: EvmCall): NonNullable<ResolveContext['getCode']> {
+  return async (a, b) => {
+    try {
+      const c = await evm('eth_getCode', [a, b]);
+      return typeof c === 'string' ? c : undefined;
+    } catch (err) {
+      rethrowCancel(err);
+      return undefined;
+    }
+  };
+}
+
+// ---- replay: a mined transaction re-run at its parent block ----
+
+/** The mined transaction a replay started from, as the document compares it. */
+export interface ReplayOriginal {
+  readonly hash: string;
+  readonly status: 'success' | 'reverted';
+  readonly gasUsed?: string;
+  readonly logs: number;
+  readonly result?: unknown;
+  readonly revert?: string;
+}
+
+/** The spec of a mined transaction re-run at its parent block (same sender, input, value, gas), and what it did. */
+export async function replaySpec(
+  evm: (method: string, params: readonly unknown[]) => Promise<unknown>,
+  hash: string,
+): Promise<{ spec: SimulationSpec; original: ReplayOriginal }> {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new LocalizedError(l10n.both('A transaction hash: 0x and 64 hex digits.'));
+  const tx = (await evm('eth_getTransactionByHash', [hash])) as Json | null;
+  const receipt = (await evm('eth_getTransactionReceipt', [hash])) as Json | null;
+  if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
+    throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
+  if (typeof tx.to !== 'string') throw new LocalizedError(l10n.both('{0} creates a contract: only calls can be replayed.', hash));
+  const height = typeof tx.blockNumber === 'string' ? BigInt(tx.blockNumber) : undefined;
+  if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
+  const spec: SimulationSpec = {
+    address: tx.to,
+    data: typeof tx.input === 'string' ? tx.input : '0x',
+    from: tx.from,
+    value: typeof tx.value === 'string' && tx.value !== '0x0' ? BigInt(tx.value).toString() : undefined,
+    gas: typeof tx.gas === 'string' ? BigInt(tx.gas).toString() : undefined,
+    block: (height - 1n).toString(),
+  };
+  const original: ReplayOriginal = {
+    hash,
+    status: receipt.status === '0x1' ? 'success' : 'reverted',
+    gasUsed: typeof receipt.gasUsed === 'string' ? BigInt(receipt.gasUsed).toString() : undefined,
+    logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
+  };
+  return { spec, original };
+}

@@ -1,0 +1,208 @@
+// `chain-endpoints serve` (src/cli.ts): reads the providers file and the query files (a file that
+// cannot be read or parsed is an error at start, exit 2; on SIGHUP it keeps the running
+// configuration and logs why), starts the exporter (exporter.ts) and its HTTP server (server.ts) on
+// loopback unless told otherwise, and stops within 2 s of SIGTERM or SIGINT with exit 0. Logs name
+// providers and hosts only: never an address's path or query, a header or a secret.
+
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { errorMessage } from '../base/errors';
+import { type Provider } from '../config/providers';
+import { resolveProvider, secretNames } from '../config/secrets';
+import { masker } from '../secrets/mask';
+import { HttpClient } from '../transport/http';
+import { type CliIo, readProvidersFile, readText } from '../queries/cli';
+import { UsageError, secretEnvName } from '../queries/cliArgs';
+import { SECRET_ENV_PREFIX } from '../queries/interpolate';
+import { prepareRun, stopText } from '../queries/pipeline';
+import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf } from './exporter';
+import { type ServeOptions, SERVE_USAGE, isLoopback, parseServeArgs } from './serveArgs';
+import { createExporterServer } from './server';
+
+export interface ServeIo extends CliIo {
+  /** Calls `listener` on each reload request (SIGHUP); returns the way to stop listening. */
+  onReload?(listener: () => void): () => void;
+  /** Told the address once the server listens (tests with port 0). */
+  onListening?(url: string): void;
+}
+
+/** Query files found under a folder: at most this many (a folder of thousands is a mistake). */
+const MAX_QUERY_FILES = 500;
+const MAX_DEPTH = 8;
+
+function findQueryFiles(dir: string, shown: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (err) {
+      throw new UsageError(`${shown}: cannot read the folder ${path.relative(dir, d) || '.'} (${errorMessage(err)})`);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      const full = path.join(d, e.name);
+      if (e.isDirectory() && depth < MAX_DEPTH) walk(full, depth + 1);
+      else if (e.isFile() && e.name.endsWith('.chainq')) {
+        out.push(full);
+        if (out.length > MAX_QUERY_FILES) throw new UsageError(`${shown}: more than ${MAX_QUERY_FILES} query files`);
+      }
+    }
+  };
+  walk(dir, 0);
+  if (out.length === 0) throw new UsageError(`${shown}: no *.chainq file in this folder`);
+  return out;
+}
+
+/** Reads and checks everything: the configuration, or a UsageError saying what is wrong (naming file, line and column). */
+export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<string, string | undefined>>): ExporterConfig {
+  const providers = readProvidersFile(path.resolve(cwd, o.providersFile), o.providersFile);
+  if (providers.length === 0) throw new UsageError(`${o.providersFile}: no providers`);
+  const resolved = new Map<string, Provider>();
+  for (const p of providers) {
+    const values = new Map<string, string>();
+    for (const name of secretNames(p)) {
+      const v = env[secretEnvName(p.name, name)];
+      if (v === undefined) throw new UsageError(`secret "${name}" of provider "${p.name}" is not set: set ${secretEnvName(p.name, name)}`);
+      values.set(name, v);
+    }
+    resolved.set(p.name, resolveProvider(p, values));
+  }
+  masker.set(Object.entries(env).flatMap(([k, v]) => (v !== undefined && k.toUpperCase().startsWith(SECRET_ENV_PREFIX) ? [v] : [])));
+
+  const sources: { name: string; file: string; shown: string }[] = [];
+  for (const q of o.queries) {
+    const abs = path.resolve(cwd, q);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      // readText below says why (no such file, permission).
+    }
+    if (isDir)
+      for (const f of findQueryFiles(abs, q))
+        sources.push({ name: path.relative(abs, f).split(path.sep).join('/'), file: f, shown: path.join(q, path.relative(abs, f)) });
+    else sources.push({ name: q.split(path.sep).join('/'), file: abs, shown: q });
+  }
+  const names = new Set<string>();
+  const queries: MonitoredQueryFile[] = [];
+  for (const s of sources) {
+    if (names.has(s.name)) throw new UsageError(`two query files would both be labelled file="${s.name}": give their folders apart`);
+    names.add(s.name);
+    const prepared = prepareRun([{ name: s.shown, source: readText(s.file, s.shown) }], {
+      providers,
+      env,
+      allowEnv: new Set(),
+      envHint: (n) => `the exporter reads no environment variable through \${env:${n}}`,
+    });
+    if (prepared.stop) throw new UsageError(stopText(prepared.stop));
+    if (prepared.files[0].file.requests.length === 0) throw new UsageError(`${s.shown}: no requests`);
+    queries.push({ name: s.name, prepared });
+  }
+
+  const foreign = new Map<string, string[]>();
+  return {
+    providers,
+    resolved,
+    queries,
+    queryContext: {
+      secretValue: (p, n) => env[secretEnvName(p.name, n)],
+      secretHint: (p, n) => `set ${secretEnvName(p.name, n)}`,
+      foreignSecrets: (p) => {
+        let list = foreign.get(p.name);
+        if (!list) {
+          const own = secretEnvName(p.name, '');
+          list = Object.entries(env).flatMap(([k, v]) =>
+            v !== undefined && k.toUpperCase().startsWith(SECRET_ENV_PREFIX) && !k.toUpperCase().startsWith(own) ? [v] : [],
+          );
+          foreign.set(p.name, list);
+        }
+        return list;
+      },
+    },
+  };
+}
+
+function describe(config: ExporterConfig): string {
+  const hosts = config.providers.map((p) => `${p.name} (${[...new Set(Object.values(p.endpoints).map((a) => hostOf(a)))].join(', ')})`);
+  return `${config.providers.length} provider(s): ${hosts.join('; ')}; ${config.queries.length} query file(s)`;
+}
+
+export async function runServe(argv: readonly string[], io: ServeIo): Promise<number> {
+  const log = (line: string) => io.err(`${new Date().toISOString()} chain-endpoints serve: ${line}\n`);
+  let options: ServeOptions;
+  let config: ExporterConfig;
+  try {
+    options = parseServeArgs(argv);
+    if (options.help) {
+      io.out(SERVE_USAGE + '\n');
+      return 0;
+    }
+    config = loadConfig(options, io.cwd, io.env);
+  } catch (err) {
+    io.err(`chain-endpoints serve: ${errorMessage(err)}\n${err instanceof UsageError ? 'Run "chain-endpoints serve --help" for the options.\n' : ''}`);
+    return 2;
+  }
+  if (io.signal?.aborted) return 0;
+
+  const http = new HttpClient({ userAgent: 'chain-endpoints-exporter' });
+  const spillDir = mkdtempSync(path.join(tmpdir(), 'chain-endpoints-serve-'));
+  const exporter = new Exporter(config, {
+    http,
+    intervalMs: options.intervalMs,
+    timeoutMs: Math.min(options.timeoutMs, Math.max(options.intervalMs, 1000)),
+    concurrency: options.concurrency,
+    spillDir,
+    log,
+  });
+  const server = createExporterServer(exporter);
+  const cleanup = async () => {
+    exporter.stop();
+    server.close();
+    server.closeAllConnections();
+    // Connections close in the background; the exit does not wait past a second for them.
+    await Promise.race([http.close().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]);
+    rmSync(spillDir, { recursive: true, force: true });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await cleanup();
+    io.err(`chain-endpoints serve: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}\n`);
+    return 2;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  if (!isLoopback(options.host)) log(`listening beyond this machine (${options.host}): anyone who reaches it can read the metrics and start probes`);
+  log(`${describe(config)}; probing every ${options.intervalMs} ms; serving ${url}/metrics`);
+  io.onListening?.(url);
+  exporter.start();
+
+  const stopReload = io.onReload?.(() => {
+    try {
+      const next = loadConfig(options, io.cwd, io.env);
+      exporter.reload(next);
+      log(`reloaded: ${describe(next)}`);
+    } catch (err) {
+      log(`reload refused, keeping the running configuration: ${errorMessage(err)}`);
+    }
+  });
+  await new Promise<void>((resolve) => {
+    if (!io.signal) return; // runs until the process ends
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  stopReload?.();
+  log('stopping');
+  await cleanup();
+  return 0;
+}

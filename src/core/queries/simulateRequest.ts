@@ -1,0 +1,128 @@
+// The query files' `evm.simulate`: the request's keys read into a simulation spec
+// (core/contracts/simulate.ts), the engine chosen from what the provider serves (the editor's
+// capabilities, or, in the CLI, the three engine probes sent once per provider and run), a refusal
+// failing the request with its sentence and nothing sent, and the result laid out so that
+// assertions reach `engine`, `result`, `revert`, `logs` and `steps[i].…`.
+
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import type { ExecuteOptions, Outcome } from '../chain/execute';
+import type { Args, Operation } from '../chain/operation';
+import { RecordedOutcome } from '../chain/outcome';
+import { groupNetworks, sameNetwork } from '../config/networks';
+import type { Provider } from '../config/providers';
+import { ContractRegistry } from '../contracts/registry';
+import { type Alternative, type SimulationResult, type SimulationSpec, chooseEngine, codeReader, evmCaller, needsOf, simulate } from '../contracts/simulate';
+import { type EngineSupport, probeEngineSupport } from '../health/capabilities';
+
+export const SIMULATE_OPERATION = 'evm.simulate';
+
+/** What the run reads for `evm.simulate` (the editor passes its registry and capabilities; the CLI neither). */
+export interface SimulationContext {
+  /** The ABIs known (the workspace's artifacts and settings); the built-in ones when absent. */
+  readonly contracts?: ContractRegistry;
+  /** What a provider serves of the engines (the capability book, probing as chainEndpoints.capabilities.probe allows); absent: probed here. */
+  engineSupport?(provider: Provider): Promise<EngineSupport | undefined>;
+  readonly providers: readonly Provider[];
+  resolveProvider(p: Provider): Provider;
+}
+
+let builtin: ContractRegistry | undefined;
+const probed = new WeakMap<Provider, Promise<EngineSupport>>();
+
+function json(args: Args, key: string): unknown {
+  const text = args[key]?.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new LocalizedError(l10n.both('{0}: not valid JSON.', key));
+  }
+}
+
+/** The request's keys as a simulation spec (`args`, `overrides`, `blockOverrides`, `steps` as JSON). */
+export function specFromArgs(args: Args): SimulationSpec {
+  const text = (k: string) => (args[k]?.trim() ? args[k].trim() : undefined);
+  const steps = json(args, 'steps');
+  if (steps !== undefined && !Array.isArray(steps)) throw new LocalizedError(l10n.both('steps: a JSON list of calls.'));
+  return {
+    address: text('address'),
+    function: text('function'),
+    args: text('args'),
+    data: text('data'),
+    block: text('block'),
+    from: text('from'),
+    value: text('value'),
+    gas: text('gas'),
+    overrides: json(args, 'overrides') as SimulationSpec['overrides'],
+    blockOverrides: json(args, 'blockOverrides') as SimulationSpec['blockOverrides'],
+    steps: steps as SimulationSpec['steps'],
+  };
+}
+
+async function supportOf(p: Provider, ctx: SimulationContext, options: ExecuteOptions): Promise<EngineSupport> {
+  if (ctx.engineSupport) return (await ctx.engineSupport(p)) ?? {};
+  let known = probed.get(p);
+  if (!known) probed.set(p, (known = probeEngineSupport(ctx.resolveProvider(p), options, true).catch(() => ({}))));
+  return known;
+}
+
+/** What assertions read: the result's fields at the top of the record (the call tree left out). */
+export function recordFields(r: SimulationResult): Record<string, unknown> {
+  return {
+    engine: r.engine,
+    result: r.result,
+    revert: r.revert,
+    logs: r.logs,
+    ok: r.ok,
+    balanceChanges: r.balanceChanges,
+    gasUsed: r.steps[r.steps.length - 1]?.gasUsed,
+    steps: r.steps.map(({ trace: _t, ...s }) => s),
+  };
+}
+
+/** Runs `evm.simulate` on `provider` (`wire`: its secrets substituted). Never throws: a failure is the outcome's error. */
+export async function runSimulationRequest(
+  op: Operation,
+  provider: Provider,
+  wire: Provider,
+  args: Args,
+  options: ExecuteOptions,
+  ctx: SimulationContext,
+): Promise<{ outcome: Outcome; fields?: Record<string, unknown> }> {
+  const outcome = new RecordedOutcome(op, provider.name, args, new Date());
+  const started = performance.now();
+  outcome.request = { method: 'POST', url: wire.endpoints.evmRpc ?? '', body: JSON.stringify({ simulate: args }) };
+  try {
+    if (!wire.endpoints.evmRpc) throw new EndpointError('input', l10n.both('Provider "{0}" has no EVM RPC address.', provider.name));
+    const spec = specFromArgs(args);
+    const registry = ctx.contracts ?? (builtin ??= new ContractRegistry());
+    const evm = evmCaller(wire, options);
+    const network = provider.network ?? provider.chainId;
+    const support = await supportOf(provider, ctx, options);
+    const needs = needsOf(spec);
+    try {
+      chooseEngine(provider.name, needs, support);
+    } catch {
+      // Refused: which provider of the same network could (its engines, as known or probed), for the sentence.
+      const others = sameNetwork(ctx.providers, groupNetworks(ctx.providers), provider.name).filter((p) => p.name !== provider.name && p.endpoints.evmRpc);
+      const alternatives: Alternative[] = [];
+      for (const p of others.slice(0, 8)) alternatives.push({ name: p.name, support: await supportOf(p, ctx, options) });
+      chooseEngine(provider.name, needs, support, alternatives); // throws the sentence
+    }
+    const result = await simulate(evm, spec, registry, { network, getCode: codeReader(evm) }, { provider: provider.name, support });
+    outcome.result = result;
+    outcome.status = 200;
+    outcome.summary = result.ok
+      ? l10n.t('{0}: succeeded', result.engine)
+      : l10n.t('{0}: reverted{1}', result.engine, result.revert?.name ? ` (${result.revert.name})` : '');
+    return { outcome, fields: recordFields(result) };
+  } catch (err) {
+    outcome.error = isEndpointError(err)
+      ? err
+      : new EndpointError('input', err instanceof LocalizedError ? { english: err.message, shown: err.shown } : errorMessage(err));
+    return { outcome };
+  } finally {
+    outcome.elapsedMs = performance.now() - started;
+  }
+}
