@@ -136,6 +136,8 @@ export interface LookUpOptions {
   network?: string;
   /** Cancels the lookup's requests. */
   token?: vscode.CancellationToken;
+  /** An address's state at this block height (decimal), as `<address>@<height>` in Look Up. */
+  height?: string;
 }
 
 /**

@@ -145,7 +145,9 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     },
     operations: () => [...OPERATION_IDS],
     run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
-    lookUp: async (query, options) => (await loadOnDemand()).lookUpForApi(deps, query, options),
+    // { height }: the query `<address>@<height>`, read and checked by core/explorer/identify.ts.
+    lookUp: async (query, options) =>
+      (await loadOnDemand()).lookUpForApi(deps, options?.height === undefined ? query : `${String(query).trim()}@${String(options.height).trim()}`, options),
     callContract: async (spec) => (await loadOnDemand()).callContractForApi(deps, spec),
     decode: async (input) => (await loadOnDemand()).decodeForApi(deps, input),
     simulate: async (spec) => (await loadOnDemand()).simulateForApi(deps, spec),

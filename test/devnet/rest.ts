@@ -10,6 +10,7 @@ import { restAccountJson, restTxJson } from './restTx';
 import { type HttpCall, sendJson } from './server';
 import { DENOM, DENOM_METADATA } from './devTx';
 import { isModuleRouteError, moduleRoute } from './restModules';
+import { isStateRouteError, stateHeightOf, stateRoute } from './restState';
 
 export interface RestOptions {
   chain: Chain;
@@ -80,8 +81,15 @@ export class RestService {
     }
     const broadcast = call.req.method === 'POST' && call.path === '/cosmos/tx/v1beta1/txs';
     try {
-      const result = this.route(call, view);
-      sendJson(call.res, 200, JSON.stringify(result), broadcast ? {} : { 'x-cosmos-block-height': view.toString(), ...grpc });
+      // A state query at the x-cosmos-block-height header's height (restState.ts).
+      const served = call.req.method === 'GET' && !this.o.modulesOff?.some((m) => call.path.startsWith(`/cosmos/${m}/`));
+      const at = served ? stateHeightOf(call.path, call.req.headers['x-cosmos-block-height'], view, this.o.prunedBelow) : undefined;
+      if (isStateRouteError(at)) throw new GrpcError(at.grpc, at.message);
+      const state = served ? stateRoute(this.chain, call.path, at ?? view) : undefined;
+      if (isStateRouteError(state)) throw new GrpcError(state.grpc, state.message);
+      const result = state ?? this.route(call, view);
+      const read = (at ?? view).toString();
+      sendJson(call.res, 200, JSON.stringify(result), broadcast ? {} : { 'x-cosmos-block-height': read, ...grpc, 'Grpc-Metadata-X-Cosmos-Block-Height': read });
     } catch (e) {
       const err = e instanceof GrpcError ? e : new GrpcError(2, e instanceof Error ? e.message : String(e));
       sendJson(

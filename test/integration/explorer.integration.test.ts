@@ -90,6 +90,12 @@ describe('Explorer: Look Up…', function () {
     assert.match(doc.text, /- EVM nonce: \d+/);
     if (ui.available) await ui.screenshot('explorer-address.png');
     await assert.rejects(api.lookUp('not an identifier', { provider: PROVIDER }), /not a block height, a hash or an address/);
+    // { height }: the account page at that height (as `<address>@<height>` typed in Look Up).
+    const at = await api.lookUp(from, { provider: PROVIDER, height: String(height) });
+    assert.equal(at.kind === 'address' && at.address.height, String(height));
+    assert.equal(at.kind === 'address' && at.address.state?.reconciliation?.equal, true);
+    assert.equal(at.kind === 'address' && at.found, `an account address at height ${height}`);
+    await assert.rejects(api.lookUp(from, { provider: PROVIDER, height: 'latest' }), /After @ comes a block height/);
   });
 
   it('an ordinary result document gets links and hovers too', async () => {

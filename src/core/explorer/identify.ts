@@ -2,7 +2,8 @@
 // transaction or a CometBFT block), `HEIGHT page N` (a page of a large block's decoded
 // transactions), `0xHASH trace page N` (a page of a call tree), an EVM address (EIP-55 checksum verified when mixed case), a
 // hex consensus address, or a bech32 account, validator operator or consensus address (checksum
-// verified). Nothing is sent for input refused here: the error says what to type.
+// verified); an account or operator address with `@HEIGHT` (`cosmos1…@1200`, `0x…@1200`) is its state
+// at that height. Nothing is sent for input refused here: the error says what to type.
 
 import { getAddress } from 'viem';
 import { LocalizedError } from '../base/errors';
@@ -27,6 +28,8 @@ export type Query =
       /** The bech32 prefix typed (`cosmos`, `cosmosvaloper`, …) or undefined for hex. */
       readonly prefix?: string;
       readonly typed: string;
+      /** `<address>@<height>`: the account's state at that height (decimal, 1 to 2^63-1); undefined: the latest. */
+      readonly height?: string;
     };
 
 export type QueryKind = Query['kind'];
@@ -58,6 +61,8 @@ export function identify(input: string): Query {
     refuse(l10n.both('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).'));
   }
   if (text.length > 200) refuse(l10n.both('That is too long for a height, a hash or an address ({0} characters).', String(text.length)));
+  const at = /^(.*?)\s*@\s*(.*)$/.exec(text);
+  if (at) return addressAt(at[1], at[2]);
   const paged = /^([0-9]+)\s+page\s+([0-9]+)$/i.exec(text);
   if (paged) {
     const page = paged[2].length > 7 ? 0 : Number(paged[2]);
@@ -80,6 +85,16 @@ export function identify(input: string): Query {
       text.length > 40 ? `${text.slice(0, 40)}…` : text,
     ),
   );
+}
+
+/** `<address>@<height>`: an account (or operator) address at a height. */
+function addressAt(address: string, at: string): Query {
+  if (!/^[0-9]+$/.test(at)) refuse(l10n.both('After @ comes a block height (e.g. cosmos1…@1200), not "{0}".', at.length > 30 ? `${at.slice(0, 30)}…` : at));
+  const q = identify(address);
+  if (q.kind !== 'address' || q.role === 'valcons') {
+    refuse(l10n.both('@height reads an account at a height: type an account address before it (0x… or cosmos1…), e.g. cosmos1…@1200.'));
+  }
+  return { ...q, height: height(at).height };
 }
 
 function identifyHex(text: string, prefixed: boolean, digits: string): Query {

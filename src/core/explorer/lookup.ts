@@ -90,7 +90,7 @@ export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): 
       return {
         ...common,
         kind: 'address',
-        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address`,
+        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address${q.height ? ` at height ${q.height}` : ''}`,
         address: await lookUpAddress(src, ctx, q, notes),
       };
   }

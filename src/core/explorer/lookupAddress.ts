@@ -1,6 +1,8 @@
 // An address: both forms (the same bytes as bech32 with the chain's prefix and as 0x), bank balances
 // with their display units, the EVM balance, account number and sequence or the EVM nonce, whether a
 // contract lives there (eth_getCode) and which (its name, ABI source and view functions), and for a validator operator address its validator record.
+// An account (or operator) address is also an account page (account/accountState.ts): its state,
+// stake and the reconciliation of bank and EVM balances; `<address>@<height>` reads all of it at that height.
 
 import { addressForms } from './addresses';
 import type { ChainContext } from './context';
@@ -8,29 +10,28 @@ import type { Query } from './identify';
 import { type ExplorerSource, attempt } from './source';
 import { registryOf, resolveContext } from './evmDecoding';
 import { signatureOf } from '../contracts/values';
-import type { AddressView, Coin } from './views';
+import type { AddressView } from './views';
+import { accountPage } from './account/accountState';
 
 type Json = Record<string, any>;
 type AddressQuery = Extract<Query, { kind: 'address' }>;
-
-const MAX_BALANCES = 50;
 
 export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: AddressQuery, notes: string[]): Promise<AddressView> {
   const prefix = await ctx.prefix();
   const forms = addressForms(q.bytes, prefix, q.role);
   const view: { -readonly [K in keyof AddressView]: AddressView[K] } = { typed: q.typed, role: q.role, forms };
   const tryTo = <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => attempt(notes, what, fn, true);
+  const height = q.height;
+  const tag = height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`;
+  if (height !== undefined) view.height = height;
+  if (forms.account && forms.hex && (src.has.rest || src.has.evm)) {
+    const page = await accountPage(src, ctx, forms, height, notes);
+    if (page.balances) view.balances = page.balances;
+    if (page.evmBalance) view.evmBalance = page.evmBalance;
+    view.state = page.state;
+  }
   if (src.has.rest && forms.account) {
-    const b = await tryTo(
-      'bank balances',
-      async () => (await src.rest(`/cosmos/bank/v1beta1/balances/${forms.account}?pagination.limit=${MAX_BALANCES}`)) as Json,
-    );
-    if (Array.isArray(b?.balances)) {
-      const coins: Coin[] = [];
-      for (const c of b.balances.slice(0, MAX_BALANCES)) coins.push(await ctx.coin(String(c.denom), String(c.amount)));
-      view.balances = coins;
-    }
-    const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`)) as Json);
+    const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`, height)) as Json);
     const acc: Json | undefined = a?.account;
     if (acc) {
       const base: Json = acc.base_account ?? acc.base_vesting_account?.base_account ?? acc;
@@ -38,7 +39,7 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   }
   if (src.has.rest && q.role === 'valoper' && forms.valoper) {
-    const v = await tryTo('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`)) as Json);
+    const v = await tryTo('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`, height)) as Json);
     if (v?.validator) {
       const { description, operator_address, jailed, status, tokens, delegator_shares, commission } = v.validator as Json;
       view.validator = {
@@ -54,11 +55,9 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   }
   if (src.has.evm && forms.hex && q.role !== 'valcons') {
     const hex = forms.hex;
-    const bal = await tryTo('eth_getBalance', async () => src.evm('eth_getBalance', [hex, 'latest']));
-    if (typeof bal === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(bal)) view.evmBalance = await ctx.evmValue(BigInt(bal).toString());
-    const nonce = await tryTo('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, 'latest']));
+    const nonce = await tryTo('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, tag]));
     if (typeof nonce === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(nonce)) view.nonce = BigInt(nonce).toString();
-    const code = await tryTo('eth_getCode', async () => src.evm('eth_getCode', [hex, 'latest']));
+    const code = await tryTo('eth_getCode', async () => src.evm('eth_getCode', [hex, tag]));
     if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) {
       view.codeBytes = (code.length - 2) / 2;
       view.isContract = view.codeBytes > 0;

@@ -9,6 +9,7 @@ import { Doc, coin, esc, id } from './mdDoc';
 import { renderAddressContract, renderEvmDecoding } from './renderEvm';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
 import { evmAddress, weiWithGwei } from './units';
+import { renderAccountState, renderBalanceLines } from './account/renderAccount';
 
 const MAX_EVENTS_SHOWN = 2000;
 
@@ -200,7 +201,7 @@ function pageText(height: string, p: NonNullable<BlockView['page']>): string {
 }
 
 function renderAddress(d: Doc, a: AddressView): void {
-  d.h(2, `Address ${id(a.typed)}`);
+  d.h(2, `Address ${id(a.typed)}${a.height ? ` at height ${id(a.height)}` : ''}`);
   d.kv('account', a.forms.account && id(a.forms.account));
   d.kv('EVM', a.forms.hex && id(a.forms.hex));
   d.kv('validator operator', a.role === 'valoper' && a.forms.valoper ? id(a.forms.valoper) : undefined);
@@ -208,6 +209,7 @@ function renderAddress(d: Doc, a: AddressView): void {
   d.kv('hex', id(a.forms.cometHex));
   d.kv('EVM balance', a.evmBalance && coin(a.evmBalance));
   if (a.balances) d.kv('bank balances', a.balances.length === 0 ? 'none' : a.balances.map(coin).join(', '));
+  if (a.state) renderBalanceLines(d, a.state);
   d.kv('account number', a.account?.accountNumber && esc(a.account.accountNumber));
   d.kv('sequence', a.account?.sequence && esc(a.account.sequence));
   d.kv('account type', a.account?.type && esc(a.account.type));
@@ -218,4 +220,5 @@ function renderAddress(d: Doc, a: AddressView): void {
     d.h(3, 'Validator');
     renderFields(d, a.validator, '');
   }
+  if (a.state) renderAccountState(d, a.state);
 }

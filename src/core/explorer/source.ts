@@ -35,8 +35,8 @@ export interface ExplorerSource {
   readonly provider: string;
   readonly chainId?: string;
   readonly has: { readonly rest: boolean; readonly comet: boolean; readonly evm: boolean };
-  /** A REST GET (path with its query). Rejects with a LocalizedError; a 404 has `notFound`. */
-  rest(path: string): Promise<unknown>;
+  /** A REST GET (path with its query), at `height` when given (header `x-cosmos-block-height`). Rejects with a LocalizedError; a 404 has `notFound`. */
+  rest(path: string, height?: string): Promise<unknown>;
   /** A CometBFT call's `result`. */
   comet(call: CometCall): Promise<unknown>;
   /** An EVM JSON-RPC call's `result`. */
@@ -87,9 +87,11 @@ export function executeSource(provider: Provider, options: ExecuteOptions, onOut
   let count = 0;
   // The explorer reads answers, never shows their text: no formatting while receiving.
   const opts: ExecuteOptions = { ...options, formatWhileReceiving: false };
-  const run = async (operation: Operation, args: Args): Promise<unknown> => {
+  const run = async (operation: Operation, args: Args, height?: string): Promise<unknown> => {
     if (++count > MAX_REQUESTS) throw new LocalizedError(l10n.both('The lookup stopped after {0} requests.', String(MAX_REQUESTS)));
-    const outcome = await execute(provider, operation, args, opts);
+    // State at a height: the gateway's header, beside the provider's own headers.
+    const o = height === undefined ? opts : { ...opts, headers: { ...opts.headers, 'x-cosmos-block-height': height } };
+    const outcome = await execute(provider, operation, args, o);
     onOutcome?.(outcome);
     if (outcome.error) {
       if (outcome.error.kind === 'cancelled') throw outcome.error;
@@ -104,9 +106,9 @@ export function executeSource(provider: Provider, options: ExecuteOptions, onOut
     provider: provider.name,
     chainId: provider.chainId,
     has: { rest: Boolean(e.rest), comet: Boolean(e.consensusHttp || e.consensusRpc), evm: Boolean(e.evmRpc) },
-    rest: (path) => {
+    rest: (path, height) => {
       const q = path.indexOf('?');
-      return run(REST, q < 0 ? { path, rawQuery: '' } : { path: path.slice(0, q), rawQuery: path.slice(q + 1) });
+      return run(REST, q < 0 ? { path, rawQuery: '' } : { path: path.slice(0, q), rawQuery: path.slice(q + 1) }, height);
     },
     comet: (call) =>
       e.consensusHttp

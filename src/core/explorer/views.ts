@@ -7,6 +7,7 @@ import type { AddressForms } from './addresses';
 import type { DecodedMessage, Signer } from './decodeCosmos';
 import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceView } from '../contracts/trace';
+import type { Reconciliation } from '../chain/state';
 
 export interface Coin {
   readonly denom: string;
@@ -159,6 +160,52 @@ export interface AddressView {
   /** A contract known by its ABI: its name, where the ABI came from, and its view functions (signatures). */
   readonly contract?: { readonly name: string; readonly source: string; readonly views: readonly string[]; readonly note?: string };
   readonly validator?: Readonly<Record<string, unknown>>;
+  /** `<address>@<height>`: every part above is read at this height (undefined: the latest). */
+  readonly height?: string;
+  /** The account page's state (explorer/account/): stake, precise-bank's fraction, the reconciliation, coverage. */
+  readonly state?: AccountStateView;
+}
+
+/** A validator as the account page names it: its operator address and, when read, its moniker. */
+export interface ValidatorRef {
+  readonly validator: string;
+  readonly moniker?: string;
+}
+
+export interface DelegationView extends ValidatorRef {
+  readonly shares: string;
+  readonly amount?: Coin;
+}
+
+export interface RewardView extends ValidatorRef {
+  /** DecCoins: amounts keep the node's 18 fractional digits. */
+  readonly reward: readonly Coin[];
+}
+
+export interface UnbondingView extends ValidatorRef {
+  readonly balance: Coin;
+  readonly initialBalance: string;
+  readonly creationHeight: string;
+  readonly completionTime: string;
+}
+
+/** An account's state at one height (core/chain/state.ts read through the lookup's provider). */
+export interface AccountStateView {
+  /** The height read at; undefined: the latest. */
+  readonly height?: string;
+  readonly evmDenom?: string;
+  /** precise-bank's fractional balance (EVM unit), when served. */
+  readonly fractional?: string;
+  /** `bank(<evm denom>) = EVM balance`, or the difference; `line` says it in one sentence. */
+  readonly reconciliation?: Reconciliation & { readonly line: string };
+  /** undefined: not read (a note says why); [] none. */
+  readonly delegations?: readonly DelegationView[];
+  readonly rewards?: readonly RewardView[];
+  readonly unbondings?: readonly UnbondingView[];
+  /** The honest coverage line: the height is pruned on this provider. */
+  readonly coverage?: string;
+  /** Each read that gave nothing, with why (`delegations: height 5 is pruned on this provider`). */
+  readonly missing: readonly string[];
 }
 
 interface Common {

@@ -1,0 +1,334 @@
+// State at a height: what one account holds at one block, read through the provider's REST with the
+// `x-cosmos-block-height` header (and the EVM RPC's eth_getBalance at that block): every bank balance
+// (paged), the EVM view of the EVM denom, precise-bank's fractional balance, delegations, pending
+// rewards per validator and unbonding entries. The account page (explorer/account/) and the two-layer
+// receipt (#35) both read it.
+//
+// Each read stands alone: a failure is a note on that read and the rest still shows. A height the
+// provider no longer keeps (REST 404 with gRPC code 5 "version does not exist", the EVM's -32000
+// "failed to load state at height") is said as such, never taken for "no delegation". At most
+// STATE_CONCURRENCY reads are in flight at once; each request has the source's timeout and
+// cancellation (a cancelled read ends the whole read). The output is plain data: amounts are the
+// decimal strings the node sent (DecCoins keep their 18 fractional digits), never numbers.
+
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import * as l10n from '../base/l10n';
+import { bech32Decode, bech32Encode } from './validate';
+import { bech32 } from '@scure/base';
+
+/** What the state reads need of a provider (the explorer's source is one: explorer/source.ts). */
+export interface StateSource {
+  readonly has: { readonly rest: boolean; readonly evm: boolean };
+  /** A REST GET of `path` (with its query); at `height` when given (the `x-cosmos-block-height` header). */
+  rest(path: string, height?: string): Promise<unknown>;
+  /** An EVM JSON-RPC call's `result`. */
+  evm(method: string, params: readonly unknown[]): Promise<unknown>;
+}
+
+/** The most reads in flight at once for one account (a receipt reads several accounts one after another). */
+export const STATE_CONCURRENCY = 4;
+/** A page of a paged REST read, and the most pages read (500 denoms, delegations or unbondings). */
+export const STATE_PAGE_SIZE = 100;
+export const STATE_MAX_PAGES = 5;
+
+export interface StateCoin {
+  readonly denom: string;
+  /** Decimal string as sent (a DecCoin keeps its fraction, `5450000000000000000.000000000000000000`). */
+  readonly amount: string;
+}
+
+export interface Delegation {
+  readonly validator: string;
+  readonly shares: string;
+  readonly balance?: StateCoin;
+}
+
+export interface ValidatorReward {
+  readonly validator: string;
+  readonly reward: readonly StateCoin[];
+}
+
+export interface UnbondingEntry {
+  readonly validator: string;
+  readonly creationHeight: string;
+  readonly completionTime: string;
+  readonly initialBalance: string;
+  readonly balance: string;
+}
+
+/**
+ * One read: its value, or why there is none. `pruned`: the provider no longer keeps the height;
+ * `unavailable`: the provider lacks the interface or module; `truncated`: more pages than read.
+ */
+export interface StateRead<T> {
+  readonly value?: T;
+  readonly note?: string;
+  readonly pruned?: boolean;
+  readonly unavailable?: boolean;
+  readonly truncated?: boolean;
+}
+
+/** `bank(denom) × scale + fraction = evm`, or the difference. Integers as decimal strings. */
+export interface Reconciliation {
+  readonly denom: string;
+  readonly bank: string;
+  readonly fraction: string;
+  readonly evm: string;
+  /** 1, or 10^12 when the bank denom has 6 decimals and precise-bank extends it to the EVM's 18. */
+  readonly scale: string;
+  /** evm − (bank × scale + fraction); "0" when they agree. */
+  readonly difference: string;
+  readonly equal: boolean;
+}
+
+export interface AccountState {
+  /** bech32 account address (the chain's prefix) and its 0x form. */
+  readonly account: string;
+  readonly hex: string;
+  /** The height asked for; undefined: the latest state (the header is not sent). */
+  readonly height?: string;
+  readonly evmDenom: StateRead<string>;
+  readonly balances: StateRead<readonly StateCoin[]>;
+  /** eth_getBalance at the block, in the EVM's 18-decimal unit (decimal string). */
+  readonly evmBalance: StateRead<string>;
+  /** precise-bank's fractional balance (decimal string, in the EVM unit). */
+  readonly fractional: StateRead<string>;
+  readonly delegations: StateRead<readonly Delegation[]>;
+  readonly rewards: StateRead<readonly ValidatorReward[]>;
+  readonly unbondings: StateRead<readonly UnbondingEntry[]>;
+  readonly reconciliation?: Reconciliation;
+  /** One sentence when the height is pruned on this provider (every read that said so). */
+  readonly coverage?: string;
+}
+
+type Json = Record<string, any>;
+
+const MAX_HEIGHT = 9223372036854775807n;
+
+/** A height as given (decimal, 1 to 2^63-1), normalised; throws a LocalizedError otherwise. */
+export function stateHeight(text: string): string {
+  const t = text.trim();
+  if (!/^[0-9]{1,19}$/.test(t) || BigInt(t) === 0n || BigInt(t) > MAX_HEIGHT) {
+    throw new LocalizedError(l10n.both('"{0}" is not a block height (a whole number from 1).', t.length > 30 ? `${t.slice(0, 30)}…` : t));
+  }
+  return BigInt(t).toString();
+}
+
+/** The 20 account bytes of `address` (0x or bech32, checksum verified); throws a LocalizedError otherwise. */
+export function accountBytes(address: string): Uint8Array {
+  const t = address.trim();
+  if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
+  const d = bech32Decode(t);
+  if (typeof d !== 'string') {
+    try {
+      const bytes = bech32.fromWords(d.data);
+      if (bytes.length === 20) return bytes;
+    } catch {
+      // bad padding: refused below
+    }
+  }
+  throw new LocalizedError(l10n.both('{0} is not a 0x or bech32 account address of 20 bytes.', t.length > 60 ? `${t.slice(0, 60)}…` : t));
+}
+
+/** What a node answers for a height it no longer keeps (REST, the EVM RPC, CometBFT). */
+export function isPrunedAnswer(err: unknown): boolean {
+  return /version does not exist|failed to load state at height|is not available, lowest height is/i.test(errorMessage(err));
+}
+
+function isUnserved(err: unknown): boolean {
+  // A module the gateway lacks: 501 Not Implemented (gRPC code 12).
+  return /not implemented|\b501\b/i.test(errorMessage(err));
+}
+
+/** At most `limit` of `tasks` running at once; resolves when all have (a rejection rejects, after the running ones). */
+export async function pool(tasks: ReadonlyArray<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) await tasks[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+/** An answer not shaped as the route's documentation says. */
+const unexpected = (m: l10n.Message): EndpointError => new EndpointError('protocol', m);
+
+const isAmount = (s: unknown): s is string => typeof s === 'string' && /^[0-9]{1,80}(\.[0-9]{1,40})?$/.test(s);
+
+function coinsOf(list: unknown): StateCoin[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((c: Json) => (c && typeof c.denom === 'string' && isAmount(c.amount) ? [{ denom: c.denom, amount: c.amount }] : []));
+}
+
+/**
+ * Reads `address`'s state at `height` (undefined: the latest) through `src`. Never rejects except when
+ * cancelled (or for an address or height it cannot read: nothing is sent then).
+ */
+export async function readAccountState(src: StateSource, address: string, opts: { height?: string; prefix?: string } = {}): Promise<AccountState> {
+  const bytes = accountBytes(address);
+  const height = opts.height === undefined ? undefined : stateHeight(opts.height);
+  // The account prefix: given, else the one typed (an operator's `cosmosvaloper` read as `cosmos`), else cosmos.
+  const typed = address.trim().startsWith('0x') ? undefined : (bech32Decode(address.trim()) as { hrp: string }).hrp.toLowerCase();
+  const prefix = opts.prefix ?? (typed?.replace(/(valoper|valcons)(pub)?$/, '') || 'cosmos');
+  const account = bech32Encode(prefix, bytes);
+  const hex = `0x${Buffer.from(bytes).toString('hex')}`;
+  const noRest: StateRead<never> = { unavailable: true, note: 'the provider has no REST address' };
+
+  const read = async <T>(what: string, run: () => Promise<{ value: T; truncated?: boolean }>): Promise<StateRead<T>> => {
+    try {
+      const r = await run();
+      return r.truncated ? { value: r.value, truncated: true, note: `${what}: only the first ${STATE_MAX_PAGES * STATE_PAGE_SIZE} read` } : { value: r.value };
+    } catch (err) {
+      if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+      if (isPrunedAnswer(err)) return { pruned: true, note: `${what}: height ${height ?? 'latest'} is pruned on this provider` };
+      if (isUnserved(err)) return { unavailable: true, note: `${what}: not served by this provider (${errorMessage(err)})` };
+      return { note: `${what}: ${errorMessage(err)}` };
+    }
+  };
+  const rest = async (path: string): Promise<Json> => {
+    const r = await src.rest(path, height);
+    if (!r || typeof r !== 'object') throw unexpected(l10n.both('the answer is not a JSON object'));
+    return r as Json;
+  };
+  /** Every page of a paged route (by `pagination.key`), up to STATE_MAX_PAGES. */
+  const paged = async <T>(path: string, field: string, item: (x: Json) => T[]): Promise<{ value: T[]; truncated?: boolean }> => {
+    const out: T[] = [];
+    let key: string | undefined;
+    for (let page = 0; page < STATE_MAX_PAGES; page++) {
+      const q = `pagination.limit=${STATE_PAGE_SIZE}${key ? `&pagination.key=${encodeURIComponent(key)}` : ''}`;
+      const r = await rest(`${path}?${q}`);
+      const list: unknown = r[field];
+      if (!Array.isArray(list)) throw unexpected(l10n.both('the answer has no "{0}" list', field));
+      for (const x of list) if (x && typeof x === 'object') out.push(...item(x as Json));
+      const next: unknown = r.pagination?.next_key;
+      if (typeof next !== 'string' || next === '') return { value: out };
+      key = next;
+    }
+    return { value: out, truncated: true };
+  };
+
+  let evmDenom: StateRead<string> = noRest;
+  let balances: StateRead<readonly StateCoin[]> = noRest;
+  let fractional: StateRead<string> = noRest;
+  let delegations: StateRead<readonly Delegation[]> = noRest;
+  let rewards: StateRead<readonly ValidatorReward[]> = noRest;
+  let unbondings: StateRead<readonly UnbondingEntry[]> = noRest;
+  let evmBalance: StateRead<string> = { unavailable: true, note: 'the provider has no EVM RPC address' };
+
+  const tasks: Array<() => Promise<void>> = [];
+  if (src.has.rest) {
+    tasks.push(async () => {
+      evmDenom = await read('EVM denom', async () => {
+        const d: unknown = (await rest('/cosmos/evm/vm/v1/params')).params?.evm_denom;
+        if (typeof d !== 'string' || d === '') throw unexpected(l10n.both('the EVM params name no evm_denom'));
+        return { value: d };
+      });
+    });
+    tasks.push(async () => {
+      balances = await read('bank balances', () => paged(`/cosmos/bank/v1beta1/balances/${account}`, 'balances', (c) => coinsOf([c])));
+    });
+    tasks.push(async () => {
+      fractional = await read('precise-bank fractional balance', async () => {
+        const a: unknown = (await rest(`/cosmos/evm/precisebank/v1/fractional_balance/${account}`)).fractional_balance?.amount;
+        if (!isAmount(a)) throw unexpected(l10n.both('the answer has no fractional_balance amount'));
+        return { value: a };
+      });
+    });
+    tasks.push(async () => {
+      delegations = await read('delegations', () =>
+        paged(`/cosmos/staking/v1beta1/delegations/${account}`, 'delegation_responses', (d) => {
+          const v: unknown = d.delegation?.validator_address;
+          if (typeof v !== 'string') return [];
+          const bal = coinsOf([d.balance])[0];
+          return [{ validator: v, shares: String(d.delegation?.shares ?? ''), ...(bal ? { balance: bal } : {}) }];
+        }),
+      );
+    });
+    tasks.push(async () => {
+      rewards = await read('pending rewards', async () => {
+        const r = await rest(`/cosmos/distribution/v1beta1/delegators/${account}/rewards`);
+        if (!Array.isArray(r.rewards)) throw unexpected(l10n.both('the answer has no "{0}" list', 'rewards'));
+        const value = (r.rewards as Json[]).flatMap((x) =>
+          x && typeof x.validator_address === 'string' ? [{ validator: x.validator_address as string, reward: coinsOf(x.reward) }] : [],
+        );
+        return { value };
+      });
+    });
+    tasks.push(async () => {
+      unbondings = await read('unbonding delegations', () =>
+        paged(`/cosmos/staking/v1beta1/delegators/${account}/unbonding_delegations`, 'unbonding_responses', (u) => {
+          const v: unknown = u.validator_address;
+          if (typeof v !== 'string' || !Array.isArray(u.entries)) return [];
+          return (u.entries as Json[]).map((e) => ({
+            validator: v,
+            creationHeight: String(e?.creation_height ?? ''),
+            completionTime: String(e?.completion_time ?? ''),
+            initialBalance: String(e?.initial_balance ?? ''),
+            balance: String(e?.balance ?? ''),
+          }));
+        }),
+      );
+    });
+  }
+  if (src.has.evm) {
+    tasks.push(async () => {
+      evmBalance = await read('EVM balance (eth_getBalance)', async () => {
+        const b = await src.evm('eth_getBalance', [hex, height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`]);
+        if (typeof b !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(b)) throw unexpected(l10n.both('the answer is not a hex quantity'));
+        return { value: BigInt(b).toString() };
+      });
+    });
+  }
+  await pool(tasks, STATE_CONCURRENCY);
+
+  const reads: Array<StateRead<unknown>> = [evmDenom, balances, evmBalance, fractional, delegations, rewards, unbondings];
+  const coverage =
+    height !== undefined && reads.some((r) => r.pruned)
+      ? `Height ${height} is pruned on this provider: its state is no longer kept there (a provider that keeps old states, an archive node, can answer).`
+      : undefined;
+  const reconciliation = reconcile(evmDenom.value, balances.value, fractional.value, evmBalance.value);
+  return {
+    account,
+    hex,
+    ...(height !== undefined ? { height } : {}),
+    evmDenom,
+    balances,
+    evmBalance,
+    fractional,
+    delegations,
+    rewards,
+    unbondings,
+    ...(reconciliation ? { reconciliation } : {}),
+    ...(coverage ? { coverage } : {}),
+  };
+}
+
+/**
+ * `bank(denom) × scale + fraction` against the EVM balance. The scale is 1 (an 18-decimal denom such
+ * as evmd's atest) unless only 10^12 balances (a 6-decimal denom extended by precise-bank), which is
+ * then said; a disagreement is shown at scale 1 with its difference. Undefined without both sides.
+ */
+export function reconcile(
+  denom: string | undefined,
+  coins: readonly StateCoin[] | undefined,
+  fraction: string | undefined,
+  evm: string | undefined,
+): Reconciliation | undefined {
+  if (!denom || !coins || evm === undefined) return undefined;
+  const bankText = coins.find((c) => c.denom === denom)?.amount ?? '0';
+  if (!/^[0-9]+$/.test(bankText) || !/^[0-9]+$/.test(evm)) return undefined;
+  const bank = BigInt(bankText);
+  const frac = fraction !== undefined && /^[0-9]+$/.test(fraction) ? BigInt(fraction) : 0n;
+  const e = BigInt(evm);
+  let scale = 1n;
+  if (bank + frac !== e && bank * 10n ** 12n + frac === e) scale = 10n ** 12n;
+  const difference = e - (bank * scale + frac);
+  return {
+    denom,
+    bank: bank.toString(),
+    fraction: frac.toString(),
+    evm: e.toString(),
+    scale: scale.toString(),
+    difference: difference.toString(),
+    equal: difference === 0n,
+  };
+}

@@ -1,0 +1,116 @@
+// State at a height on the devnet's REST gateway, as evmd answers it (for the state reads of
+// src/core/chain/state.ts): the `x-cosmos-block-height` header (a height past the view is refused,
+// one below the provider's prune floor answers evmd's pruned 404 with gRPC code 5 "version does not
+// exist"), staking delegations, distribution rewards per validator, unbonding delegations and
+// precise-bank's fractional balance. The staking model is fixed and small: the first dev key (alice)
+// delegates 10 TEST to the first validator from genesis and earns 0.001 TEST of rewards per block;
+// the second (bob) has one unbonding entry of 0.5 TEST from the second validator, completing 21 days
+// after genesis. Bank balances are the ledger's (the same at every kept height, as its EVM state).
+import type { Chain } from './chain';
+import { bech32Decode, bech32Encode, protoTime } from './encoding';
+import { DENOM } from './devTx';
+
+/** A gRPC status the gateway maps to HTTP (rest.ts sends it). */
+export interface StateRouteError {
+  grpc: number;
+  message: string;
+}
+
+export const DEVNET_DELEGATION = 10_000_000_000_000_000_000n;
+export const DEVNET_REWARD_PER_BLOCK = 1_000_000_000_000_000n;
+export const DEVNET_UNBONDING = 500_000_000_000_000_000n;
+const DEC = '.000000000000000000';
+const UNBONDING_NS = 21n * 24n * 3600n * 1_000_000_000n;
+
+/** Routes whose answer is state (read at the header's height); blocks and txs are CometBFT's, not state. */
+const STATE_PATH = /^\/cosmos\/(bank|auth|staking|distribution|evm\/(vm|precisebank|erc20|feemarket))\//;
+
+/**
+ * The height a state query is read at: the header's, checked as the SDK does (a number, not past the
+ * latest, kept on this provider), or the view. Undefined: not a state route or no header.
+ */
+export function stateHeightOf(
+  path: string,
+  header: string | string[] | undefined,
+  view: bigint,
+  prunedBelow: bigint | undefined,
+): bigint | StateRouteError | undefined {
+  if (!STATE_PATH.test(path) || header === undefined) return undefined;
+  const text = Array.isArray(header) ? header[0] : header;
+  if (!/^[0-9]{1,19}$/.test(text)) return { grpc: 3, message: `invalid height: ${text}` };
+  const h = BigInt(text);
+  if (h === 0n) return view; // 0: the latest, as the SDK reads it
+  if (h > view) return { grpc: 3, message: 'cannot query with height in the future; please provide a valid height' };
+  if (prunedBelow !== undefined && h < prunedBelow) {
+    return {
+      grpc: 5,
+      message: `failed to load state at height ${h}; version mismatch on immutable IAVL tree; version does not exist. Version has either been pruned, or is for a future block height (latest height: ${view})`,
+    };
+  }
+  return h;
+}
+
+function account(address: string): Buffer | StateRouteError {
+  try {
+    const d = bech32Decode(address);
+    if (d.hrp !== 'cosmos') return { grpc: 3, message: `invalid address: invalid Bech32 prefix; expected cosmos, got ${d.hrp}` };
+    return d.bytes;
+  } catch (e) {
+    return { grpc: 3, message: `invalid address: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+const pagination = (n: number) => ({ next_key: null, total: String(n) });
+
+/** The answer of a state route at `height`, a gRPC error, or undefined (not one of these routes). */
+export function stateRoute(chain: Chain, path: string, height: bigint): unknown {
+  let m: RegExpExecArray | null;
+  const [alice, bob] = chain.ledger.keys;
+  const valoper = (i: number) => bech32Encode('cosmosvaloper', chain.validators[i].address);
+  if ((m = /^\/cosmos\/staking\/v1beta1\/delegations\/([^/]+)$/.exec(path))) {
+    const a = account(m[1]);
+    if (!Buffer.isBuffer(a)) return a;
+    const list = a.equals(alice.address)
+      ? [
+          {
+            delegation: { delegator_address: m[1], validator_address: valoper(0), shares: `${DEVNET_DELEGATION}${DEC}` },
+            balance: { denom: DENOM, amount: DEVNET_DELEGATION.toString() },
+          },
+        ]
+      : [];
+    return { delegation_responses: list, pagination: pagination(list.length) };
+  }
+  if ((m = /^\/cosmos\/distribution\/v1beta1\/delegators\/([^/]+)\/rewards$/.exec(path))) {
+    const a = account(m[1]);
+    if (!Buffer.isBuffer(a)) return a;
+    if (!a.equals(alice.address)) return { rewards: [], total: [] };
+    const reward = [{ denom: DENOM, amount: `${height * DEVNET_REWARD_PER_BLOCK}${DEC}` }];
+    return { rewards: [{ validator_address: valoper(0), reward }], total: reward };
+  }
+  if ((m = /^\/cosmos\/staking\/v1beta1\/delegators\/([^/]+)\/unbonding_delegations$/.exec(path))) {
+    const a = account(m[1]);
+    if (!Buffer.isBuffer(a)) return a;
+    if (!a.equals(bob.address)) return { unbonding_responses: [], pagination: pagination(0) };
+    const genesis = chain.block(chain.earliest)?.timeNs ?? 0n;
+    const entry = {
+      creation_height: chain.earliest.toString(),
+      completion_time: protoTime(genesis + UNBONDING_NS),
+      initial_balance: DEVNET_UNBONDING.toString(),
+      balance: DEVNET_UNBONDING.toString(),
+      unbonding_id: '1',
+      unbonding_on_hold_ref_count: '0',
+    };
+    return { unbonding_responses: [{ delegator_address: m[1], validator_address: valoper(1), entries: [entry] }], pagination: pagination(1) };
+  }
+  if ((m = /^\/cosmos\/evm\/precisebank\/v1\/fractional_balance\/([^/]+)$/.exec(path))) {
+    const a = account(m[1]);
+    if (!Buffer.isBuffer(a)) return a;
+    // atest has 18 decimals: nothing is fractional (as on evmd).
+    return { fractional_balance: { denom: DENOM, amount: '0' } };
+  }
+  return undefined;
+}
+
+export function isStateRouteError(x: unknown): x is StateRouteError {
+  return typeof x === 'object' && x !== null && typeof (x as StateRouteError).grpc === 'number' && typeof (x as StateRouteError).message === 'string';
+}
