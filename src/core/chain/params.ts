@@ -267,26 +267,15 @@ export const callBlock: ParamSpec = {
 
 /** A JSON object or list given as text (evm.simulate's overrides, blockOverrides, steps). */
 function jsonParam(key: string, list: boolean, title: () => string, prompt: () => string): ParamSpec {
-  return {
-    key,
-    get title() {
-      return title();
-    },
-    get prompt() {
-      return prompt();
-    },
-    optional: true,
-    validate: (text) => {
-      if (text.trim() === '') return undefined;
-      try {
-        const v: unknown = JSON.parse(text);
-        if (list ? Array.isArray(v) : v !== null && typeof v === 'object' && !Array.isArray(v)) return undefined;
-      } catch {
-        // below
-      }
-      return list ? l10n.t('A JSON list.') : l10n.t('A JSON object.');
-    },
-  };
+  return optionalText(key, title, prompt, (text) => {
+    try {
+      const v: unknown = JSON.parse(text);
+      if (list ? Array.isArray(v) : v !== null && typeof v === 'object' && !Array.isArray(v)) return undefined;
+    } catch {
+      // below
+    }
+    return list ? l10n.t('A JSON list.') : l10n.t('A JSON object.');
+  });
 }
 
 function optionalText(key: string, title: () => string, prompt: () => string, validate: v.Validator = () => undefined): ParamSpec {

@@ -108,18 +108,10 @@ export const EVM_OPERATIONS: readonly Operation[] = [
       try {
         return { kind: 'jsonrpc', method: 'eth_call', params: callParams({ address: a.address, function: a.function, args: a.args, block: a.block }) };
       } catch (err) {
-        throw err instanceof LocalizedError ? new EndpointError('input', { english: err.message, shown: err.shown }) : err;
+        throw asInputError(err);
       }
     },
-    decodeResult: (result, a) => {
-      if (typeof result !== 'string') return result;
-      try {
-        const decoded = decodeResult(functionForCall(a.function), result);
-        return decoded === undefined ? result : decoded;
-      } catch {
-        return result; // does not fit the outputs: the hex as received
-      }
-    },
+    decodeResult: (result, a) => callOutputs(result, a.function),
   },
   {
     id: 'evm.simulate',
@@ -148,18 +140,10 @@ export const EVM_OPERATIONS: readonly Operation[] = [
         if (a.gas?.trim()) tx.gas = `0x${BigInt(a.gas.trim()).toString(16)}`;
         return { kind: 'jsonrpc', method: 'eth_call', params: [tx, block] };
       } catch (err) {
-        throw err instanceof LocalizedError ? new EndpointError('input', { english: err.message, shown: err.shown }) : err;
+        throw asInputError(err);
       }
     },
-    decodeResult: (result, a) => {
-      if (typeof result !== 'string') return result;
-      try {
-        const decoded = decodeResult(functionForCall(a.function), result);
-        return decoded === undefined ? result : decoded;
-      } catch {
-        return result;
-      }
-    },
+    decodeResult: (result, a) => callOutputs(result, a.function),
   },
   {
     id: 'evm.sendRawTransaction',
@@ -185,3 +169,19 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     build: (a) => ({ kind: 'jsonrpc', method: a.method.trim(), params: jsonParams(a) }),
   },
 ];
+
+/** An eth_call's answer decoded by the function's outputs; the hex as received when it does not fit them (or is not hex). */
+function callOutputs(result: unknown, fn: string): unknown {
+  if (typeof result !== 'string') return result;
+  try {
+    const decoded = decodeResult(functionForCall(fn), result);
+    return decoded === undefined ? result : decoded;
+  } catch {
+    return result;
+  }
+}
+
+/** A call's arguments refused while building it: an input error (nothing sent), in the sentence the encoder gave. */
+function asInputError(err: unknown): unknown {
+  return err instanceof LocalizedError ? new EndpointError('input', { english: err.message, shown: err.shown }) : err;
+}
