@@ -70,7 +70,7 @@ childMain(async ({ warmup, n, frames }) => {
     const spec = { address: TOKEN, function: 'balanceOf(address)', args: [OTHER] };
     const tx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [OTHER] }) };
 
-    /** @type {Awaited<ReturnType<typeof simulate>> | undefined} */
+    /** @type {any} */
     let result;
     const callTimes = await interleave({
       ours: async () => {

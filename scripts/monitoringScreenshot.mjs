@@ -28,8 +28,10 @@ const prometheusBin = path.join(root, 'usr/bin/prometheus');
 const assets = path.join(root, 'usr/share/prometheus/web/');
 if (!process.argv[2] || !fs.existsSync(prometheusBin) || !fs.existsSync(path.join(assets, 'templates/graph.html')))
   throw new Error('usage: node scripts/monitoringScreenshot.mjs ROOT (Debian prometheus and libjs-* unpacked into ROOT)');
-const { startDevnet } = require('../out/test/devnet/devnet.js');
-const { runServe } = require('../out/src/core/monitor/serve.js');
+// Paths computed, not literal: the scripts' type-check (tsconfig.scripts.json) would otherwise follow them into out/ and check the compiled JavaScript.
+const compiled = (/** @type {string} */ rel) => require(path.join('..', 'out', rel));
+const { startDevnet } = compiled('test/devnet/devnet.js');
+const { runServe } = compiled('src/core/monitor/serve.js');
 
 const freePort = () =>
   new Promise((resolve) => {
