@@ -1,7 +1,7 @@
 // Compare Providers webview: renders rows posted by the extension, sorts on header click.
 // @ts-check
 (function () {
-  /** @type {VsCodeApi<import('../src/ui/webviewMessages').CompareFromPage>} */
+  /** @type {VsCodeApi<import('../src/ui/base/webviewMessages').CompareFromPage>} */
   const vscode = acquireVsCodeApi();
   // Texts translated by the extension (compareView.ts), as JSON in <body data-l10n>; English if absent.
   const texts = readTexts();
@@ -143,7 +143,7 @@
   }
 
   window.addEventListener('message', (event) => {
-    const m = /** @type {import('../src/ui/webviewMessages').CompareToPage} */ (event.data);
+    const m = /** @type {import('../src/ui/base/webviewMessages').CompareToPage} */ (event.data);
     if (m && m.type === 'rows') {
       rows = m.rows;
       if (charts && m.history) charts.update(m.history);

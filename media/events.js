@@ -3,8 +3,8 @@
 // from the server goes in with textContent, never innerHTML.
 // @ts-check
 (function () {
-  /** @typedef {import('../src/ui/webviewMessages').EventsFromPage} FromPage */
-  /** @typedef {import('../src/ui/webviewMessages').EventsToPage} ToPage */
+  /** @typedef {import('../src/ui/base/webviewMessages').EventsFromPage} FromPage */
+  /** @typedef {import('../src/ui/base/webviewMessages').EventsToPage} ToPage */
   /** @type {VsCodeApi<FromPage>} */
   const vscode = acquireVsCodeApi();
   const MAX_LINES = 5000;

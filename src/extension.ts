@@ -2,37 +2,37 @@
 // context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
 
 import vscode = require('vscode');
-import { Commands } from './ui/commandIds';
+import { Commands } from './ui/base/commandIds';
 import { type InterfaceHealth } from './core/health/model';
 import { type HistoryEntry } from './core/documents/history';
 import { HttpClient } from './core/transport/http';
 import { formatBytes } from './core/base/numbers';
 import { redactUrl } from './core/secrets/redact';
-import type { ImportArgs } from './ui/onDemand/importChainRegistry';
+import type { ImportArgs } from './ui/providers/importChainRegistry';
 import { API_VERSION, type ChainEndpointsApi } from './api';
 import { setTranslator } from './core/base/l10n';
 import { OPERATION_IDS } from './core/chain/operationIds';
-import { registerCommand, registerOperationCommands } from './ui/commands';
-import { readSettings } from './ui/settings';
-import type { CompareView } from './ui/onDemand/compareView';
-import { HealthController } from './ui/healthController';
-import { HeightStatusBar } from './ui/heightStatusBar';
-import { NetworkStatusBars } from './ui/networkStatusBars';
-import { currentNetworks } from './ui/networkDirectory';
-import { HistoryView } from './ui/historyView';
-import { loadOnDemand } from './ui/loadOnDemand';
-import { createLog } from './ui/log';
-import { windowPrompts } from './ui/prompts';
-import { watchProxySettings } from './ui/proxySettings';
-import { ProvidersTree, type TreeSnapshot } from './ui/providersTree';
-import { QueryFiles } from './ui/queryFiles';
-import { registerExplorer } from './ui/explorerLinks';
-import { ResultDocuments } from './ui/resultDocuments';
-import { SecretStore } from './ui/secretStore';
+import { registerCommand, registerOperationCommands } from './ui/base/commands';
+import { readSettings } from './ui/base/settings';
+import type { CompareView } from './ui/health/compareView';
+import { HealthController } from './ui/health/healthController';
+import { HeightStatusBar } from './ui/statusBar/heightStatusBar';
+import { NetworkStatusBars } from './ui/statusBar/networkStatusBars';
+import { currentNetworks } from './ui/providers/networkDirectory';
+import { HistoryView } from './ui/requests/historyView';
+import { loadOnDemand } from './ui/base/load';
+import { createLog } from './ui/base/log';
+import { windowPrompts } from './ui/base/prompts';
+import { watchProxySettings } from './ui/providers/proxySettings';
+import { ProvidersTree, type TreeSnapshot } from './ui/providers/providersTree';
+import { QueryFiles } from './ui/queries/register';
+import { registerExplorer } from './ui/explorer/register';
+import { ResultDocuments } from './ui/base/resultDocuments';
+import { SecretStore } from './ui/providers/secretStore';
 import { sweepSpillDir } from './core/transport/spillFiles';
 import { deferredWatch } from './core/base/deferredWatch';
 import { errorMessage } from './core/base/errors';
-import { rememberPicksIn } from './ui/pickMemory';
+import { rememberPicksIn } from './ui/base/pickMemory';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {

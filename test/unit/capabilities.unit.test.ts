@@ -13,7 +13,7 @@ import { findOperation } from '../../src/core/chain/operations';
 import type { Provider } from '../../src/core/config/providers';
 import { HttpClient } from '../../src/core/transport/http';
 import { type Devnet, startDevnet } from '../devnet/devnet';
-import { checkBeforeRun, suggestAfterFailure } from '../../src/ui/onDemand/capabilityCheck';
+import { checkBeforeRun, suggestAfterFailure } from '../../src/ui/health/capabilityCheck';
 
 const PRUNED_BELOW = 6n;
 

@@ -17,7 +17,7 @@ import { looksUnserved } from '../../src/core/health/serves';
 import { HttpClient } from '../../src/core/transport/http';
 import { parseQueryFile } from '../../src/core/queries/parse';
 import { runQueryFile } from '../../src/core/queries/run';
-import { routePickItems } from '../../src/ui/onDemand/restQuery';
+import { routePickItems } from '../../src/ui/requests/restQuery';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 
 describe('module routes against the devnet', function () {

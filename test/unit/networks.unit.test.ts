@@ -245,7 +245,7 @@ describe('two networks served by the devnet, probed', function () {
 
 describe('provider picks grouped by network', () => {
   it('orders the candidates network by network, each under its network name; one network: no groups', async () => {
-    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { resolveArgs } = await import('../../src/ui/requests/resolveArgs');
     const { findOperation } = await import('../../src/core/chain/operations');
     const { groupForPick } = await import('../../src/core/config/networks');
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
@@ -275,7 +275,7 @@ describe('provider picks grouped by network', () => {
   });
 
   it('offers "best provider" first in each network of more than one provider, and runs on the best of that network', async () => {
-    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { resolveArgs } = await import('../../src/ui/requests/resolveArgs');
     const { findOperation } = await import('../../src/core/chain/operations');
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];
     let seen: { label: string; group?: string }[] = [];
@@ -309,7 +309,7 @@ describe('provider picks grouped by network', () => {
   });
 
   it('{ provider: "best" } runs on the best of the network named (or the only one), without a pick', async () => {
-    const { resolveArgs } = await import('../../src/ui/onDemand/resolveArgs');
+    const { resolveArgs } = await import('../../src/ui/requests/resolveArgs');
     const { findOperation } = await import('../../src/core/chain/operations');
     const op = findOperation('consensusHttp.block')!;
     const providers = [p('main-a', { chainId: 'main-1', network: 'Mainnet' }), p('test-a', { chainId: 'test-1' }), p('main-b', { chainId: 'main-1' })];

@@ -234,7 +234,7 @@ describe('the router for features that are not one operation (routeTarget: Look 
   });
 
   it('Watch Events: the stream decides the candidates, a named provider is taken as is, an EVM watch without evmWs says so', async () => {
-    const { watchTarget } = await import('../../src/ui/onDemand/chooseWatch');
+    const { watchTarget } = await import('../../src/ui/events/chooseWatch');
     const evm = watchTarget(true, false, nets);
     const only = routeTarget(evm, {}, nets, all);
     assert.ok(only.kind === 'ask');

@@ -5,25 +5,25 @@
 // (settings, prompts, treeNodes' kind guards), so no import runs back across the boundary.
 
 // Commands: requests and their documents, copy as curl, the API's run().
-export { copyAsCurl, curlLine, runForApi, runOperation, restQueryCommand } from './runOperation';
-export { capabilitiesForApi } from './capabilitiesApi';
+export { copyAsCurl, curlLine, runForApi, runOperation, restQueryCommand } from '../requests/runOperation';
+export { capabilitiesForApi } from '../health/capabilitiesApi';
 // Views and flows no one needs at startup.
-export { CompareView } from './compareView';
-export { addProvider } from './addProvider';
-export { importChainRegistry } from './importChainRegistry';
-export { watchEvents, watchForApi } from './watchEvents';
+export { CompareView } from '../health/compareView';
+export { addProvider } from '../providers/addProvider';
+export { importChainRegistry } from '../providers/importChainRegistry';
+export { watchEvents, watchForApi } from '../events/watchEvents';
 // The explorer: Look Up… (command and API), and the links and hovers of result documents.
-export { lookUpCommand, lookUpForApi } from './lookUp';
-export { documentHover, documentLinks } from './explorerLinks';
+export { lookUpCommand, lookUpForApi } from '../explorer/lookUp';
+export { documentHover, documentLinks } from '../explorer/documentLinks';
 // Contracts: Call Contract… (command and API), decode(), attaching an artifact to an address.
-export { callContractCommand, callContractForApi, decodeForApi } from './callContract';
-export { attachArtifact } from './attachArtifact';
+export { callContractCommand, callContractForApi, decodeForApi } from '../contracts/callContract';
+export { attachArtifact } from '../contracts/attachArtifact';
 // Simulate (what if)…, Simulate with Changes… (replay), the API's simulate(), Call Contract's overrides check.
-export { callOverridesCheck, replayCommand, simulateCommand, simulateForApi } from './simulate';
-export { providerPrompts } from './providerPicks';
+export { callOverridesCheck, replayCommand, simulateCommand, simulateForApi } from '../contracts/simulate';
+export { providerPrompts } from '../providers/providerPicks';
 // Query files (.chainq): the language features and the editor's runner (src/ui/queryFiles.ts starts them).
-export { QueryEditor } from './queryEditor';
-export { runQueryDocument } from './queryRun';
+export { QueryEditor } from '../queries/queryEditor';
+export { runQueryDocument } from '../queries/queryRun';
 // Core code that activation-time parts use once something has been asked: the health probes
 // (first refresh), the status bar's polling fallback (when its WebSocket fails), and the catalogue
 // (when the tree expands an interface, or History copies a request).
@@ -37,4 +37,4 @@ export { bestProvidersFor, canServe, looksUnserved } from '../../core/health/ser
 export { interpret, readCometStatus } from '../../core/documents/interpret';
 export { findOperation, operationsFor, routeOperations } from '../../core/chain/operations';
 export { restModuleOf } from '../../core/health/serves';
-export { importOpenApiCommand, restoreImportedRoutes } from './importOpenApi';
+export { importOpenApiCommand, restoreImportedRoutes } from '../requests/importOpenApi';

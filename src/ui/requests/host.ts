@@ -3,9 +3,9 @@
 
 import vscode = require('vscode');
 import { masker } from '../../core/secrets/mask';
-import type { CommandDeps } from '../deps';
-import { type Prompts, windowPrompts } from '../prompts';
-import { readSettings } from '../settings';
+import type { CommandDeps } from '../base/deps';
+import { type Prompts, windowPrompts } from '../base/prompts';
+import { readSettings } from '../base/settings';
 import type { HostBase, RunHost } from './run';
 
 /** What every host shares: the log, the HTTP client, the secrets, the settings and the masker of the editor. */

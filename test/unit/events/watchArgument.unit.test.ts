@@ -6,9 +6,9 @@ import { groupNetworks } from '../../../src/core/config/networks';
 import { parseProviders, validateAddress } from '../../../src/core/config/providers';
 import { parseEvmTopics, readWatchArgument, validateEvmAddresses, validateEvmTopics, watchTargetOf } from '../../../src/core/events/watchArgument';
 import { EntryStream } from '../../../src/core/events/stream';
-import { chooseWatch } from '../../../src/ui/onDemand/chooseWatch';
-import { decorateProviderItems } from '../../../src/ui/onDemand/providerPicks';
-import type { PickItem } from '../../../src/ui/prompts';
+import { chooseWatch } from '../../../src/ui/events/chooseWatch';
+import { decorateProviderItems } from '../../../src/ui/providers/providerPicks';
+import type { PickItem } from '../../../src/ui/base/prompts';
 import { scriptedPrompts } from '../helpers/prompts';
 import { StallMeter } from '../helpers/stallMeter';
 

@@ -2,7 +2,7 @@
 // order, every question recorded in `asked`, a typed answer checked by the prompt's own validator
 // (an invalid script fails the test rather than being accepted).
 
-import type { PickItem, Prompts } from '../../../src/ui/prompts';
+import type { PickItem, Prompts } from '../../../src/ui/base/prompts';
 
 type PickOptions = Parameters<Prompts['pick']>[1];
 type InputOptions = Parameters<Prompts['input']>[0];

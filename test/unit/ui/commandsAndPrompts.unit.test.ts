@@ -6,9 +6,9 @@ import path from 'node:path';
 import { COMMAND_PREFIX, OPERATION_ALIASES, OPERATION_IDS } from '../../../src/core/chain/operationIds';
 import { findOperation } from '../../../src/core/chain/operations';
 import type { Provider } from '../../../src/core/config/providers';
-import { Commands } from '../../../src/ui/commandIds';
-import { resolveArgs } from '../../../src/ui/onDemand/resolveArgs';
-import type { PickItem } from '../../../src/ui/prompts';
+import { Commands } from '../../../src/ui/base/commandIds';
+import { resolveArgs } from '../../../src/ui/requests/resolveArgs';
+import type { PickItem } from '../../../src/ui/base/prompts';
 import { scriptedPrompts } from '../helpers/prompts';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');

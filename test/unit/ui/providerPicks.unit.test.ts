@@ -3,10 +3,10 @@ import { strict as assert } from 'node:assert';
 import { findOperation } from '../../../src/core/chain/operations';
 import type { Provider } from '../../../src/core/config/providers';
 import type { InterfaceHealth } from '../../../src/core/health/model';
-import { decorateProviderItems, providerPrompts, providerState } from '../../../src/ui/onDemand/providerPicks';
-import { resolveArgs } from '../../../src/ui/onDemand/resolveArgs';
+import { decorateProviderItems, providerPrompts, providerState } from '../../../src/ui/providers/providerPicks';
+import { resolveArgs } from '../../../src/ui/requests/resolveArgs';
 import { scriptedPrompts } from '../helpers/prompts';
-import { type NameMemory, lastUsedProvider, rememberPicksIn, setLastUsedProvider } from '../../../src/ui/pickMemory';
+import { type NameMemory, lastUsedProvider, rememberPicksIn, setLastUsedProvider } from '../../../src/ui/base/pickMemory';
 
 const a: Provider = { name: 'A', endpoints: { consensusRpc: 'http://127.0.0.1:1', evmRpc: 'http://127.0.0.1:2' } };
 const b: Provider = { name: 'B', endpoints: { consensusRpc: 'http://127.0.0.1:3' } };
@@ -67,9 +67,9 @@ describe('ui: provider picks', () => {
     setLastUsedProvider('C');
     assert.deepEqual([...store.values()], ['C'], 'only the name is stored');
     // A new window: the module's session value is gone, the workspace state is read.
-    const restarted = require('../../../src/ui/pickMemory') as typeof import('../../../src/ui/pickMemory');
+    const restarted = require('../../../src/ui/base/pickMemory') as typeof import('../../../src/ui/base/pickMemory');
     delete require.cache[require.resolve('../../../src/ui/pickMemory')];
-    const fresh = require('../../../src/ui/pickMemory') as typeof import('../../../src/ui/pickMemory');
+    const fresh = require('../../../src/ui/base/pickMemory') as typeof import('../../../src/ui/base/pickMemory');
     assert.notEqual(fresh, restarted);
     assert.equal(fresh.lastUsedProvider(), undefined, 'nothing before the memory is given');
     fresh.rememberPicksIn(memory);
