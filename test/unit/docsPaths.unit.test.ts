@@ -37,7 +37,7 @@ export function missingPaths(text: string): { line: number; path: string }[] {
 describe('docs and comments name files that exist', () => {
   it('the scanner finds a moved file and skips patterns', () => {
     assert.deepEqual(missingPaths('see src/core/health.ts and `src/core/chain/catalogue/<interface>.ts`'), [{ line: 1, path: 'src/core/health.ts' }]);
-    assert.deepEqual(missingPaths('(core/spillFiles.ts)\nui/explorerLinks and src/ui/onDemand/'), [{ line: 1, path: 'core/spillFiles.ts' }]);
+    assert.deepEqual(missingPaths('(core/spillFiles.ts)\nui/explorer/register and src/ui/requests/'), [{ line: 1, path: 'core/spillFiles.ts' }]);
     assert.deepEqual(missingPaths('out/test/unit/x.js, http://host/src/nothing, test/unit/*.unit.test.ts'), []);
   });
 

@@ -95,7 +95,7 @@ describe('query assertion kinds: the one list', () => {
   it('the editor offers exactly the entries’ completions, each a valid assertion', () => {
     assert.deepEqual(ASSERTION_COMPLETIONS, ['success', 'failure', 'status == 200', 'latency < 2s', 'heights within 2']);
     for (const c of ASSERTION_COMPLETIONS) assert.ok(ASSERTION_KINDS.some((k) => (k.kinds as readonly string[]).includes(parsed(c).kind)));
-    const editor = readFileSync(join(__dirname, '../../../src/ui/onDemand/queryEditor.ts'), 'utf8');
+    const editor = readFileSync(join(__dirname, '../../../src/ui/queries/queryEditor.ts'), 'utf8');
     assert.match(editor, /ASSERTION_COMPLETIONS\.map/, 'the completion reads the list');
   });
 

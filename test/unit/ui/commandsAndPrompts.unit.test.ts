@@ -1,5 +1,5 @@
 // Editor-side logic that needs no editor: the command ids against package.json, and what the
-// operation commands ask for (src/ui/onDemand/resolveArgs.ts) with scripted prompts.
+// operation commands ask for (src/ui/requests/resolveArgs.ts) with scripted prompts.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
