@@ -53,7 +53,7 @@ describe('Chain Endpoints installed from its .vsix', function () {
   it('holds only the bundle, the manifest, media, the query-file grammar and the documents', () => {
     const files = filesUnder(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
     const allowed = [
-      /^dist\/(extension|chunk|onDemand)\.js$/,
+      /^dist\/(extension|(requests|explorer|contracts|queries|events|health|providers|statusBar|chunk)-[A-Z0-9]+)\.js$/,
       /^dist\/vendor\/(undici|ws)\.js$/,
       /^package\.json$/,
       /^package\.nls(\.[\w-]+)?\.json$/,
@@ -69,8 +69,24 @@ describe('Chain Endpoints installed from its .vsix', function () {
       files.filter((f) => !allowed.some((re) => re.test(f))),
       [],
     );
-    for (const f of ['dist/extension.js', 'dist/chunk.js', 'dist/onDemand.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js', 'syntaxes/chainq.tmLanguage.json'])
+    for (const f of ['dist/extension.js', 'dist/vendor/undici.js', 'dist/vendor/ws.js', 'syntaxes/chainq.tmLanguage.json'])
       assert.ok(files.includes(f), `${f} missing: ${files.join(', ')}`);
+    // Every file the bundle requires, at activation or on a feature's first use, is installed.
+    const dist = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist');
+    const required = new Set<string>();
+    const visit = (f: string) => {
+      for (const m of fs.readFileSync(path.join(dist, f), 'utf8').matchAll(/require\("\.\/([\w-]+\.js)"\)/g)) {
+        if (required.has(m[1])) continue;
+        required.add(m[1]);
+        visit(m[1]);
+      }
+    };
+    visit('extension.js');
+    assert.ok(
+      [...required].some((f) => f.startsWith('explorer-')),
+      `the explorer's file is not required by the bundle: ${[...required].join(', ')}`,
+    );
+    for (const f of required) assert.ok(files.includes(`dist/${f}`), `dist/${f} is required by the bundle but not installed`);
     const bundle = fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'extension.js'), 'utf8');
     assert.ok(!/sourceMappingURL/.test(bundle.slice(-300)), 'a release bundle has no source map reference');
   });
