@@ -1,7 +1,8 @@
 // @ts-check
 // Bundles the extension (vscode stays external) into CommonJS files, the format VS Code loads:
 //   dist/extension.js          what activation loads (wiring, each feature's register.ts, the views,
-//                              the status bar, the operation ids)
+//                              the status bar, the operation ids), with dist/activation.js: the code
+//                              it shares with the features (merged chunks: scripts/mergeChunks.mjs)
 //   dist/<feature>-<hash>.js   what a feature loads on first use (src/ui/<feature>/index.ts, reached
 //                              only through src/ui/base/load.ts): requests, explorer, contracts, …
 //   dist/chunk-<hash>.js       code several of those share (the request core, the catalogue, …), or
@@ -16,6 +17,7 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { mergeActivationChunks } from './mergeChunks.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -152,7 +154,7 @@ const toCommonJs = {
       const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
       // The previous build's files go first: a chunk whose hash changed would otherwise stay in dist/ and ship.
       for (const f of fs.existsSync('dist') ? fs.readdirSync('dist') : []) {
-        if (/^(extension|onDemand|chunk|[a-zA-Z]+-[A-Z0-9]{8})\.js(\.map)?$/.test(f) || /^chunk-[A-Z0-9]+\.js(\.map)?$/.test(f))
+        if (/^(extension|activation|onDemand|chunk|[a-zA-Z]+-[A-Z0-9]{8})\.js(\.map)?$/.test(f))
           fs.rmSync(path.join('dist', f));
       }
       await esbuild.build({
@@ -163,6 +165,8 @@ const toCommonJs = {
         // import('./explorer-<hash>.js') becomes Promise.resolve().then(() => require('./explorer-<hash>.js'))
         supported: { 'dynamic-import': false },
       });
+      // What activation loads in two files: extension.js and activation.js (scripts/mergeChunks.mjs).
+      mergeActivationChunks('dist');
     });
   },
 };
