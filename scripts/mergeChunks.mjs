@@ -54,7 +54,9 @@ export function mergeActivationChunks(dir, entry = 'extension.js') {
       .replace(/\s+$/, '');
     lines.push(`define(${JSON.stringify(name)}, function (module, exports) {`);
     if (fs.existsSync(`${file}.map`)) {
-      sections.push({ offset: { line: lines.length, column: 0 }, map: JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) });
+      // The line the chunk's code starts on (0-based): every line written so far, newlines within them counted.
+      const line = lines.reduce((n, l) => n + 1 + (l.match(/\n/g)?.length ?? 0), 0);
+      sections.push({ offset: { line, column: 0 }, map: JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) });
       fs.rmSync(`${file}.map`);
     }
     lines.push(code, '});');

@@ -19,7 +19,10 @@ function writeBundle(dir: string): void {
     `"use strict";globalThis.__order.push("A");var b=require("./chunk-BBBB.js");exports.a=1;exports.seenB=()=>b.b;\n//# sourceMappingURL=chunk-AAAA.js.map\n`,
   );
   w('chunk-AAAA.js.map', JSON.stringify({ version: 3, sources: ['a.ts'], names: [], mappings: 'AAAA' }));
-  w('chunk-BBBB.js', `"use strict";globalThis.__order.push("B");var a=require("./chunk-AAAA.js");exports.partialA=Object.keys(a).join(",");exports.b=2;\n`);
+  w(
+    'chunk-BBBB.js',
+    `"use strict";\n// a second line\nglobalThis.__order.push("B");var a=require("./chunk-AAAA.js");exports.partialA=Object.keys(a).join(",");exports.b=2;\n`,
+  );
   w('chunk-CCCC.js', `"use strict";globalThis.__order.push("C");exports.counter={n:0};\n`);
   w('chunk-LAZY.js', `"use strict";exports.onlyLater=true;\n`);
   w(
@@ -63,6 +66,8 @@ describe('scripts/mergeChunks.mjs: activation in two files', () => {
     );
     const map = JSON.parse(fs.readFileSync(path.join(dir, 'activation.js.map'), 'utf8'));
     assert.equal(map.sections.length, 1, 'the one chunk with a map gets a section');
+    const lines = fs.readFileSync(path.join(dir, 'activation.js'), 'utf8').split('\n');
+    assert.match(lines[map.sections[0].offset.line], /globalThis\.__order\.push\("A"\)/, "the section starts on the chunk's first line");
 
     (globalThis as any).__order = [];
     const after = require(path.join(dir, 'extension.js'));
