@@ -15,7 +15,7 @@
 import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
 import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { blockParam, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
+import { blockParam, checksummed, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
@@ -267,10 +267,10 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
       if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
     }
   }
-  const tx: Record<string, string> = { to: getAddress(to), data };
+  const tx: Record<string, string> = { to: checksummed(to), data };
   if (c.from !== undefined) {
     if (typeof c.from !== 'string' || !isAddress(c.from, { strict: false })) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
-    tx.from = getAddress(c.from);
+    tx.from = checksummed(c.from);
   }
   const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
   if (value) tx.value = value;
@@ -415,11 +415,14 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
   while (stack.length > 0 && seen++ < 50_000) {
     const f = stack.pop()!;
     if (!f || typeof f !== 'object' || typeof f.error === 'string') continue;
-    if (logs.length < MAX_LOGS) logs.push(...readLogs(f.logs).slice(0, MAX_LOGS - logs.length));
-    const v = dec(f.value);
-    const from = lowerAddr(f.from);
-    const to = lowerAddr(f.to);
-    if (v && v !== '0' && from && to && f.type !== 'DELEGATECALL') transfers.push({ from, to, value: v });
+    if (logs.length < MAX_LOGS && Array.isArray(f.logs) && f.logs.length > 0) logs.push(...readLogs(f.logs).slice(0, MAX_LOGS - logs.length));
+    // Most frames move no value: their addresses are read only when one does.
+    const v = f.value === '0x0' || f.value === undefined ? undefined : dec(f.value);
+    if (v && v !== '0' && f.type !== 'DELEGATECALL') {
+      const from = lowerAddr(f.from);
+      const to = lowerAddr(f.to);
+      if (from && to) transfers.push({ from, to, value: v });
+    }
     const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
     for (let i = calls.length - 1; i >= 0; i--) stack.push(calls[i]);
   }
