@@ -4,7 +4,7 @@
 // call tree, balance changes), bundles sharing state, and `evm.simulate` in query files.
 import * as assert from 'node:assert/strict';
 import os from 'node:os';
-import { type Hex, encodeFunctionData } from 'viem';
+import { type Hex, encodeAbiParameters, encodeFunctionData, keccak256 } from 'viem';
 import type { Provider } from '../../../src/core/config/providers';
 import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { chooseEngine, checkCallOverrides, engineFor } from '../../../src/core/contracts/engines';
@@ -325,6 +325,35 @@ describe('contracts: simulate (engines on the devnet)', function () {
     const rows = compareReplay(original, viaCall.result);
     assert.equal(rows.find((r) => r.what === 'logs')?.changed, false);
     assert.equal(rows.find((r) => r.what === 'logs')?.simulated, 'not available (eth_call)');
+  });
+
+  it('the devnet applies state overrides on each engine that takes them: a balance slot makes a transfer that reverts succeed; code makes an address a token', async () => {
+    const dave = net.chain.ledger.keys[3].hex as Hex;
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [dave, 1n]));
+    const spend: SimulationSpec = { address: d.token, function: 'transfer(address,uint256)', args: [bob, (7n * TOKEN).toString()], from: dave };
+    const funded: SimulationSpec = { ...spend, overrides: { [d.token]: { stateDiff: { [slot]: `0x${(7n * TOKEN).toString(16).padStart(64, '0')}` } } } };
+    for (const name of ['anvil-like', 'trace-only', 'call-overrides']) {
+      assert.equal((await run(name, spend)).result.ok, false, `${name}: dave holds no token`);
+      const { result } = await run(name, funded);
+      assert.equal(result.ok, true, `${name}: ${JSON.stringify(result.steps[0].revert ?? result.steps[0].error)}`);
+      assert.equal(result.result, true, name);
+    }
+    // Nothing stays: the same call without the override reverts again.
+    assert.equal((await run('anvil-like', spend)).result.revert?.name, 'InsufficientBalance');
+    // `state` replaces the storage: the deployer's balance is gone for that call.
+    const emptied = await run('trace-only', { ...transfer(1n), overrides: { [d.token]: { state: {} } } });
+    assert.equal(emptied.result.revert?.name, 'InsufficientBalance');
+    // code: the token's runtime at a fresh address makes it a token (empty storage), read through balanceOf.
+    const fresh = '0x00000000000000000000000000000000000c0de1';
+    const code = (await counted('anvil-like').evm('eth_getCode', [d.token, 'latest'])) as string;
+    const asToken = await run('call-overrides', { address: fresh, function: 'balanceOf(address)(uint256)', args: [bob], overrides: { [fresh]: { code } } });
+    assert.equal(asToken.result.ok, true);
+    assert.equal(asToken.result.result, '0');
+    // A slot the devnet does not model is refused in the node's words, never ignored.
+    await assert.rejects(
+      run('trace-only', { ...spend, overrides: { [d.token]: { stateDiff: { [`0x${'0'.repeat(63)}9`]: `0x${'0'.repeat(64)}` } } } }),
+      /cannot override these storage slots/,
+    );
   });
 
   it('never sends anything but read methods', async () => {
