@@ -73,6 +73,17 @@ export function callOverridesCheck(deps: CommandDeps, provider: Provider): { pro
   return { provider: provider.name, support: caps ? engineSupportOf(caps) : undefined, alternatives: alternativesOf(deps, provider) };
 }
 
+/** The same, the provider's engines probed first when overrides are asked and its eth_call is not known yet (as chainEndpoints.capabilities.probe allows). */
+export async function callOverridesChecked(
+  deps: CommandDeps,
+  provider: Provider,
+  overrides: unknown,
+): Promise<{ provider: string; support?: EngineSupport; alternatives: Alternative[] }> {
+  const asked = overrides !== null && typeof overrides === 'object' && Object.keys(overrides).length > 0;
+  if (asked && deps.health?.capabilities(provider.name)?.evm?.engines?.callOverrides === undefined) await supportOf(deps, provider.name);
+  return callOverridesCheck(deps, provider);
+}
+
 /** Runs one simulation on `provider` through the runner (never a transaction). Rejects with the refusal's sentence, bad input, or a node failure. */
 export function runSimulation(deps: CommandDeps, host: RunHost, provider: Provider, spec: SimulationSpec, title: string): Promise<SimulationResult> {
   return runOnProvider(host, { provider, title, preset: 'silent', tag: 'simulate' }, async (run) => {
