@@ -167,6 +167,12 @@ export class EvmService {
         } else {
           args(1, method === 'eth_call' ? 4 : 3);
           overridesArg(p[2]);
+          // anvil: the overrides applied for this call only.
+          if (p[2] && typeof p[2] === 'object')
+            return this.chain.ledger.fixtures.sandbox(() => {
+              this.applyOverrides(p[2], p[0]);
+              return this.callOrEstimate(method, p[0], view);
+            });
         }
         return this.callOrEstimate(method, p[0], view);
       case 'debug_traceCall': {
@@ -176,7 +182,10 @@ export class EvmService {
         if (config.tracer !== 'callTracer') throw new EvmError(-32000, 'the devnet traces calls with callTracer only');
         overridesArg(config.stateOverrides);
         const withLog = typeof config.tracerConfig === 'object' && (config.tracerConfig as Record<string, unknown>)?.withLog === true;
-        const out = this.simulatedCall(p[0], false);
+        const out = this.chain.ledger.fixtures.sandbox(() => {
+          this.applyOverrides(config.stateOverrides, p[0]);
+          return this.simulatedCall(p[0], false);
+        });
         const frame = frameJson(out.frame, false);
         if (withLog && out.ok && out.logs.length) frame.logs = out.logs.map((l, i) => ({ ...l, position: quantity(BigInt(i)) }));
         return frame;
@@ -192,6 +201,7 @@ export class EvmService {
           (opts.blockStateCalls as Array<Record<string, unknown>>).map((b, n) => {
             overridesArg(b.stateOverrides);
             const calls = Array.isArray(b.calls) ? (b.calls as unknown[]) : [];
+            this.applyOverrides(b.stateOverrides, ...calls);
             return {
               number: quantity(view + 1n + BigInt(n)),
               calls: calls.map((c) => {
@@ -327,6 +337,24 @@ export class EvmService {
   }
 
   /** One simulated call on the fixtures (a transfer of value to anything else succeeds with no output). */
+  /** State overrides (already checked by overridesArg) applied to the fixtures for the call in progress; a slot the model does not hold is refused, never ignored. */
+  private applyOverrides(v: unknown, ...calls: unknown[]): void {
+    if (!v || typeof v !== 'object') return;
+    const known = [
+      ...this.chain.ledger.keys.map((k) => k.hex),
+      ...Object.keys(v),
+      ...calls
+        .flatMap((c) => (c && typeof c === 'object' ? [(c as Record<string, unknown>).from, (c as Record<string, unknown>).to] : []))
+        .filter((x): x is string => typeof x === 'string'),
+    ];
+    const unplaced = this.chain.ledger.fixtures.applyOverrides(v as Record<string, { code?: unknown; state?: unknown; stateDiff?: unknown }>, known);
+    if (unplaced.length > 0)
+      throw new EvmError(
+        -32000,
+        `the devnet cannot override these storage slots (not a fixture token's totalSupply, balanceOf or allowance): ${unplaced.slice(0, 3).join(', ')}`,
+      );
+  }
+
   private simulatedCall(arg: unknown, commit: boolean): ReturnType<FixtureContracts['call']> {
     if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
       throw invalidArg(0, 'json: cannot unmarshal into Go value of type types.TransactionArgs');

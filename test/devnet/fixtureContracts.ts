@@ -17,6 +17,7 @@ import {
   encodeFunctionData,
   encodeFunctionResult,
   getAddress,
+  keccak256,
 } from 'viem';
 import routerArtifact from '../fixtures/contracts/out/FixtureRouter.sol/FixtureRouter.json';
 import tokenArtifact from '../fixtures/contracts/out/FixtureToken.sol/FixtureToken.json';
@@ -168,14 +169,73 @@ export class FixtureContracts {
     }
   }
 
-  private snapshot(): Map<string, TokenState> {
+  private snapshot(): { tokens: Map<string, TokenState>; routers: Map<string, Hex> } {
     const copy = new Map<string, TokenState>();
     for (const [a, t] of this.tokens) copy.set(a, { ...t, balances: new Map(t.balances), allowances: new Map(t.allowances) });
-    return copy;
+    return { tokens: copy, routers: new Map(this.routers) };
   }
 
-  private restore(s: Map<string, TokenState>): void {
-    this.tokens = s;
+  private restore(s: { tokens: Map<string, TokenState>; routers: Map<string, Hex> }): void {
+    this.tokens = s.tokens;
+    this.routers = s.routers;
+  }
+
+  /**
+   * State overrides as go-ethereum applies them before a call (run inside sandbox(): nothing stays).
+   * `code`: the token's runtime code makes the address a token with empty storage; any other code
+   * makes a fixture at that address plain code (calls answer nothing). `state` (all storage replaced)
+   * and `stateDiff` (slots changed) on a token, through FixtureToken.sol's layout: slot 0
+   * totalSupply, slot 1 balanceOf, slot 2 allowance; a mapping slot is recognised for the accounts in
+   * `known` and those the token already holds. `balance` and `nonce` are the ledger's (see
+   * Ledger.withOverrides). Returns the slots it could not place (said by the caller, never silent).
+   */
+  applyOverrides(overrides: Readonly<Record<string, { code?: unknown; state?: unknown; stateDiff?: unknown }>>, known: readonly string[]): string[] {
+    const unplaced: string[] = [];
+    for (const [address, o] of Object.entries(overrides)) {
+      const a = lc(address);
+      if (typeof o.code === 'string') {
+        this.routers.delete(a);
+        if (o.code.toLowerCase().startsWith(tokenArtifact.deployedBytecode.object.toLowerCase().slice(0, 130)))
+          this.tokens.set(a, { owner: '0x0000000000000000000000000000000000000000', totalSupply: 0n, balances: new Map(), allowances: new Map() });
+        else this.tokens.delete(a);
+      }
+      const slots = (o.state ?? o.stateDiff) as Record<string, string> | undefined;
+      const t = this.tokens.get(a);
+      if (!slots || typeof slots !== 'object') continue;
+      if (!t) {
+        unplaced.push(...Object.keys(slots).map((k) => `${a}:${k}`));
+        continue;
+      }
+      if (o.state !== undefined) {
+        t.totalSupply = 0n;
+        t.balances.clear();
+        t.allowances.clear();
+      }
+      const accounts = [...new Set([...known.map(lc), ...t.balances.keys(), ...[...t.allowances.keys()].flatMap((k) => k.split('/'))])];
+      const slotOf = (...words: Array<[string, 'address' | 'uint256' | 'bytes32', unknown]>): string =>
+        keccak256(
+          encodeAbiParameters(
+            words.map(([, type]) => ({ type })),
+            words.map(([, , v]) => v),
+          ),
+        ).toLowerCase();
+      const balanceSlots = new Map(accounts.map((x) => [slotOf(['a', 'address', x], ['s', 'uint256', 1n]), x]));
+      const allowanceSlots = new Map<string, string>();
+      for (const owner of accounts) {
+        const inner = slotOf(['o', 'address', owner], ['s', 'uint256', 2n]);
+        for (const spender of accounts) allowanceSlots.set(slotOf(['sp', 'address', spender], ['in', 'bytes32', inner]), `${owner}/${spender}`);
+      }
+      for (const [slot, value] of Object.entries(slots)) {
+        const key = BigInt(slot) === 0n ? 'totalSupply' : undefined;
+        const v = BigInt(value);
+        const s = `0x${BigInt(slot).toString(16).padStart(64, '0')}`;
+        if (key) t.totalSupply = v;
+        else if (balanceSlots.has(s)) t.balances.set(balanceSlots.get(s)!, v);
+        else if (allowanceSlots.has(s)) t.allowances.set(allowanceSlots.get(s)!, v);
+        else unplaced.push(`${a}:${slot}`);
+      }
+    }
+    return unplaced;
   }
 
   /** One frame: runs the callee, catching its revert as the EVM does (the frame fails, its logs are dropped). */

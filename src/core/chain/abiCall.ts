@@ -3,7 +3,17 @@
 // its ABI type (the sentence says what to type), the calldata encoded with viem, the block and
 // quantities read. The catalogue's evm.callContract (query files) and src/core/contracts/call.ts use it.
 
-import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeFunctionData, getAddress, isAddress, parseAbiItem } from 'viem';
+import {
+  type AbiFunction,
+  type AbiParameter,
+  type Hex,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  getAddress,
+  isAddress,
+  parseAbiItem,
+  toFunctionSelector,
+} from 'viem';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
 
@@ -50,7 +60,7 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
   if (type === 'address') {
     if (!isAddress(text, { strict: false })) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name));
     if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name));
-    return getAddress(text);
+    return checksummed(text.toLowerCase());
   }
   if (type === 'bool') {
     if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name));
@@ -118,15 +128,21 @@ export function parseSignature(text: string): AbiFunction {
   // cast's form: name(inputs)(outputs)
   const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
   const human = cast ? `function ${cast[1]} view returns ${cast[2]}` : /^function\s/.test(t) ? t : `function ${t}`;
-  let fn: AbiFunction;
+  let fn = parsed.get(human);
+  if (fn) return fn;
   try {
     fn = parseAbiItem(human) as AbiFunction;
   } catch (err) {
     refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)): {1}', t, errorMessage(err).split('\n')[0]));
   }
   if (fn?.type !== 'function') refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)).', t));
+  // Read once per text (a query file or a simulation calls the same few functions again and again); never changed after.
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  parsed.set(human, fn);
   return fn;
 }
+const parsed = new Map<string, AbiFunction>();
+const MAX_PARSED = 512;
 
 /** The canonical type of a parameter: tuples spelled out. */
 function typeOf(p: AbiParameter): string {
@@ -144,7 +160,26 @@ export function encodeCall(fn: AbiFunction, args: readonly unknown[]): Hex {
   if (args.length !== fn.inputs.length)
     refuse(l10n.both('{0} takes {1} argument(s); {2} given.', signatureText(fn), String(fn.inputs.length), String(args.length)));
   const values = fn.inputs.map((p, i) => coerceArg(p, args[i]));
-  return encodeFunctionData({ abi: [fn], functionName: fn.name, args: values });
+  // encodeFunctionData's bytes (selector, then the arguments), the selector hashed once per function.
+  let selector = selectors.get(fn);
+  if (selector === undefined) selectors.set(fn, (selector = toFunctionSelector(fn)));
+  return `${selector}${encodeAbiParameters(fn.inputs, values).slice(2)}` as Hex;
+}
+const selectors = new WeakMap<AbiFunction, Hex>();
+
+const MAX_CHECKSUMS = 4096;
+const checksums = new Map<string, Hex>();
+
+/** viem's getAddress (EIP-55) of an address already checked, remembered (a trace or a bundle names the same few addresses again and again). */
+export function checksummed(address: string): Hex {
+  const lower = address.toLowerCase();
+  let c = checksums.get(lower);
+  if (c === undefined) {
+    c = getAddress(lower);
+    if (checksums.size >= MAX_CHECKSUMS) checksums.clear();
+    checksums.set(lower, c);
+  }
+  return c;
 }
 
 export function blockParam(b: string | undefined): string {

@@ -342,4 +342,16 @@ export const simulateParams: readonly ParamSpec[] = [
     () => l10n.t('Steps'),
     () => l10n.t('A JSON list of calls sharing state (a bundle), each with the same keys'),
   ),
+  optionalText(
+    'nonce',
+    () => l10n.t('Nonce'),
+    () => l10n.t("The sender's nonce (decimal or 0x); the node's when empty"),
+    quantityText,
+  ),
+  optionalText(
+    'replayOf',
+    () => l10n.t('Replay of'),
+    () => l10n.t('The hash of the mined transaction this simulation changes: the result is compared with it'),
+    (t) => (/^0x[0-9a-fA-F]{64}$/.test(t) ? undefined : l10n.t('0x and 64 hex digits.')),
+  ),
 ];

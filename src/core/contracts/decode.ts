@@ -2,8 +2,13 @@
 // selector (or topic0) has already picked the candidates; each is tried in order and the first that
 // decodes cleanly wins (an ERC-20 and an ERC-721 Transfer share topic0 and differ in what is
 // indexed). viem's decodeAbiParameters reads the values; the selector is not hashed again per item.
+// A list of static words (address, bool, intN/uintN, bytesN: most calls, returns and events) is read
+// by decodeParams() straight from the hex, with viem's result and viem's refusals (a trace decodes
+// thousands of frames: viem's cursor costs ~10 µs a call); anything else, and any data the fast path
+// would refuse, goes to viem itself (so its error is the one thrown).
 
-import { type AbiEvent, type AbiFunction, type AbiParameter, type Hex, checksumAddress, decodeAbiParameters } from 'viem';
+import { type AbiEvent, type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters } from 'viem';
+import { checksummed } from '../chain/abiCall';
 import { type AbiEntry, ERROR_SELECTOR, ERROR_STRING, PANIC, PANIC_SELECTOR, panicMeaning } from './builtin';
 import type { AbiSource, Decoded, DecodedArg } from './types';
 import { argsOf, canonicalType, signatureOf } from './values';
@@ -16,6 +21,91 @@ export interface Candidate {
 }
 
 const DYNAMIC = /^(string|bytes|tuple)$|\[/;
+
+// ---- the fast path for static words ----
+
+/** How one static word is read: 0 address, 1 bool, 2 unsigned, 3 signed, 4 bytesN; `big` and `n` as viem reads them. */
+type WordPlan = { readonly kind: 0 | 1 | 2 | 3 | 4; readonly big: boolean; readonly n: number };
+const plans = new WeakMap<readonly AbiParameter[], readonly WordPlan[] | null>();
+const WORD_TYPE = /^(address|bool|u?int(\d{0,3})|bytes([1-9]|[12]\d|3[012]))$/;
+const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
+const ZERO_31 = '0'.repeat(62);
+const TWO_255 = 1n << 255n;
+const TWO_256 = 1n << 256n;
+
+/** The plan for a list of parameters that are all static words, else null (viem reads them). */
+function planOf(params: readonly AbiParameter[]): readonly WordPlan[] | null {
+  const known = plans.get(params);
+  if (known !== undefined) return known;
+  let plan: WordPlan[] | null = [];
+  for (const p of params) {
+    const m = WORD_TYPE.exec(p.type);
+    if (!m) {
+      plan = null;
+      break;
+    }
+    if (p.type === 'address') plan.push({ kind: 0, big: false, n: 20 });
+    else if (p.type === 'bool') plan.push({ kind: 1, big: false, n: 32 });
+    else if (m[2] !== undefined) {
+      // viem: the size after "int" (256 when none); above 48 bits a bigint, else a number.
+      const size = Number.parseInt(p.type.split('int')[1] || '256', 10);
+      plan.push({ kind: p.type.startsWith('int') ? 3 : 2, big: size > 48, n: size });
+    } else plan.push({ kind: 4, big: false, n: Number.parseInt(m[3], 10) });
+  }
+  if (plan !== null && plan.length === 0) plan = null;
+  plans.set(params, plan);
+  return plan;
+}
+
+/** Static words read from `data` as viem's decodeAbiParameters reads them; undefined where viem must (other types, or data it refuses). */
+function decodeWords(plan: readonly WordPlan[], data: string): unknown[] | undefined {
+  if (data.length < 2 + 64 * plan.length || !EVEN_HEX.test(data)) return undefined;
+  const out: unknown[] = new Array(plan.length);
+  for (let i = 0; i < plan.length; i++) {
+    const w = plan[i];
+    const at = 2 + 64 * i;
+    switch (w.kind) {
+      case 0:
+        out[i] = checksummed(`0x${data.slice(at + 24, at + 64)}`);
+        break;
+      case 1: {
+        if (data.slice(at, at + 62) !== ZERO_31) return undefined;
+        const last = data.slice(at + 62, at + 64);
+        if (last === '00') out[i] = false;
+        else if (last === '01') out[i] = true;
+        else return undefined;
+        break;
+      }
+      case 2:
+      case 3: {
+        let v = BigInt(`0x${data.slice(at, at + 64)}`);
+        if (w.kind === 3 && v >= TWO_255) v -= TWO_256;
+        if (w.big) out[i] = v;
+        else {
+          const n = Number(v);
+          if (!Number.isSafeInteger(n)) return undefined;
+          out[i] = n;
+        }
+        break;
+      }
+      default:
+        out[i] = `0x${data.slice(at, at + 2 * w.n).toLowerCase()}`;
+    }
+  }
+  return out;
+}
+
+/** viem's decodeAbiParameters, with static words read directly (the same values; the same refusals, thrown by viem). */
+export function decodeParams(params: readonly AbiParameter[], data: Hex): unknown[] {
+  const plan = planOf(params);
+  const fast = plan ? decodeWords(plan, data) : undefined;
+  return fast ?? (decodeAbiParameters(params, data) as unknown[]);
+}
+
+/** The same, always through viem (tests compare the two). */
+export function decodeParamsSlow(params: readonly AbiParameter[], data: Hex): unknown[] {
+  return decodeAbiParameters(params, data) as unknown[];
+}
 
 function decoded(kind: Decoded['kind'], c: Candidate, args: DecodedArg[], selector: string): Decoded {
   return {
@@ -36,7 +126,7 @@ function topicValue(p: AbiParameter, topic: Hex): unknown {
   switch (p.type) {
     case 'address':
       if (!/^0x0{24}/.test(topic)) break;
-      return checksumAddress(`0x${topic.slice(26)}`);
+      return checksummed(`0x${topic.slice(26)}`);
     case 'uint256':
       return BigInt(topic);
     case 'bytes32':
@@ -49,13 +139,18 @@ function topicValue(p: AbiParameter, topic: Hex): unknown {
 
 /** A call's input (0x + selector + arguments) against the candidates for its selector. */
 export function decodeInputWith(input: string, candidates: readonly Candidate[]): Decoded | undefined {
+  return functionWith(input, candidates)?.decoded;
+}
+
+/** The function a call's input selects among the candidates (the first whose inputs decode) and its decoding. */
+export function functionWith(input: string, candidates: readonly Candidate[]): { fn: AbiFunction; decoded: Decoded } | undefined {
   const selector = input.slice(0, 10).toLowerCase();
   const body = `0x${input.slice(10)}` as Hex;
   for (const c of candidates) {
     if (c.item.type !== 'function') continue;
     try {
-      const values = decodeAbiParameters(c.item.inputs, body);
-      return decoded('function', c, argsOf(c.item.inputs, values), selector);
+      const values = decodeParams(c.item.inputs, body);
+      return { fn: c.item, decoded: decoded('function', c, argsOf(c.item.inputs, values), selector) };
     } catch {
       // not this one
     }
@@ -81,7 +176,7 @@ export function decodeLogWith(topics: readonly string[], data: string, candidate
       });
       const plain = ev.inputs.filter((p) => !p.indexed);
       if (plain.length > 0) {
-        const rest = decodeAbiParameters(plain, (data === '' ? '0x' : data) as Hex);
+        const rest = decodeParams(plain, (data === '' ? '0x' : data) as Hex);
         let k = 0;
         ev.inputs.forEach((p, i) => {
           if (!p.indexed) values[i] = rest[k++];
@@ -123,7 +218,7 @@ export function decodeErrorWith(data: string, candidates: readonly Candidate[]):
   for (const c of candidates) {
     if (c.item.type !== 'error') continue;
     try {
-      const values = decodeAbiParameters(c.item.inputs, body);
+      const values = decodeParams(c.item.inputs, body);
       return decoded('error', c, argsOf(c.item.inputs, values), selector);
     } catch {
       // not this one
@@ -135,7 +230,7 @@ export function decodeErrorWith(data: string, candidates: readonly Candidate[]):
 /** A function's return data by its outputs. Throws (viem's error) when the data does not fit. */
 export function decodeOutputs(fn: AbiFunction, data: string): DecodedArg[] {
   if (fn.outputs.length === 0) return [];
-  const values = decodeAbiParameters(fn.outputs, (data === '' ? '0x' : data) as Hex);
+  const values = decodeParams(fn.outputs, (data === '' ? '0x' : data) as Hex);
   return argsOf(fn.outputs, values);
 }
 

@@ -10,7 +10,7 @@ import type { Abi, AbiFunction } from 'viem';
 import { type AbiEntry, precompileAt, selectorOf, tableItems } from './builtin';
 import { type ArtifactIndex } from './artifacts';
 import { runtimeCode } from './bytecode';
-import { type Candidate, decodeErrorWith, decodeInputWith, decodeLogWith } from './decode';
+import { type Candidate, decodeErrorWith, decodeInputWith, decodeLogWith, functionWith } from './decode';
 import type { AddressName, Decoded, KnownContract } from './types';
 
 /** An entry of `chainEndpoints.contracts`: an ABI (a workspace path, or the ABI itself) attached to an address. */
@@ -82,6 +82,18 @@ function fallbacks(selector: string, inArtifacts: ReadonlyArray<{ item: AbiEntry
   for (const { item, artifact } of inArtifacts)
     guesses.push({ item, source: { kind: 'artifact', label: `guessed from its selector (workspace artifact ${artifact.path})`, path: artifact.path } });
   return [...standards, ...guesses];
+}
+
+/** A call's input (a selector at least) against the candidates for its selector: decoded, or unknown saying so. */
+export function decodeCallAgainst(input: string, candidates: readonly Candidate[], contract: KnownContract | undefined): Decoded {
+  return (
+    decodeInputWith(input, candidates) ?? {
+      kind: 'unknown',
+      selector: input.slice(0, 10).toLowerCase(),
+      ...(contract ? { contract: contract.name, source: contract.source.label } : {}),
+      note: 'no known ABI has this selector',
+    }
+  );
 }
 
 export class ContractRegistry {
@@ -257,14 +269,17 @@ export class ContractRegistry {
     if (!/^0x[0-9a-fA-F]{8}/.test(input)) return { kind: 'unknown', note: 'input shorter than a selector' };
     const selector = input.slice(0, 10).toLowerCase();
     const contract = await this.contractAt(to, ctx);
-    return (
-      decodeInputWith(input, await this.candidates(selector, contract)) ?? {
-        kind: 'unknown',
-        selector,
-        ...(contract ? { contract: contract.name, source: contract.source.label } : {}),
-        note: 'no known ABI has this selector',
-      }
-    );
+    return decodeCallAgainst(input, await this.candidates(selector, contract), contract);
+  }
+
+  /**
+   * What decodeCall() and functionFor() read for a selector sent to `to`: its candidates and the
+   * contract at `to` (a trace asks once per distinct (to, selector), then decodes every frame with
+   * decodeCallAgainst() and functionWith() without a request or an await).
+   */
+  async callCandidates(selector: string, to: string | undefined, ctx: ResolveContext = {}): Promise<{ candidates: Candidate[]; contract?: KnownContract }> {
+    const contract = await this.contractAt(to, ctx);
+    return { candidates: await this.candidates(selector.toLowerCase(), contract), contract };
   }
 
   async decodeLog(log: { address?: string; topics: readonly string[]; data: string }, ctx: ResolveContext = {}): Promise<Decoded> {
@@ -294,12 +309,7 @@ export class ContractRegistry {
   async functionFor(input: string | undefined, to: string | undefined, ctx: ResolveContext = {}): Promise<{ fn: AbiFunction; decoded: Decoded } | undefined> {
     if (!input || !/^0x[0-9a-fA-F]{8}/.test(input)) return undefined;
     const contract = await this.contractAt(to, ctx);
-    for (const c of await this.candidates(input.slice(0, 10).toLowerCase(), contract)) {
-      if (c.item.type !== 'function') continue;
-      const d = decodeInputWith(input, [c]);
-      if (d) return { fn: c.item, decoded: d };
-    }
-    return undefined;
+    return functionWith(input, await this.candidates(input.slice(0, 10).toLowerCase(), contract));
   }
 
   /** A log decoded without a request or a read (the event console): a match already made, a precompile, artifacts already indexed, the standards and the table. */

@@ -15,7 +15,7 @@
 import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
 import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { blockParam, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
+import { blockParam, checksummed, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
@@ -53,6 +53,8 @@ export interface SimulationCall {
   /** Wei, decimal or 0x. */
   readonly value?: string;
   readonly gas?: string;
+  /** The sender's nonce (a replay keeps the mined one); the node's when absent. */
+  readonly nonce?: string;
 }
 
 /** What the simulation needs of an engine. */
@@ -73,6 +75,8 @@ export interface SimulationSpec extends SimulationCall {
   readonly blockOverrides?: Readonly<Record<string, unknown>>;
   /** A bundle: calls that share state, in order (the top-level call keys are then not needed). */
   readonly steps?: readonly SimulationCall[];
+  /** The mined transaction this simulation changes (a replay): the result is compared with it. */
+  readonly replayOf?: string;
 }
 
 export interface SimulatedLog {
@@ -267,15 +271,17 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
       if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
     }
   }
-  const tx: Record<string, string> = { to: getAddress(to), data };
+  const tx: Record<string, string> = { to: checksummed(to), data };
   if (c.from !== undefined) {
     if (typeof c.from !== 'string' || !isAddress(c.from, { strict: false })) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
-    tx.from = getAddress(c.from);
+    tx.from = checksummed(c.from);
   }
   const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
   if (value) tx.value = value;
   const gas = quantity(c.gas === undefined ? undefined : String(c.gas), `${at}gas`);
   if (gas) tx.gas = gas;
+  const nonce = quantity(c.nonce === undefined ? undefined : String(c.nonce), `${at}nonce`);
+  if (nonce) tx.nonce = nonce;
   return { tx, fn, contract: contract?.name, source: contract?.source.label };
 }
 
@@ -415,11 +421,14 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
   while (stack.length > 0 && seen++ < 50_000) {
     const f = stack.pop()!;
     if (!f || typeof f !== 'object' || typeof f.error === 'string') continue;
-    if (logs.length < MAX_LOGS) logs.push(...readLogs(f.logs).slice(0, MAX_LOGS - logs.length));
-    const v = dec(f.value);
-    const from = lowerAddr(f.from);
-    const to = lowerAddr(f.to);
-    if (v && v !== '0' && from && to && f.type !== 'DELEGATECALL') transfers.push({ from, to, value: v });
+    if (logs.length < MAX_LOGS && Array.isArray(f.logs) && f.logs.length > 0) logs.push(...readLogs(f.logs).slice(0, MAX_LOGS - logs.length));
+    // Most frames move no value: their addresses are read only when one does.
+    const v = f.value === '0x0' || f.value === undefined ? undefined : dec(f.value);
+    if (v && v !== '0' && f.type !== 'DELEGATECALL') {
+      const from = lowerAddr(f.from);
+      const to = lowerAddr(f.to);
+      if (from && to) transfers.push({ from, to, value: v });
+    }
     const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
     for (let i = calls.length - 1; i >= 0; i--) stack.push(calls[i]);
   }
@@ -675,42 +684,142 @@ export function codeReader(evm: EvmCall): NonNullable<ResolveContext['getCode']>
 
 // ---- replay: a mined transaction re-run at its parent block ----
 
-/** The mined transaction a replay started from, as the document compares it. */
+/** The mined transaction a replay started from, as the result compares it. */
 export interface ReplayOriginal {
   readonly hash: string;
   readonly status: 'success' | 'reverted';
   readonly gasUsed?: string;
+  /** How many logs its receipt has, and each one's event name (or its topic0 when not decoded). */
   readonly logs: number;
+  readonly logEvents?: readonly string[];
+  /** A receipt carries no return value and no revert data: absent unless read elsewhere. */
   readonly result?: unknown;
   readonly revert?: string;
 }
 
-/** The spec of a mined transaction re-run at its parent block (same sender, input, value, gas), and what it did. */
-export async function replaySpec(
-  evm: (method: string, params: readonly unknown[]) => Promise<unknown>,
+/** One line of "beside the original": what it was, what the simulation gives, whether that changed. */
+export interface ReplayChange {
+  readonly what: 'status' | 'return' | 'revert' | 'logs' | 'gas used';
+  readonly original: string;
+  readonly simulated: string;
+  readonly changed: boolean;
+}
+
+/** The mined transaction `hash` and what it did (its receipt: status, gas, logs decoded by name). */
+export async function readOriginal(
+  evm: EvmCall,
   hash: string,
-): Promise<{ spec: SimulationSpec; original: ReplayOriginal }> {
+  registry?: ContractRegistry,
+  ctx: ResolveContext = {},
+): Promise<{ tx: Json; original: ReplayOriginal }> {
   if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new LocalizedError(l10n.both('A transaction hash: 0x and 64 hex digits.'));
-  const tx = (await evm('eth_getTransactionByHash', [hash])) as Json | null;
-  const receipt = (await evm('eth_getTransactionReceipt', [hash])) as Json | null;
+  const [tx, receipt] = (await Promise.all([evm('eth_getTransactionByHash', [hash]), evm('eth_getTransactionReceipt', [hash])])) as [Json | null, Json | null];
   if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
     throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
+  const logs = Array.isArray(receipt.logs) ? readLogs(receipt.logs) : [];
+  const logEvents: string[] = [];
+  for (const l of logs.slice(0, MAX_LOGS)) {
+    const d = registry ? await registry.decodeLog(l, ctx) : undefined;
+    logEvents.push(d?.kind === 'event' && d.name ? d.name : (l.topics[0] ?? 'anonymous'));
+  }
+  return {
+    tx,
+    original: {
+      hash,
+      status: receipt.status === '0x1' ? 'success' : 'reverted',
+      gasUsed: typeof receipt.gasUsed === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(receipt.gasUsed) ? BigInt(receipt.gasUsed).toString() : undefined,
+      logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
+      logEvents,
+    },
+  };
+}
+
+/**
+ * The spec of a mined transaction re-run at its parent block (same sender, nonce, input, value,
+ * gas), and what it did. With the registry, the input is written as its function and arguments when
+ * the ABI is known and they encode back to the same bytes (else it stays `data`).
+ */
+export async function replaySpec(
+  evm: EvmCall,
+  hash: string,
+  registry?: ContractRegistry,
+  ctx: ResolveContext = {},
+): Promise<{ spec: SimulationSpec; original: ReplayOriginal }> {
+  const { tx, original } = await readOriginal(evm, hash, registry, ctx);
   if (typeof tx.to !== 'string') throw new LocalizedError(l10n.both('{0} creates a contract: only calls can be replayed.', hash));
-  const height = typeof tx.blockNumber === 'string' ? BigInt(tx.blockNumber) : undefined;
+  const height = typeof tx.blockNumber === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.blockNumber) ? BigInt(tx.blockNumber) : undefined;
   if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
+  const block = (height - 1n).toString();
+  const data = typeof tx.input === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(tx.input) ? tx.input : '0x';
+  const call = registry ? await readableCall(data, tx.to, registry, { ...ctx, block: `0x${(height - 1n).toString(16)}` }) : undefined;
   const spec: SimulationSpec = {
     address: tx.to,
-    data: typeof tx.input === 'string' ? tx.input : '0x',
+    ...(call ?? { data }),
     from: tx.from,
-    value: typeof tx.value === 'string' && tx.value !== '0x0' ? BigInt(tx.value).toString() : undefined,
-    gas: typeof tx.gas === 'string' ? BigInt(tx.gas).toString() : undefined,
-    block: (height - 1n).toString(),
-  };
-  const original: ReplayOriginal = {
-    hash,
-    status: receipt.status === '0x1' ? 'success' : 'reverted',
-    gasUsed: typeof receipt.gasUsed === 'string' ? BigInt(receipt.gasUsed).toString() : undefined,
-    logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
+    value: typeof tx.value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(tx.value) && BigInt(tx.value) > 0n ? BigInt(tx.value).toString() : undefined,
+    gas: typeof tx.gas === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.gas) ? BigInt(tx.gas).toString() : undefined,
+    nonce: typeof tx.nonce === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.nonce) ? BigInt(tx.nonce).toString() : undefined,
+    block,
+    replayOf: hash,
   };
   return { spec, original };
+}
+
+/** Calldata as `function` (its signature) and `args` (JSON values), when the ABI is known and they encode back to exactly `data`. */
+export async function readableCall(
+  data: string,
+  to: string,
+  registry: ContractRegistry,
+  ctx: ResolveContext,
+): Promise<{ function: string; args: unknown[] } | undefined> {
+  if (data.length < 10) return undefined;
+  const found = await registry.functionFor(data, to, ctx);
+  if (!found || found.decoded.guessed) return undefined;
+  const args = (found.decoded.args ?? []).map((a) => a.value);
+  try {
+    if (encodeCall(found.fn, args).toLowerCase() !== data.toLowerCase()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { function: signatureOf(found.fn), args };
+}
+
+/** What changed between the mined transaction and its simulation (the last step): status, return, revert, logs, gas. */
+export function compareReplay(original: ReplayOriginal, r: SimulationResult): ReplayChange[] {
+  const sim = r.steps[r.steps.length - 1];
+  const row = (what: ReplayChange['what'], was: string, now: string, comparable = true): ReplayChange => ({
+    what,
+    original: was,
+    simulated: now,
+    changed: comparable && was !== now,
+  });
+  const simLogs = r.engine === 'eth_call' ? undefined : sim.logs.map((l) => l.name ?? l.topics[0] ?? 'anonymous');
+  const origLogs = original.logEvents ? `${original.logs}${original.logEvents.length > 0 ? `: ${original.logEvents.join(', ')}` : ''}` : String(original.logs);
+  return [
+    row('status', original.status, sim.ok ? 'success' : 'reverted'),
+    row(
+      'return',
+      original.result === undefined ? '— (not in a receipt)' : shortText(original.result),
+      sim.result === undefined ? '—' : shortText(sim.result),
+      original.result !== undefined,
+    ),
+    row(
+      'revert',
+      original.revert ?? (original.status === 'reverted' ? '— (not in a receipt)' : '—'),
+      sim.revert ? (sim.revert.name ?? 'not decoded') : '—',
+      original.status !== 'reverted',
+    ),
+    row(
+      'logs',
+      origLogs,
+      simLogs === undefined ? 'not available (eth_call)' : `${simLogs.length}${simLogs.length > 0 ? `: ${simLogs.join(', ')}` : ''}`,
+      simLogs !== undefined,
+    ),
+    row('gas used', original.gasUsed ?? '—', sim.gasUsed ?? '—'),
+  ];
+}
+
+function shortText(v: unknown): string {
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
 }

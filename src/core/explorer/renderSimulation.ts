@@ -3,7 +3,7 @@
 // and the gas; the balance changes of the accounts involved. A replay adds the original beside it
 // (what changed: status, return, revert, logs, gas). Server text is escaped: it never becomes markup.
 
-import type { BalanceChange, ReplayOriginal, SimulatedLog, SimulationResult, StepResult } from '../contracts/simulate';
+import { type BalanceChange, type ReplayOriginal, type SimulatedLog, type SimulationResult, type StepResult, compareReplay } from '../contracts/simulate';
 
 export type { ReplayOriginal } from '../contracts/simulate';
 import type { DecodedArg } from '../contracts/types';
@@ -91,15 +91,9 @@ export function renderSimulation(r: SimulationResult, original?: ReplayOriginal)
   for (const n of r.notes) d.kv('note', esc(n));
   if (original) {
     d.h(2, 'Beside the original');
-    const sim = r.steps[r.steps.length - 1];
-    const row = (what: string, was: string, now: string) => d.line(`| ${what} | ${was} | ${now} | ${was === now ? '' : 'changed'} |`);
     d.line(`| | mined ${id(original.hash)} | simulated | |`);
     d.line('|---|---|---|---|');
-    row('status', original.status, sim.ok ? 'success' : 'reverted');
-    row('return', original.result === undefined ? '—' : esc(shortValue(original.result, 80)), sim.result === undefined ? '—' : esc(shortValue(sim.result, 80)));
-    row('revert', original.revert ? esc(original.revert) : '—', sim.revert ? esc(sim.revert.name ?? 'not decoded') : '—');
-    row('logs', String(original.logs), r.engine === 'eth_call' ? 'not available (eth_call)' : String(sim.logs.length));
-    row('gas used', original.gasUsed ? esc(original.gasUsed) : '—', sim.gasUsed ? esc(sim.gasUsed) : '—');
+    for (const c of compareReplay(original, r)) d.line(`| ${c.what} | ${esc(c.original)} | ${esc(c.simulated)} | ${c.changed ? 'changed' : ''} |`);
   }
   if (r.steps.length === 1) stepSection(d, first, 2, 'Result');
   else for (const s of r.steps) stepSection(d, s, 2, `Step ${s.index}`);

@@ -23,7 +23,7 @@ import { type Diagnostic, type Located, isName, parsePath, scanTemplate } from '
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
 /** evm.simulate's own roots besides `result` (core/queries/simulateRequest.ts recordFields). */
-export const SIMULATION_ROOTS = ['engine', 'revert', 'logs', 'steps', 'ok', 'gasUsed', 'balanceChanges'] as const;
+export const SIMULATION_ROOTS = ['engine', 'revert', 'logs', 'steps', 'ok', 'gasUsed', 'balanceChanges', 'original', 'changed'] as const;
 /** Keys every request takes besides its operation's parameters. */
 export const RESERVED_KEYS = ['provider', 'confirm', 'timeout', 'page'] as const;
 /** At most this many lines are read (a larger file gets one diagnostic). */

@@ -12,7 +12,20 @@ import { RecordedOutcome } from '../chain/outcome';
 import { groupNetworks, sameNetwork } from '../config/networks';
 import type { Provider } from '../config/providers';
 import { ContractRegistry } from '../contracts/registry';
-import { type Alternative, type SimulationResult, type SimulationSpec, chooseEngine, codeReader, evmCaller, needsOf, simulate } from '../contracts/simulate';
+import {
+  type Alternative,
+  type ReplayChange,
+  type ReplayOriginal,
+  type SimulationResult,
+  type SimulationSpec,
+  chooseEngine,
+  codeReader,
+  compareReplay,
+  evmCaller,
+  needsOf,
+  readOriginal,
+  simulate,
+} from '../contracts/simulate';
 import { type EngineSupport, probeEngineSupport } from '../health/capabilities';
 
 export const SIMULATE_OPERATION = 'evm.simulate';
@@ -54,6 +67,8 @@ export function specFromArgs(args: Args): SimulationSpec {
     from: text('from'),
     value: text('value'),
     gas: text('gas'),
+    nonce: text('nonce'),
+    replayOf: text('replayOf'),
     overrides: json(args, 'overrides') as SimulationSpec['overrides'],
     blockOverrides: json(args, 'blockOverrides') as SimulationSpec['blockOverrides'],
     steps: steps as SimulationSpec['steps'],
@@ -67,8 +82,17 @@ async function supportOf(p: Provider, ctx: SimulationContext, options: ExecuteOp
   return known;
 }
 
-/** What assertions read: the result's fields at the top of the record (the call tree left out). */
-export function recordFields(r: SimulationResult): Record<string, unknown> {
+/** A replay's comparison with the mined transaction: the original, each line, and the names of what changed. */
+export interface ReplayComparison {
+  readonly original: ReplayOriginal;
+  readonly changes: readonly ReplayChange[];
+}
+
+/**
+ * What assertions read: the result's fields at the top of the record (the call tree left out); for a
+ * replay also `original` and `changed` (the names of what changed: status, return, revert, logs, gas used).
+ */
+export function recordFields(r: SimulationResult, replay?: ReplayComparison): Record<string, unknown> {
   return {
     engine: r.engine,
     result: r.result,
@@ -78,6 +102,35 @@ export function recordFields(r: SimulationResult): Record<string, unknown> {
     balanceChanges: r.balanceChanges,
     gasUsed: r.steps[r.steps.length - 1]?.gasUsed,
     steps: r.steps.map(({ trace: _t, ...s }) => s),
+    ...(replay ? { original: replay.original, changed: replay.changes.filter((c) => c.changed).map((c) => c.what) } : {}),
+  };
+}
+
+/** The result document of a query-file run: the receipt's fields, each step's call tree as lines, and a replay beside its original. */
+export function documentOf(r: SimulationResult, replay?: ReplayComparison): Record<string, unknown> {
+  return {
+    engine: r.engine,
+    provider: r.provider,
+    block: r.block,
+    ok: r.ok,
+    ...(replay ? { besideTheOriginal: replay.changes, original: replay.original } : {}),
+    result: r.result,
+    revert: r.revert,
+    notes: r.notes,
+    overrides: r.overrides,
+    blockOverrides: r.blockOverrides,
+    balanceChanges: r.balanceChanges,
+    steps: r.steps.map(({ trace, ...s }) => ({
+      ...s,
+      ...(trace
+        ? {
+            callTree: trace.frames.map(
+              (f) =>
+                `${'  '.repeat(Math.min(f.depth, 64))}${f.type} ${f.toName ?? f.to ?? ''}${f.call?.name ? `.${f.call.name}` : ''}${f.error ? ` ✗ ${f.revert?.name ?? f.error}` : ''}`,
+            ),
+          }
+        : {}),
+    })),
   };
 }
 
@@ -110,13 +163,19 @@ export async function runSimulationRequest(
       for (const p of others.slice(0, 8)) alternatives.push({ name: p.name, support: await supportOf(p, ctx, options) });
       chooseEngine(provider.name, needs, support, alternatives); // throws the sentence
     }
-    const result = await simulate(evm, spec, registry, { network, getCode: codeReader(evm) }, { provider: provider.name, support });
+    const rctx = { network, getCode: codeReader(evm) };
+    // A replay: the mined transaction read first (its receipt: status, gas, logs), then compared.
+    const original = spec.replayOf ? (await readOriginal(evm, spec.replayOf, registry, rctx)).original : undefined;
+    const result = await simulate(evm, spec, registry, rctx, { provider: provider.name, support });
+    const replay = original ? { original, changes: compareReplay(original, result) } : undefined;
     outcome.result = result;
     outcome.status = 200;
-    outcome.summary = result.ok
-      ? l10n.t('{0}: succeeded', result.engine)
-      : l10n.t('{0}: reverted{1}', result.engine, result.revert?.name ? ` (${result.revert.name})` : '');
-    return { outcome, fields: recordFields(result) };
+    outcome.body = Buffer.from(JSON.stringify(documentOf(result, replay)), 'utf8');
+    const changed = replay?.changes.filter((c) => c.changed).map((c) => c.what);
+    outcome.summary =
+      (result.ok ? l10n.t('{0}: succeeded', result.engine) : l10n.t('{0}: reverted{1}', result.engine, result.revert?.name ? ` (${result.revert.name})` : '')) +
+      (changed ? ` · ${changed.length > 0 ? l10n.t('changed from the original: {0}', changed.join(', ')) : l10n.t('as the original')}` : '');
+    return { outcome, fields: recordFields(result, replay) };
   } catch (err) {
     outcome.error = isEndpointError(err)
       ? err

@@ -32,7 +32,7 @@ import { providerPrompts } from '../providers/providerPicks';
 import { documentName } from '../../core/documents/resultName';
 import { type ProviderRun, type RunHost, apiHost, runOnProvider } from '../requests/run';
 import { editorHost, hostBase } from '../requests/host';
-import { callOverridesCheck } from './simulate';
+import { callOverridesChecked } from './simulate';
 
 export interface CallContractArgument extends Partial<CallSpec> {
   /** A provider's name, or "best" (of `network`). */
@@ -172,7 +172,7 @@ export async function callContractCommand(deps: CommandDeps, arg?: unknown): Pro
     editorHost(deps),
     provider,
     l10n.t('Calling {0} · {1}', spec.function, provider.name),
-    (s) => callContract(s.evm, spec, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+    async (s) => callContract(s.evm, spec, s.registry, s.ctx, await callOverridesChecked(deps, provider, spec.overrides)),
     deps,
   );
   const text = masker.mask(renderCall(provider.name, spec, outcome));
@@ -198,7 +198,7 @@ export async function callContractForApi(
       apiHost(hostBase(deps), token),
       provider,
       l10n.t('Call Contract'),
-      (s) => callContract(s.evm, call, s.registry, s.ctx, callOverridesCheck(deps, provider)),
+      async (s) => callContract(s.evm, call, s.registry, s.ctx, await callOverridesChecked(deps, provider, call.overrides)),
       deps,
     );
   } catch (err) {

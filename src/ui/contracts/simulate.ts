@@ -15,6 +15,7 @@ import type { Provider } from '../../core/config/providers';
 import { type Alternative, type EngineSupport, engineSupportOf } from '../../core/contracts/engines';
 import type { ResolveContext } from '../../core/contracts/registry';
 import { type ReplayOriginal, type SimulationResult, type SimulationSpec, codeReader, evmCaller, replaySpec, simulate } from '../../core/contracts/simulate';
+import { simulationBlockText } from '../../core/queries/simulateBlock';
 import { renderSimulation } from '../../core/explorer/renderSimulation';
 import type { Route } from '../../core/health/route';
 import { routeCommand } from '../../core/health/routeCommand';
@@ -72,6 +73,17 @@ export function callOverridesCheck(deps: CommandDeps, provider: Provider): { pro
   return { provider: provider.name, support: caps ? engineSupportOf(caps) : undefined, alternatives: alternativesOf(deps, provider) };
 }
 
+/** The same, the provider's engines probed first when overrides are asked and its eth_call is not known yet (as chainEndpoints.capabilities.probe allows). */
+export async function callOverridesChecked(
+  deps: CommandDeps,
+  provider: Provider,
+  overrides: unknown,
+): Promise<{ provider: string; support?: EngineSupport; alternatives: Alternative[] }> {
+  const asked = overrides !== null && typeof overrides === 'object' && Object.keys(overrides).length > 0;
+  if (asked && deps.health?.capabilities(provider.name)?.evm?.engines?.callOverrides === undefined) await supportOf(deps, provider.name);
+  return callOverridesCheck(deps, provider);
+}
+
 /** Runs one simulation on `provider` through the runner (never a transaction). Rejects with the refusal's sentence, bad input, or a node failure. */
 export function runSimulation(deps: CommandDeps, host: RunHost, provider: Provider, spec: SimulationSpec, title: string): Promise<SimulationResult> {
   return runOnProvider(host, { provider, title, preset: 'silent', tag: 'simulate' }, async (run) => {
@@ -103,30 +115,7 @@ async function pickProvider(deps: CommandDeps, route: Exclude<Route, { kind: 're
 
 /** A query-file block for `spec` on `provider`: what the developer edits, saves and re-runs (CodeLens Run). */
 export function simulationBlock(provider: string, spec: SimulationSpec, name = 'whatIf'): string {
-  const lines = [
-    '# A simulation (what if): edit, save in the repository, run with the CodeLens above the request.',
-    '# Keys: address, function, args, data, from, value, gas, block, overrides (JSON), blockOverrides (JSON), steps (JSON list).',
-    '# Assertions reach engine, result, revert, logs and steps[i].result / .revert / .logs.',
-    `request ${name} = evm.simulate`,
-    `provider: ${provider}`,
-  ];
-  const put = (k: string, v: unknown) => {
-    if (v === undefined || v === '') return;
-    lines.push(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  };
-  put('address', spec.address ?? spec.to ?? '0x0000000000000000000000000000000000000000');
-  put('function', spec.function ?? (spec.data ? undefined : 'balanceOf(address)'));
-  put('args', Array.isArray(spec.args) ? JSON.stringify(spec.args) : (spec.args ?? (spec.data ? undefined : '0x0000000000000000000000000000000000000000')));
-  put('data', spec.data);
-  put('from', spec.from);
-  put('value', spec.value);
-  put('gas', spec.gas);
-  put('block', spec.block);
-  put('overrides', spec.overrides);
-  put('blockOverrides', spec.blockOverrides);
-  put('steps', spec.steps);
-  lines.push('assert success');
-  return lines.join('\n') + '\n';
+  return simulationBlockText(provider, spec, name);
 }
 
 export async function simulateCommand(deps: CommandDeps, arg?: unknown): Promise<vscode.Uri | undefined> {
@@ -183,34 +172,17 @@ export async function replayCommand(deps: CommandDeps, arg?: unknown): Promise<v
       })
     )?.trim();
   if (!hash) return undefined;
-  const { spec, original } = await runOnProvider(
+  const { spec } = await runOnProvider(
     editorHost(deps),
     { provider, title: l10n.t('Reading {0} · {1}', hash.slice(0, 10), provider.name), preset: 'silent', tag: 'simulate' },
-    (run) =>
-      replaySpec(
-        evmCaller(run.wire, run.options, (_m, _ms, o) => logOutcome(editorHost(deps), 'simulate', o)),
-        hash,
-      ),
-  );
-  const edited = await editSpec(spec);
-  if (!edited) return undefined;
-  return showSimulation(deps, provider, edited, original);
-}
-
-/** The spec as JSON in an input box (one line): the developer changes data, value, from, or adds overrides. */
-async function editSpec(spec: SimulationSpec): Promise<SimulationSpec | undefined> {
-  const text = await windowPrompts.input({
-    title: l10n.t('Simulate with changes'),
-    prompt: l10n.t('The transaction at its parent block: change data, value, from, gas, or add "overrides" / "blockOverrides", then Enter'),
-    value: JSON.stringify(spec),
-    validate: (t) => {
-      try {
-        const v: unknown = JSON.parse(t);
-        return v && typeof v === 'object' && !Array.isArray(v) ? undefined : l10n.t('A JSON object.');
-      } catch {
-        return l10n.t('A JSON object.');
-      }
+    (run) => {
+      const evm = evmCaller(run.wire, run.options, (_m, _ms, o) => logOutcome(editorHost(deps), 'simulate', o));
+      return replaySpec(evm, hash, contractRegistry(deps), { network: networkOf(provider), getCode: codeReader(evm) });
     },
-  });
-  return text === undefined ? undefined : (JSON.parse(text) as SimulationSpec);
+  );
+  // The replay as a query-file block (function and arguments decoded when the ABI is known): edit an
+  // argument, the value, the sender or add overrides, then Run (CodeLens); the result says what changed.
+  const doc = await vscode.workspace.openTextDocument({ language: 'chainq', content: simulationBlockText(provider.name, spec, 'replay') });
+  await vscode.window.showTextDocument(doc);
+  return doc.uri;
 }

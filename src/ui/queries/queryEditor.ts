@@ -6,9 +6,9 @@
 import vscode = require('vscode');
 import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
-import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
-import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
-import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
+import { assertionCompletions, keyCompletions } from '../../core/queries/completion';
+import { PATH_ROOTS, parseQueryFile } from '../../core/queries/parse';
+import { WS_SUBSCRIBE } from '../../core/queries/raw';
 import { prepareParsed } from '../../core/queries/session';
 import type { QueryFile } from '../../core/queries/model';
 import { Commands } from '../base/commandIds';
@@ -139,15 +139,14 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
       ...readSettings().providers.providers.map((p) => item(p.name, K.Value, Object.keys(p.endpoints).join(', '))),
     ];
   }
-  if (/^\s*assert\s+\S*$/.test(before)) {
-    return [...ASSERTION_COMPLETIONS.map((t) => item(t, K.Keyword)), ...PATH_ROOTS.map((p) => item(p, K.Field))];
-  }
+  const kinds = { keyword: K.Keyword, field: K.Field, property: K.Property } as const;
+  // After `assert `, by the request's operation (evm.simulate adds engine, revert, logs, steps[i]…; `revert.` its fields): core/queries/completion.ts.
+  const asserted = /^\s*assert\s+(?:(\S*)\.[A-Za-z]*|\S*)$/.exec(before);
+  if (asserted) return assertionCompletions(current?.op?.id, asserted[1]).map((e) => item(e.label, kinds[e.kind], e.detail, e.insert));
   if (/^\s*[A-Za-z_]*$/.test(before)) {
     const out = [item('request', K.Keyword, 'request <name> = <operation>', 'request '), item('@', K.Variable, '@name = value')];
     if (current) {
-      const op = findQueryOperation(current.op?.id ?? '');
-      for (const p of op?.params ?? []) if (current.fixedArgs[p.key] === undefined) out.push(item(p.key, K.Property, p.prompt, `${p.key}: `));
-      for (const k of RESERVED_KEYS) out.push(item(k, K.Property, undefined, k === 'confirm' ? 'confirm: broadcast' : `${k}: `));
+      for (const e of keyCompletions(current.op?.id, current.fixedArgs)) out.push(item(e.label, kinds[e.kind], e.detail, e.insert));
       out.push(item('assert', K.Keyword, undefined, 'assert '));
     }
     return out;

@@ -125,7 +125,7 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     // in the Simulate command, query files and api.simulate(). Run as a plain operation (the API's run()), a call
     // without overrides or steps is its eth_call engine; the rest is refused, nothing sent.
     build: (a) => {
-      if ((a.overrides ?? '').trim() || (a.blockOverrides ?? '').trim() || (a.steps ?? '').trim() || (a.data ?? '').trim())
+      if ((a.overrides ?? '').trim() || (a.blockOverrides ?? '').trim() || (a.steps ?? '').trim() || (a.data ?? '').trim() || (a.replayOf ?? '').trim())
         throw new EndpointError(
           'input',
           l10n.both('evm.simulate with overrides, steps or data runs through the simulation: the Simulate command, a query file or api.simulate().'),
@@ -138,6 +138,7 @@ export const EVM_OPERATIONS: readonly Operation[] = [
         if (a.from?.trim()) tx.from = a.from.trim();
         if (a.value?.trim()) tx.value = `0x${BigInt(a.value.trim()).toString(16)}`;
         if (a.gas?.trim()) tx.gas = `0x${BigInt(a.gas.trim()).toString(16)}`;
+        if (a.nonce?.trim()) tx.nonce = `0x${BigInt(a.nonce.trim()).toString(16)}`;
         return { kind: 'jsonrpc', method: 'eth_call', params: [tx, block] };
       } catch (err) {
         throw asInputError(err);

@@ -4,11 +4,13 @@
 // call tree, balance changes), bundles sharing state, and `evm.simulate` in query files.
 import * as assert from 'node:assert/strict';
 import os from 'node:os';
-import { type Hex, encodeFunctionData } from 'viem';
+import { type Hex, encodeAbiParameters, encodeFunctionData, keccak256 } from 'viem';
 import type { Provider } from '../../../../src/core/config/providers';
 import { ContractRegistry } from '../../../../src/core/contracts/registry';
 import { chooseEngine, checkCallOverrides, engineFor } from '../../../../src/core/contracts/engines';
-import { type EngineSupport, type SimulationSpec, codeReader, evmCaller, simulate } from '../../../../src/core/contracts/simulate';
+import { type EngineSupport, type SimulationSpec, codeReader, compareReplay, evmCaller, replaySpec, simulate } from '../../../../src/core/contracts/simulate';
+import { simulationBlockText } from '../../../../src/core/queries/simulateBlock';
+import { specFromArgs } from '../../../../src/core/queries/simulateRequest';
 import { callContract } from '../../../../src/core/contracts/call';
 import { probeEngineSupport } from '../../../../src/core/health/capabilities';
 import { mergeCapabilities } from '../../../../src/core/health/capabilityPolicy';
@@ -268,6 +270,90 @@ describe('contracts: simulate (engines on the devnet)', function () {
       /^evmd-like cannot simulate with overrides: .*; anvil-like, on the same network, can \(nothing was sent\)\.$/,
     );
     assert.equal(run.passed, false);
+  });
+
+  it('replay: a mined transfer opens as a query-file block (function and args decoded, sender, nonce, parent block) that runs beside the original', async () => {
+    const { evm } = counted('anvil-like');
+    const ctx = { network: 'devnet', getCode: codeReader(evm) };
+    const { spec, original } = await replaySpec(evm, d.txs.transfer, registry, ctx);
+    assert.equal(spec.function, 'transfer(address,uint256)');
+    assert.equal(spec.data, undefined, 'the input written as its function and arguments');
+    const [to, amount] = spec.args as string[];
+    assert.equal(to.toLowerCase(), net.chain.ledger.keys[2].hex.toLowerCase());
+    assert.equal(amount, (100n * TOKEN).toString());
+    assert.equal(spec.from?.toLowerCase(), d.deployer.toLowerCase());
+    assert.match(spec.nonce ?? '', /^\d+$/);
+    assert.equal(spec.replayOf, d.txs.transfer);
+    assert.equal(original.status, 'success');
+    assert.deepEqual(original.logEvents, ['Transfer']);
+    // Without the ABI the input stays data.
+    const bare = await replaySpec(evm, d.txs.transfer, new ContractRegistry(), ctx);
+    assert.equal(bare.spec.function, 'transfer(address,uint256)', 'the standard ERC-20 ABI knows transfer');
+    const unknown = await replaySpec(evm, d.txs.route, new ContractRegistry(), ctx);
+    assert.match(unknown.spec.data ?? '', /^0x[0-9a-f]{8}/);
+    assert.equal(unknown.spec.function, undefined);
+
+    // The block reads back as the same spec (the file's own reader).
+    const block = simulationBlockText('anvil-like', spec, 'replay');
+    const parsed = parseQueryFile(block);
+    assert.deepEqual(parsed.diagnostics, []);
+    const back = specFromArgs(Object.fromEntries(parsed.requests[0].args.map((a) => [a.key, a.value.text])));
+    const defined = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+    assert.deepEqual(defined({ ...back, args: JSON.parse(String(back.args)) }), defined(spec));
+
+    // Run as is: the result beside the original; then the amount changed past the balance: it reverts, and says what changed.
+    const changedBlock =
+      block.replace((100n * TOKEN).toString(), (10n ** 30n).toString()) + 'assert revert.name == InsufficientBalance\nassert changed[0] == status\n';
+    const runOf = async (text: string) =>
+      runQueryFile(parseQueryFile(text), { providers, execute, env: {}, resolveProvider: (p) => p, secretValue: () => undefined, contracts: registry });
+    const same = (await runOf(block)).requests[0].runs[0];
+    assert.ok(
+      same.assertions.every((a) => a.passed),
+      JSON.stringify(same.assertions),
+    );
+    assert.equal((same.record as unknown as { original: { hash: string } }).original.hash, d.txs.transfer);
+    assert.ok(!(same.record as unknown as { changed: string[] }).changed.includes('status'));
+    assert.match(same.record.summary ?? '', /eth_simulateV1: succeeded · changed from the original: gas used|as the original/);
+    const changed = (await runOf(changedBlock)).requests[0].runs[0];
+    assert.ok(
+      changed.assertions.every((a) => a.passed),
+      JSON.stringify(changed.assertions),
+    );
+    assert.deepEqual((changed.record as unknown as { changed: string[] }).changed.slice(0, 2), ['status', 'revert']);
+    // The comparison itself: an eth_call engine cannot compare logs.
+    const viaCall = await run('evmd-like', { ...spec, replayOf: undefined });
+    const rows = compareReplay(original, viaCall.result);
+    assert.equal(rows.find((r) => r.what === 'logs')?.changed, false);
+    assert.equal(rows.find((r) => r.what === 'logs')?.simulated, 'not available (eth_call)');
+  });
+
+  it('the devnet applies state overrides on each engine that takes them: a balance slot makes a transfer that reverts succeed; code makes an address a token', async () => {
+    const dave = net.chain.ledger.keys[3].hex as Hex;
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [dave, 1n]));
+    const spend: SimulationSpec = { address: d.token, function: 'transfer(address,uint256)', args: [bob, (7n * TOKEN).toString()], from: dave };
+    const funded: SimulationSpec = { ...spend, overrides: { [d.token]: { stateDiff: { [slot]: `0x${(7n * TOKEN).toString(16).padStart(64, '0')}` } } } };
+    for (const name of ['anvil-like', 'trace-only', 'call-overrides']) {
+      assert.equal((await run(name, spend)).result.ok, false, `${name}: dave holds no token`);
+      const { result } = await run(name, funded);
+      assert.equal(result.ok, true, `${name}: ${JSON.stringify(result.steps[0].revert ?? result.steps[0].error)}`);
+      assert.equal(result.result, true, name);
+    }
+    // Nothing stays: the same call without the override reverts again.
+    assert.equal((await run('anvil-like', spend)).result.revert?.name, 'InsufficientBalance');
+    // `state` replaces the storage: the deployer's balance is gone for that call.
+    const emptied = await run('trace-only', { ...transfer(1n), overrides: { [d.token]: { state: {} } } });
+    assert.equal(emptied.result.revert?.name, 'InsufficientBalance');
+    // code: the token's runtime at a fresh address makes it a token (empty storage), read through balanceOf.
+    const fresh = '0x00000000000000000000000000000000000c0de1';
+    const code = (await counted('anvil-like').evm('eth_getCode', [d.token, 'latest'])) as string;
+    const asToken = await run('call-overrides', { address: fresh, function: 'balanceOf(address)(uint256)', args: [bob], overrides: { [fresh]: { code } } });
+    assert.equal(asToken.result.ok, true);
+    assert.equal(asToken.result.result, '0');
+    // A slot the devnet does not model is refused in the node's words, never ignored.
+    await assert.rejects(
+      run('trace-only', { ...spend, overrides: { [d.token]: { stateDiff: { [`0x${'0'.repeat(63)}9`]: `0x${'0'.repeat(64)}` } } } }),
+      /cannot override these storage slots/,
+    );
   });
 
   it('never sends anything but read methods', async () => {

@@ -96,8 +96,10 @@ describe('query assertion kinds: the one list', () => {
   it('the editor offers exactly the entries’ completions, each a valid assertion', () => {
     assert.deepEqual(ASSERTION_COMPLETIONS, ['success', 'failure', 'status == 200', 'latency < 2s', 'heights within 2']);
     for (const c of ASSERTION_COMPLETIONS) assert.ok(ASSERTION_KINDS.some((k) => (k.kinds as readonly string[]).includes(parsed(c).kind)));
+    const completion = readFileSync(join(REPO_ROOT, 'src/core/queries/completion.ts'), 'utf8');
+    assert.match(completion, /ASSERTION_COMPLETIONS\.map/, 'the completion reads the list');
     const editor = readFileSync(join(REPO_ROOT, 'src/ui/queries/queryEditor.ts'), 'utf8');
-    assert.match(editor, /ASSERTION_COMPLETIONS\.map/, 'the completion reads the list');
+    assert.match(editor, /assertionCompletions\(/, 'the editor offers what core/queries/completion.ts gives');
   });
 
   it('the grammar highlights exactly the entries’ keywords and comparison operators', () => {

@@ -1,0 +1,256 @@
+// The fast paths of decoding (issue 36's figures): static words read without viem's cursor, and a
+// trace decoded with the registry asked once per (to, selector). Each is compared with the slow
+// path it replaces, on varied and malformed input: the same values, the same refusals.
+
+import * as assert from 'node:assert/strict';
+import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, parseAbi } from 'viem';
+import { decodeParams, decodeParamsSlow } from '../../../../src/core/contracts/decode';
+import { ContractRegistry, type ResolveContext } from '../../../../src/core/contracts/registry';
+import { type TraceFrame, type TraceView, TRACE_PAGE, decodeTrace, flattenTrace } from '../../../../src/core/contracts/trace';
+import type { Decoded, DecodedArg } from '../../../../src/core/contracts/types';
+import { decodeOutputs } from '../../../../src/core/contracts/decode';
+import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI } from './fixtures';
+import { setup } from './contracts.unit.test';
+
+/** A small deterministic generator (the same cases every run). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const TYPES = ['address', 'bool', 'uint8', 'uint48', 'uint56', 'uint256', 'int8', 'int64', 'int256', 'int', 'uint', 'bytes1', 'bytes4', 'bytes20', 'bytes32'];
+
+function outcome(f: () => unknown): { ok: true; v: unknown } | { ok: false } {
+  try {
+    return { ok: true, v: f() };
+  } catch {
+    return { ok: false };
+  }
+}
+
+describe('contracts: fast decoding gives what the slow path gives', () => {
+  it('static words: the values viem reads, and a refusal wherever viem refuses (3,000 varied and malformed cases)', () => {
+    const r = rng(36);
+    const word = (): string => {
+      const kind = Math.floor(r() * 6);
+      if (kind === 0) return '0'.repeat(63) + (r() < 0.5 ? '0' : '1'); // a bool
+      if (kind === 1) return '0'.repeat(24) + Array.from({ length: 40 }, () => 'abcdefABCDEF0123456789'[Math.floor(r() * 22)]).join(''); // an address, mixed case
+      if (kind === 2) return 'f'.repeat(56) + Array.from({ length: 8 }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join(''); // a small negative
+      if (kind === 3) return '0'.repeat(50) + Array.from({ length: 14 }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join(''); // past 2^53 sometimes
+      return Array.from({ length: 64 }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join('');
+    };
+    let compared = 0;
+    let refused = 0;
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + Math.floor(r() * 4);
+      const params: AbiParameter[] = Array.from({ length: n }, (_, k) => ({ name: `p${k}`, type: TYPES[Math.floor(r() * TYPES.length)] }));
+      let data = `0x${Array.from({ length: n + (r() < 0.3 ? 1 : 0) }, word).join('')}`;
+      const damage = r();
+      if (damage < 0.08)
+        data = data.slice(0, data.length - 2 * (1 + Math.floor(r() * 40))); // cut short
+      else if (damage < 0.12)
+        data = `${data}0`; // odd length
+      else if (damage < 0.15)
+        data = `${data.slice(0, 10)}zz${data.slice(12)}`; // not hex
+      else if (damage < 0.17) data = '0x';
+      const fast = outcome(() => decodeParams(params, data as Hex));
+      const slow = outcome(() => decodeParamsSlow(params, data as Hex));
+      assert.equal(
+        fast.ok,
+        slow.ok,
+        `${params.map((p) => p.type).join(',')} on ${data}: fast ${fast.ok ? 'decodes' : 'refuses'}, viem ${slow.ok ? 'decodes' : 'refuses'}`,
+      );
+      if (fast.ok && slow.ok) assert.deepStrictEqual(fast.v, slow.v, `${params.map((p) => p.type).join(',')} on ${data}`);
+      compared++;
+      if (!slow.ok) refused++;
+    }
+    assert.equal(compared, 3000);
+    assert.ok(refused > 200, `the malformed cases were refused (${refused})`);
+  });
+
+  it('types the fast path does not read (strings, dynamic bytes, arrays, tuples) go to viem unchanged', () => {
+    const params = [
+      { name: 'a', type: 'string' },
+      { name: 'b', type: 'uint256[]' },
+      {
+        name: 'c',
+        type: 'tuple',
+        components: [
+          { name: 'x', type: 'address' },
+          { name: 'y', type: 'bytes' },
+        ],
+      },
+    ] as const;
+    const data = encodeAbiParameters(params, ['hé', [1n, 2n], { x: BOB, y: '0x1234' }]);
+    assert.deepStrictEqual(decodeParams(params, data), decodeParamsSlow(params, data));
+  });
+});
+
+// ---- the trace: the old algorithm (every frame asks the registry) kept here as the reference ----
+
+async function decodeTraceSlow(root: Record<string, unknown>, registry: ContractRegistry, ctx: ResolveContext, page = 1): Promise<TraceView> {
+  const { frames, total, depthCut } = flattenTrace(root);
+  const pages = Math.max(1, Math.ceil(frames.length / TRACE_PAGE));
+  const p = Math.min(Math.max(1, page), pages);
+  const first = (p - 1) * TRACE_PAGE;
+  const out: TraceFrame[] = frames.slice();
+  const nameOf = async (a: string | undefined) =>
+    !a || a === '?' ? undefined : ((await registry.contractAt(a, ctx))?.name ?? registry.nameOf(a, ctx.network)?.name);
+  for (let i = first; i < Math.min(frames.length, first + TRACE_PAGE); i++) {
+    const f = frames[i];
+    const creation = /^CREATE/.test(f.type);
+    const found = creation ? undefined : await registry.functionFor(f.input, f.to, ctx);
+    let outputs: DecodedArg[] | undefined;
+    let revert: Decoded | undefined;
+    if (f.error) {
+      if (f.output && f.output !== '0x') revert = await registry.decodeRevert(f.output, f.to, ctx);
+    } else if (found && f.output) {
+      try {
+        outputs = decodeOutputs(found.fn, f.output);
+      } catch {
+        outputs = undefined;
+      }
+    }
+    const call = creation ? undefined : (found?.decoded ?? (f.input && f.input.length >= 10 ? await registry.decodeCall(f.input, f.to, ctx) : undefined));
+    out[i] = { ...f, fromName: await nameOf(f.from), toName: await nameOf(f.to), call, outputs, revert };
+  }
+  return { frames: out, total, depthCut, page: p, pages, configAs: 'object' };
+}
+
+const OTHER_ABI = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function decimals() view returns (uint8)',
+  'function delta() view returns (int256)',
+  'function name() view returns (string)',
+  'function flags(bytes4 id) view returns (bool, bytes32, int8)',
+  'error Shortfall(uint256 need, uint256 have)',
+]);
+const OTHER = '0x3333333333333333333333333333333333333333';
+
+/** A trace that goes through every branch: known and unknown selectors, short inputs, creations, reverts of each kind, bad outputs, precompiles, odd hex. */
+function variedTrace(): Record<string, unknown> {
+  const r = rng(7);
+  const t = (to: string, input: string, output: string | undefined, extra: Record<string, unknown> = {}) => ({
+    type: r() < 0.3 ? 'STATICCALL' : 'CALL',
+    from: [ALICE, ROUTER, TOKEN, OTHER][Math.floor(r() * 4)],
+    to,
+    gas: '0x2dc6c0',
+    gasUsed: `0x${Math.floor(r() * 50000).toString(16)}`,
+    value: r() < 0.1 ? '0x10' : '0x0',
+    input,
+    ...(output !== undefined ? { output } : {}),
+    ...extra,
+  });
+  const enc = (abi: readonly unknown[], functionName: string, args: readonly unknown[] = []) =>
+    encodeFunctionData({ abi: abi as never, functionName, args } as never);
+  const frames: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < 240; i++) {
+    const k = i % 16;
+    const amount = BigInt(Math.floor(r() * 1e9)) * 10n ** BigInt(Math.floor(r() * 20));
+    if (k === 0) frames.push(t(TOKEN, enc(TOKEN_ABI, 'transfer', [BOB, amount]), encodeAbiParameters([{ type: 'bool' }], [r() < 0.5])));
+    else if (k === 1) frames.push(t(TOKEN, enc(TOKEN_ABI, 'balanceOf', [BOB]), encodeAbiParameters([{ type: 'uint256' }], [amount])));
+    else if (k === 2)
+      frames.push(t(OTHER, enc(OTHER_ABI, 'approve', [ROUTER, amount]), `0x${'0'.repeat(62)}07`)); // a bool output that is not 0 or 1
+    else if (k === 3) frames.push(t(OTHER, enc(OTHER_ABI, 'decimals'), encodeAbiParameters([{ type: 'uint8' }], [18])));
+    else if (k === 4) frames.push(t(OTHER, enc(OTHER_ABI, 'delta'), encodeAbiParameters([{ type: 'int256' }], [-amount])));
+    else if (k === 5) frames.push(t(OTHER, enc(OTHER_ABI, 'name'), encodeAbiParameters([{ type: 'string' }], ['Token'])));
+    else if (k === 6)
+      frames.push(
+        t(
+          OTHER,
+          enc(OTHER_ABI, 'flags', ['0xdeadbeef']),
+          encodeAbiParameters(parseAbi(['function f() returns (bool, bytes32, int8)'])[0].outputs, [true, `0x${'ab'.repeat(32)}`, -3]),
+        ),
+      );
+    else if (k === 7)
+      frames.push(t(OTHER, '0x12345678', '0x')); // a selector nobody knows
+    else if (k === 8)
+      frames.push(t(OTHER, '0x1234', '0x')); // shorter than a selector
+    else if (k === 9)
+      frames.push(t(BANK, enc(TOKEN_ABI, 'balanceOf', [ALICE]).toUpperCase().replace('0X', '0x'), '0x')); // upper-case hex; a precompile
+    else if (k === 10)
+      frames.push(
+        t(OTHER, enc(OTHER_ABI, 'transfer', [BOB, amount]), encodeErrorResult({ abi: OTHER_ABI, errorName: 'Shortfall', args: [amount, 1n] }), {
+          error: 'execution reverted',
+        }),
+      );
+    else if (k === 11)
+      frames.push(
+        t(OTHER, enc(OTHER_ABI, 'transfer', [BOB, amount]), encodeErrorResult({ abi: parseAbi(['error Error(string)']), errorName: 'Error', args: ['no'] }), {
+          error: 'execution reverted',
+        }),
+      );
+    else if (k === 12)
+      frames.push(t(OTHER, enc(OTHER_ABI, 'transfer', [BOB, amount]).slice(0, 60), encodeAbiParameters([{ type: 'bool' }], [true]))); // input cut short
+    else if (k === 13)
+      frames.push({ type: 'CREATE', from: ALICE, to: OTHER, input: '0x60806040526004361061001e575f3560e01c', output: '0x6080', gasUsed: '0x1' });
+    else if (k === 14)
+      frames.push(t(TOKEN, `${enc(TOKEN_ABI, 'transfer', [BOB, amount])}0`, '0x01')); // odd-length input
+    else frames.push({ type: 'CALL', from: ROUTER, input: enc(TOKEN_ABI, 'transfer', [BOB, 1n]), error: 'out of gas', output: '0x4e487b71' }); // no `to`; revert data cut
+  }
+  // Nested: groups of frames under the router.
+  const groups = [];
+  for (let g = 0; g < frames.length; g += 20)
+    groups.push({ ...t(ROUTER, enc(TOKEN_ABI, 'owner'), encodeAbiParameters([{ type: 'address' }], [BOB])), calls: frames.slice(g, g + 20) });
+  return { ...t(ROUTER, enc(TOKEN_ABI, 'transfer', [BOB, 5n]), encodeAbiParameters([{ type: 'bool' }], [true])), calls: groups };
+}
+
+describe('contracts: a trace decoded once per (to, selector) is the trace decoded frame by frame', () => {
+  it('the same frames, names, calls, outputs and reverts, and the same notes, on a varied 250-frame trace', async () => {
+    const trace = variedTrace();
+    const a = setup();
+    const b = setup();
+    const settings = () => [{ address: OTHER, abi: OTHER_ABI, name: 'Other' }];
+    const fastRegistry = new ContractRegistry({ artifacts: a.index, readFile: async () => new Uint8Array(), settings });
+    const slowRegistry = new ContractRegistry({ artifacts: b.index, readFile: async () => new Uint8Array(), settings });
+    const fast = await decodeTrace(structuredClone(trace), 'object', fastRegistry, a.ctx);
+    const slow = await decodeTraceSlow(structuredClone(trace), slowRegistry, b.ctx);
+    assert.ok(fast.frames.length > 250);
+    // Compared as data (JSON) and property by property (no key lost or added, undefined included).
+    assert.equal(JSON.stringify(fast), JSON.stringify(slow));
+    assert.deepStrictEqual(fast, slow);
+    assert.deepStrictEqual(a.notes, b.notes);
+    // The trace really went through the branches it is meant to.
+    const calls = fast.frames.map((f) => f.call);
+    assert.ok(calls.some((c) => c?.kind === 'unknown' && c.note === 'no known ABI has this selector'));
+    assert.ok(fast.frames.some((f) => f.revert?.name === 'Shortfall'));
+    assert.ok(fast.frames.some((f) => f.revert?.signature === 'Error(string)'));
+    assert.ok(fast.frames.some((f) => f.call?.name === 'decimals' && f.outputs?.[0].value === 18));
+    assert.ok(
+      fast.frames.some((f) => f.call?.name === 'approve' && f.outputs === undefined),
+      'a bool output that is not 0 or 1 decodes as nothing',
+    );
+    assert.ok(fast.frames.some((f) => f.toName === 'bank'));
+  });
+
+  it('the same on a second page (frames outside the page left undecoded in both)', async () => {
+    const wide = {
+      type: 'CALL',
+      from: ALICE,
+      to: ROUTER,
+      calls: Array.from({ length: 2500 }, (_, i) => ({
+        type: 'CALL',
+        from: ROUTER,
+        to: i % 2 ? TOKEN : OTHER,
+        input: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [BOB] }),
+        output: encodeAbiParameters([{ type: 'uint256' }], [BigInt(i)]),
+      })),
+    };
+    const registry = () => new ContractRegistry({ settings: () => [{ address: TOKEN, abi: TOKEN_ABI as never, name: 'Token' }] });
+    const fast = await decodeTrace(structuredClone(wide), 'object', registry(), {}, 2);
+    const slow = await decodeTraceSlow(structuredClone(wide), registry(), {}, 2);
+    assert.deepStrictEqual(fast, slow);
+    assert.equal(fast.frames[1500].outputs?.[0].value, '1499');
+    assert.equal(fast.frames[10].call, undefined);
+  });
+
+  it('decodeOutputs of a function read by the fast path equals viem on a real ABI item', () => {
+    const fn = TOKEN_ABI.find((x) => x.type === 'function' && x.name === 'balanceOf') as AbiFunction;
+    const data = encodeAbiParameters([{ type: 'uint256' }], [2n ** 200n]);
+    assert.deepStrictEqual(decodeOutputs(fn, data), [{ name: '', type: 'uint256', value: (2n ** 200n).toString() }]);
+  });
+});
