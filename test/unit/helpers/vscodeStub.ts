@@ -24,7 +24,9 @@ function strict<T extends object>(name: string, known: T): T {
   return new Proxy(known, {
     get(target, key, receiver) {
       if (typeof key === 'symbol' || PROBES.has(key) || key in target) return Reflect.get(target, key, receiver) as unknown;
-      throw new Error(`vscode.${name}${name ? '.' : ''}${key} is not in the vscode stub (test/unit/helpers/vscodeStub.ts): implement it there, or test this in the editor`);
+      throw new Error(
+        `vscode.${name}${name ? '.' : ''}${key} is not in the vscode stub (test/unit/helpers/vscodeStub.ts): implement it there, or test this in the editor`,
+      );
     },
     set(_target, key) {
       throw new Error(`vscode.${name}${name ? '.' : ''}${String(key)} cannot be set: the vscode stub's state is changed through vscodeStub`);

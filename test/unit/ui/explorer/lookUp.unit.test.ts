@@ -52,8 +52,14 @@ describe('ui/explorer/lookUp: Look Up through the runner (devnet)', function () 
     assert.equal((r as Extract<typeof r, { kind: 'block' }>).block.height, '1');
     assert.ok((r as Extract<typeof r, { kind: 'block' }>).block.txs.length >= 4, 'block 1 carries the fixture deployment');
     assert.equal(sent('beta'), before, 'nothing went to the provider not configured');
-    assert.ok(t.lines.some((l) => /^info \[lookUp\] alpha 1: block in \d+ ms$/.test(l)), t.lines.join('\n'));
-    assert.ok(t.lines.some((l) => /^info \[lookUp\] \S+ \S+ http:\/\/127\.0\.0\.1:\d+\S* -> 200 /.test(l)), 'each request logged by the runner');
+    assert.ok(
+      t.lines.some((l) => /^info \[lookUp\] alpha 1: block in \d+ ms$/.test(l)),
+      t.lines.join('\n'),
+    );
+    assert.ok(
+      t.lines.some((l) => /^info \[lookUp\] \S+ \S+ http:\/\/127\.0\.0\.1:\d+\S* -> 200 /.test(l)),
+      'each request logged by the runner',
+    );
   });
 
   it('an EVM transaction hash: the transaction', async () => {
