@@ -148,9 +148,10 @@ describe('ui/explorer/lookUp: Look Up through the runner (devnet)', function () 
     assert.deepEqual(t.history, ['lookUp alpha 1 found']);
   });
 
-  it('the command: bad input is refused before anything is sent or shown', async () => {
+  it('bad input (the API and the command): its sentence, before anything is sent or shown', async () => {
     const before = sent('alpha');
-    await assert.rejects(lookUpCommand(t.deps, { provider: 'alpha', query: 'not a query' }));
+    await assert.rejects(lookUpForApi(t.deps, 'not a query', { provider: 'alpha' }), LocalizedError);
+    await assert.rejects(lookUpCommand(t.deps, { provider: 'alpha', query: 'not a query' }), LocalizedError);
     assert.equal(sent('alpha'), before);
     assert.equal(t.shown.length, 0);
   });
