@@ -27,7 +27,8 @@ export interface TestDeps {
   dispose(): void;
 }
 
-export function commandDeps(http: HttpClient): TestDeps {
+/** `health`: what the handlers read of the HealthController (capabilities), when a test gives it. */
+export function commandDeps(http: HttpClient, health?: CommandDeps['health']): TestDeps {
   const lines: string[] = [];
   const shown: Shown[] = [];
   const history: string[] = [];
@@ -64,6 +65,7 @@ export function commandDeps(http: HttpClient): TestDeps {
       },
     },
     keep: (d: { dispose(): unknown }) => kept.push(d),
+    health,
   } as unknown as CommandDeps;
   return {
     deps,
