@@ -95,10 +95,16 @@ describe('ui/contracts/simulate: simulate() through the runner (devnet)', functi
     assert.equal(unknown.engine, 'eth_call');
   });
 
-  it('a revert, decoded', async () => {
-    const r = await simulateForApi(t.deps, { provider: 'anvil', address: d.token, function: 'ratio(uint256,uint256)', args: ['1', '0'] });
+  it('a revert decoded with the ABI of the settings: the custom error and its arguments', async () => {
+    const r = await simulateForApi(t.deps, { provider: 'anvil', address: d.token, function: 'transfer(address,uint256)', args: [bob(), '5'], from: bob() });
     assert.equal(r.ok, false);
-    assert.equal(r.revert?.name, 'Panic');
+    assert.equal(r.revert?.name, 'InsufficientBalance');
+    assert.equal(r.revert?.contract, 'FixtureToken');
+    assert.deepEqual(
+      r.revert?.args?.map((a) => a.name),
+      ['available', 'required'],
+    );
+    assert.equal(r.revert?.args?.[1].value, '5');
   });
 
   it('refusals before anything is sent: an unknown provider, several and none named', async () => {
