@@ -96,8 +96,14 @@ describe('ui/contracts/simulate: simulate() through the runner (devnet)', functi
   });
 
   it('a revert decoded with the ABI of the settings: the custom error and its arguments', async () => {
-    const r = await simulateForApi(t.deps, { provider: 'anvil', address: d.token, function: 'transfer(address,uint256)', args: [bob(), '5'], from: bob() });
-    assert.equal(r.ok, false);
+    const r = await simulateForApi(t.deps, {
+      provider: 'anvil',
+      address: d.token,
+      function: 'transfer(address,uint256)',
+      args: [bob(), '5'],
+      from: devnet.chain.ledger.keys[3].hex,
+    });
+    assert.equal(r.ok, false, JSON.stringify(r.steps[0]));
     assert.equal(r.revert?.name, 'InsufficientBalance');
     assert.equal(r.revert?.contract, 'FixtureToken');
     assert.deepEqual(
