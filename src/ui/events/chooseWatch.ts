@@ -64,11 +64,14 @@ export function watchTarget(
   best?: (candidates: readonly Provider[], iface: 'consensusWs' | 'evmWs') => Provider | undefined,
 ): RouteTarget {
   const iface = wantsEvm ? 'evmWs' : 'consensusWs';
+  const serves = (p: Provider) =>
+    wantsEvm ? Boolean(p.endpoints.evmWs) : wantsComet ? Boolean(p.endpoints.consensusWs) : Boolean(p.endpoints.consensusWs || p.endpoints.evmWs);
   return {
     needs: wantsEvm ? INTERFACE_LABELS.evmWs : wantsComet ? INTERFACE_LABELS.consensusWs : l10n.t('WebSocket'),
-    serves: (p) =>
-      wantsEvm ? Boolean(p.endpoints.evmWs) : wantsComet ? Boolean(p.endpoints.consensusWs) : Boolean(p.endpoints.consensusWs || p.endpoints.evmWs),
-    accepts: () => true,
+    serves,
+    // A provider named without its stream is refused (the router's sentence) once the stream is known; with
+    // nothing asked yet, any provider is taken and the family pick says what it lacks.
+    accepts: (p) => (wantsEvm || wantsComet ? serves(p) : true),
     best: best && ((among) => best(among, iface)),
     // EVM asked of a network (or of all providers) none of whose providers has an EVM WebSocket.
     none: (pool) =>

@@ -233,7 +233,7 @@ describe('the router for features that are not one operation (routeTarget: Look 
     assert.ok(ask.kind === 'ask' && !ask.candidates.some((p) => p.name === 'ws-only'), 'only providers Look Up can read');
   });
 
-  it('Watch Events: the stream decides the candidates, a named provider is taken as is, an EVM watch without evmWs says so', async () => {
+  it('Watch Events: the stream decides the candidates, a named provider without that stream is refused, an EVM watch without evmWs says so', async () => {
     const { watchTarget } = await import('../../../../src/ui/events/chooseWatch');
     const evm = watchTarget(true, false, nets);
     const only = routeTarget(evm, {}, nets, all);
@@ -243,8 +243,11 @@ describe('the router for features that are not one operation (routeTarget: Look 
       ['evm-ws'],
     );
     assert.match(refused(routeTarget(evm, { provider: 'best', network: 'test-1' }, nets, all)), /No provider of test-1 publishes an EVM WebSocket address/);
-    const named = routeTarget(evm, { provider: 'ws-only' }, nets, all);
-    assert.equal(named.kind === 'run' && named.provider.name, 'ws-only', 'the family pick says what it lacks');
+    // Named for a stream it does not publish: refused (it was taken, and the watch failed with a TypeError).
+    assert.match(refused(routeTarget(evm, { provider: 'ws-only' }, nets, all)), /^Provider "ws-only" has no EVM WebSocket address\.$/);
+    // Nothing asked yet (the command's family pick then says what it lacks): taken as is.
+    const named = routeTarget(watchTarget(false, false, nets), { provider: 'ws-only' }, nets, all);
+    assert.equal(named.kind === 'run' && named.provider.name, 'ws-only');
     const comet = watchTarget(false, true, nets, (among) => among[0]);
     const best = routeTarget(comet, { provider: 'best', network: 'test-1' }, nets, all);
     assert.equal(best.kind === 'run' && best.provider.name, 'ws-only');
