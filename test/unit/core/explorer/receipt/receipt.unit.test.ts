@@ -106,7 +106,7 @@ describe('explorer: the two-layer receipt (#35)', () => {
   });
 
   it('every recorded transaction: each account read at N−1 and N is fully explained', async () => {
-    for (const name of ['delegate', 'delegate-again', 'undelegate', 'erc20-transfer', 'bank-send']) {
+    for (const name of ['delegate', 'delegate-again', 'undelegate', 'erc20-transfer', 'bank-send', 'contract-delegate']) {
       forgetContext();
       const { fx, receipt } = await receiptOf(name, {}, name === 'bank-send' ? 'cosmos' : 'evm');
       const read = receipt.changes.filter((c) => c.status !== 'unmeasured');
@@ -125,6 +125,19 @@ describe('explorer: the two-layer receipt (#35)', () => {
     assert.equal(t[0].origin?.precompile, '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee');
     assert.ok(receipt.events.some((e) => e.echo?.includes('twice its amount')));
     assert.equal(change(receipt, '0x00000000000000000000000000000000000c0ffe')?.measured, '2000000000000000000');
+  });
+
+  it('a contract delegating its own funds: the delegation under the inner staking frame, the contract`s change explained', async () => {
+    const { receipt } = await receiptOf('contract-delegate');
+    const d = receipt.causes.find((c) => c.kind === 'delegate')!;
+    assert.equal(d.origin?.precompileName, 'staking');
+    assert.ok((d.origin?.frame ?? 0) > 0, `frame ${d.origin?.frame}`);
+    const contract = d.moves.find((m) => m.amount.startsWith('-'))!.account;
+    assert.notEqual(contract, DEV0);
+    assert.equal(change(receipt, contract)?.status, 'explained');
+    assert.equal(change(receipt, contract)?.measured, '-1000000000000000000');
+    assert.ok(receipt.accounts.find((a) => a.account === contract)?.roles.includes('contract in the trace'));
+    assert.match(receipt.summary, /^Every balance change is explained/);
   });
 
   it('an undelegation: rewards withdrawn, the unbonding entry paid later, the pools moved', async () => {
