@@ -12,12 +12,16 @@ import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
 const MAX_SHOWN = 2000;
 const MAX_ATTRS = 40;
 
+const SAFE = /^[A-Za-z0-9 .,:;()×−+-]*$/;
+const ADDRESS = /\b(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})\b/g;
 const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z0-9−×-]+[),:;.]?$/;
 
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
-  return text
-    .slice(0, 4000)
+  const t = text.slice(0, 4000).replace(/\s+/g, ' ');
+  // The common case in one pass: only plain characters, the addresses put in code spans.
+  if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return t.replace(ADDRESS, (m) => id(m));
+  return t
     .split(/\s+/)
     .map((w) => {
       if (w === '') return w;
