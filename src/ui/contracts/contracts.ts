@@ -150,5 +150,13 @@ export function contractsOption(deps: CommandDeps, provider: Provider): Contract
     const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
     debugElsewhere = network?.providers.find((p) => p.name !== provider.name && p.endpoints.evmRpc && caps(p.name)?.includes('debug'))?.name;
   }
-  return { registry: contractRegistry(deps), network: networkOf(provider), debug, debugElsewhere };
+  // A provider of the same network that keeps old states, for a receipt whose N−1 is pruned here (#35).
+  const archive = deps.health?.capabilities(provider.name)?.evm?.archive;
+  let archiveElsewhere: string | undefined;
+  if (archive !== true) {
+    const all = readSettings().providers.providers;
+    const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
+    archiveElsewhere = network?.providers.find((p) => p.name !== provider.name && deps.health?.capabilities(p.name)?.evm?.archive === true)?.name;
+  }
+  return { registry: contractRegistry(deps), network: networkOf(provider), debug, debugElsewhere, ...(archiveElsewhere ? { archiveElsewhere } : {}) };
 }
