@@ -43,10 +43,16 @@ export interface ExplorerSource {
   evm(method: string, params: readonly unknown[]): Promise<unknown>;
   /** The ABIs and trace ability for EVM transactions (built-in ABIs only when absent). */
   readonly contracts?: ContractsOption;
+  /** Providers of the same network that keep older blocks or index transactions (the account page's coverage names them). */
+  readonly elsewhere?: { readonly olderBlocks?: { readonly provider: string; readonly earliest: string }; readonly txIndex?: string };
 }
 
-/** The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of the contracts it touches fit). */
-export const MAX_REQUESTS = 80;
+/**
+ * The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of
+ * the contracts it touches fit; so does an account page: its state, a page of history and 20 tokens
+ * with their metadata read the first time).
+ */
+export const MAX_REQUESTS = 160;
 
 function op(iface: InterfaceId, build: (a: Args) => WireRequest): Operation {
   return { id: `explorer.${iface}`, iface, label: 'lookUp', title: 'Look Up', params: [], build };

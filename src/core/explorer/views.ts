@@ -8,6 +8,9 @@ import type { DecodedMessage, Signer } from './decodeCosmos';
 import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceView } from '../contracts/trace';
 import type { Reconciliation } from '../chain/state';
+import type { HistoryPage } from './account/history';
+import type { TokenBalance } from './account/tokens';
+import type { AccountComparison } from './account/compare';
 
 export interface Coin {
   readonly denom: string;
@@ -164,7 +167,17 @@ export interface AddressView {
   readonly height?: string;
   /** The account page's state (explorer/account/): stake, precise-bank's fraction, the reconciliation, coverage. */
   readonly state?: AccountStateView;
+  /** ERC-20 balances of the tokens it is known to touch (at most 20), at the same height; `skipped`: candidates past the cap. */
+  readonly tokens?: { readonly list: readonly TokenBalance[]; readonly skipped: number };
+  /** One page of its history (Cosmos transactions and EVM token transfers, newest first) with its coverage. */
+  readonly history?: HistoryPage;
+  /** `<address>@A..B`: what changed from height A to B. */
+  readonly comparison?: AccountComparison;
 }
+
+export type { HistoryPage, HistoryEntry, HistoryCoverage, TokenTransfer } from './account/history';
+export type { TokenBalance } from './account/tokens';
+export type { AccountComparison, AccountChange } from './account/compare';
 
 /** A validator as the account page names it: its operator address and, when read, its moniker. */
 export interface ValidatorRef {
@@ -189,6 +202,15 @@ export interface UnbondingView extends ValidatorRef {
   readonly completionTime: string;
 }
 
+export interface RedelegationView {
+  readonly source: ValidatorRef;
+  readonly destination: ValidatorRef;
+  readonly balance: string;
+  readonly initialBalance: string;
+  readonly creationHeight: string;
+  readonly completionTime: string;
+}
+
 /** An account's state at one height (core/chain/state.ts read through the lookup's provider). */
 export interface AccountStateView {
   /** The height read at; undefined: the latest. */
@@ -202,6 +224,7 @@ export interface AccountStateView {
   readonly delegations?: readonly DelegationView[];
   readonly rewards?: readonly RewardView[];
   readonly unbondings?: readonly UnbondingView[];
+  readonly redelegations?: readonly RedelegationView[];
   /** The honest coverage line: the height is pruned on this provider. */
   readonly coverage?: string;
   /** Each read that gave nothing, with why (`delegations: height 5 is pruned on this provider`). */
