@@ -10,7 +10,6 @@ import type { TraceView } from '../contracts/trace';
 import type { Reconciliation } from '../chain/state';
 import type { HistoryPage } from './account/history';
 import type { TokenBalance } from './account/tokens';
-import type { AccountComparison } from './account/compare';
 
 export interface Coin {
   readonly denom: string;
@@ -177,7 +176,28 @@ export interface AddressView {
 
 export type { HistoryPage, HistoryEntry, HistoryCoverage, TokenTransfer } from './account/history';
 export type { TokenBalance } from './account/tokens';
-export type { AccountComparison, AccountChange } from './account/compare';
+
+/** One change between two heights of an account (explorer/account/compare.ts). */
+export interface AccountChange {
+  /** `bank`, `EVM`, `delegation`, `pending rewards`, `unbonding`, `redelegation`, `token`. */
+  readonly part: string;
+  /** The denom, validator or token concerned. */
+  readonly what: string;
+  readonly before: string;
+  readonly after: string;
+  /** after − before (decimal string with its sign), when both are amounts. */
+  readonly delta?: string;
+}
+
+export interface AccountComparison {
+  readonly from: string;
+  readonly to: string;
+  readonly changes: readonly AccountChange[];
+  /** Parts read at both heights that did not change. */
+  readonly unchanged: readonly string[];
+  /** Parts that could not be compared (not read at one of the heights). */
+  readonly notCompared: readonly string[];
+}
 
 /** A validator as the account page names it: its operator address and, when read, its moniker. */
 export interface ValidatorRef {

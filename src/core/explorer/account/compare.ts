@@ -4,28 +4,7 @@
 // (DecCoins keep their 18 fractional digits); the arithmetic is exact (BigInt on scaled values).
 
 import type { TokenBalance } from './tokens';
-import type { AccountStateView, Coin } from '../views';
-
-export interface AccountChange {
-  /** `bank`, `EVM`, `delegation`, `pending rewards`, `unbonding`, `redelegation`, `token`. */
-  readonly part: string;
-  /** The denom, validator or token concerned. */
-  readonly what: string;
-  readonly before: string;
-  readonly after: string;
-  /** after − before (decimal string with its sign), when both are amounts. */
-  readonly delta?: string;
-}
-
-export interface AccountComparison {
-  readonly from: string;
-  readonly to: string;
-  readonly changes: readonly AccountChange[];
-  /** Parts read at both heights that did not change. */
-  readonly unchanged: readonly string[];
-  /** Parts that could not be compared (not read at one of the heights). */
-  readonly notCompared: readonly string[];
-}
+import type { AccountChange, AccountComparison, AccountStateView, Coin } from '../views';
 
 /** What one height holds, as the account page reads it. */
 export interface AccountSnapshot {

@@ -16,7 +16,8 @@
 // that keeps older blocks or indexes transactions when the caller knows one (its capabilities).
 
 import { getAddress } from 'viem';
-import { errorMessage } from '../../base/errors';
+import { EndpointError, errorMessage } from '../../base/errors';
+import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import type { CometCall, ExplorerSource } from '../source';
 import { rethrowCancel } from '../source';
@@ -176,7 +177,7 @@ const attrsOf = (e: Json): Array<{ key: string; value: string }> =>
 /** One `tx_search` answer's transactions as entries. */
 export function entriesOfSearch(result: unknown, role: string): Item[] {
   const txs: unknown = (result as Json)?.txs;
-  if (!Array.isArray(txs)) throw new Error('tx_search: the answer has no "txs" list');
+  if (!Array.isArray(txs)) throw new EndpointError('protocol', l10n.both('tx_search: the answer has no "txs" list'));
   const out: Item[] = [];
   for (const t of txs as Json[]) {
     const height = typeof t?.height === 'string' && /^[0-9]{1,19}$/.test(t.height) ? BigInt(t.height) : undefined;
@@ -219,7 +220,7 @@ const hexNum = (v: unknown): bigint | undefined => (typeof v === 'string' && /^0
 
 /** `Transfer` logs as entries, one per transaction (its transfers together), for `account` (0x, any case). */
 export function entriesOfLogs(logs: unknown, account: string): Item[] {
-  if (!Array.isArray(logs)) throw new Error('eth_getLogs: the answer is not a list');
+  if (!Array.isArray(logs)) throw new EndpointError('protocol', l10n.both('eth_getLogs: the answer is not a list'));
   const me = account.toLowerCase();
   const byTx = new Map<string, { h: bigint; i: number; transfers: TokenTransfer[]; roles: Set<string> }>();
   for (const l of logs as Json[]) {
@@ -314,7 +315,7 @@ function logStream(hex: string, tip: bigint, earliest: bigint, cursor: Cursor): 
             src.evm('eth_getLogs', [{ ...range, topics: [TRANSFER_TOPIC, null, topic] }]),
           ]);
           const items = entriesOfLogs([...(Array.isArray(sent) ? sent : []), ...(Array.isArray(received) ? received : [])], hex);
-          if (!Array.isArray(sent) || !Array.isArray(received)) throw new Error('eth_getLogs: the answer is not a list');
+          if (!Array.isArray(sent) || !Array.isArray(received)) throw new EndpointError('protocol', l10n.both('eth_getLogs: the answer is not a list'));
           items.sort((a, b) => -cmp(a, b));
           for (const it of items) for (const t of it.entry.transfers ?? []) if (cursor.tokens.size < MAX_TOKENS_SEEN) cursor.tokens.add(t.token);
           cursor.coverage.logsFrom = low;

@@ -7,7 +7,8 @@
 // named with why; more candidates than MAX_TOKENS are counted, not read.
 
 import { decodeAbiParameters, getAddress, hexToString } from 'viem';
-import { errorMessage } from '../../base/errors';
+import { EndpointError, errorMessage } from '../../base/errors';
+import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import { displayAmount } from '../decodeEvm';
 import { type ExplorerSource, rethrowCancel } from '../source';
@@ -136,7 +137,7 @@ export async function readTokens(
     tasks.push(async () => {
       try {
         const b = word(await call(c.address, `${SELECTOR.balanceOf}${padded}`));
-        if (b === undefined) throw new Error('balanceOf gave no uint256 (not an ERC-20 token?)');
+        if (b === undefined) throw new EndpointError('protocol', l10n.both('balanceOf gave no uint256 (not an ERC-20 token?)'));
         out[i] = { address: c.address, source: c.source, balance: b.toString() };
       } catch (err) {
         rethrowCancel(err);
