@@ -6,6 +6,7 @@
 
 import { runCli } from './core/queries/cli';
 import { runServe } from './core/monitor/serve';
+import { readAccountForQuery } from './core/explorer/account/accountFields';
 
 const abort = new AbortController();
 process.once('SIGINT', () => abort.abort());
@@ -37,6 +38,7 @@ if (process.argv[2] === 'serve') {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     signal: abort.signal,
+    account: readAccountForQuery,
   }).then(
     (code) => {
       process.exitCode = code;

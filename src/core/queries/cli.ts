@@ -17,6 +17,7 @@ import { secretContext } from '../config/secrets';
 import { HttpClient } from '../transport/http';
 import { type CliOptions, USAGE, UsageError, parseArgs } from './cliArgs';
 import { type PipelineResult, type QuerySource, prepareRun, runPrepared } from './pipeline';
+import type { AccountReader } from './accountRequest';
 import { report } from './report';
 import { didYouMean } from './suggest';
 
@@ -28,6 +29,8 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   readonly signal?: AbortSignal;
+  /** `explorer.account`'s reader (src/cli.ts passes the explorer's: this layer cannot import it). */
+  readonly account?: AccountReader;
 }
 
 /** The providers of a JSON file: an array, or an object with a "chainEndpoints.providers" key. */
@@ -153,6 +156,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       networkOf: (p) => declaredNetworks.get(p.name)?.label,
       concurrency: options.concurrency,
       signal: io.signal,
+      account: io.account,
       ...secrets,
     });
   } finally {

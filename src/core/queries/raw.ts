@@ -6,6 +6,7 @@ import * as l10n from '../base/l10n';
 import type { Operation, ParamSpec } from '../chain/operation';
 import { findOperation } from '../chain/operations';
 import { eventCount } from '../chain/params';
+import { ACCOUNT_OPERATION } from './accountRequest';
 
 const subscribeQuery: ParamSpec = {
   key: 'query',
@@ -34,7 +35,7 @@ export const WS_SUBSCRIBE: Operation = {
   build: (a) => ({ kind: 'ws-subscribe', query: a.query.trim(), count: Number((a.count ?? '').trim() || '3') }),
 };
 
-/** An operation of the catalogue, or the query files' raw subscribe. */
+/** An operation of the catalogue, the query files' raw subscribe, or the account page (accountRequest.ts). */
 export function findQueryOperation(id: string): Operation | undefined {
-  return id === WS_SUBSCRIBE.id ? WS_SUBSCRIBE : findOperation(id);
+  return id === WS_SUBSCRIBE.id ? WS_SUBSCRIBE : id === ACCOUNT_OPERATION.id ? ACCOUNT_OPERATION : findOperation(id);
 }

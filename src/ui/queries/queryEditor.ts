@@ -3,11 +3,12 @@
 // CodeLens "Run" above each request and "Run all" at the top. Started by src/ui/queryFiles.ts when
 // the first `.chainq` file is seen; everything here is on demand.
 
+import { ACCOUNT_OPERATION } from '../../core/queries/accountRequest';
 import vscode = require('vscode');
 import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
 import { ASSERTION_COMPLETIONS } from '../../core/queries/assertions/index';
-import { PATH_ROOTS, RESERVED_KEYS, parseQueryFile } from '../../core/queries/parse';
+import { PATH_ROOTS, RESERVED_KEYS, extraRootsOf, parseQueryFile } from '../../core/queries/parse';
 import { WS_SUBSCRIBE, findQueryOperation } from '../../core/queries/raw';
 import { prepareParsed } from '../../core/queries/session';
 import type { QueryFile } from '../../core/queries/model';
@@ -130,6 +131,7 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
       // The module routes (docs/modules.md): `staking.Validators`, with their path and summary.
       ...routeOperations().map((op) => item(op.id, K.Method, `${op.route!.path} · ${op.route!.summary}`)),
       item(WS_SUBSCRIBE.id, K.Function, WS_SUBSCRIBE.title),
+      item(ACCOUNT_OPERATION.id, K.Function, ACCOUNT_OPERATION.title),
       ...INTERFACES.map((i) => item(i, K.Module, 'a raw request on this interface', `${i} `)),
     ];
   }
@@ -140,7 +142,12 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
     ];
   }
   if (/^\s*assert\s+\S*$/.test(before)) {
-    return [...ASSERTION_COMPLETIONS.map((t) => item(t, K.Keyword)), ...PATH_ROOTS.map((p) => item(p, K.Field))];
+    // The request's own roots too (evm.simulate's, explorer.account's: balances, delegations, tokens, history…).
+    return [
+      ...ASSERTION_COMPLETIONS.map((t) => item(t, K.Keyword)),
+      ...PATH_ROOTS.map((p) => item(p, K.Field)),
+      ...extraRootsOf(current?.op?.id).map((p) => item(p, K.Field, current?.op?.id)),
+    ];
   }
   if (/^\s*[A-Za-z_]*$/.test(before)) {
     const out = [item('request', K.Keyword, 'request <name> = <operation>', 'request '), item('@', K.Variable, '@name = value')];

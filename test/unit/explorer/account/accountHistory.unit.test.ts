@@ -18,6 +18,11 @@ import { HttpClient } from '../../../../src/core/transport/http';
 import { type Devnet, startDevnet } from '../../../devnet/devnet';
 import { TOKEN_ABI } from '../../../devnet/fixtureContracts';
 import type { FixtureDeployment } from '../../../devnet/fixtureTxs';
+import * as os from 'node:os';
+import { parseQueryFile } from '../../../../src/core/queries/parse';
+import { runQueryFile } from '../../../../src/core/queries/run';
+import { readAccountForQuery } from '../../../../src/core/explorer/account/accountFields';
+import { bech32Encode } from '../../../devnet/encoding';
 import { DEVNET_REDELEGATION, DEVNET_REWARD_PER_BLOCK } from '../../../devnet/restState';
 
 type Json = Record<string, any>;
@@ -202,6 +207,69 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
       pruned.coverage.lines.join('\n'),
       /EVM token transfers cover blocks 20–4[0-9], every block this provider keeps \(older blocks are pruned here\)/,
     );
+  });
+
+  it('query files: explorer.account with assertions on balances, delegations, tokens and history; refused input sends nothing', async () => {
+    const valoper0 = bech32Encode('cosmosvaloper', devnet.chain.validators[0].address);
+    const balance = devnet.chain.balanceOf(alice().address).toString();
+    const file = parseQueryFile(
+      [
+        `request me = explorer.account`,
+        `provider: full`,
+        `address: ${alice().hex}`,
+        `assert balances.atest >= 1000`,
+        `assert balances.atest == ${balance}`,
+        `assert delegations[0].validator == ${valoper0}`,
+        `assert delegations[0].moniker == validator-0`,
+        `assert history.entries[0].height > 1`,
+        `assert coverage[0] matches /keeps blocks/`,
+        `assert evmBalance == ${balance}`,
+        ``,
+        `request then = explorer.account`,
+        `provider: full`,
+        `address: ${alice().bech32}`,
+        `height: 5..9`,
+        `assert comparison.changes[0].part == pending rewards`,
+        ``,
+        `request wrong = explorer.account`,
+        `provider: full`,
+        `address: ${alice().bech32}`,
+        `assert delegations[0].validator == cosmosvaloper1nobody`,
+      ].join('\n'),
+    );
+    assert.deepEqual(file.diagnostics, []);
+    const providers = devnet.providers.map((u) => {
+      const { name, ...endpoints } = u;
+      return { name, endpoints };
+    });
+    const execute = { http, timeoutMs: 10_000, maxBufferBytes: 4 << 20, spillDir: os.tmpdir(), formatWhileReceiving: false };
+    const run = await runQueryFile(file, {
+      providers,
+      execute,
+      env: {},
+      resolveProvider: (p) => p,
+      secretValue: () => undefined,
+      account: readAccountForQuery,
+    });
+    const [me, then, wrong] = run.requests;
+    for (const r of [me, then])
+      assert.ok(
+        r.runs[0].assertions.every((a) => a.passed),
+        JSON.stringify(r.runs[0].assertions),
+      );
+    assert.equal(wrong.runs[0].assertions[0].passed, false, 'an assertion that does not hold fails');
+    // A root the operation does not have is a located error before anything runs; so is a bad address.
+    const bad = parseQueryFile(`request x = explorer.account\naddress: nope\nassert stakes.atest > 1`);
+    assert.match(bad.diagnostics.map((d) => d.message).join('\n'), /A path starts with one of .*balances, evmBalance/);
+    // Without the explorer's reader (a runner that has none), the request fails saying so.
+    const none = await runQueryFile(parseQueryFile(`request me = explorer.account\nprovider: full\naddress: ${alice().hex}`), {
+      providers,
+      execute,
+      env: {},
+      resolveProvider: (p) => p,
+      secretValue: () => undefined,
+    });
+    assert.match(none.requests[0].runs[0].record.error ?? '', /explorer.account is not available here/);
   });
 
   it('cancelled: the lookup rejects and no half-read cursor is kept', async () => {
