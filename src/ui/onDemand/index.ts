@@ -14,6 +14,7 @@ export { importChainRegistry } from '../providers/importChainRegistry';
 export { watchEvents, watchForApi } from '../events/watchEvents';
 // The explorer: Look Up… (command and API), and the links and hovers of result documents.
 export { lookUpCommand, lookUpForApi } from '../explorer/lookUp';
+export { addressHover } from './addressHover';
 export { documentHover, documentLinks } from '../explorer/documentLinks';
 // Contracts: Call Contract… (command and API), decode(), attaching an artifact to an address.
 export { callContractCommand, callContractForApi, decodeForApi } from '../contracts/callContract';
