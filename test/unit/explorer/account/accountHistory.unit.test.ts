@@ -10,6 +10,7 @@ import { forgetContext } from '../../../../src/core/explorer/context';
 import { HISTORY_PAGE_SIZE, type HistoryEntry, TRANSFER_TOPIC, forgetHistory, paddedTopic, readHistory } from '../../../../src/core/explorer/account/history';
 import { forgetTokenMetadata } from '../../../../src/core/explorer/account/tokens';
 import { identify } from '../../../../src/core/explorer/identify';
+import { scanLinks } from '../../../../src/core/explorer/links';
 import { lookUp } from '../../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../../src/core/explorer/render';
 import { type ExplorerSource, executeSource } from '../../../../src/core/explorer/source';
@@ -114,6 +115,30 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
     assert.equal(h.coverage.txIndex, true);
   });
 
+  it('history at a height lists nothing later; the next-page query is a link the documents find', async () => {
+    const r = await lookUp(source(0), `${alice().hex}@20`);
+    const h = address(r).history!;
+    assert.ok(h.entries.length > 0);
+    for (const e of h.entries) assert.ok(BigInt(e.height) <= 20n, `${e.height} <= 20`);
+    assert.match(h.coverage.lines.join('\n'), /History as of height 20/);
+    assert.equal(h.next, `${alice().hex}@20 history page 2`);
+    const md = renderLookup(r);
+    const links = scanLinks(md);
+    assert.ok(
+      links.some((l) => l.query === h.next),
+      'the next page is linked',
+    );
+    assert.ok(
+      links.some((l) => l.query === h.entries[0].lookUp),
+      'an entry is linked',
+    );
+    const page2 = identify(h.next);
+    assert.equal((page2 as { height?: string }).height, '20');
+    assert.equal((page2 as { historyPage?: number }).historyPage, 2);
+    assert.throws(() => identify(`${alice().hex} history page 0`), /numbered from 1/);
+    assert.throws(() => identify(`12 history page 2`), /follows an account address/);
+  });
+
   it('the next page continues the kept cursor: older entries, none repeated, few requests', async () => {
     const first = address(await lookUp(source(0), alice().bech32)).history!;
     assert.equal(first.cached, false);
@@ -167,7 +192,7 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
     assert.match(renderLookup({ kind: 'address', provider: 'full', query: bob.hex, found: 'x', notes: [], address: page }), /### ERC-20 tokens/);
   });
 
-  it('compares two heights: bank and EVM balances moved, stake and redelegations listed', async () => {
+  it('compares two heights: pending rewards grew, bank and delegations unchanged; redelegations listed', async () => {
     const r = await lookUp(source(0), `${alice().bech32}@5..30`);
     const a = address(r);
     assert.ok(a.comparison);
