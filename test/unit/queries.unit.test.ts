@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { compare, heightOf } from '../../src/core/queries/assert';
 import { checkQueryFile } from '../../src/core/queries/check';
+import { readAccountForQuery } from '../../src/core/explorer/account/accountFields';
 import { runCli, secretEnvName } from '../../src/core/queries/cli';
 import { parseQueryFile } from '../../src/core/queries/parse';
 import { runQueryFile } from '../../src/core/queries/run';
@@ -158,6 +159,8 @@ describe('query files: the CLI against the devnet', function () {
       env: { [secretEnvName('Second', 'apiKey')]: 'sekret-value-123', ...env },
       out: (t) => (out += t),
       err: (t) => (err += t),
+      // explorer.account (account.chainq): the explorer's reader, as src/cli.ts passes it.
+      account: readAccountForQuery,
     });
     return { code, out, err };
   };

@@ -180,6 +180,8 @@ export async function readTokens(
       ...(t.balance !== undefined && m.decimals !== undefined ? { display: displayAmount(t.balance, m.decimals) } : {}),
     });
   }
+  // Tokens read first, those whose balanceOf failed (not ERC-20 after all) after them, each group in candidate order.
+  tokens.sort((a, b) => Number(a.balance === undefined) - Number(b.balance === undefined));
   if (skipped > 0) notes.push(`ERC-20 tokens: ${skipped} more token(s) the account touched are not read (at most ${MAX_TOKENS} a page).`);
   return { tokens, skipped, notes };
 }
