@@ -4,7 +4,7 @@
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
 //   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc, explorer,
-//                explorer-editor, routes, contracts, exporter, simulate, receipt)
+//                explorer-editor, routes, contracts, exporter, simulate, receipt, account)
 //   --quick      every case with tiny sizes and few iterations, a few seconds each: a smoke run that
 //                checks each case runs and prints its figures (npm test runs it; targets are shown
 //                but not enforced, the figures are not for the record). Exits 1 if a case fails or
@@ -300,6 +300,34 @@ if (want('explorer')) {
     ours: [fmtMs(r.links.median), fmtMs(r.links.p90)],
     target: '< 100 ms',
     met: r.links.p90 < 100,
+  });
+}
+
+if (want('account')) {
+  const count = q(5000, 200);
+  const tokens = q(20, 4);
+  log(`account page (${count} transactions, ${tokens} tokens, every answer after 5 ms)`);
+  const r = await runChild('account.mjs', { count, tokens, warmup: q(2, 1), n: q(7, 2), delayMs: 5 });
+  results.account = r;
+  const rt = ratio(r.first.ours.median, r.first.baseline.median);
+  row({
+    case: 'account first screen',
+    what: `Look Up of an account with ${count.toLocaleString('en-US')} txs and ${tokens} tokens: state, stake, history page 1 (${r.entries} entries), ${r.tokensShown} token balances with metadata, Markdown (${r.firstRequests} requests, at most ${r.firstMax} in flight) vs the same requests replayed with bare fetch at ${r.firstMax} at once`,
+    ours: [fmtMs(r.first.ours.median), fmtMs(r.first.ours.p90)],
+    base: [fmtMs(r.first.baseline.median), fmtMs(r.first.baseline.p90)],
+    ratio: x(rt),
+    target: '< 1 s',
+    met: r.first.ours.p90 < 1000,
+  });
+  const rn = ratio(r.next.ours.median, r.next.baseline.median);
+  row({
+    case: 'account next page',
+    what: `the next page of its history from the kept cursor (${r.nextRequests.toFixed(1)} requests a page on average) vs ${r.nextFloor} tx_search pages fetched at once (bare fetch)`,
+    ours: [fmtMs(r.next.ours.median), fmtMs(r.next.ours.p90)],
+    base: [fmtMs(r.next.baseline.median), fmtMs(r.next.baseline.p90)],
+    ratio: x(rn),
+    target: '< 300 ms',
+    met: r.next.ours.p90 < 300,
   });
 }
 

@@ -136,7 +136,11 @@ export interface LookUpOptions {
   network?: string;
   /** Cancels the lookup's requests. */
   token?: vscode.CancellationToken;
-  /** An address's state at this block height (decimal), as `<address>@<height>` in Look Up. */
+  /**
+   * An address's state at this block height (decimal), as `<address>@<height>` in Look Up; two heights
+   * `"1200..1300"` compare them (`address.comparison`). Page N of an address's history: the query
+   * `"<address> history page N"`.
+   */
   height?: string;
 }
 

@@ -7,6 +7,7 @@
 import { runCli } from './core/queries/cli';
 import { runServe } from './core/monitor/serve';
 import { receiptRunner } from './core/explorer/receipt/queryRunner';
+import { readAccountForQuery } from './core/explorer/account/accountFields';
 
 const abort = new AbortController();
 process.once('SIGINT', () => abort.abort());
@@ -39,6 +40,7 @@ if (process.argv[2] === 'serve') {
     err: (t) => process.stderr.write(t),
     signal: abort.signal,
     receipt: receiptRunner,
+    account: readAccountForQuery,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -5,7 +5,8 @@
 // precise-bank's fractional balance. The staking model is fixed and small: the first dev key (alice)
 // delegates 10 TEST to the first validator from genesis and earns 0.001 TEST of rewards per block;
 // the second (bob) has one unbonding entry of 0.5 TEST from the second validator, completing 21 days
-// after genesis. Bank balances are the ledger's (the same at every kept height, as its EVM state).
+// after genesis, and one redelegation entry of 0.25 TEST from the second validator to the first, completing
+// at the same time. Bank balances are the ledger's (the same at every kept height, as its EVM state).
 import type { Chain } from './chain';
 import { bech32Decode, bech32Encode, protoTime } from './encoding';
 import { DENOM } from './devTx';
@@ -19,6 +20,8 @@ export interface StateRouteError {
 export const DEVNET_DELEGATION = 10_000_000_000_000_000_000n;
 export const DEVNET_REWARD_PER_BLOCK = 1_000_000_000_000_000n;
 export const DEVNET_UNBONDING = 500_000_000_000_000_000n;
+/** bob's redelegation from the second validator to the first (same creation and completion as his unbonding). */
+export const DEVNET_REDELEGATION = 250_000_000_000_000_000n;
 const DEC = '.000000000000000000';
 const UNBONDING_NS = 21n * 24n * 3600n * 1_000_000_000n;
 
@@ -101,6 +104,29 @@ export function stateRoute(chain: Chain, path: string, height: bigint): unknown 
       unbonding_on_hold_ref_count: '0',
     };
     return { unbonding_responses: [{ delegator_address: m[1], validator_address: valoper(1), entries: [entry] }], pagination: pagination(1) };
+  }
+  if ((m = /^\/cosmos\/staking\/v1beta1\/delegators\/([^/]+)\/redelegations$/.exec(path))) {
+    const a = account(m[1]);
+    if (!Buffer.isBuffer(a)) return a;
+    if (!a.equals(bob.address)) return { redelegation_responses: [], pagination: pagination(0) };
+    const genesis = chain.block(chain.earliest)?.timeNs ?? 0n;
+    const entry = {
+      creation_height: chain.earliest.toString(),
+      completion_time: protoTime(genesis + UNBONDING_NS),
+      initial_balance: DEVNET_REDELEGATION.toString(),
+      shares_dst: `${DEVNET_REDELEGATION}${DEC}`,
+      unbonding_id: '2',
+      unbonding_on_hold_ref_count: '0',
+    };
+    return {
+      redelegation_responses: [
+        {
+          redelegation: { delegator_address: m[1], validator_src_address: valoper(1), validator_dst_address: valoper(0), entries: [entry] },
+          entries: [{ redelegation_entry: entry, balance: DEVNET_REDELEGATION.toString() }],
+        },
+      ],
+      pagination: pagination(1),
+    };
   }
   if ((m = /^\/cosmos\/evm\/precisebank\/v1\/fractional_balance\/([^/]+)$/.exec(path))) {
     const a = account(m[1]);

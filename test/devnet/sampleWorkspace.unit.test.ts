@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/core/queries/cli';
+import { readAccountForQuery } from '../../src/core/explorer/account/accountFields';
 import { type Devnet, startDevnet } from './devnet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -33,6 +34,18 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     const d = devnet.chain.ledger.fixtureDeployment;
     assert.ok(d);
     for (const v of [d.token, d.router, d.txs.route, d.txs.failedTransfer]) assert.ok(text.includes(v), `${v} in contracts.chainq`);
+  });
+
+  it('account.chainq passes (exit 0): the account page of alice and bob, through the CLI', async () => {
+    const text = readFileSync(path.join(WORKSPACE, 'account.chainq'), 'utf8');
+    for (const k of devnet.chain.ledger.keys.slice(0, 2)) assert.ok(text.includes(k.hex) || text.includes(k.bech32), `${k.name} in account.chainq`);
+    let out = '';
+    const code = await runCli(
+      ['run', path.join('examples', 'workspace', 'account.chainq'), '--provider', 'Local node', '--providers', path.join(dir, 'settings.json')],
+      { cwd: ROOT, env: {}, out: (t) => (out += t), err: (t) => (out += t), account: readAccountForQuery },
+    );
+    assert.equal(code, 0, out);
+    assert.match(out, /PASSED: \d+ passed, 0 failed/);
   });
 
   it('contracts.chainq passes (exit 0)', async () => {

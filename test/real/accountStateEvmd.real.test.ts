@@ -4,6 +4,11 @@
 // self-delegation and pending rewards) gives the balances, EVM balance, precise-bank fraction,
 // delegations, rewards and unbondings that the test reads itself from the node (REST with the
 // x-cosmos-block-height header, eth_getBalance at the block); bank(atest) reconciles with the EVM balance.
+// Then history and tokens (issue #37): dev0 bank-sends to a second account and transfers an ERC-20
+// (the fixture token, deployed with viem from its Foundry artifact) to it; the delegation, the bank
+// send (for both sides) and the token transfer (for both sides) appear in the pages' history, found
+// by tx_search and eth_getLogs exactly as the test finds them itself, and the token's balanceOf in
+// both pages' tokens equals the test's own eth_call.
 import * as assert from 'node:assert/strict';
 import type { Provider } from '../../src/core/config/providers';
 import { forgetContext } from '../../src/core/explorer/context';
@@ -15,6 +20,11 @@ import { bech32Decode, bech32Encode } from '../devnet/encoding';
 import { DENOM, DEV0, GAS_PRICES, EvmdNode, VALIDATOR } from './helpers/evmd';
 import { Runner } from './helpers/extension';
 import { raw, rawPost, waitFor } from './helpers/nodes';
+import { type Hex, encodeDeployData, encodeFunctionData, getContractAddress } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { TOKEN_ABI, TOKEN_ARTIFACT } from '../devnet/fixtureContracts';
+import { FIXTURE_SUPPLY } from '../devnet/fixtureTxs';
+import { forgetHistory } from '../../src/core/explorer/account/history';
 
 type Json = any;
 const DELEGATED = 5_000_000_000_000_000_000n;
@@ -27,6 +37,11 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
   let h0: string;
   let h1: string;
   let valoper: string;
+  let delegationHash: string;
+  let sendHash: string;
+  let token: Hex;
+  let transferEvmHash: string;
+  let other: { hex: Hex; bech32: string };
 
   /** REST at a height, as the test reads it itself. */
   const restAt = async (path: string, height: string): Promise<Json> => {
@@ -78,6 +93,7 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
       '-y',
     ]);
     const hash = String(JSON.parse(out.slice(out.indexOf('{'))).txhash);
+    delegationHash = hash.toUpperCase();
     const included = await waitFor(
       'the delegation in a block',
       async () => {
@@ -90,6 +106,55 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     assert.equal(included.tx_result.code, 0, JSON.stringify(included.tx_result));
     h1 = included.height;
     await waitFor('a block past the delegation', async () => (BigInt(await tip()) > BigInt(h1) ? true : undefined), 20_000, 200);
+
+    // A second account; dev0 bank-sends to it (CLI), deploys the fixture token and transfers some (viem).
+    const second = mnemonicToAccount(DEV0.mnemonic, { addressIndex: 1 });
+    other = { hex: second.address, bech32: bech32Encode('cosmos', Buffer.from(second.address.slice(2), 'hex')) };
+    const sent = node.cli([
+      'tx',
+      'bank',
+      'send',
+      DEV0.name,
+      other.bech32,
+      `1000000000000000000${DENOM}`,
+      '--gas',
+      '200000',
+      '--gas-prices',
+      GAS_PRICES,
+      '--keyring-backend',
+      'test',
+      '--node',
+      node.cometHttp.replace(/^http/, 'tcp'),
+      '--output',
+      'json',
+      '-y',
+    ]);
+    sendHash = String(JSON.parse(sent.slice(sent.indexOf('{'))).txhash).toUpperCase();
+    await waitFor(
+      'the bank send in a block',
+      async () => ((await raw(`${node.cometHttp}/tx?hash=0x${sendHash}`)).status === 200 ? true : undefined),
+      30_000,
+      300,
+    );
+    const rpc = async (method: string, params: unknown[]): Promise<Json> => (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method, params })).json;
+    const dev0 = mnemonicToAccount(DEV0.mnemonic);
+    const chainId = Number(BigInt((await rpc('eth_chainId', [])).result));
+    const gasPrice = BigInt((await rpc('eth_gasPrice', [])).result);
+    const n0 = Number(BigInt((await rpc('eth_getTransactionCount', [dev0.address, 'latest'])).result));
+    const sign = (nonce: number, to: Hex | undefined, data: Hex, gas: bigint) =>
+      dev0.signTransaction({ type: 'eip1559', chainId, nonce, to, data, gas, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1n });
+    const mined = (h: string) => waitFor(`the receipt of ${h}`, async () => (await rpc('eth_getTransactionReceipt', [h])).result ?? undefined, 30_000, 200);
+    token = getContractAddress({ from: dev0.address, nonce: BigInt(n0) });
+    const deploy = (
+      await rpc('eth_sendRawTransaction', [
+        await sign(n0, undefined, encodeDeployData({ abi: TOKEN_ABI, bytecode: TOKEN_ARTIFACT.bytecode.object as Hex, args: [FIXTURE_SUPPLY] }), 1_500_000n),
+      ])
+    ).result;
+    await mined(deploy);
+    const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [other.hex, 42n * 10n ** 18n] } as never);
+    transferEvmHash = String((await rpc('eth_sendRawTransaction', [await sign(n0 + 1, token, data, 100_000n)])).result).toLowerCase();
+    const receipt = await mined(transferEvmHash);
+    assert.equal(receipt.status, '0x1');
   });
   after(async () => {
     await runner?.dispose();
@@ -146,6 +211,59 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
         rewards,
       );
       assert.equal(a.state?.reconciliation?.equal, true);
+    }
+  });
+
+  it('history from the node alone: the delegation, the bank send (both sides) and the ERC-20 transfer (both sides), as tx_search and eth_getLogs find them', async () => {
+    forgetHistory();
+    const dev0 = node.addresses[DEV0.name];
+    const mine = await page(dev0.hex);
+    const h = mine.history;
+    assert.ok(h, 'a history page');
+    assert.equal(h.coverage.txIndex, true);
+    const byHash = (x: string) => h.entries.find((e) => e.hash === x);
+    assert.ok(byHash(delegationHash), `the delegation ${delegationHash} is listed: ${JSON.stringify(h.entries.map((e) => e.lookUp))}`);
+    assert.ok(byHash(delegationHash)!.roles.includes('sender'));
+    assert.ok(byHash(sendHash)?.roles.includes('sender'), 'the bank send, as its sender');
+    assert.ok(byHash(sendHash)?.actions.includes('/cosmos.bank.v1beta1.MsgSend'));
+    const transfer = h.entries.find((e) => e.evmHashes.includes(transferEvmHash));
+    assert.ok(transfer, 'the token transfer is listed');
+    assert.ok(transfer.hash, 'joined to the Cosmos transaction that carries it');
+    assert.ok(transfer.roles.includes('token sender'));
+    assert.deepEqual(
+      transfer.transfers?.map((t) => ({ token: t.token.toLowerCase(), to: t.to.toLowerCase(), amount: t.amount })),
+      [{ token: token.toLowerCase(), to: other.hex.toLowerCase(), amount: (42n * 10n ** 18n).toString() }],
+    );
+    // What the node itself says: tx_search finds the same delegation and send, eth_getLogs the same transfer.
+    const search = async (q: string) =>
+      (await raw(`${node.cometHttp}/tx_search?query=${encodeURIComponent(`"${q}"`)}&per_page=100&order_by="desc"`)).json.result.txs as Json[];
+    const sentByDev0 = (await search(`message.sender='${dev0.bech32}'`)).map((t: Json) => t.hash);
+    assert.ok(sentByDev0.includes(delegationHash) && sentByDev0.includes(sendHash));
+    const logs = (
+      await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: '0x1', toBlock: 'latest', address: token }] })
+    ).json.result as Json[];
+    assert.ok(logs.some((l: Json) => l.transactionHash === transferEvmHash));
+    // The recipient's page: the bank send as recipient, the transfer as token recipient.
+    forgetHistory();
+    const theirs = (await page(other.bech32)).history!;
+    assert.ok(theirs.entries.find((e) => e.hash === sendHash)?.roles.includes('recipient'), 'the bank send, as its recipient');
+    assert.ok(theirs.entries.find((e) => e.evmHashes.includes(transferEvmHash))?.roles.includes('token recipient'), 'the transfer, as its recipient');
+  });
+
+  it("tokens: the token's balanceOf on both pages equals the test's own eth_call", async () => {
+    const dev0 = node.addresses[DEV0.name];
+    for (const [who, hex] of [
+      [dev0.hex, dev0.hex],
+      [other.bech32, other.hex],
+    ] as const) {
+      forgetHistory();
+      const a = await page(who);
+      const t = a.tokens?.list.find((x) => x.address.toLowerCase() === token.toLowerCase());
+      assert.ok(t, `the token on ${who}'s page: ${JSON.stringify(a.tokens)}`);
+      const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [hex] } as never);
+      const own = BigInt((await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: token, data }, 'latest'] })).json.result);
+      assert.equal(t.balance, own.toString());
+      assert.equal(t.decimals, 18);
     }
   });
 });

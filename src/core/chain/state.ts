@@ -1,7 +1,7 @@
 // State at a height: what one account holds at one block, read through the provider's REST with the
 // `x-cosmos-block-height` header (and the EVM RPC's eth_getBalance at that block): every bank balance
 // (paged), the EVM view of the EVM denom, precise-bank's fractional balance, delegations, pending
-// rewards per validator and unbonding entries. The account page (explorer/account/) and the two-layer
+// rewards per validator, unbonding and redelegation entries. The account page (explorer/account/) and the two-layer
 // receipt (#35) both read it.
 //
 // Each read stands alone: a failure is a note on that read and the rest still shows. A height the
@@ -46,6 +46,16 @@ export interface Delegation {
 export interface ValidatorReward {
   readonly validator: string;
   readonly reward: readonly StateCoin[];
+}
+
+/** A redelegation entry: `balance` moves from `source` to `destination`, which it may not leave again before `completionTime`. */
+export interface RedelegationEntry {
+  readonly source: string;
+  readonly destination: string;
+  readonly creationHeight: string;
+  readonly completionTime: string;
+  readonly initialBalance: string;
+  readonly balance: string;
 }
 
 export interface UnbondingEntry {
@@ -96,6 +106,7 @@ export interface AccountState {
   readonly delegations: StateRead<readonly Delegation[]>;
   readonly rewards: StateRead<readonly ValidatorReward[]>;
   readonly unbondings: StateRead<readonly UnbondingEntry[]>;
+  readonly redelegations: StateRead<readonly RedelegationEntry[]>;
   readonly reconciliation?: Reconciliation;
   /** One sentence when the height is pruned on this provider (every read that said so). */
   readonly coverage?: string;
@@ -212,6 +223,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   let delegations: StateRead<readonly Delegation[]> = noRest;
   let rewards: StateRead<readonly ValidatorReward[]> = noRest;
   let unbondings: StateRead<readonly UnbondingEntry[]> = noRest;
+  let redelegations: StateRead<readonly RedelegationEntry[]> = noRest;
   let evmBalance: StateRead<string> = { unavailable: true, note: 'the provider has no EVM RPC address' };
 
   const tasks: Array<() => Promise<void>> = [];
@@ -268,6 +280,24 @@ export async function readAccountState(src: StateSource, address: string, opts: 
         }),
       );
     });
+    tasks.push(async () => {
+      redelegations = await read('redelegations', () =>
+        paged(`/cosmos/staking/v1beta1/delegators/${account}/redelegations`, 'redelegation_responses', (r) => {
+          const red: Json | undefined = r.redelegation;
+          const source: unknown = red?.validator_src_address;
+          const destination: unknown = red?.validator_dst_address;
+          if (typeof source !== 'string' || typeof destination !== 'string' || !Array.isArray(r.entries)) return [];
+          return (r.entries as Json[]).map((e) => ({
+            source,
+            destination,
+            creationHeight: String(e?.redelegation_entry?.creation_height ?? ''),
+            completionTime: String(e?.redelegation_entry?.completion_time ?? ''),
+            initialBalance: String(e?.redelegation_entry?.initial_balance ?? ''),
+            balance: String(e?.balance ?? ''),
+          }));
+        }),
+      );
+    });
   }
   if (src.has.evm) {
     tasks.push(async () => {
@@ -280,7 +310,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   }
   await pool(tasks, STATE_CONCURRENCY);
 
-  const reads: Array<StateRead<unknown>> = [evmDenom, balances, evmBalance, fractional, delegations, rewards, unbondings];
+  const reads: Array<StateRead<unknown>> = [evmDenom, balances, evmBalance, fractional, delegations, rewards, unbondings, redelegations];
   const coverage =
     height !== undefined && reads.some((r) => r.pruned)
       ? `Height ${height} is pruned on this provider: its state is no longer kept there (a provider that keeps old states, an archive node, can answer).`
@@ -297,6 +327,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     delegations,
     rewards,
     unbondings,
+    redelegations,
     ...(reconciliation ? { reconciliation } : {}),
     ...(coverage ? { coverage } : {}),
   };

@@ -159,6 +159,24 @@ export class ContractRegistry {
     return (await this.matchCode(address, ctx)) ?? precompileAt(address);
   }
 
+  /**
+   * The contract addresses known without a request on `network` (the account page's token candidates):
+   * the settings' entries, then the code matches already made (workspace artifacts), at most `max`.
+   */
+  knownAddresses(network?: string, max = 50): Array<{ address: string; name: string }> {
+    const n = network?.toLowerCase();
+    const out: Array<{ address: string; name: string }> = [];
+    for (const s of this.opts.settings?.() ?? []) {
+      if (typeof s.address === 'string' && ADDRESS.test(s.address) && (!s.network || s.network.toLowerCase() === n))
+        out.push({ address: s.address, name: String(s.name) });
+    }
+    for (const [key, m] of this.matched) {
+      const [net, address] = key.split('|');
+      if (m.contract && net === (network ?? '') && ADDRESS.test(address)) out.push({ address, name: m.contract.name });
+    }
+    return out.slice(0, max);
+  }
+
   private note(ctx: ResolveContext, text: string): void {
     if (ctx.notes && !ctx.notes.includes(text)) ctx.notes.push(text);
   }

@@ -3,13 +3,16 @@
 // transactions), `0xHASH trace page N` (a page of a call tree), an EVM address (EIP-55 checksum verified when mixed case), a
 // hex consensus address, or a bech32 account, validator operator or consensus address (checksum
 // verified); an account or operator address with `@HEIGHT` (`cosmos1…@1200`, `0x…@1200`) is its state
-// at that height. Nothing is sent for input refused here: the error says what to type.
+// at that height, with `@A..B` the comparison of two heights, and `<address> history page N` a page of its history. Nothing is sent for input refused here: the error says what to type.
 
 import { getAddress } from 'viem';
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { bech32Decode } from '../chain/validate';
 import { bech32 } from '@scure/base';
+
+/** The highest page of an account's history (explorer/account/history.ts MAX_HISTORY_PAGE). */
+const MAX_HISTORY_PAGE = 400;
 
 export type AddressRole = 'account' | 'valoper' | 'valcons';
 
@@ -30,6 +33,10 @@ export type Query =
       readonly typed: string;
       /** `<address>@<height>`: the account's state at that height (decimal, 1 to 2^63-1); undefined: the latest. */
       readonly height?: string;
+      /** `<address>@<A>..<B>`: compare the state at `height` (A) with the state at this height (B). */
+      readonly compareTo?: string;
+      /** `<address> history page N`: page N of its history (from 2: the history alone). */
+      readonly historyPage?: number;
     };
 
 export type QueryKind = Query['kind'];
@@ -61,6 +68,16 @@ export function identify(input: string): Query {
     refuse(l10n.both('Type a block height, a transaction or block hash, or an address (0x… or bech32 such as cosmos1…).'));
   }
   if (text.length > 200) refuse(l10n.both('That is too long for a height, a hash or an address ({0} characters).', String(text.length)));
+  const history = /^(.*?)\s+history\s+page\s+([0-9]+)$/i.exec(text);
+  if (history) {
+    const page = history[2].length > 7 ? 0 : Number(history[2]);
+    if (page < 1 || page > MAX_HISTORY_PAGE) refuse(l10n.both("Pages of an account's history are numbered from 1 to {0}.", String(MAX_HISTORY_PAGE)));
+    const q = identify(history[1]);
+    if (q.kind !== 'address' || q.role === 'valcons' || q.compareTo) {
+      refuse(l10n.both('"history page N" follows an account address (0x… or cosmos1…, with an optional @height).'));
+    }
+    return { ...q, historyPage: page };
+  }
   const at = /^(.*?)\s*@\s*(.*)$/.exec(text);
   if (at) return addressAt(at[1], at[2]);
   const paged = /^([0-9]+)\s+page\s+([0-9]+)$/i.exec(text);
@@ -89,6 +106,14 @@ export function identify(input: string): Query {
 
 /** `<address>@<height>`: an account (or operator) address at a height. */
 function addressAt(address: string, at: string): Query {
+  const range = /^([0-9]+)\s*\.\.\s*([0-9]+)$/.exec(at);
+  if (range) {
+    const a = addressAt(address, range[1]);
+    const from = height(range[1]).height;
+    const to = height(range[2]).height;
+    if (BigInt(from) >= BigInt(to)) refuse(l10n.both('Compare two heights as <address>@<lower>..<higher> (e.g. cosmos1…@1200..1300).'));
+    return { ...a, compareTo: to } as Query;
+  }
   if (!/^[0-9]+$/.test(at)) refuse(l10n.both('After @ comes a block height (e.g. cosmos1…@1200), not "{0}".', at.length > 30 ? `${at.slice(0, 30)}…` : at));
   const q = identify(address);
   if (q.kind !== 'address' || q.role === 'valcons') {

@@ -23,7 +23,8 @@ export interface FoundLink {
 const HEIGHT_KEYS = 'height|block_height|latest_block_height|earliest_block_height|initial_height|last_height|blockNumber|number|block';
 // One pass, alternatives by group: 1 EVM hash, 2 0x address, 3 64-hex hash, 4 bech32, 5 a consensus
 // address (40 UPPERCASE hex, as CometBFT writes it), 6 a height (after its key), 7 a page of a
-// block's transactions (`12 page 3`) or of a call trace (`0x… trace page 2`), in backticks as the explorer writes them.
+// block's transactions (`12 page 3`), of a call trace (`0x… trace page 2`) or of an account's history
+// (`cosmos1… history page 2`), in backticks as the explorer writes them.
 const LINK_RE = new RegExp(
   [
     '(?<![0-9A-Za-z])(0x[0-9a-fA-F]{64})(?![0-9A-Za-z])',
@@ -32,7 +33,7 @@ const LINK_RE = new RegExp(
     '(?<![0-9A-Za-z])([a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})(?![0-9A-Za-z])',
     '(?<![0-9A-Za-z])([0-9A-F]{40})(?![0-9A-Za-z])',
     `"?\\b(?:${HEIGHT_KEYS})"?\\s*[:=]\\s*["\`]?(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})(?![0-9A-Za-z])`,
-    '`([1-9][0-9]{0,18} page [1-9][0-9]{0,5}|0x[0-9a-fA-F]{64} trace page [1-9][0-9]{0,5})`',
+    '`([1-9][0-9]{0,18} page [1-9][0-9]{0,5}|0x[0-9a-fA-F]{64} trace page [1-9][0-9]{0,5}|(?:0x[0-9a-fA-F]{40}|[a-z][a-z0-9]{0,30}1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,64})(?:@[1-9][0-9]{0,18})? history page [1-9][0-9]{0,2})`',
   ].join('|'),
   'g',
 );

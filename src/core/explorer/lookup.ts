@@ -114,7 +114,9 @@ async function lookUpFound(src: ExplorerSource, q: Query, text: string): Promise
       return {
         ...common,
         kind: 'address',
-        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address${q.height ? ` at height ${q.height}` : ''}`,
+        found: `${q.role === 'account' ? 'an account' : q.role === 'valoper' ? 'a validator operator' : 'a consensus'} address${
+          q.compareTo ? ` compared between heights ${q.height} and ${q.compareTo}` : q.height ? ` at height ${q.height}` : ''
+        }${q.historyPage && q.historyPage > 1 ? `, page ${q.historyPage} of its history` : ''}`,
         address: await lookUpAddress(src, ctx, q, notes),
       };
   }

@@ -11,7 +11,13 @@ import { type ExplorerSource, attempt } from './source';
 import { registryOf, resolveContext } from './evmDecoding';
 import { signatureOf } from '../contracts/values';
 import type { AddressView } from './views';
-import { accountPage } from './account/accountState';
+import { type AccountPage, accountPage } from './account/accountState';
+import { readHistory } from './account/history';
+import { type TokenCandidate, chooseTokens, readTokens, tokenPairs } from './account/tokens';
+import { type AccountSnapshot, compareSnapshots } from './account/compare';
+import { TRANSFER_TOPIC, entriesOfLogs, paddedTopic, LOG_WINDOW } from './account/history';
+import { rethrowCancel } from './source';
+import { errorMessage } from '../base/errors';
 
 type Json = Record<string, any>;
 type AddressQuery = Extract<Query, { kind: 'address' }>;
@@ -24,11 +30,41 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   const height = q.height;
   const tag = height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`;
   if (height !== undefined) view.height = height;
-  if (forms.account && forms.hex && (src.has.rest || src.has.evm)) {
-    const page = await accountPage(src, ctx, forms, height, notes);
-    if (page.balances) view.balances = page.balances;
-    if (page.evmBalance) view.evmBalance = page.evmBalance;
-    view.state = page.state;
+  const account = forms.account && forms.hex && q.role !== 'valcons' ? { bech32: forms.account, hex: forms.hex } : undefined;
+  // `<address> history page N` (N ≥ 2): the history alone, continuing the cursor kept for page N-1.
+  if (account && q.historyPage !== undefined && q.historyPage > 1) {
+    view.history = await readHistory(src, account.bech32, account.hex, { height, page: q.historyPage, elsewhere: src.elsewhere, typed: q.typed });
+    return view;
+  }
+  // `<address>@A..B`: the state and tokens at both heights, and what changed.
+  if (account && q.compareTo !== undefined && height !== undefined) {
+    const candidates = await tokenCandidates(src, account.hex, notes, { from: BigInt(height), to: BigInt(q.compareTo) });
+    const [a, b] = await Promise.all([snapshot(src, ctx, forms, height, candidates, notes), snapshot(src, ctx, forms, q.compareTo, candidates, notes)]);
+    if (b.page.balances) view.balances = b.page.balances;
+    if (b.page.evmBalance) view.evmBalance = b.page.evmBalance;
+    view.state = b.page.state;
+    view.height = q.compareTo;
+    view.tokens = { list: b.snap.tokens ?? [], skipped: candidates.skipped };
+    view.comparison = compareSnapshots(height, q.compareTo, a.snap, b.snap);
+    return view;
+  }
+  if (account && (src.has.rest || src.has.evm || src.has.comet)) {
+    // The state and the first page of history at once; then the tokens (those seen in the history too).
+    const [page, history] = await Promise.all([
+      src.has.rest || src.has.evm ? accountPage(src, ctx, forms, height, notes) : undefined,
+      src.has.comet || src.has.evm ? readHistory(src, account.bech32, account.hex, { height, page: 1, elsewhere: src.elsewhere, typed: q.typed }) : undefined,
+    ]);
+    if (page?.balances) view.balances = page.balances;
+    if (page?.evmBalance) view.evmBalance = page.evmBalance;
+    if (page) view.state = page.state;
+    if (history) view.history = history;
+    if (src.has.evm) {
+      const seen: TokenCandidate[] = (history?.tokensSeen ?? []).map((address) => ({ address, source: 'Transfer logs' }));
+      const candidates = await tokenCandidates(src, account.hex, notes, undefined, seen);
+      const t = await readTokens(src, account.hex, candidates.chosen, height, candidates.skipped);
+      notes.push(...t.notes);
+      view.tokens = { list: t.tokens, skipped: t.skipped };
+    }
   }
   if (src.has.rest && forms.account) {
     const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`, height)) as Json);
@@ -72,4 +108,49 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   }
   return view;
+}
+
+/** The tokens to read: token pairs, those of `seen` (or of the Transfer logs between two heights), the workspace's contracts. */
+async function tokenCandidates(
+  src: ExplorerSource,
+  hex: string,
+  notes: string[],
+  range?: { from: bigint; to: bigint },
+  seen: TokenCandidate[] = [],
+): Promise<{ chosen: TokenCandidate[]; skipped: number }> {
+  const pairs = await tokenPairs(src, notes);
+  const logged = [...seen];
+  if (range && src.has.evm && range.to - range.from < BigInt(LOG_WINDOW)) {
+    try {
+      const span = { fromBlock: `0x${range.from.toString(16)}`, toBlock: `0x${range.to.toString(16)}` };
+      const topic = paddedTopic(hex);
+      const [a, b] = await Promise.all([
+        src.evm('eth_getLogs', [{ ...span, topics: [TRANSFER_TOPIC, topic] }]),
+        src.evm('eth_getLogs', [{ ...span, topics: [TRANSFER_TOPIC, null, topic] }]),
+      ]);
+      for (const e of entriesOfLogs([...(Array.isArray(a) ? a : []), ...(Array.isArray(b) ? b : [])], hex)) {
+        for (const t of e.entry.transfers ?? []) logged.push({ address: t.token, source: 'Transfer logs' });
+      }
+    } catch (err) {
+      rethrowCancel(err);
+      notes.push(`Transfer logs between the two heights: ${errorMessage(err)}`);
+    }
+  }
+  const network = src.contracts?.network ?? src.chainId;
+  const workspace = (src.contracts?.registry.knownAddresses(network) ?? []).map((k) => ({ address: k.address, source: `workspace (${k.name})` }));
+  return chooseTokens([pairs, logged, workspace]);
+}
+
+/** The account's page and tokens at one height (for a comparison). */
+async function snapshot(
+  src: ExplorerSource,
+  ctx: ChainContext,
+  forms: ReturnType<typeof addressForms>,
+  height: string,
+  candidates: { chosen: TokenCandidate[]; skipped: number },
+  notes: string[],
+): Promise<{ page: AccountPage; snap: AccountSnapshot }> {
+  const page = await accountPage(src, ctx, forms, height, notes);
+  const t = await readTokens(src, forms.hex ?? '', candidates.chosen, height);
+  return { page, snap: { balances: page.balances, evmBalance: page.evmBalance, state: page.state, tokens: t.tokens } };
 }

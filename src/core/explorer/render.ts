@@ -9,7 +9,7 @@ import { Doc, coin, esc, id } from './mdDoc';
 import { renderAddressContract, renderEvmDecoding } from './renderEvm';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
 import { evmAddress, weiWithGwei } from './units';
-import { renderAccountState, renderBalanceLines } from './account/renderAccount';
+import { renderAccountState, renderBalanceLines, renderComparison, renderHistory, renderTokens } from './account/renderAccount';
 import { renderReceipt } from './receipt/renderReceipt';
 
 const MAX_EVENTS_SHOWN = 2000;
@@ -226,4 +226,7 @@ function renderAddress(d: Doc, a: AddressView): void {
     renderFields(d, a.validator, '');
   }
   if (a.state) renderAccountState(d, a.state);
+  if (a.comparison) renderComparison(d, a.comparison);
+  if (a.tokens) renderTokens(d, a.tokens);
+  if (a.history) renderHistory(d, a.history);
 }

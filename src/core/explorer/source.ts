@@ -45,10 +45,16 @@ export interface ExplorerSource {
   evm(method: string, params: readonly unknown[]): Promise<unknown>;
   /** The ABIs and trace ability for EVM transactions (built-in ABIs only when absent). */
   readonly contracts?: ContractsOption;
+  /** Providers of the same network that keep older blocks or index transactions (the account page's coverage names them). */
+  readonly elsewhere?: { readonly olderBlocks?: { readonly provider: string; readonly earliest: string }; readonly txIndex?: string };
 }
 
-/** The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of the contracts it touches fit). */
-export const MAX_REQUESTS = 80;
+/**
+ * The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of
+ * the contracts it touches fit; so does an account page: its state, a page of history and 20 tokens
+ * with their metadata read the first time).
+ */
+export const MAX_REQUESTS = 160;
 /**
  * The most state reads at a height (REST with `x-cosmos-block-height`, eth_getBalance) one lookup
  * makes, counted apart: a transaction's receipt reads up to 8 accounts at two heights (receipt/receipt.ts).

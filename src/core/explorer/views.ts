@@ -9,6 +9,8 @@ import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceView } from '../contracts/trace';
 import type { Reconciliation } from '../chain/state';
 import type { ReceiptView } from './receipt/types';
+import type { HistoryPage } from './account/history';
+import type { TokenBalance } from './account/tokens';
 
 export interface Coin {
   readonly denom: string;
@@ -165,6 +167,37 @@ export interface AddressView {
   readonly height?: string;
   /** The account page's state (explorer/account/): stake, precise-bank's fraction, the reconciliation, coverage. */
   readonly state?: AccountStateView;
+  /** ERC-20 balances of the tokens it is known to touch (at most 20), at the same height; `skipped`: candidates past the cap. */
+  readonly tokens?: { readonly list: readonly TokenBalance[]; readonly skipped: number };
+  /** One page of its history (Cosmos transactions and EVM token transfers, newest first) with its coverage. */
+  readonly history?: HistoryPage;
+  /** `<address>@A..B`: what changed from height A to B. */
+  readonly comparison?: AccountComparison;
+}
+
+export type { HistoryPage, HistoryEntry, HistoryCoverage, TokenTransfer } from './account/history';
+export type { TokenBalance } from './account/tokens';
+
+/** One change between two heights of an account (explorer/account/compare.ts). */
+export interface AccountChange {
+  /** `bank`, `EVM`, `delegation`, `pending rewards`, `unbonding`, `redelegation`, `token`. */
+  readonly part: string;
+  /** The denom, validator or token concerned. */
+  readonly what: string;
+  readonly before: string;
+  readonly after: string;
+  /** after − before (decimal string with its sign), when both are amounts. */
+  readonly delta?: string;
+}
+
+export interface AccountComparison {
+  readonly from: string;
+  readonly to: string;
+  readonly changes: readonly AccountChange[];
+  /** Parts read at both heights that did not change. */
+  readonly unchanged: readonly string[];
+  /** Parts that could not be compared (not read at one of the heights). */
+  readonly notCompared: readonly string[];
 }
 
 /** A validator as the account page names it: its operator address and, when read, its moniker. */
@@ -190,6 +223,15 @@ export interface UnbondingView extends ValidatorRef {
   readonly completionTime: string;
 }
 
+export interface RedelegationView {
+  readonly source: ValidatorRef;
+  readonly destination: ValidatorRef;
+  readonly balance: string;
+  readonly initialBalance: string;
+  readonly creationHeight: string;
+  readonly completionTime: string;
+}
+
 /** An account's state at one height (core/chain/state.ts read through the lookup's provider). */
 export interface AccountStateView {
   /** The height read at; undefined: the latest. */
@@ -203,6 +245,7 @@ export interface AccountStateView {
   readonly delegations?: readonly DelegationView[];
   readonly rewards?: readonly RewardView[];
   readonly unbondings?: readonly UnbondingView[];
+  readonly redelegations?: readonly RedelegationView[];
   /** The honest coverage line: the height is pruned on this provider. */
   readonly coverage?: string;
   /** Each read that gave nothing, with why (`delegations: height 5 is pruned on this provider`). */

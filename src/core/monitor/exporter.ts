@@ -8,6 +8,7 @@
 // shape). Labels are only configured names, interface ids and closed sets (no heights, hashes or
 // free text), and every map is keyed by configured things, so memory stays flat. Never imports vscode.
 
+import { readAccountForQuery } from '../explorer/account/accountFields';
 import { setMaxListeners } from 'node:events';
 import { REFUSED_CODES, TIMEOUT_CODES, DNS_CODES, isTlsCode } from '../base/errors';
 import { type ProbeOperation } from '../chain/probes';
@@ -434,6 +435,7 @@ export class Exporter {
       concurrency: 4,
       signal,
       resolveProvider: (p) => resolved.get(p.name) ?? p,
+      account: readAccountForQuery,
       ...queryContext,
     });
     if (signal.aborted || !this.config.queries.includes(q)) return;

@@ -18,6 +18,7 @@ import { secretContext } from '../config/secrets';
 import { HttpClient } from '../transport/http';
 import { type CliOptions, USAGE, UsageError, parseArgs } from './cliArgs';
 import { type PipelineResult, type QuerySource, prepareRun, runPrepared } from './pipeline';
+import type { AccountReader } from './accountRequest';
 import { report } from './report';
 import { didYouMean } from './suggest';
 
@@ -31,6 +32,8 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** `explorer.receipt`'s builder (src/cli.ts passes the explorer's: this layer cannot import it). */
   readonly receipt?: ReceiptRunner;
+  /** `explorer.account`'s reader (src/cli.ts passes the explorer's: this layer cannot import it). */
+  readonly account?: AccountReader;
 }
 
 /** The providers of a JSON file: an array, or an object with a "chainEndpoints.providers" key. */
@@ -157,6 +160,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       concurrency: options.concurrency,
       signal: io.signal,
       receipt: io.receipt,
+      account: io.account,
       ...secrets,
     });
   } finally {

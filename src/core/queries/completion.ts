@@ -1,10 +1,11 @@
 // What the query-file editor offers after `assert ` and at the start of a line of a request, by the
 // request's operation (the editor only turns these into completion items: ui/queries/queryEditor.ts).
 // evm.simulate adds its own roots (`engine`, `result`, `revert`, `logs`, `steps[i].…`, a replay's
-// `original` and `changed`) and what lies below them, so `assert revert.` offers `name`.
+// `original` and `changed`) and what lies below them, so `assert revert.` offers `name`;
+// explorer.receipt and explorer.account add theirs (parse.ts, extraRootsOf).
 
 import { ASSERTION_COMPLETIONS } from './assertions/index';
-import { PATH_ROOTS, RESERVED_KEYS, SIMULATION_ROOTS } from './parse';
+import { PATH_ROOTS, RESERVED_KEYS, SIMULATION_ROOTS, extraRootsOf } from './parse';
 import { findQueryOperation } from './raw';
 import { SIMULATE_OPERATION } from './simulateRequest';
 
@@ -61,6 +62,8 @@ export function assertionCompletions(opId: string | undefined, path?: string): C
   if (simulation) out.push(...SIMULATION_ASSERTIONS.map((label): CompletionEntry => ({ label, kind: 'keyword' })));
   for (const root of PATH_ROOTS) out.push({ label: root, kind: 'field', ...(simulation && root === 'result' ? { detail: SIMULATION_DETAIL.result } : {}) });
   if (simulation) for (const root of SIMULATION_ROOTS) out.push({ label: root, kind: 'field', detail: SIMULATION_DETAIL[root] });
+  // The query files' own operations (explorer.receipt's changes, explained…; explorer.account's balances, delegations, tokens, history…).
+  else for (const root of extraRootsOf(opId)) out.push({ label: root, kind: 'field', detail: opId });
   return out;
 }
 

@@ -14,6 +14,7 @@ import { stateChangingReason } from '../chain/stateChanging';
 import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
 import { RECEIPT_OPERATION_ID, RECEIPT_ROOTS } from './receiptRequest';
+import { ACCOUNT_OPERATION_ID, ACCOUNT_ROOTS } from './accountRequest';
 import { didYouMean } from './suggest';
 import { assertionReaders } from './assertions/index';
 import type { AfterPath, ReadContext } from './assertions/kind';
@@ -25,6 +26,11 @@ import { type Diagnostic, type Located, isName, parsePath, scanTemplate } from '
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
 /** evm.simulate's own roots besides `result` (core/queries/simulateRequest.ts recordFields). */
 export const SIMULATION_ROOTS = ['engine', 'revert', 'logs', 'steps', 'ok', 'gasUsed', 'balanceChanges', 'original', 'changed'] as const;
+
+/** The roots an operation adds to PATH_ROOTS: evm.simulate's, explorer.receipt's (receiptRequest.ts) and explorer.account's (accountRequest.ts). */
+export function extraRootsOf(op: string | undefined): readonly string[] {
+  return op === 'evm.simulate' ? SIMULATION_ROOTS : op === RECEIPT_OPERATION_ID ? RECEIPT_ROOTS : op === ACCOUNT_OPERATION_ID ? ACCOUNT_ROOTS : [];
+}
 /** Keys every request takes besides its operation's parameters. */
 export const RESERVED_KEYS = ['provider', 'confirm', 'timeout', 'page'] as const;
 /** At most this many lines are read (a larger file gets one diagnostic). */
@@ -70,11 +76,7 @@ export function parseQueryFile(source: string): QueryFile {
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
     if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
       const at = col + text.length - m[1].length;
-      const a = readAssertion(
-        { text: m[1].trim(), line, col: at },
-        file.diagnostics,
-        current.op?.id === 'evm.simulate' ? SIMULATION_ROOTS : current.op?.id === RECEIPT_OPERATION_ID ? RECEIPT_ROOTS : [],
-      );
+      const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics, extraRootsOf(current.op?.id));
       if (a) current.assertions.push(a);
       return;
     }
@@ -118,7 +120,7 @@ export function resolveTarget(text: string): { op: NonNullable<QueryRequest['op'
   if (restWords.length === 0) {
     const op = findQueryOperation(first);
     if (op) return { op, fixed: {} };
-    const hint = didYouMean(first, [...OPERATIONS.map((o) => o.id), WS_SUBSCRIBE.id, RECEIPT_OPERATION_ID]);
+    const hint = didYouMean(first, [...OPERATIONS.map((o) => o.id), WS_SUBSCRIBE.id, RECEIPT_OPERATION_ID, ACCOUNT_OPERATION_ID]);
     return `Unknown operation "${first}":${hint || ' use an operation id such as consensusRpc.status, or "<interface> <method>".'}`;
   }
   if (!(INTERFACES as readonly string[]).includes(first))

@@ -7,6 +7,7 @@ import * as l10n from '../base/l10n';
 import type { Operation, ParamSpec } from '../chain/operation';
 import { findOperation } from '../chain/operations';
 import { eventCount } from '../chain/params';
+import { ACCOUNT_OPERATION } from './accountRequest';
 
 const subscribeQuery: ParamSpec = {
   key: 'query',
@@ -35,7 +36,10 @@ export const WS_SUBSCRIBE: Operation = {
   build: (a) => ({ kind: 'ws-subscribe', query: a.query.trim(), count: Number((a.count ?? '').trim() || '3') }),
 };
 
-/** An operation of the catalogue, or the query files' own: the raw subscribe and the receipt. */
+/** An operation of the catalogue, or the query files' own: the raw subscribe, the receipt (receiptRequest.ts) and the account page (accountRequest.ts). */
 export function findQueryOperation(id: string): Operation | undefined {
-  return id === WS_SUBSCRIBE.id ? WS_SUBSCRIBE : id === RECEIPT_OPERATION.id ? RECEIPT_OPERATION : findOperation(id);
+  if (id === WS_SUBSCRIBE.id) return WS_SUBSCRIBE;
+  if (id === RECEIPT_OPERATION.id) return RECEIPT_OPERATION;
+  if (id === ACCOUNT_OPERATION.id) return ACCOUNT_OPERATION;
+  return findOperation(id);
 }

@@ -19,6 +19,7 @@ import { Expansions, type ValueContext, foreignSecretIn, interpolate } from './i
 import { type ChoiceContext, chooseProviders } from './providerChoice';
 import { SIMULATE_OPERATION, type SimulationContext, runSimulationRequest } from './simulateRequest';
 import { RECEIPT_OPERATION_ID, type ReceiptRunner, runReceiptRequest } from './receiptRequest';
+import { ACCOUNT_OPERATION_ID, type AccountReader, runAccountRequest } from './accountRequest';
 import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
@@ -44,6 +45,8 @@ export interface RunContext extends ValueContext, ChoiceContext, Partial<Omit<Si
   onResult?(run: ProviderRun): void;
   /** Keep every outcome on its ProviderRun after onResult (default: dropped, only a summary stays). */
   readonly keepOutcomes?: boolean;
+  /** `explorer.account`'s reader (the explorer's, passed in by the editor and the CLI); absent: the request fails saying so. */
+  readonly account?: AccountReader;
 }
 
 export interface ProviderRun {
@@ -264,12 +267,14 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const paged = request.pageAll ? await fetchAllPages(wire, op, args, options, request.pageAll) : undefined;
   // evm.simulate: several read requests and the decoding (simulateRequest.ts); its fields at the top of the record.
-  // explorer.receipt: the explorer's receipt, passed in by whoever runs the file (receiptRequest.ts).
+  // explorer.receipt and explorer.account: the explorer's, passed in by whoever runs the file (receiptRequest.ts, accountRequest.ts).
   const simulated =
     op.id === SIMULATE_OPERATION
       ? await runSimulationRequest(op, provider, wire, args, options, ctx)
       : op.id === RECEIPT_OPERATION_ID
         ? await runReceiptRequest(op, provider, wire, args, options, ctx.receipt)
+        : op.id === ACCOUNT_OPERATION_ID
+          ? await runAccountRequest(op, provider, wire, args, options, ctx.account)
         : undefined;
   const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =

@@ -148,3 +148,8 @@ export function editorProxySettings(): { support?: string; proxy?: string; noPro
     strictSSL: http.get<boolean>('proxyStrictSSL'),
   };
 }
+
+/** `chainEndpoints.hovers.addressBalances`: whether the hover of an address may read its balances (on unless turned off). */
+export function addressHoverBalances(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>('hovers.addressBalances') !== false;
+}

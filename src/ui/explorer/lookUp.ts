@@ -13,6 +13,7 @@ import { bestForLookup, lookUpTarget } from '../../core/explorer/bestProvider';
 import { lookUpQuery } from '../../core/explorer/lookup';
 import { renderLookup } from '../../core/explorer/render';
 import type { LookupResult } from '../../core/explorer/views';
+import type { ExplorerSource } from '../../core/explorer/source';
 import { maskDeep, masker } from '../../core/secrets/mask';
 import { redactUrl } from '../../core/secrets/redact';
 import type { CommandDeps } from '../base/deps';
@@ -95,10 +96,25 @@ async function run(host: RunHost, deps: CommandDeps, provider: Provider, query: 
   const started = Date.now();
   const title = l10n.t('Looking up {0} · {1}', query, provider.name);
   const result = await runOnProvider(host, { provider, title, preset: 'silent', tag: 'lookUp' }, (r) =>
-    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider) }, q, query, { receipt: true }),
+    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider), elsewhere: elsewhereOf(deps, provider) }, q, query, { receipt: true }),
   );
   deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
   return maskDeep(result) as LookupResult;
+}
+
+/** Providers of the same network that keep older blocks or index transactions (their capabilities), for the account page's coverage lines. */
+function elsewhereOf(deps: CommandDeps, provider: Provider): ExplorerSource['elsewhere'] {
+  const caps = (name: string) => deps.health?.capabilities(name)?.consensus;
+  const all = readSettings().providers.providers;
+  const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
+  const others = (network?.providers ?? []).filter((p) => p.name !== provider.name);
+  let olderBlocks: { provider: string; earliest: string } | undefined;
+  for (const p of others) {
+    const e = caps(p.name)?.earliestHeight;
+    if (e && /^[0-9]{1,19}$/.test(e) && (!olderBlocks || BigInt(e) < BigInt(olderBlocks.earliest))) olderBlocks = { provider: p.name, earliest: e };
+  }
+  const txIndex = others.find((p) => caps(p.name)?.txIndex === true)?.name;
+  return { ...(olderBlocks ? { olderBlocks } : {}), ...(txIndex ? { txIndex } : {}) };
 }
 
 /** The document's address: `chain-endpoints:/<provider>/Look Up <query>.md`. */

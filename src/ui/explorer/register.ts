@@ -11,6 +11,9 @@ import type { ChainEndpointsApi } from '../../api';
 import { onDemand } from '../base/load';
 import { RESULT_SCHEME } from '../base/resultDocuments';
 
+/** What addressHover.ts looks at (kept here so that no other hover loads it). */
+const ADDRESS_AT = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])|[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{38,58}/;
+
 export function registerExplorer(deps: Activation): Pick<ChainEndpointsApi, 'lookUp'> {
   // Result documents, and the answers too large for memory that open as their file in the storage folder.
   const selector: vscode.DocumentSelector = [
@@ -24,6 +27,11 @@ export function registerExplorer(deps: Activation): Pick<ChainEndpointsApi, 'loo
     }),
     vscode.languages.registerHoverProvider(selector, {
       provideHover: async (doc, position) => (await onDemand.explorer()).documentHover(doc, position),
+    }),
+    // An address in any file: its balances and a link to its page (./addressHover.ts), loaded only over an address.
+    vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'untitled' }], {
+      provideHover: async (doc, position, token) =>
+        doc.getWordRangeAtPosition(position, ADDRESS_AT) ? (await onDemand.explorer()).addressHover(deps, doc, position, token) : undefined,
     }),
   ])
     deps.keep(d);

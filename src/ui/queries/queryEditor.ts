@@ -3,6 +3,7 @@
 // CodeLens "Run" above each request and "Run all" at the top. Started by src/ui/queries/register.ts when
 // the first `.chainq` file is seen; everything here is on demand.
 
+import { ACCOUNT_OPERATION } from '../../core/queries/accountRequest';
 import vscode = require('vscode');
 import { OPERATIONS, routeOperations } from '../../core/chain/operations';
 import { INTERFACES } from '../../core/config/providers';
@@ -130,6 +131,7 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
       // The module routes (docs/modules.md): `staking.Validators`, with their path and summary.
       ...routeOperations().map((op) => item(op.id, K.Method, `${op.route!.path} · ${op.route!.summary}`)),
       item(WS_SUBSCRIBE.id, K.Function, WS_SUBSCRIBE.title),
+      item(ACCOUNT_OPERATION.id, K.Function, ACCOUNT_OPERATION.title),
       ...INTERFACES.map((i) => item(i, K.Module, 'a raw request on this interface', `${i} `)),
     ];
   }

@@ -6,6 +6,7 @@
 // a notification naming file:line:col. Untrusted workspaces do not run query files.
 
 import { receiptRunner } from '../../core/explorer/receipt/queryRunner';
+import { readAccountForQuery } from '../../core/explorer/account/accountFields';
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
 import { requestOptions } from '../../core/chain/requestOptions';
@@ -114,6 +115,8 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
       only: options.only,
       // explorer.receipt: the explorer's receipt (#35), built through the request's own provider.
       receipt: receiptRunner,
+      // explorer.account: the explorer's account page (core/explorer/account/accountFields.ts).
+      account: readAccountForQuery,
       // The one secret source (the SecretStore's, as the CLI's is the environment): resolution,
       // lookup, hints and the foreign-secret checks built from it in core (core/config/secrets.ts).
       ...secrets,

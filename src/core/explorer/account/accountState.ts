@@ -3,13 +3,14 @@
 // units, the EVM balance, precise-bank's fraction and the line that reconciles them, delegations,
 // pending rewards and unbonding entries with their validators' monikers, and the coverage line when
 // the height is pruned on this provider. Reads that give nothing are listed (and noted); the rest
-// still shows. Tokens, history, hovers and the comparison of two heights are not here yet.
+// still shows. Tokens (tokens.ts), history (history.ts) and the comparison of two heights (compare.ts) are
+// read beside it by lookupAddress.ts.
 
 import { type AccountState, type Reconciliation, type StateCoin, STATE_CONCURRENCY, pool, readAccountState } from '../../chain/state';
 import type { AddressForms } from '../addresses';
 import type { ChainContext } from '../context';
 import { type ExplorerSource, rethrowCancel } from '../source';
-import type { AccountStateView, Coin, DelegationView, RewardView, UnbondingView } from '../views';
+import type { AccountStateView, Coin, DelegationView, RedelegationView, RewardView, UnbondingView } from '../views';
 
 /** Balances shown with their display units (each unit is one metadata read; the rest in base units). */
 const MAX_DISPLAYED = 20;
@@ -43,11 +44,11 @@ export async function accountPage(
   const prefix = await ctx.prefix();
   const s = await readAccountState(src, forms.account ?? forms.hex ?? '', { height, prefix });
   const missing: string[] = [];
-  for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.evmDenom]) {
+  for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.redelegations, s.evmDenom]) {
     if (r.note) missing.push(r.note);
   }
   // The document says them once, under Notes (a provider without an EVM RPC is no news: its forms say so).
-  for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.evmDenom]) {
+  for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.redelegations, s.evmDenom]) {
     if (r.note && !(r === s.evmBalance && !src.has.evm) && !(r.unavailable && !src.has.rest)) notes.push(r.note);
   }
 
@@ -73,6 +74,15 @@ export async function accountPage(
     unbondings!.push({ ...named(u.validator), balance, initialBalance: u.initialBalance, creationHeight: u.creationHeight, completionTime: u.completionTime });
   }
 
+  const redelegations: RedelegationView[] | undefined = s.redelegations.value?.map((r) => ({
+    source: named(r.source),
+    destination: named(r.destination),
+    balance: r.balance,
+    initialBalance: r.initialBalance,
+    creationHeight: r.creationHeight,
+    completionTime: r.completionTime,
+  }));
+
   const state: AccountStateView = {
     ...(s.height !== undefined ? { height: s.height } : {}),
     ...(s.evmDenom.value ? { evmDenom: s.evmDenom.value } : {}),
@@ -81,6 +91,7 @@ export async function accountPage(
     ...(delegations ? { delegations } : {}),
     ...(rewards ? { rewards } : {}),
     ...(unbondings ? { unbondings } : {}),
+    ...(redelegations ? { redelegations } : {}),
     ...(s.coverage ? { coverage: s.coverage } : {}),
     missing,
   };
@@ -95,10 +106,12 @@ export async function accountPage(
 async function readMonikers(src: ExplorerSource, s: AccountState, height: string | undefined): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   if (!src.has.rest) return names;
-  const wanted = [...new Set([...(s.delegations.value ?? []), ...(s.rewards.value ?? []), ...(s.unbondings.value ?? [])].map((x) => x.validator))].slice(
-    0,
-    MAX_MONIKERS,
-  );
+  const wanted = [
+    ...new Set([
+      ...[...(s.delegations.value ?? []), ...(s.rewards.value ?? []), ...(s.unbondings.value ?? [])].map((x) => x.validator),
+      ...(s.redelegations.value ?? []).flatMap((r) => [r.source, r.destination]),
+    ]),
+  ].slice(0, MAX_MONIKERS);
   await pool(
     wanted.map((v) => async () => {
       try {

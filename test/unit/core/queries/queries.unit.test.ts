@@ -17,6 +17,7 @@ import type { Provider } from '../../../../src/core/config/providers';
 import { type Devnet, startDevnet } from '../../../devnet/devnet';
 import { builtCli } from '../../helpers/builtCli';
 import { REPO_ROOT } from '../../helpers/repoRoot';
+import { readAccountForQuery } from '../../../../src/core/explorer/account/accountFields';
 
 const ROOT = REPO_ROOT;
 const EXAMPLES = path.join(ROOT, 'examples', 'workspace');
@@ -159,6 +160,8 @@ describe('query files: the CLI against the devnet', function () {
       env: { [secretEnvName('Second', 'apiKey')]: 'sekret-value-123', ...env },
       out: (t) => (out += t),
       err: (t) => (err += t),
+      // explorer.account (account.chainq): the explorer's reader, as src/cli.ts passes it.
+      account: readAccountForQuery,
     });
     return { code, out, err };
   };

@@ -1,0 +1,130 @@
+// Two heights of one account side by side (`<address>@1200..1300`, issue #37): what changed in its
+// bank balances, EVM balance, stake (delegations, pending rewards, unbondings, redelegations) and
+// ERC-20 balances, each change with its before, after and difference. Amounts are decimal strings
+// (DecCoins keep their 18 fractional digits); the arithmetic is exact (BigInt on scaled values).
+
+import type { TokenBalance } from './tokens';
+import type { AccountChange, AccountComparison, AccountStateView, Coin } from '../views';
+
+/** What one height holds, as the account page reads it. */
+export interface AccountSnapshot {
+  readonly balances?: readonly Coin[];
+  readonly evmBalance?: Coin;
+  readonly state?: AccountStateView;
+  readonly tokens?: readonly TokenBalance[];
+}
+
+const DEC = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+
+/** b − a for two decimal strings (exact); undefined when either is not a decimal. */
+export function decimalDelta(a: string, b: string): string | undefined {
+  const ma = DEC.exec(a);
+  const mb = DEC.exec(b);
+  if (!ma || !mb) return undefined;
+  const scale = Math.max(ma[3]?.length ?? 0, mb[3]?.length ?? 0);
+  const big = (m: RegExpExecArray) => (m[1] === '-' ? -1n : 1n) * BigInt(`${m[2]}${(m[3] ?? '').padEnd(scale, '0')}`);
+  const d = big(mb) - big(ma);
+  const neg = d < 0n;
+  const digits = (neg ? -d : d).toString().padStart(scale + 1, '0');
+  let text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  if (scale > 0) text = text.replace(/\.?0+$/, '');
+  return `${neg ? '-' : d === 0n ? '' : '+'}${text}`;
+}
+
+function diffMaps(
+  part: string,
+  a: Map<string, string> | undefined,
+  b: Map<string, string> | undefined,
+  out: AccountChange[],
+  same: string[],
+  not: string[],
+): void {
+  if (!a || !b) {
+    not.push(part);
+    return;
+  }
+  let changed = false;
+  for (const k of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    const before = a.get(k) ?? '0';
+    const after = b.get(k) ?? '0';
+    if (before === after) continue;
+    const delta = decimalDelta(before, after);
+    if (delta !== undefined && /^[+-]?0$/.test(delta)) continue; // 5 and 5.000000000000000000
+    changed = true;
+    out.push({ part, what: k, before, after, ...(delta !== undefined ? { delta } : {}) });
+  }
+  if (!changed) same.push(part);
+}
+
+const coinsMap = (list: readonly Coin[] | undefined) => list && new Map(list.map((c) => [c.denom, c.amount]));
+
+/** What changed from `a` (at `from`) to `b` (at `to`). */
+export function compareSnapshots(from: string, to: string, a: AccountSnapshot, b: AccountSnapshot): AccountComparison {
+  const changes: AccountChange[] = [];
+  const unchanged: string[] = [];
+  const notCompared: string[] = [];
+  diffMaps('bank', coinsMap(a.balances), coinsMap(b.balances), changes, unchanged, notCompared);
+  diffMaps(
+    'EVM',
+    a.evmBalance && new Map([['EVM balance', a.evmBalance.amount]]),
+    b.evmBalance && new Map([['EVM balance', b.evmBalance.amount]]),
+    changes,
+    unchanged,
+    notCompared,
+  );
+  const stake = <T>(list: readonly T[] | undefined, key: (x: T) => string, amount: (x: T) => string) => {
+    if (!list) return undefined;
+    const m = new Map<string, string>();
+    for (const x of list) {
+      const k = key(x);
+      const prev = m.get(k);
+      m.set(k, prev === undefined ? amount(x) : (decimalDelta(`-${prev}`, amount(x)) ?? amount(x)).replace(/^\+/, ''));
+    }
+    return m;
+  };
+  const named = (v: { validator: string; moniker?: string }) => (v.moniker ? `${v.validator} (${v.moniker})` : v.validator);
+  diffMaps(
+    'delegation',
+    stake(a.state?.delegations, named, (d) => d.amount?.amount ?? d.shares),
+    stake(b.state?.delegations, named, (d) => d.amount?.amount ?? d.shares),
+    changes,
+    unchanged,
+    notCompared,
+  );
+  diffMaps(
+    'pending rewards',
+    stake(a.state?.rewards, named, (r) => r.reward.map((c) => c.amount)[0] ?? '0'),
+    stake(b.state?.rewards, named, (r) => r.reward.map((c) => c.amount)[0] ?? '0'),
+    changes,
+    unchanged,
+    notCompared,
+  );
+  diffMaps(
+    'unbonding',
+    stake(a.state?.unbondings, named, (u) => u.balance.amount),
+    stake(b.state?.unbondings, named, (u) => u.balance.amount),
+    changes,
+    unchanged,
+    notCompared,
+  );
+  diffMaps(
+    'redelegation',
+    stake(
+      a.state?.redelegations,
+      (r) => `${r.source} → ${r.destination}`,
+      (r) => r.balance,
+    ),
+    stake(
+      b.state?.redelegations,
+      (r) => `${r.source} → ${r.destination}`,
+      (r) => r.balance,
+    ),
+    changes,
+    unchanged,
+    notCompared,
+  );
+  const tokens = (list: readonly TokenBalance[] | undefined) =>
+    list && new Map(list.filter((t) => t.balance !== undefined).map((t) => [`${t.symbol ? `${t.symbol} ` : ''}${t.address}`, t.balance!]));
+  diffMaps('token', tokens(a.tokens), tokens(b.tokens), changes, unchanged, notCompared);
+  return { from, to, changes, unchanged, notCompared };
+}
