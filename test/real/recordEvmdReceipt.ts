@@ -1,0 +1,91 @@
+// `npm run record:evmd:receipt`: runs issue #35's scenario (helpers/receiptScenario.ts: two staking
+// delegations and an undelegation through the precompile, an ERC-20 transfer of the native token, a
+// Cosmos bank send) on a fresh evmd node that keeps every height, and writes what the node answered
+// about each transaction to test/fixtures/evmd/receipt/<name>.json, with an index in its README.md.
+// Each file holds only what a receipt needs: the EVM transaction, receipt and callTracer trace, the
+// CometBFT `tx` and `tx_search` answers, the REST decode, and the state at N−1 and N of every account
+// (and validator) the transaction touched. Re-recording changes hashes, heights, times and amounts
+// of rewards and fees only.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { EVM_CHAIN_ID } from './helpers/evmd';
+import { REPO_ROOT } from './helpers/nodes';
+import { runReceiptScenario } from './helpers/receiptScenario';
+
+const omit = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const OUT = path.join(REPO_ROOT, 'test', 'fixtures', 'evmd', 'receipt');
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const kill = setTimeout(() => {
+    console.error('record:evmd:receipt: gave up after 5 minutes');
+    process.exit(1);
+  }, 5 * 60_000);
+  const s = await runReceiptScenario((l) => console.log(l));
+  try {
+    rmSync(OUT, { recursive: true, force: true });
+    mkdirSync(OUT, { recursive: true });
+    const rows: string[] = [];
+    for (const t of s.txs) {
+      const body = {
+        about: t.about,
+        chainId: s.node.chainId,
+        evmChainId: EVM_CHAIN_ID.toString(),
+        height: t.height,
+        cometHash: t.cometHash,
+        ...(t.evmHash ? { evmHash: t.evmHash } : {}),
+        ...(t.evm ? { evm: t.evm } : {}),
+        cometbft: {
+          tx: t.cometbft.tx,
+          // tx_search's one answer is the same object as `tx.result` (receipt.real.test checks it): kept once.
+          txSearch: {
+            query: t.evmHash ? `ethereum_tx.ethereumTxHash='${t.evmHash}'` : `tx.hash='${t.cometHash}'`,
+            total_count: t.cometbft.txSearch.result.total_count,
+            hashes: t.cometbft.txSearch.result.txs.map((x: { hash: string }) => x.hash),
+          },
+        },
+        // REST's tx_response repeats the events of `cometbft.tx` and the decoded tx: both kept once.
+        restTx: { tx: t.restTx.tx, tx_response: omit(t.restTx.tx_response, ['tx', 'events']) },
+        blockEvents: t.blockEvents,
+        validators: t.validators,
+        accounts: t.accounts,
+      };
+      writeFileSync(path.join(OUT, `${t.name}.json`), JSON.stringify(body, null, 2) + '\n');
+      rows.push(`| \`${t.name}.json\` | ${t.height} | ${t.about} |`);
+    }
+    const readme = [
+      '# Real evmd answers about transactions a receipt explains (issue #35)',
+      '',
+      'Recorded by `npm run record:evmd:receipt` (test/real/recordEvmdReceipt.ts, scenario in',
+      'test/real/helpers/receiptScenario.ts) from a fresh single-validator evmd node (Cosmos EVM v0.3.2,',
+      'Cosmos SDK v0.53.4, CometBFT v0.38.17) with the static precompiles active, `debug` and REST on and',
+      `\`pruning = "nothing"\`; chain id \`${s.node.chainId}\`, EVM chain id ${EVM_CHAIN_ID}, denom \`atest\`, on`,
+      `${new Date().toISOString().slice(0, 10)}. dev0 is \`${s.dev0.bech32}\` = \`${s.dev0.hex}\`; the validator is \`${s.valoper}\`.`,
+      '',
+      'Each file: `evm` (`transaction`, `receipt`, `trace`: eth_getTransactionByHash, eth_getTransactionReceipt,',
+      'debug_traceTransaction with callTracer; EVM txs only), `cometbft` (`tx`: the whole `GET /tx?hash=0x…`',
+      'answer; `txSearch`: the query, total_count and hashes of `tx_search`, whose one tx is the same object as',
+      '`tx.result`), `restTx` (REST `/cosmos/tx/v1beta1/txs/{hash}`, its `tx_response.events` and `.tx` left out as',
+      'repeats), `blockEvents` (`block_results` `finalize_block_events` of height N: mint, fee distribution, rewards',
+      'and commission, which move the module accounts outside any tx), `validators` (REST validator records named by the events, at N−1 and',
+      'N) and `accounts`: every account named in the events plus the EVM sender, with `before` (height N−1) and',
+      '`after` (N): REST bank balances, `eth_getBalance` at the block, and for delegators their delegations,',
+      'rewards and unbonding delegations (REST with `x-cosmos-block-height`).',
+      '',
+      '| file | height N | transaction |',
+      '|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n');
+    writeFileSync(path.join(OUT, 'README.md'), readme);
+    console.log(`record:evmd:receipt: wrote ${s.txs.length} fixtures to ${path.relative(REPO_ROOT, OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    clearTimeout(kill);
+    await s.dispose();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`record:evmd:receipt: FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  process.exit(1);
+});
