@@ -1,7 +1,8 @@
 // The sample workspace `npm start` can open (examples/workspace): its Foundry artifacts are the
 // fixture contracts' (scripts/contracts.mjs --check covers them), and its query file runs green
 // against a fresh devnet with the CLI: the contracts' addresses and the first block's
-// transactions are the same on every devnet start.
+// transactions are the same on every devnet start, and so is the second block's delegation
+// through the staking precompile (receipt.chainq, issue #35).
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,18 +36,30 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     for (const v of [d.token, d.router, d.txs.route, d.txs.failedTransfer]) assert.ok(text.includes(v), `${v} in contracts.chainq`);
   });
 
-  it('contracts.chainq passes (exit 0)', async () => {
+  it("receipt.chainq names the devnet's precompile delegation (block 2) and its delegator", () => {
+    const text = readFileSync(path.join(WORKSPACE, 'receipt.chainq'), 'utf8');
+    const s = devnet.chain.ledger.receiptSample;
+    assert.ok(s);
+    const t = devnet.chain.txByEvmHash(s.evmHash);
+    assert.ok(t);
+    assert.equal(t.height, 2n);
+    for (const v of [s.evmHash, t.hash, s.delegator.hex]) assert.ok(text.includes(v), `${v} in receipt.chainq`);
+  });
+
+  for (const file of ['contracts.chainq', 'receipt.chainq'])
+    it(`${file} passes (exit 0)`, async () => {
+      await runFile(file);
+    });
+
+  async function runFile(file: string): Promise<void> {
     let out = '';
-    const code = await runCli(
-      ['run', path.join('examples', 'workspace', 'contracts.chainq'), '--provider', 'Local node', '--providers', path.join(dir, 'settings.json')],
-      {
-        cwd: ROOT,
-        env: {},
-        out: (t) => (out += t),
-        err: (t) => (out += t),
-      },
-    );
+    const code = await runCli(['run', path.join('examples', 'workspace', file), '--provider', 'Local node', '--providers', path.join(dir, 'settings.json')], {
+      cwd: ROOT,
+      env: {},
+      out: (t) => (out += t),
+      err: (t) => (out += t),
+    });
     assert.equal(code, 0, out);
     assert.match(out, /PASSED: \d+ passed, 0 failed/);
-  });
+  }
 });
