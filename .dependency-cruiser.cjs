@@ -30,6 +30,30 @@ module.exports = {
     },
     { name: 'core-not-ui', severity: 'error', from: { path: '^src/core/' }, to: { path: '^src/(ui|extension)' } },
     ...layerRules,
+    // src/ui by feature (docs/architecture.md, "The ui by feature"): each src/ui/<feature>/ has a
+    // register.ts that activation runs (only src/extension.ts imports it) and an index.ts that only
+    // src/ui/base/load.ts imports, dynamically: what the feature loads on first use.
+    {
+      name: 'ui-register-from-extension',
+      comment: "a feature's register.ts runs at activation, called by src/extension.ts only",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/extension\\.ts$' },
+      to: { path: '^src/ui/[^/]+/register\\.ts$' },
+    },
+    {
+      name: 'ui-feature-entry-lazy',
+      comment: "a feature's index.ts is loaded on first use, through src/ui/base/load.ts's import() only",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/ui/[^/]+/index\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'ui-base-below-features',
+      comment: 'src/ui/base is what every feature uses: it imports a feature only as a type, or dynamically (load.ts)',
+      severity: 'error',
+      from: { path: '^src/ui/base/' },
+      to: { path: '^src/ui/(?!base/)', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

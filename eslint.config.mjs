@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 // The error policy (src/core/base/errors.ts), checked: an error's sentence is built with
 // l10n.both (English for the log, translated for people), never l10n.t (the English line is lost);
-// src/core and src/ui/onDemand never throw a bare Error (LocalizedError or EndpointError, and
+// src/core and src/ui never throw a bare Error (LocalizedError or EndpointError, and
 // rewrapped() to re-throw a caught one with its shown text).
 /** l10n.t(…) or vscode.l10n.t(…). */
 const isTranslate = (n) =>
@@ -80,7 +80,7 @@ export default tseslint.config(
     rules: { 'local/error-policy': ['error', { plainErrors: true }] },
   },
   {
-    files: ['src/core/**/*.ts', 'src/ui/onDemand/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/ui/**/*.ts'],
     rules: { 'local/error-policy': ['error', { plainErrors: false }] },
   },
   {
@@ -99,6 +99,18 @@ export default tseslint.config(
           selector: "ObjectExpression:has(> Property[key.name='timeoutMs']):has(> Property[key.name='maxBufferBytes'])",
           message: "A request's options only through requestOptions() (src/core/chain/requestOptions.ts).",
         },
+      ],
+    },
+  },
+  {
+    // Settings are read and written in one module (docs/architecture.md, "Settings in one place"):
+    // src/ui/base/settings.ts validates every value a workspace may set; nothing else asks the editor.
+    files: ['src/**/*.ts'],
+    ignores: ['src/ui/base/settings.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'getConfiguration', message: 'Settings only through src/ui/base/settings.ts (it validates what a workspace may set).' },
       ],
     },
   },

@@ -1,8 +1,8 @@
 // @ts-check
 // Case "routes": the module routes' pick (REST: Query a Module Route…). The code is loaded first
-// (in the extension it is dist/onDemand.js, which the first command of any kind loads); then, cold
+// (in the extension it is the requests feature's file, dist/requests-<hash>.js, loaded by its first command); then, cold
 // in a fresh process: the generated table (modules.json parsed: the bundle embeds it as a literal,
-// parsed when onDemand.js loads), the first moduleOperations() (192 operations built) and the
+// parsed when that file loads), the first moduleOperations() (192 operations built) and the
 // pick's items; warm: the items built again (every later opening). Baseline: as many plain items
 // from the static catalogue's operations (a pick over today's commands, scaled to as many items).
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ childMain(async ({ n }) => {
   const c0 = performance.now();
   const { moduleOperations } = core('chain/catalogue/modules');
   const { routeOperations, OPERATIONS } = core('chain/operations');
-  const { routePickItems } = require(path.join(OUT, 'src', 'ui', 'onDemand', 'restQuery.js'));
+  const { routePickItems } = require(path.join(OUT, 'src', 'ui', 'requests', 'restQuery.js'));
   const codeMs = performance.now() - c0;
   const providers = [
     { name: 'A', endpoints: { rest: 'http://a' } },

@@ -32,24 +32,50 @@ const ratio = (a, b) => a / b;
 const x = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : '-');
 
 // The release build, copied at once: a concurrent `npm run build` must not change what is measured.
-// Activation loads dist/extension.js and dist/chunk.js; dist/onDemand.js on the first command that
-// needs it (scripts/build.mjs); dist/vendor/ on the first request.
+// Activation loads dist/extension.js and the chunks it requires at once; each feature's file
+// (dist/<feature>-<hash>.js, src/ui/<feature>/index.ts) with the chunks it requires on the feature's
+// first use (scripts/build.mjs); dist/vendor/ on the first request.
 const distCopy = path.join(ROOT, '.cache', 'bench-dist');
 fs.rmSync(distCopy, { recursive: true, force: true });
 fs.cpSync(path.join(ROOT, 'dist'), distCopy, { recursive: true, filter: (f) => !f.endsWith('.map') });
 const bundleCopy = path.join(distCopy, 'extension.js');
 const sizeOf = (f) => fs.statSync(path.join(distCopy, f)).size;
-const activationBytes = sizeOf('extension.js') + sizeOf('chunk.js');
-const bundleBytes = activationBytes + sizeOf('onDemand.js');
+/** The files `file` requires at once (static), and those it loads later (`import()`, compiled to Promise.resolve().then(() => require(…))). */
+const requiresOf = (file) => {
+  const text = fs.readFileSync(path.join(distCopy, file), 'utf8');
+  const later = new Set([...text.matchAll(/Promise\.resolve\(\)\.then\(\(\)\s*=>\s*(?:[\w$]+\()?require\("\.\/([\w-]+\.js)"\)/g)].map((m) => m[1]));
+  const all = [...text.matchAll(/require\("\.\/([\w-]+\.js)"\)/g)].map((m) => m[1]);
+  return { atOnce: all.filter((f) => !later.has(f)), later: [...later] };
+};
+const closure = (file, seen = new Set()) => {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const f of requiresOf(file).atOnce) closure(f, seen);
+  return seen;
+};
+const bytesOf = (files) => [...files].reduce((n, f) => n + sizeOf(f), 0);
+const activationFiles = closure('extension.js');
+const activationBytes = bytesOf(activationFiles);
+const bundleBytes = bytesOf(fs.readdirSync(distCopy).filter((f) => f.endsWith('.js') && f !== 'cli.js'));
+/** What each feature's first use adds to what activation loaded. */
+const featureBytes = Object.fromEntries(
+  requiresOf('extension.js')
+    .later.concat([...activationFiles].flatMap((f) => requiresOf(f).later))
+    .filter((f, i, all) => all.indexOf(f) === i)
+    .map((f) => [f.replace(/-[A-Z0-9]+\.js$/, ''), bytesOf([...closure(f)].filter((x) => !activationFiles.has(x)))]),
+);
+const largestFirstUse = Math.max(...Object.values(featureBytes));
 
 if (want('bundle')) {
-  results.bundle = { bytes: bundleBytes, activationBytes };
+  results.bundle = { bytes: bundleBytes, activationBytes, activationFiles: activationFiles.size, featureBytes };
   row({
     case: 'bundle',
-    what: `dist/extension.js + chunk.js + onDemand.js (release build); loaded at activation: extension.js + chunk.js, ${fmtBytes(activationBytes)}`,
-    ours: [fmtBytes(bundleBytes)],
+    what: `what a feature's first use loads (release build), the largest of: ${Object.entries(featureBytes)
+      .map(([k, v]) => `${k} ${fmtBytes(v)}`)
+      .join(', ')}; plus activation's ${fmtBytes(activationBytes)} in ${activationFiles.size} files; everything shipped: ${fmtBytes(bundleBytes)}`,
+    ours: [fmtBytes(largestFirstUse)],
     target: '< 1 MB',
-    met: bundleBytes < 1024 * 1024,
+    met: largestFirstUse < 1024 * 1024,
   });
 }
 
@@ -286,7 +312,7 @@ if (want('routes')) {
   results.routes = { runs, cold };
   row({
     case: 'route pick',
-    what: `REST: Query a Module Route… opening on ${r.routes} routes, cold in a fresh process (modules.json parsed ${fmtMs(r.parseMs)}, ${r.routes} operations built ${fmtMs(r.buildMs)}, the items); n=${runs.length} processes; the code itself (${fmtMs(r.codeMs)} from out/) is dist/onDemand.js, loaded by any first command`,
+    what: `REST: Query a Module Route… opening on ${r.routes} routes, cold in a fresh process (modules.json parsed ${fmtMs(r.parseMs)}, ${r.routes} operations built ${fmtMs(r.buildMs)}, the items); n=${runs.length} processes; the code itself (${fmtMs(r.codeMs)} from out/) is the requests feature's file, loaded by its first command`,
     ours: [fmtMs(cold.median), fmtMs(cold.p90)],
     target: '< 100 ms',
     met: cold.median < 100,

@@ -1,14 +1,14 @@
 // @ts-check
 // Bundles the extension (vscode stays external) into CommonJS files, the format VS Code loads:
-//   dist/extension.js   what activation loads (wiring, views, status bar, the operation ids)
-//   dist/chunk.js       the modules both it and onDemand.js use (loaded at activation too)
-//   dist/onDemand.js    the code behind what no one uses at startup (requests with the catalogue,
-//                       the answer reader and the renderer, health probes, the comparison view,
-//                       adding providers: src/ui/onDemand/index.ts), loaded on first use
+//   dist/extension.js          what activation loads (wiring, each feature's register.ts, the views,
+//                              the status bar, the operation ids)
+//   dist/<feature>-<hash>.js   what a feature loads on first use (src/ui/<feature>/index.ts, reached
+//                              only through src/ui/base/load.ts): requests, explorer, contracts, …
+//   dist/chunk-<hash>.js       code several of those share (the request core, the catalogue, …), or
+//                              that activation shares with them
 // esbuild splits code only in ESM output, so the bundle is first built as ESM into a folder of
 // .cache/, then each file is converted to CommonJS into dist/ (import() becoming require(), source
-// maps chained). One lazily loaded unit gives one shared chunk: a second `import()` target would make
-// esbuild emit a second chunk.js, which fails the build (two files at one path).
+// maps chained). The hashes keep the shared chunks' names apart.
 // undici and ws go into their own files, dist/vendor/undici.js and dist/vendor/ws.js, which
 // src/core/transport/lazy.ts requires on first use.
 // --production minifies and drops source maps; --watch rebuilds on change.
@@ -45,8 +45,8 @@ const vendorAsExternal = {
 
 /**
  * A library's own `import()` (viem: its CCIP reader, WebSocket shim and lazily loaded curve, none of
- * which the extension calls) would each become a chunk, and a second chunk.js fails the build: such
- * imports stay unresolved, and reject if ever reached.
+ * which the extension calls) would each become a chunk the extension never needs: such imports stay
+ * unresolved, and reject if ever reached.
  */
 const libraryDynamicImportsExternal = {
   name: 'library-dynamic-imports-external',
@@ -59,13 +59,16 @@ const libraryDynamicImportsExternal = {
 
 /**
  * The lazy boundary as a check: source files that must never be in what activation loads
- * (dist/extension.js and the chunk it shares with onDemand.js). Requests, rendering, decoding and
- * health probes belong behind loadOnDemand() (src/ui/onDemand/index.ts). A build that puts one of
- * these in activation fails, naming the file and the import chain that pulled it in.
+ * (dist/extension.js and the chunks it imports statically). Requests, rendering, decoding and
+ * health probes belong behind a feature's index.ts (src/ui/<feature>/index.ts, loaded through
+ * src/ui/base/load.ts). A build that puts one of these in activation fails, naming the file and the
+ * import chain that pulled it in. Besides this list, every ui module a feature's index.ts names
+ * (featureModules() below) is forbidden too: the rule follows the folders.
  */
 export const ACTIVATION_FORBIDS = [
-  /^src\/ui\/onDemand\//, // the on-demand ui itself
-  /^src\/ui\/requests\//, // the runner of every request a person starts, and its hosts
+  /^src\/ui\/[a-zA-Z]+\/index\.ts$/, // each feature's on-demand entry
+  /^src\/ui\/requests\/(run|host)\.ts$/, // the runner of every request a person starts, and its hosts
+  /^src\/ui\/base\/webviewPage\.ts$/, // the webviews' page (the Compare view, the event console)
   /^src\/core\/chain\/(execute|outcome|genesis|operations|validate|manifest|commandArgs)\.ts$/, // requests and the catalogue
   /^src\/core\/chain\/catalogue\/(modules\.(ts|json)|imported\.ts)$/, // the module routes (generated table, imports)
   /js-yaml/, // YAML, for the OpenAPI import
@@ -77,8 +80,24 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/(explorer|queries|events|contracts)\//, // decoders, query files, event watches, ABIs
 ];
 
-/** Throws when an input of an activation output matches ACTIVATION_FORBIDS. */
+/**
+ * The ui modules that each feature's index.ts re-exports (`export … from './x'`): what the feature
+ * loads on first use, never at activation.
+ */
+export function featureModules(root = '.') {
+  const out = [];
+  const ui = path.join(root, 'src', 'ui');
+  for (const feature of fs.readdirSync(ui)) {
+    const index = path.join(ui, feature, 'index.ts');
+    if (!fs.existsSync(index)) continue;
+    for (const m of fs.readFileSync(index, 'utf8').matchAll(/from '(\.\/[^']+)'/g)) out.push(`src/ui/${feature}/${m[1].slice(2)}.ts`);
+  }
+  return out;
+}
+
+/** Throws when an input of an activation output matches ACTIVATION_FORBIDS or is a feature's on-demand module. */
 function checkActivation(metafile) {
+  const lazy = new Set(featureModules());
   const outputs = Object.entries(metafile.outputs);
   const entry = outputs.find(([, o]) => o.entryPoint === 'src/extension.ts');
   if (!entry) throw new Error('build: no output for src/extension.ts in the metafile');
@@ -93,12 +112,14 @@ function checkActivation(metafile) {
   const bad = [];
   for (const out of loaded) {
     for (const input of Object.keys(metafile.outputs[out].inputs)) {
-      if (ACTIVATION_FORBIDS.some((re) => re.test(input))) bad.push(`${input} (in ${path.basename(out)})`);
+      if (lazy.has(input) || ACTIVATION_FORBIDS.some((re) => re.test(input))) bad.push(`${input} (in ${path.basename(out)})`);
     }
   }
   if (bad.length > 0) {
     const why = bad.map((b) => `  ${b}${importChain(metafile, b.split(' ')[0])}`).join('\n');
-    throw new Error(`build: the lazy boundary is crossed: activation loads\n${why}\nReach this code through loadOnDemand() (src/ui/loadOnDemand.ts).`);
+    throw new Error(
+      `build: the lazy boundary is crossed: activation loads\n${why}\nReach this code through its feature's index.ts, loaded by src/ui/base/load.ts.`,
+    );
   }
 }
 
@@ -129,12 +150,17 @@ const toCommonJs = {
       // BUILD_META=file.json: the metafile, to see what activation loads (esbuild's analyzer reads it).
       if (process.env.BUILD_META) fs.writeFileSync(process.env.BUILD_META, JSON.stringify(result.metafile));
       const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
+      // The previous build's files go first: a chunk whose hash changed would otherwise stay in dist/ and ship.
+      for (const f of fs.existsSync('dist') ? fs.readdirSync('dist') : []) {
+        if (/^(extension|onDemand|chunk|[a-zA-Z]+-[A-Z0-9]{8})\.js(\.map)?$/.test(f) || /^chunk-[A-Z0-9]+\.js(\.map)?$/.test(f))
+          fs.rmSync(path.join('dist', f));
+      }
       await esbuild.build({
         ...common,
         bundle: false,
         entryPoints: files.map((f) => path.join(ESM_DIR, f)),
         outdir: 'dist',
-        // import('./onDemand.js') becomes Promise.resolve().then(() => require('./onDemand.js'))
+        // import('./explorer-<hash>.js') becomes Promise.resolve().then(() => require('./explorer-<hash>.js'))
         supported: { 'dynamic-import': false },
       });
     });
@@ -149,7 +175,7 @@ const builds = [
     format: 'esm',
     splitting: true,
     metafile: true,
-    chunkNames: '[name]',
+    chunkNames: '[name]-[hash]',
     outdir: ESM_DIR,
     external: ['vscode'],
     // ESM entries first: jsonc-parser's `main` is a UMD file whose require() calls esbuild cannot

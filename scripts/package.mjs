@@ -22,7 +22,7 @@ export const VSCE_FLAGS = ['--no-dependencies', '--allow-missing-repository', '-
 
 /** What the .vsix may hold under extension/ (vsce renames README.md, CHANGELOG.md and LICENSE). */
 const ALLOWED = [
-  /^extension\/dist\/(extension|chunk|onDemand)\.js$/,
+  /^extension\/dist\/(extension|(requests|explorer|contracts|queries|events|health|providers|statusBar|chunk)-[A-Z0-9]+)\.js$/,
   /^extension\/dist\/vendor\/(undici|ws)\.js$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[\w-]+)?\.json$/,
@@ -35,14 +35,30 @@ const ALLOWED = [
 ];
 /** vsce's own files at the top of the archive. */
 const VSCE_OWN = ['extension.vsixmanifest', '[Content_Types].xml'];
-const REQUIRED = [
+const requiredFiles = () => [
   'extension/dist/extension.js',
-  'extension/dist/chunk.js',
-  'extension/dist/onDemand.js',
+  ...bundleFiles().map((f) => `extension/dist/${f}`),
   'extension/dist/vendor/undici.js',
   'extension/dist/vendor/ws.js',
   'extension/package.json',
 ];
+
+/**
+ * Every file of dist/ that extension.js reaches through require('./x.js') (the features' files and
+ * the chunks they share), so a .vsix that lacks one fails here, not on a user's first Look Up.
+ */
+export function bundleFiles(dir = path.join(repoRoot, 'dist')) {
+  const seen = new Set();
+  const visit = (f) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    for (const m of text.matchAll(/require\(["']\.\/((?:[\w-]+\/)?[\w-]+\.js)["']\)/g)) if (!m[1].startsWith('vendor/')) visit(m[1]);
+  };
+  visit('extension.js');
+  seen.delete('extension.js');
+  return [...seen].sort();
+}
 
 function run(cmd, args) {
   const t = Date.now();
@@ -86,7 +102,7 @@ export function listZip(file) {
 export function checkContents(entries, pkg = readPackageJson()) {
   const names = entries.map((e) => e.name).filter((n) => !n.endsWith('/'));
   const unexpected = names.filter((n) => !VSCE_OWN.includes(n) && !ALLOWED.some((re) => re.test(n)));
-  const required = [...REQUIRED];
+  const required = requiredFiles();
   if (/"%[\w.-]+%"/.test(JSON.stringify(pkg))) required.push('extension/package.nls.json');
   if (typeof pkg.l10n === 'string') required.push(`extension/${path.posix.join(pkg.l10n, 'bundle.l10n.json')}`);
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');

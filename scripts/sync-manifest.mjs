@@ -3,7 +3,7 @@
 // and the list of operation ids activation registers commands for (src/core/chain/operationIds.ts), from
 // the catalogue (src/core/chain/catalogue/*.ts). After adding an operation:
 //   npm run compile:tests && node scripts/sync-manifest.mjs
-// test/unit/operations.unit.test.ts fails when package.json, package.nls.json, operationIds.ts and the catalogue disagree.
+// test/unit/core/chain/operations.unit.test.ts fails when package.json, package.nls.json, operationIds.ts and the catalogue disagree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 

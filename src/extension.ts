@@ -1,38 +1,37 @@
-// Wiring only: the log channel first, then each part with its dependencies, every one pushed to
-// context.subscriptions. The parts live in src/ui (editor-facing) and src/core (plain Node).
+// Wiring only: the log channel first, then the shared services (HTTP client, secrets, result
+// documents, health, History), then each feature's register.ts (src/ui/<feature>/register.ts), every
+// disposable kept in context.subscriptions. What a feature runs is loaded on its first use
+// (src/ui/base/load.ts). The parts live in src/ui (editor-facing) and src/core (plain Node).
 
 import vscode = require('vscode');
-import { Commands } from './ui/base/commandIds';
 import { type InterfaceHealth } from './core/health/model';
 import { type HistoryEntry } from './core/documents/history';
 import { HttpClient } from './core/transport/http';
 import { formatBytes } from './core/base/numbers';
 import { redactUrl } from './core/secrets/redact';
-import type { ImportArgs } from './ui/providers/importChainRegistry';
 import { API_VERSION, type ChainEndpointsApi } from './api';
 import { setTranslator } from './core/base/l10n';
-import { OPERATION_IDS } from './core/chain/operationIds';
-import { registerCommand, registerOperationCommands } from './ui/base/commands';
+import { sweepSpillDir } from './core/transport/spillFiles';
+import { errorMessage } from './core/base/errors';
+import type { Activation } from './ui/base/activation';
+import { createLog } from './ui/base/log';
+import { rememberPicksIn } from './ui/base/pickMemory';
+import { ResultDocuments } from './ui/base/resultDocuments';
 import { readSettings } from './ui/base/settings';
 import type { CompareView } from './ui/health/compareView';
 import { HealthController } from './ui/health/healthController';
-import { HeightStatusBar } from './ui/statusBar/heightStatusBar';
-import { NetworkStatusBars } from './ui/statusBar/networkStatusBars';
-import { currentNetworks } from './ui/providers/networkDirectory';
-import { HistoryView } from './ui/requests/historyView';
-import { loadOnDemand } from './ui/base/load';
-import { createLog } from './ui/base/log';
-import { windowPrompts } from './ui/base/prompts';
-import { watchProxySettings } from './ui/providers/proxySettings';
-import { ProvidersTree, type TreeSnapshot } from './ui/providers/providersTree';
-import { QueryFiles } from './ui/queries/register';
+import { registerHealth } from './ui/health/register';
+import { registerContracts } from './ui/contracts/register';
+import { registerEvents } from './ui/events/register';
 import { registerExplorer } from './ui/explorer/register';
-import { ResultDocuments } from './ui/base/resultDocuments';
+import { watchProxySettings } from './ui/providers/proxySettings';
+import { registerProviders } from './ui/providers/register';
+import { type TreeSnapshot } from './ui/providers/providersTree';
 import { SecretStore } from './ui/providers/secretStore';
-import { sweepSpillDir } from './core/transport/spillFiles';
-import { deferredWatch } from './core/base/deferredWatch';
-import { errorMessage } from './core/base/errors';
-import { rememberPicksIn } from './ui/base/pickMemory';
+import { registerQueries } from './ui/queries/register';
+import { HistoryView } from './ui/requests/historyView';
+import { registerRequests } from './ui/requests/register';
+import { registerStatusBar } from './ui/statusBar/register';
 
 /** What activate() returns: the public API (src/api.ts) and, not part of it, hooks for the tests. */
 export interface ActivatedApi extends ChainEndpointsApi {
@@ -63,28 +62,15 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   });
   context.subscriptions.push({ dispose: () => void http.close() });
 
+  // The shared services.
   rememberPicksIn(context.workspaceState);
   const secrets = new SecretStore(context, log);
   const documents = new ResultDocuments();
   const health = new HealthController(http, log, secrets);
-  const tree = new ProvidersTree(health);
-  const statusBar = new HeightStatusBar(log, http, health, secrets);
-  const networkBars = new NetworkStatusBars(log, http, health, secrets, statusBar);
   const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
-  context.subscriptions.push(secrets, documents, health, tree, statusBar, networkBars, history);
-
-  // What no one sees at startup is loaded on first use (src/ui/onDemand/index.ts): the comparison view,
-  // the two ways to add providers, and the request runner.
-  let compare: Promise<CompareView> | undefined;
-  const compareView = () =>
-    (compare ??= loadOnDemand().then(({ CompareView }) => {
-      const view = new CompareView(context.extensionUri, health);
-      context.subscriptions.push(view);
-      return view;
-    }));
-
+  context.subscriptions.push(secrets, documents, health, history);
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
-  const deps = {
+  const a: Activation = {
     log,
     http,
     documents,
@@ -93,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     storageDir,
     health,
     state: context.globalState,
+    extensionUri: context.extensionUri,
     keep: (d: vscode.Disposable) => void context.subscriptions.push(d),
   };
   // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
@@ -101,31 +88,17 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     5000,
   );
   context.subscriptions.push({ dispose: () => clearTimeout(sweep) });
-  context.subscriptions.push(
-    ...registerOperationCommands(deps),
-    new QueryFiles(deps),
-    ...registerExplorer(deps),
-    registerCommand(log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) =>
-      secrets.promptSet(arg, async () => (await loadOnDemand()).providerPrompts(windowPrompts, () => health.rows())),
-    ),
-    registerCommand(log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => secrets.promptDelete(arg)),
-    // An explicit Refresh probes what each provider serves again too (a node restarted with other settings).
-    registerCommand(log, Commands.refresh, async () => {
-      tree.refresh();
-      await health.refresh(undefined, { capabilities: true });
-    }),
-    registerCommand(log, Commands.compareHealth, async () => (await compareView()).show()),
-    registerCommand(log, Commands.addProvider, async () => (await loadOnDemand()).addProvider()),
-    registerCommand(log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await loadOnDemand()).importChainRegistry(arg)),
-    registerCommand(log, Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints')),
-    // With one item per network (statusBar.perNetwork), an item's menu names its network.
-    registerCommand(log, Commands.statusBarMenu, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).showMenu()),
-    registerCommand(log, Commands.statusBarReconnect, () => [statusBar, ...networkBars.all()].forEach((b) => b.reconnect())),
-    registerCommand(log, Commands.statusBarSwitchProvider, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).switchProvider()),
-    registerCommand(log, Commands.watchEvents, async (arg?: unknown) =>
-      (await loadOnDemand()).watchEvents({ extensionUri: context.extensionUri, log, secrets, health, keep: (d) => context.subscriptions.push(d) }, arg),
-    ),
-  );
+
+  // The features, each from its folder's register.ts.
+  const providers = registerProviders(a);
+  const statusBar = registerStatusBar(a);
+  const healthApi = registerHealth(a, () => providers.tree.refresh());
+  const requests = registerRequests(a);
+  const contracts = registerContracts(a);
+  const explorer = registerExplorer(a);
+  const events = registerEvents(a);
+  registerQueries(a);
+
   // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once.
   if (readSettings().showViewOnStartup)
     void vscode.commands
@@ -135,47 +108,27 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
 
   return {
     apiVersion: API_VERSION,
-    providers: () => {
-      const all = readSettings().providers.providers;
-      const networks = currentNetworks(all);
-      return all.map(({ name, endpoints, chainId, evmChainId }) => {
-        const network = networks.find((n) => !n.unidentified && n.providers.some((p) => p.name === name))?.label;
-        return { name, endpoints: { ...endpoints }, chainId, evmChainId, network };
-      });
-    },
-    operations: () => [...OPERATION_IDS],
-    run: async (operation, options) => (await loadOnDemand()).runForApi(deps, operation, options),
-    // { height }: the query `<address>@<height>`, read and checked by core/explorer/identify.ts.
-    lookUp: async (query, options) =>
-      (await loadOnDemand()).lookUpForApi(deps, options?.height === undefined ? query : `${String(query).trim()}@${String(options.height).trim()}`, options),
-    callContract: async (spec) => (await loadOnDemand()).callContractForApi(deps, spec),
-    decode: async (input) => (await loadOnDemand()).decodeForApi(deps, input),
-    simulate: async (spec) => (await loadOnDemand()).simulateForApi(deps, spec),
-    capabilities: async (provider) => (await loadOnDemand()).capabilitiesForApi(health, provider),
-    watch: (spec, listener) => {
-      // The handle at once; a refused spec reaches the listener as a `note` event.
-      const watch = deferredWatch(
-        async () => (await loadOnDemand()).watchForApi({ log, secrets, health }, spec, listener),
-        listener,
-        (err) => log.warn(`[events] a watch() listener threw: ${errorMessage(err)}`),
-      );
-      context.subscriptions.push(watch); // closed on deactivation if the caller did not
-      return watch;
-    },
+    providers: providers.providers,
+    operations: requests.operations,
+    run: requests.run,
+    lookUp: explorer.lookUp,
+    callContract: contracts.callContract,
+    decode: contracts.decode,
+    simulate: contracts.simulate,
+    capabilities: healthApi.capabilities,
+    watch: events.watch,
     onDidChangeHeight: statusBar.onDidChangeHeight,
-    currentHeight: () => {
-      const { configured, following, snapshot, reason } = statusBar.current;
-      if (!configured || !following) return undefined;
-      return { provider: following.name, configured: configured.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped', reason };
-    },
+    currentHeight: statusBar.currentHeight,
     testing: {
-      treeSnapshot: () => tree.snapshot(),
+      treeSnapshot: () => providers.tree.snapshot(),
       healthRows: () => health.rows(),
       history: () => history.list(),
       networkHeights: () =>
-        networkBars.all().map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
-      compareContent: async () => (compare ? (await compare).content() : undefined),
-      statusBarTooltip: () => statusBar.tooltipMarkdown,
+        statusBar.networkBars
+          .all()
+          .map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
+      compareContent: () => healthApi.compareContent(),
+      statusBarTooltip: () => statusBar.statusBar.tooltipMarkdown,
     },
   };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { encodeAbiParameters, encodeFunctionData, erc20Abi } from 'viem';
 import type { ChainEndpointsApi } from '../../src/api';
-import { ALICE, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from '../unit/contracts/fixtures';
+import { ALICE, BOB, ROUTER, TOKEN, TOKEN_ABI, evmdTrace } from '../unit/core/contracts/fixtures';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 import { EXTENSION_ID, closeAllEditors, providerSettings, runForDocument, setProviders } from './helpers';
 import { ui } from './uiDriver';

@@ -268,7 +268,7 @@ describe('Chain Endpoints in VS Code', function () {
       const uri = await pending;
       assert.ok(uri instanceof vscode.Uri, 'a document after picking the first provider');
       const text = (await vscode.workspace.openTextDocument(uri)).getText();
-      // The first item is the network's best provider or the one used last (ui/onDemand/providerPicks.ts): a devnet provider.
+      // The first item is the network's best provider or the one used last (ui/providers/providerPicks.ts): a devnet provider.
       assert.match(text, /EVM RPC · eth_blockNumber · Devnet [AB]\n/);
     });
 

@@ -1,6 +1,6 @@
 // Hostile contract artifacts in the real editor (issue 34, items 4, 10, 11). The in-editor harness
 // runs with workspace trust disabled (the workspace is trusted), so the untrusted case is proved by
-// the unit tests (test/unit/contracts/hostileArtifacts.unit.test.ts); here a trusted workspace holds
+// the unit tests (test/unit/core/contracts/hostileArtifacts.unit.test.ts); here a trusted workspace holds
 // two hostile artifacts: Evil, whose immutable mask covers its whole code (on main it claimed every
 // contract of that length) and whose ABI collides with burn(uint256) and carries an event, and
 // Impostor, with the token's exact code. A Look Up against a loopback node shows the user's setting
@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, parseAbi } from 'viem';
-import { ALICE, BOB, TOKEN, TOKEN_ABI, TOKEN_BODY, immutableStart, runtime } from '../unit/contracts/fixtures';
+import { ALICE, BOB, TOKEN, TOKEN_ABI, TOKEN_BODY, immutableStart, runtime } from '../unit/core/contracts/fixtures';
 import { activateExtension, closeAllEditors, runForDocument, setProviders } from './helpers';
 
 const PROVIDER = 'Hostile artifacts node';

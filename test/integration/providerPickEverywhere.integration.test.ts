@@ -1,4 +1,4 @@
-// The provider picks outside the operation commands show what those show (ui/onDemand/providerPicks.ts):
+// The provider picks outside the operation commands show what those show (ui/providers/providerPicks.ts):
 // Set Secret's, Import Module Routes' and the status bar's Switch Provider… list each provider with its
 // state and height, and the provider picked last (in any provider pick) first.
 

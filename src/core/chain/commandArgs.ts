@@ -1,7 +1,7 @@
 // What an operation command was given, read without the editor: a tree node or an object such as
 // `{ provider: "Local node", height: "5", confirmed: true }` becomes the valid arguments, the
 // parameters still to ask for and the confirmation. Which provider runs it is the router's
-// (core/health/routeCommand.ts); the editor side (ui/onDemand/resolveArgs.ts) asks for the rest.
+// (core/health/routeCommand.ts); the editor side (ui/requests/resolveArgs.ts) asks for the rest.
 
 import { LocalizedError } from '../base/errors';
 import type { Operation, ParamSpec } from './operations';

@@ -59,7 +59,7 @@ export interface StoredSecret {
 }
 
 /**
- * The editor's secret source (secrets.ts's SecretSource) over the stored secrets (ui/secretStore.ts
+ * The editor's secret source (secrets.ts's SecretSource) over the stored secrets (ui/providers/secretStore.ts
  * holds them, `get` by bindingKey): a secret belongs to the user-settings provider it is bound to; a workspace provider
  * receives none. `hint` says how to set one (the editor's command, translated).
  */

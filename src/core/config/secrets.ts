@@ -43,7 +43,7 @@ export function resolveProvider(p: Provider, values: ReadonlyMap<string, string>
 
 /**
  * Where a run's secrets come from: the environment for the CLI and the exporter (envSecrets.ts),
- * SecretStorage in the editor (secretScope.ts's storedSecrets(), fed by ui/secretStore.ts). Each
+ * SecretStorage in the editor (secretScope.ts's storedSecrets(), fed by ui/providers/secretStore.ts). Each
  * source only answers questions; what is built on them (the provider as the network sees it, the
  * value of `${secret:NAME}`, its hint, the values that must never reach another provider, what is
  * masked) is built once, by resolveWith() and secretContext() below.

@@ -1,6 +1,6 @@
 // Request history: the last requests with what they returned (status, latency, size), kept
 // across restarts. The list and its on-disk form live here (plain data, no vscode); the view
-// is src/ui/historyView.ts. Nothing secret is stored: texts and arguments arrive masked.
+// is src/ui/requests/historyView.ts. Nothing secret is stored: texts and arguments arrive masked.
 
 import { type InterfaceId } from '../config/providers';
 

@@ -1,6 +1,6 @@
 // What the console's page gets per entry (one small line, no event data: that goes over only when
 // a line is opened), and the JSON Lines record Export writes. Plain functions of an entry, shared
-// by the console (src/ui/onDemand/eventConsole.ts) and the benchmark that measures it.
+// by the console (src/ui/events/eventConsole.ts) and the benchmark that measures it.
 
 import type { WatchEntry } from './entry';
 

@@ -2,7 +2,7 @@
 // a valid checksum), and heights (`"height": "5"`, `- height: \`5\``, `"number": "0x5"`), each with
 // the query that looks it up. Hovers: an address in its other forms (and its contract name), a selector or topic0 as its signatures, a hex quantity in decimal, a
 // base-unit amount in display units, a timestamp as local time and age. Pure text work, bounded by
-// the caller to what is visible (ui/explorerLinks.ts) and here by a cap on links per call and a work
+// the caller to what is visible (ui/explorer/register.ts) and here by a cap on links per call and a work
 // budget (ScanBudget: a deadline and a count of candidates, failed checksum decodes included), so
 // a 20 MB document of bech32-looking text never holds the editor more than ~30 ms at a time.
 

@@ -10,7 +10,8 @@ import { lookUpBlockAt, lookUpBlockByHash } from './lookupBlock';
 import { cosmosTxOfEvmHash, evmView, lookUpCosmosTx } from './lookupTx';
 import { type ExplorerSource, rethrowCancel } from './source';
 import { registryOf } from './evmDecoding';
-import type { LookupResult } from './views';
+import type { LookupResult, TxView } from './views';
+import { buildReceipt } from './receipt/receipt';
 
 export type { LookupResult } from './views';
 
@@ -33,12 +34,35 @@ async function tipHeight(src: ExplorerSource): Promise<bigint | undefined> {
 }
 
 /** Looks `query` up on `source`. Throws a LocalizedError for a query it cannot read (nothing sent) or when cancelled. */
-export async function lookUp(source: ExplorerSource, query: string): Promise<LookupResult> {
+export async function lookUp(source: ExplorerSource, query: string, options: LookUpQueryOptions = {}): Promise<LookupResult> {
   const q = identify(query);
-  return lookUpQuery(source, q, query.trim());
+  return lookUpQuery(source, q, query.trim(), options);
 }
 
-export async function lookUpQuery(src: ExplorerSource, q: Query, text: string): Promise<LookupResult> {
+export interface LookUpQueryOptions {
+  /** A transaction found gets its two-layer receipt (receipt/receipt.ts: state at N−1 and N, every balance change explained). */
+  readonly receipt?: boolean;
+}
+
+export async function lookUpQuery(src: ExplorerSource, q: Query, text: string, options: LookUpQueryOptions = {}): Promise<LookupResult> {
+  const result = await lookUpFound(src, q, text);
+  if (!options.receipt || result.kind !== 'tx') return result;
+  return { ...result, ...(await receiptOf(src, result.tx, result.notes as string[])) };
+}
+
+/** The receipt of a transaction found; a failure is a note (the transaction still shows), cancellation ends it. */
+async function receiptOf(src: ExplorerSource, tx: TxView, notes: string[]): Promise<{ receipt?: Awaited<ReturnType<typeof buildReceipt>> }> {
+  try {
+    const ctx = new ChainContext(src, notes);
+    return { receipt: await buildReceipt(src, ctx, tx, { archiveElsewhere: src.contracts?.archiveElsewhere }) };
+  } catch (err) {
+    rethrowCancel(err);
+    notes.push(`receipt: ${err instanceof Error ? err.message : String(err)}`);
+    return {};
+  }
+}
+
+async function lookUpFound(src: ExplorerSource, q: Query, text: string): Promise<LookupResult> {
   const notes: string[] = [];
   const tried: string[] = [];
   const ctx = new ChainContext(src, notes, q.kind === 'address' ? q.prefix : undefined);

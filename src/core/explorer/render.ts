@@ -1,5 +1,5 @@
 // A lookup result as a read-only Markdown document: headings per part, facts as "- key: value"
-// lines, every identifier in backticks so it reads plainly and the editor's links (ui/explorerLinks)
+// lines, every identifier in backticks so it reads plainly and the editor's links (ui/explorer/documentLinks.ts)
 // find it. Server text is plain words and numbers or a code span (fenced so nothing inside closes
 // it) and never becomes a link by itself, even in a preview with linkify on: links are made only by
 // the link provider, from identifiers it recognises. Long values are cut (the data has them).
@@ -132,7 +132,7 @@ function renderEvent(d: Doc, e: EventView): void {
   d.line(`- ${esc(e.type)}: ${e.attributes.map((a) => `${esc(a.key)}=${id(a.value)}`).join(' · ')}`);
 }
 
-/** The label of Look Up's replay link (src/ui/onDemand/explorerLinks.ts makes it a link to Simulate with Changes…). */
+/** The label of Look Up's replay link (src/ui/explorer/documentLinks.ts makes it a link to Simulate with Changes…). */
 export const SIMULATE_LINK_TEXT = '`Simulate with changes…`';
 /** A replay link line's label and hash. */
 export const SIMULATE_LINK_RE = /`Simulate with changes…` · `(0x[0-9a-fA-F]{64})`/;

@@ -20,6 +20,8 @@ export interface ContractsOption {
   readonly debugElsewhere?: string;
   /** Which page of a large call tree to decode (from 1). */
   readonly tracePage?: number;
+  /** A provider of the same network that keeps old states (archive), named when this one has pruned a height a receipt needs. */
+  readonly archiveElsewhere?: string;
 }
 
 /** A CometBFT call in both argument forms: the URI form (GET) and the JSON-RPC form (POST). */
@@ -47,6 +49,11 @@ export interface ExplorerSource {
 
 /** The most requests one lookup makes (a block's EVM side, a few metadata reads, a trace and the code of the contracts it touches fit). */
 export const MAX_REQUESTS = 80;
+/**
+ * The most state reads at a height (REST with `x-cosmos-block-height`, eth_getBalance) one lookup
+ * makes, counted apart: a transaction's receipt reads up to 8 accounts at two heights (receipt/receipt.ts).
+ */
+export const MAX_STATE_REQUESTS = 128;
 
 function op(iface: InterfaceId, build: (a: Args) => WireRequest): Operation {
   return { id: `explorer.${iface}`, iface, label: 'lookUp', title: 'Look Up', params: [], build };
@@ -85,10 +92,12 @@ export async function attempt<T>(notes: string[], what: string, run: () => Promi
 /** The source behind the command and the API: `provider` with its secrets resolved, `options` as a request's. */
 export function executeSource(provider: Provider, options: ExecuteOptions, onOutcome?: (o: Outcome) => void): ExplorerSource {
   let count = 0;
+  let stateCount = 0;
   // The explorer reads answers, never shows their text: no formatting while receiving.
   const opts: ExecuteOptions = { ...options, formatWhileReceiving: false };
-  const run = async (operation: Operation, args: Args, height?: string): Promise<unknown> => {
-    if (++count > MAX_REQUESTS) throw new LocalizedError(l10n.both('The lookup stopped after {0} requests.', String(MAX_REQUESTS)));
+  const run = async (operation: Operation, args: Args, height?: string, state = height !== undefined): Promise<unknown> => {
+    if (state ? ++stateCount > MAX_STATE_REQUESTS : ++count > MAX_REQUESTS)
+      throw new LocalizedError(l10n.both('The lookup stopped after {0} requests.', String(state ? MAX_STATE_REQUESTS : MAX_REQUESTS)));
     // State at a height: the gateway's header, beside the provider's own headers.
     const o = height === undefined ? opts : { ...opts, headers: { ...opts.headers, 'x-cosmos-block-height': height } };
     const outcome = await execute(provider, operation, args, o);
@@ -114,6 +123,6 @@ export function executeSource(provider: Provider, options: ExecuteOptions, onOut
       e.consensusHttp
         ? run(COMET_GET, { method: call.method, query: JSON.stringify(call.uri) })
         : run(COMET_POST, { method: call.method, params: JSON.stringify(call.json) }),
-    evm: (method, params) => run(EVM, { method, params: JSON.stringify(params) }),
+    evm: (method, params) => run(EVM, { method, params: JSON.stringify(params) }, undefined, method === 'eth_getBalance'),
   };
 }

@@ -8,6 +8,7 @@ import type { DecodedMessage, Signer } from './decodeCosmos';
 import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceView } from '../contracts/trace';
 import type { Reconciliation } from '../chain/state';
+import type { ReceiptView } from './receipt/types';
 
 export interface Coin {
   readonly denom: string;
@@ -218,7 +219,12 @@ interface Common {
 }
 
 export type LookupResult =
-  | (Common & { readonly kind: 'tx'; readonly tx: TxView })
+  | (Common & {
+      readonly kind: 'tx';
+      readonly tx: TxView;
+      /** Both layers joined (docs/receipt.md): causes, state at N−1 and N, every balance change explained. Look Up and the API read it. */
+      readonly receipt?: ReceiptView;
+    })
   | (Common & { readonly kind: 'block'; readonly block: BlockView })
   | (Common & { readonly kind: 'address'; readonly address: AddressView })
   | (Common & { readonly kind: 'notFound'; readonly tried: readonly string[]; /** Why, when known (a height above the tip). */ readonly reason?: string });

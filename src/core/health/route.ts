@@ -7,7 +7,7 @@
 //   refuse  no provider can be used, with why (nothing is sent).
 // What a command's or the API's argument asks for (a tree node, a name, "best" of a network,
 // nothing) is routed by routeCommand.ts; before every run the chosen provider is checked here
-// (ui/onDemand/capabilityCheck.ts), as is the explorer's "best" (core/explorer/bestProvider.ts)
+// (ui/health/capabilityCheck.ts), as is the explorer's "best" (core/explorer/bestProvider.ts)
 // and the question after a "not served here" failure. Pure: no I/O.
 
 import * as l10n from '../base/l10n';

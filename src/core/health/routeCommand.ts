@@ -8,7 +8,7 @@
 //                                       networks and none named, none of it has the address);
 //   nothing                             ask, the candidates grouped by network as the pick shows
 //                                       them (refuse: no provider has the address).
-// The editor only prompts (ui/onDemand/resolveArgs.ts); the API runs or throws (runForApi).
+// The editor only prompts (ui/requests/resolveArgs.ts); the API runs or throws (runForApi).
 // Pure: no I/O.
 
 import * as l10n from '../base/l10n';

@@ -1,4 +1,4 @@
-// The one run pipeline of query files. The CLI (cli.ts) and the editor (src/ui/onDemand/queryRun.ts,
+// The one run pipeline of query files. The CLI (cli.ts) and the editor (src/ui/queries/queryRun.ts,
 // its Testing view queryTests.ts) drive it and only render what it produces:
 //   1. prepare: every file parsed and checked (session.ts) under the policy the run reads too (the
 //      providers, the environment rule, a provider given from outside): one object, so what the

@@ -1,7 +1,7 @@
 // Preparing a query file to run or to show: parsed, then checked with one set of options
 // (check.ts's CheckContext), its diagnostics in one sorted list. Step 1 of the run pipeline
 // (pipeline.ts, which the CLI and the editor's runner drive: an error stops the run) and what the
-// editor shows as you type (src/ui/onDemand/queryEditor.ts), checked under the runner's policy.
+// editor shows as you type (src/ui/queries/queryEditor.ts), checked under the runner's policy.
 
 import { type CheckContext, checkQueryFile } from './check';
 import { parseQueryFile } from './parse';

@@ -28,7 +28,7 @@ let current: ProxySettings = { noProxy: [], strictSSL: true };
 let bypass: Bypass[] = [];
 let generation = 0;
 
-/** Installs the proxy settings (the editor's, read by src/ui/proxySettings.ts). */
+/** Installs the proxy settings (the editor's, read by src/ui/providers/proxySettings.ts). */
 export function setProxy(settings: ProxySettings): void {
   current = { ...settings, url: settings.url?.trim() || undefined };
   bypass = settings.noProxy.map(readBypass).filter((b): b is Bypass => b !== undefined);

@@ -1,6 +1,6 @@
-// What the editor-side parts are handed at activation, as types only: code loaded on demand
-// (src/ui/onDemand/) imports these, never the modules that build them, so no import runs back across
-// the lazy boundary.
+// What the editor-side parts are handed at activation, as types only: code loaded on demand (each
+// feature's index.ts and what it imports) imports these, never the modules that build them, so no
+// import runs back across the lazy boundary.
 
 import type * as vscode from 'vscode';
 import type { Outcome } from '../../core/chain/execute';
@@ -26,7 +26,7 @@ export interface CommandDeps {
   };
   /** Where large bodies and genesis files are written. */
   readonly storageDir: string;
-  /** The extension's global state: the module routes imported for a network (src/ui/onDemand/importOpenApi.ts). */
+  /** The extension's global state: the module routes imported for a network (src/ui/requests/importOpenApi.ts). */
   readonly state?: vscode.Memento;
   /** Capabilities and health rows: whether a provider can serve a request, and which can (the HealthController). */
   readonly health?: {

@@ -1,5 +1,5 @@
 // The provider picked last, kept in the workspace's state so the provider picks
-// (src/ui/onDemand/providerPicks.ts) offer it first again after a restart. Only a provider's name is
+// (src/ui/providers/providerPicks.ts) offer it first again after a restart. Only a provider's name is
 // stored (never an address or a secret); a name no longer configured is simply not found.
 
 /** The part of a vscode.Memento this needs (unit tests pass a Map-backed one). */

@@ -121,3 +121,30 @@ export function queryFilesAllowEnv(): Set<string> {
   const names = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) : [];
   return new Set(names);
 }
+
+/** Replaces `chainEndpoints.providers` in user settings (Add Provider…, Import chain.json…, secret migration). */
+export async function writeUserProviderEntries(entries: unknown[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
+}
+
+/** `chainEndpoints.contracts` at each level (the contracts registry trusts the workspace's levels only in a trusted workspace). */
+export function contractsSettingLevels(): { user?: unknown[]; workspace?: unknown[]; folder?: unknown[] } {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('contracts');
+  return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
+}
+
+/** Replaces `chainEndpoints.contracts` in user settings (Attach Artifact…). */
+export async function writeUserContracts(entries: unknown[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('contracts', entries, vscode.ConfigurationTarget.Global);
+}
+
+/** The editor's own proxy settings (`http.*`), read for src/ui/providers/proxySettings.ts. */
+export function editorProxySettings(): { support?: string; proxy?: string; noProxy?: unknown; strictSSL?: boolean } {
+  const http = vscode.workspace.getConfiguration('http');
+  return {
+    support: http.get<string>('proxySupport'),
+    proxy: http.get<string>('proxy'),
+    noProxy: http.get<unknown>('noProxy'),
+    strictSSL: http.get<boolean>('proxyStrictSSL'),
+  };
+}

@@ -7,7 +7,7 @@ import vscode = require('vscode');
 import { LocalizedError } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import type { CommandDeps } from '../base/deps';
-import { SECTION } from '../base/settings';
+import { contractsSettingLevels, writeUserContracts } from '../base/settings';
 import { absoluteArtifactPath, contractRegistry } from './contracts';
 
 export interface AttachArgument {
@@ -52,8 +52,7 @@ export async function attachArtifact(deps: CommandDeps, arg?: unknown): Promise<
   }
   const file = absoluteArtifactPath(artifact);
   const entry = { address, abi: file, name: name ?? file.replace(/^.*[\\/]/, '').replace(/\.json$/, ''), ...(a.network ? { network: a.network } : {}) };
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const current = (config.inspect<unknown[]>('contracts')?.globalValue ?? []).filter(
+  const current = (contractsSettingLevels().user ?? []).filter(
     (e) =>
       !(
         e &&
@@ -62,7 +61,7 @@ export async function attachArtifact(deps: CommandDeps, arg?: unknown): Promise<
         (e as { network?: unknown }).network === a.network
       ),
   );
-  await config.update('contracts', [...current, entry], vscode.ConfigurationTarget.Global);
+  await writeUserContracts([...current, entry]);
   contractRegistry(deps).invalidate();
   deps.log.info(`[contracts] ${address} attached to ${file}`);
   return true;

@@ -17,7 +17,7 @@ import type { ContractsOption } from '../../core/explorer/source';
 import type { Provider } from '../../core/config/providers';
 import { currentNetworks } from '../providers/networkDirectory';
 import type { CommandDeps } from '../base/deps';
-import { SECTION, readSettings } from '../base/settings';
+import { SECTION, contractsSettingLevels, readSettings } from '../base/settings';
 
 const ARTIFACT_GLOB = '{**/out/*.sol/*.json,**/artifacts/contracts/**/*.json}';
 const EXCLUDE = '{**/node_modules/**,**/build-info/**,**/*.dbg.json}';
@@ -79,8 +79,8 @@ function settingUri(p: string): vscode.Uri {
  * every decoding names its ABI's source.
  */
 export function contractSettings(): ContractSetting[] {
-  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('contracts');
-  const values = [inspected?.globalValue, ...(vscode.workspace.isTrusted ? [inspected?.workspaceValue, inspected?.workspaceFolderValue] : [])];
+  const levels = contractsSettingLevels();
+  const values = [levels.user, ...(vscode.workspace.isTrusted ? [levels.workspace, levels.folder] : [])];
   const out: ContractSetting[] = [];
   for (const v of values) {
     if (!Array.isArray(v)) continue;
@@ -150,5 +150,13 @@ export function contractsOption(deps: CommandDeps, provider: Provider): Contract
     const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
     debugElsewhere = network?.providers.find((p) => p.name !== provider.name && p.endpoints.evmRpc && caps(p.name)?.includes('debug'))?.name;
   }
-  return { registry: contractRegistry(deps), network: networkOf(provider), debug, debugElsewhere };
+  // A provider of the same network that keeps old states, for a receipt whose N−1 is pruned here (#35).
+  const archive = deps.health?.capabilities(provider.name)?.evm?.archive;
+  let archiveElsewhere: string | undefined;
+  if (archive !== true) {
+    const all = readSettings().providers.providers;
+    const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
+    archiveElsewhere = network?.providers.find((p) => p.name !== provider.name && deps.health?.capabilities(p.name)?.evm?.archive === true)?.name;
+  }
+  return { registry: contractRegistry(deps), network: networkOf(provider), debug, debugElsewhere, ...(archiveElsewhere ? { archiveElsewhere } : {}) };
 }

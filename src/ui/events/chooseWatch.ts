@@ -1,4 +1,4 @@
-// What "Watch Events…" asks for, kept apart from the editor (prompts behind ui/prompts.ts) so the
+// What "Watch Events…" asks for, kept apart from the editor (prompts behind ui/base/prompts.ts) so the
 // questions are unit-tested with scripted answers: the provider, CometBFT or EVM, a query from
 // the templates validated as typed, or the EVM subscription and its filters.
 
@@ -102,7 +102,7 @@ export async function chooseWatch(
     const candidates = route.kind === 'ask' ? route.candidates : [];
     if (candidates.length === 1) provider = candidates[0];
     else {
-      // `provider` on each item: a provider pick (ui/onDemand/providerPicks.ts adds state, height and the last used first).
+      // `provider` on each item: a provider pick (ui/providers/providerPicks.ts adds state, height and the last used first).
       // A network none of whose providers publishes an EVM WebSocket says so in its separator.
       const index = networkIndex(networks);
       const withEvm = new Set(candidates.filter((q) => q.endpoints.evmWs).map((q) => index.get(q.name)?.label));

@@ -59,7 +59,7 @@ export class EventConsole extends Disposable {
     this.post({ type: 'state', state: s });
   }
 
-  /** Every message to the page goes through here, typed (src/ui/webviewMessages.ts). */
+  /** Every message to the page goes through here, typed (src/ui/base/webviewMessages.ts). */
   private post(message: EventsToPage): void {
     void this.panel.webview.postMessage(message);
   }

@@ -95,7 +95,7 @@ async function run(host: RunHost, deps: CommandDeps, provider: Provider, query: 
   const started = Date.now();
   const title = l10n.t('Looking up {0} · {1}', query, provider.name);
   const result = await runOnProvider(host, { provider, title, preset: 'silent', tag: 'lookUp' }, (r) =>
-    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider) }, q, query),
+    lookUpQuery({ ...r.source(), contracts: contractsOption(deps, provider) }, q, query, { receipt: true }),
   );
   deps.log.info(`[lookUp] ${provider.name} ${query}: ${result.kind} in ${Date.now() - started} ms`);
   return maskDeep(result) as LookupResult;

@@ -12,7 +12,7 @@ import type { CapabilityBook, CapabilityTrigger } from '../../core/health/capabi
 import type { HealthSession, HistoryPoint } from '../../core/health/session';
 import { type HttpClient } from '../../core/transport/http';
 import { INTERFACES, type InterfaceId, type Provider } from '../../core/config/providers';
-import { loadOnDemand } from '../base/load';
+import { onDemand } from '../base/load';
 import { type Log } from '../base/log';
 import { type SecretStore } from '../providers/secretStore';
 import { setNetworkSource } from '../providers/networkDirectory';
@@ -113,7 +113,7 @@ export class HealthController extends Disposable {
     const all = settings.providers.providers;
     const targets = names ? all.filter((p) => names.includes(p.name)) : all;
     const timeoutMs = Math.min(settings.requestTimeoutMs, 10_000);
-    const monitor = (this.monitor ??= loadOnDemand().then(({ HealthMonitor, HealthSession, CapabilityBook, probeCapabilities, requestOptions }) => {
+    const monitor = (this.monitor ??= onDemand.health().then(({ HealthMonitor, HealthSession, CapabilityBook, probeCapabilities, requestOptions }) => {
       const session = (this.session = new HealthSession());
       this.book = new CapabilityBook({
         mode: () => readSettings().capabilityProbe,

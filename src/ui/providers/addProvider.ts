@@ -4,7 +4,7 @@
 
 import vscode = require('vscode');
 import { INTERFACES, INTERFACE_LABELS, type InterfaceId, validateAddress } from '../../core/config/providers';
-import { SECTION, readSettings, userProviderEntries } from '../base/settings';
+import { readSettings, userProviderEntries, writeUserProviderEntries } from '../base/settings';
 
 const EXAMPLES: Record<InterfaceId, string> = {
   evmRpc: 'https://evm.example.org',
@@ -69,7 +69,7 @@ export async function addProvider(): Promise<string | undefined> {
   }
   const entries = userProviderEntries();
   entries.push(entry);
-  await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
+  await writeUserProviderEntries(entries);
   void vscode.window.showInformationMessage(vscode.l10n.t('Added provider "{0}" to your user settings.', entry.name));
   return entry.name;
 }

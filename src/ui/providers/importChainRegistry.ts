@@ -7,7 +7,7 @@ import { LocalizedError, errorMessage } from '../../core/base/errors';
 import * as l10n from '../../core/base/l10n';
 import { ChainRegistryError, type ImportCandidate, parseChainJson } from '../../core/config/chainRegistry';
 import { INTERFACES, INTERFACE_LABELS } from '../../core/config/providers';
-import { SECTION, userProviderEntries } from '../base/settings';
+import { userProviderEntries, writeUserProviderEntries } from '../base/settings';
 
 export interface ImportArgs {
   /** The chain.json text (skips the source question). */
@@ -78,9 +78,7 @@ export async function importChainRegistry(arg?: ImportArgs): Promise<string[] | 
   const skipped = chosen.filter((c) => c.duplicateOf);
   const added = chosen.filter((c) => !c.duplicateOf);
   if (added.length > 0) {
-    await vscode.workspace
-      .getConfiguration(SECTION)
-      .update('providers', [...userProviderEntries(), ...added.map((c) => c.entry)], vscode.ConfigurationTarget.Global);
+    await writeUserProviderEntries([...userProviderEntries(), ...added.map((c) => c.entry)]);
   }
   const parts = [
     added.length === 1

@@ -11,7 +11,7 @@ import { NetworkNode } from './networkNode';
 import { type HealthController } from '../health/healthController';
 import { InterfaceNode, ModuleGroupNode, OperationNode, ProblemNode, ProviderNode, type TreeNode } from './treeNodes';
 import { readSettings, onSettingsChanged } from '../base/settings';
-import { loadOnDemand } from '../base/load';
+import { onDemand } from '../base/load';
 import type { Operation } from '../../core/chain/operations';
 
 export const VIEW_ID = 'chainEndpoints.providers';
@@ -128,7 +128,7 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     if (node instanceof InterfaceNode) {
       // The catalogue loads with the code that runs its operations (when an interface is first expanded).
       const caps = this.health.capabilities(node.provider.name);
-      return loadOnDemand().then(({ operationsFor, canServe, routeOperations, restModuleOf }) => {
+      return onDemand.providers().then(({ operationsFor, canServe, routeOperations, restModuleOf }) => {
         const ops: TreeNode[] = operationsFor(node.iface).map((op) => {
           const v = canServe(op, undefined, caps);
           return new OperationNode(node.provider, op, v.served === false ? v.reason : undefined);
@@ -154,7 +154,7 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     }
     if (node instanceof ModuleGroupNode) {
       const caps = this.health.capabilities(node.provider.name);
-      return loadOnDemand().then(({ canServe }) =>
+      return onDemand.providers().then(({ canServe }) =>
         node.operations.map((op) => {
           const v = canServe(op, undefined, caps);
           return new OperationNode(node.provider, op, v.served === false ? v.reason : undefined);

@@ -4,20 +4,21 @@
 
 import vscode = require('vscode');
 import { proxyFromEnvironment, setProxy } from '../../core/transport/proxy';
+import { editorProxySettings } from '../base/settings';
 
 export function applyProxySettings(): void {
-  const http = vscode.workspace.getConfiguration('http');
-  if (http.get<string>('proxySupport') === 'off') {
+  const http = editorProxySettings();
+  if (http.support === 'off') {
     setProxy({ noProxy: [], strictSSL: true });
     return;
   }
   const env = proxyFromEnvironment(process.env);
-  const configured = http.get<string>('proxy')?.trim();
-  const noProxy = http.get<unknown>('noProxy');
+  const configured = http.proxy?.trim();
+  const noProxy = http.noProxy;
   setProxy({
     url: configured || env.url,
     noProxy: [...(Array.isArray(noProxy) ? noProxy.filter((h): h is string => typeof h === 'string') : []), ...env.noProxy],
-    strictSSL: http.get<boolean>('proxyStrictSSL') ?? true,
+    strictSSL: http.strictSSL ?? true,
   });
 }
 

@@ -17,7 +17,7 @@ import { SECRET_NAME, type SecretSource, resolveWith, secretNames } from '../../
 import { type Log } from '../base/log';
 import { currentNetworks } from './networkDirectory';
 import { type Prompts, windowPrompts } from '../base/prompts';
-import { SECTION, userProviderEntries, userProviders } from '../base/settings';
+import { userProviderEntries, userProviders, writeUserProviderEntries } from '../base/settings';
 
 /** Before secrets were bound to a provider: one key per name, and the list of names. */
 const LEGACY_PREFIX = 'chainEndpoints.secret.';
@@ -136,7 +136,7 @@ export class SecretStore extends Disposable {
 
   async set(provider: string, name: string, value: string): Promise<void> {
     const problem = secretValueProblem(value);
-    if (problem) throw new Error(problem);
+    if (problem) throw new LocalizedError(problem);
     await this.store(provider, name, value);
     this.log.info(`[secrets] secret "${name}" of ${provider} stored in SecretStorage`);
     this.changed.fire();
@@ -196,7 +196,7 @@ export class SecretStore extends Disposable {
     if (!provider) {
       const candidates = [...users].sort((a, b) => secretNames(b).length - secretNames(a).length);
       // The shared provider pick (as the operation commands show it): `pickPrompts` adds each
-      // provider's state and height and puts the last used first (ui/onDemand/providerPicks.ts).
+      // provider's state and height and puts the last used first (ui/providers/providerPicks.ts).
       const picked = await (
         await pickPrompts()
       ).pick(
@@ -320,5 +320,5 @@ async function putInHeader(provider: string, header: string, value: string): Pro
   if (i < 0) throw new LocalizedError(l10n.both('Provider "{0}" is no longer configured.', provider));
   const entry = entries[i] as { headers?: Record<string, string> };
   entries[i] = { ...entry, headers: { ...(entry.headers ?? {}), [header]: value } };
-  await vscode.workspace.getConfiguration(SECTION).update('providers', entries, vscode.ConfigurationTarget.Global);
+  await writeUserProviderEntries(entries);
 }

@@ -1,6 +1,6 @@
 // The query-file language features: diagnostics as you type (the parser's and the checks', with
 // line and column), completion (operations, parameters, providers, variables, earlier requests),
-// CodeLens "Run" above each request and "Run all" at the top. Started by src/ui/queryFiles.ts when
+// CodeLens "Run" above each request and "Run all" at the top. Started by src/ui/queries/register.ts when
 // the first `.chainq` file is seen; everything here is on demand.
 
 import vscode = require('vscode');

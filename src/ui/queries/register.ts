@@ -1,14 +1,15 @@
 // Query files (`.chainq`, README "Query files") in the editor at no cost to activation: the two run
 // commands, and the language features (diagnostics, completion, CodeLens, the Testing view) loaded
-// from dist/onDemand.js when the first query file is opened, or when the workspace holds one (looked
+// from their own file (./index.ts) when the first query file is opened, or when the workspace holds one (looked
 // for a few seconds after activation).
 
 import vscode = require('vscode');
 import { Commands } from '../base/commandIds';
 import { registerCommand } from '../base/commands';
+import type { Activation } from '../base/activation';
 import type { CommandDeps } from '../base/deps';
 import { Disposable } from '../base/lifecycle';
-import { loadOnDemand } from '../base/load';
+import { onDemand } from '../base/load';
 import type { QueryEditor } from './queryEditor';
 
 const LANGUAGE_ID = 'chainq';
@@ -44,7 +45,7 @@ export class QueryFiles extends Disposable {
 
   /** Loads and starts the language features once. */
   private start(): Promise<void> {
-    return (this.started ??= loadOnDemand().then(({ QueryEditor }) => {
+    return (this.started ??= onDemand.queries().then(({ QueryEditor }) => {
       this.editor = this._register(new QueryEditor(this.deps));
     }));
   }
@@ -60,4 +61,9 @@ export class QueryFiles extends Disposable {
     // Through the Testing view's controller: the CodeLens run shows there too.
     return this.editor!.tests.runFromEditor(doc, name ? [name] : undefined, true);
   }
+}
+
+/** Query files at activation (src/extension.ts). */
+export function registerQueries(a: Activation): void {
+  a.keep(new QueryFiles(a));
 }

@@ -18,7 +18,7 @@ import { masker } from '../../core/secrets/mask';
 import { documentName } from '../../core/documents/resultName';
 import { INTERFACE_LABELS } from '../../core/config/providers';
 import { registerCommand } from '../base/commands';
-import { loadOnDemand } from '../base/load';
+import { onDemand } from '../base/load';
 import { type Log } from '../base/log';
 import { RESULT_SCHEME, type ResultDocuments } from '../base/resultDocuments';
 import { readSettings } from '../base/settings';
@@ -225,7 +225,7 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
   async copyAsCurl(e: HistoryEntry): Promise<string | undefined> {
     if (e.operation === LOOK_UP)
       throw new LocalizedError(l10n.both('A Look Up sends several requests: re-run it, or copy one request from the Chain Endpoints view.'));
-    const { findOperation, curlLine } = await loadOnDemand();
+    const { findOperation, curlLine } = await onDemand.requests();
     const op = findOperation(e.operation);
     const provider = readSettings().providers.providers.find((p) => p.name === e.provider);
     if (!op || !provider) throw new LocalizedError(l10n.both('Provider "{0}" is no longer configured.', e.provider));

@@ -3,7 +3,7 @@
 // providers serve its module when that is known. With an argument it runs a route directly:
 // `{ operation: "staking.Validators", provider, <param>: value }` (what next-page and denom links in
 // result documents pass), or a tree node of a route. The route then runs like every operation
-// (src/ui/onDemand/runOperation.ts): provider pick, typed prompts, capabilities, history.
+// (src/ui/requests/runOperation.ts): provider pick, typed prompts, capabilities, history.
 // The items are built without vscode (unit-tested and benchmarked).
 
 import { LocalizedError } from '../../core/base/errors';

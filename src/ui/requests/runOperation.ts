@@ -1,8 +1,8 @@
 // Running an operation: turns the command argument into a provider and complete arguments (asking
 // only for what is missing), runs the request under a cancellable progress notification, opens the
 // result and returns its Uri (undefined when the user cancels or the input is refused). Also the
-// API's run() and copy as curl. Loaded on the first request (src/ui/onDemand/index.ts); the commands
-// are registered by src/ui/commands.ts.
+// API's run() and copy as curl. Loaded on the first request (src/ui/requests/index.ts); the commands
+// are registered by src/ui/requests/register.ts.
 
 import vscode = require('vscode');
 import type { RunOptions, RunResult } from '../../api';
@@ -32,7 +32,7 @@ import { showOutcome } from './showOutcome';
 import { restQuery } from './restQuery';
 import { restModuleOf } from '../../core/health/serves';
 
-/** REST: Query a Module Route… (src/ui/onDemand/restQuery.ts). */
+/** REST: Query a Module Route… (src/ui/requests/restQuery.ts). */
 export function restQueryCommand(deps: CommandDeps, arg: unknown): Promise<unknown> {
   return restQuery(deps, arg, windowPrompts, readSettings().providers.providers, runOperation);
 }

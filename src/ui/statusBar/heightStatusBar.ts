@@ -16,7 +16,7 @@ import { type FollowView, HeightFollower, chooseStatusProvider } from '../../cor
 import { redactUrl } from '../../core/secrets/redact';
 import { type HttpClient } from '../../core/transport/http';
 import { type HealthController } from '../health/healthController';
-import { loadOnDemand } from '../base/load';
+import { onDemand } from '../base/load';
 import { type Log } from '../base/log';
 import { currentNetworks } from '../providers/networkDirectory';
 import { type SecretStore } from '../providers/secretStore';
@@ -173,7 +173,7 @@ export class HeightStatusBar extends Disposable {
 
   /** One `/status` poll, through execute() with the probe preset (the poll's reader is loaded with it: polling is the fallback). */
   private async fetchStatus(wire: Provider, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
-    const { fetchCometStatus, requestOptions } = await loadOnDemand();
+    const { fetchCometStatus, requestOptions } = await onDemand.statusBar();
     return fetchCometStatus(wire, requestOptions(readSettings(), { http: this.http, signal, provider: wire }, 'probe'));
   }
 

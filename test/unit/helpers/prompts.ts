@@ -1,4 +1,4 @@
-// The one scripted Prompts fake (src/ui/prompts.ts's interface): each answer taken from a script in
+// The one scripted Prompts fake (src/ui/base/prompts.ts's interface): each answer taken from a script in
 // order, every question recorded in `asked`, a typed answer checked by the prompt's own validator
 // (an invalid script fails the test rather than being accepted).
 

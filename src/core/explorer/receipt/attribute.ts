@@ -1,0 +1,537 @@
+// Attribution: the Cosmos events of one transaction grouped under what caused them, read from the
+// events that mean something (the ante handler's `tx` fee, `withdraw_rewards`, `delegate`, `unbond`,
+// `redelegate`, `send_packet`, `proposal_vote`, bank `transfer`s) and the EVM side (value moved by
+// each frame of the call tree, the precompile frame that produced a Cosmos effect, the EVM logs that
+// `tx_log` copies). Never a sum of events: on evmd v0.3.2 a MsgEthereumTx lists the fee and the refund
+// again (extra transfer / coin_spent / coin_received entries for twice each), so a transfer between
+// the fee payer and the fee collector other than the fee and the refund is marked as an echo and not
+// counted, coin_spent / coin_received are the halves of a transfer (or of a mint or burn), and the
+// ledger (ledger.ts) checks every explanation against the balances measured at N−1 and N.
+// Pure and synchronous: the caller reads the units and the trace.
+
+import { createHash } from 'node:crypto';
+import { bytesOf } from '../addresses';
+import { bech32Encode } from '../../chain/validate';
+import { precompileAt } from '../../contracts/builtin';
+import type { TraceFrame } from '../../contracts/trace';
+import type { DenomUnit } from '../context';
+import { amountText } from '../units';
+import type { Cause, CauseKind, CauseOrigin, EventView, Move, ReceiptEvent } from './types';
+
+/** The most events attributed (the rest are listed as they are). */
+export const MAX_RECEIPT_EVENTS = 5000;
+/** The most trace frames whose value transfers are counted. */
+export const MAX_VALUE_FRAMES = 10_000;
+
+export interface EvmSide {
+  readonly hash: string;
+  /** The msg_index of its MsgEthereumTx. */
+  readonly message: number;
+  readonly from?: string;
+  readonly to?: string;
+  /** Wei, decimal. */
+  readonly value?: string;
+  readonly gas?: string;
+  readonly gasUsed?: string;
+  readonly gasPrice?: string;
+  readonly effectiveGasPrice?: string;
+  readonly maxFeePerGas?: string;
+  readonly failed?: boolean;
+  readonly logs?: ReadonlyArray<{ readonly address: string; readonly topics: readonly string[]; readonly data: string }>;
+  /** The call tree (frames in depth-first order), when read. */
+  readonly frames?: readonly TraceFrame[];
+}
+
+export interface AttributionInput {
+  /** The transaction's events in order, each with its msg_index when it has one. */
+  readonly events: ReadonlyArray<EventView & { readonly msgIndex?: number }>;
+  readonly messages: ReadonlyArray<{ readonly typeUrl: string }>;
+  /** The fee the transaction states (auth_info), used when no `tx` event says what was charged. */
+  readonly statedFee?: ReadonlyArray<{ readonly denom: string; readonly amount: string }>;
+  /** The first signer (or the fee payer) as the transaction names it. */
+  readonly signer?: string;
+  readonly evm?: EvmSide;
+  readonly evmDenom?: string;
+  readonly prefix: string;
+  unit(denom: string): DenomUnit | undefined;
+}
+
+export interface Attribution {
+  readonly causes: Cause[];
+  readonly events: ReceiptEvent[];
+  readonly logCopies: number;
+  /** Every account the events and the EVM side name, with its roles (lowercase 0x). */
+  readonly roles: Map<string, Set<string>>;
+  /** Module accounts (fee collector, distribution, bonded pool…) by 0x form, with their module name. */
+  readonly modules: ReadonlyMap<string, string>;
+}
+
+const MODULES = ['fee_collector', 'distribution', 'bonded_tokens_pool', 'not_bonded_tokens_pool', 'gov', 'mint', 'transfer', 'erc20', 'evm', 'precisebank'];
+const moduleHex = new Map<string, string>(
+  MODULES.map((m) => [`0x${createHash('sha256').update(m).digest().subarray(0, 20).toString('hex')}`, m] as [string, string]),
+);
+const hexOfModule = (name: string): string => [...moduleHex].find(([, n]) => n === name)![0];
+export const FEE_COLLECTOR = hexOfModule('fee_collector');
+export const DISTRIBUTION = hexOfModule('distribution');
+export const BONDED_POOL = hexOfModule('bonded_tokens_pool');
+export const NOT_BONDED_POOL = hexOfModule('not_bonded_tokens_pool');
+
+/** The module an address belongs to, if it is one of the well-known module accounts. */
+export function moduleOf(hex: string): string | undefined {
+  return moduleHex.get(hex);
+}
+
+/** Lowercase 0x form of an address in any form (0x, bech32 account or valoper); undefined otherwise. */
+export function hexOf(text: string | undefined): string | undefined {
+  if (!text || text.length > 200) return undefined;
+  const b = bytesOf(text);
+  return b && b.length === 20 ? `0x${Buffer.from(b).toString('hex')}` : undefined;
+}
+
+export function bech32Of(hex: string, prefix: string): string {
+  return bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex')));
+}
+
+/** `5450000000000000000atest,1uatom` into coins; the unparsable parts left out. */
+export function parseCoins(text: string | undefined, defaultDenom?: string): Array<{ denom: string; amount: string }> {
+  if (!text) return [];
+  const out: Array<{ denom: string; amount: string }> = [];
+  for (const part of text.split(',').slice(0, 32)) {
+    const t = part.trim();
+    const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
+    if (m) out.push({ amount: BigInt(m[1]).toString(), denom: m[2] });
+    else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: BigInt(t).toString(), denom: defaultDenom });
+  }
+  return out;
+}
+
+const STAKING = '0x0000000000000000000000000000000000000800';
+const DISTRIBUTION_PC = '0x0000000000000000000000000000000000000801';
+const ICS20 = '0x0000000000000000000000000000000000000802';
+const BANK_PC = '0x0000000000000000000000000000000000000804';
+const GOV = '0x0000000000000000000000000000000000000805';
+
+/** The precompile a Cosmos effect comes from, by the event type. */
+const PRECOMPILE_OF: Readonly<Record<string, readonly string[]>> = {
+  delegate: [STAKING],
+  unbond: [STAKING],
+  redelegate: [STAKING],
+  cancel_unbonding_delegation: [STAKING],
+  withdraw_rewards: [DISTRIBUTION_PC, STAKING],
+  send_packet: [ICS20],
+  ibc_transfer: [ICS20],
+  proposal_vote: [GOV],
+  transfer: [BANK_PC, ICS20],
+};
+
+function attrs(e: EventView): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const a of e.attributes) if (!m.has(a.key)) m.set(a.key, a.value);
+  return m;
+}
+
+const neg = (a: string): string => (a.startsWith('-') ? a.slice(1) : a === '0' ? '0' : `-${a}`);
+
+/** Attributes `input`'s events (see the file's comment). */
+export function attribute(input: AttributionInput): Attribution {
+  const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
+  const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
+  const events: Array<ReceiptEvent & { cause?: number; echo?: string; copyOfLog?: number }> = input.events
+    .slice(0, MAX_RECEIPT_EVENTS)
+    .map((e, index) => ({ type: e.type, attributes: e.attributes, index, ...(e.msgIndex !== undefined ? { msgIndex: e.msgIndex } : {}) }));
+  const a = events.map(attrs);
+  const causes: Cause[] = [];
+  const roles = new Map<string, Set<string>>();
+  const modules = new Map<string, string>();
+  const role = (hex: string | undefined, r: string) => {
+    if (!hex) return;
+    const mod = moduleOf(hex);
+    if (mod) {
+      modules.set(hex, mod);
+      return;
+    }
+    if (precompileAt(hex)) return;
+    let s = roles.get(hex);
+    if (!s) roles.set(hex, (s = new Set()));
+    s.add(r);
+  };
+  const add = (kind: CauseKind, sentence: string, moves: Move[], covered: number[], origin?: CauseOrigin): number => {
+    const i = causes.length;
+    causes.push({ kind, sentence, moves, events: covered, ...(origin ? { origin } : {}) });
+    for (const e of covered) if (events[e].cause === undefined) events[e].cause = i;
+    return i;
+  };
+  const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
+  const used = new Set<number>();
+  /** The first unused transfer of `amount` (coins text) from `sender` to `recipient` (either may be undefined: any). */
+  const takeTransfer = (from: string | undefined, to: string | undefined, coins: string, scope?: number): number | undefined => {
+    for (const i of transfers) {
+      if (used.has(i)) continue;
+      if (scope !== undefined && events[i].msgIndex !== scope) continue;
+      const t = a[i];
+      if (from && hexOf(t.get('sender')) !== from) continue;
+      if (to && hexOf(t.get('recipient')) !== to) continue;
+      if (coinsKey(parseCoins(t.get('amount'))) !== coins) continue;
+      used.add(i);
+      return i;
+    }
+    return undefined;
+  };
+  const coinsKey = (cs: ReadonlyArray<{ denom: string; amount: string }>) =>
+    cs
+      .map((c) => `${c.amount}${c.denom}`)
+      .sort()
+      .join(',');
+
+  const evm = input.evm;
+  const evmFrom = hexOf(evm?.from);
+  role(evmFrom, 'sender');
+  role(hexOf(evm?.to), evm?.to && precompileAt(evm.to) ? 'precompile' : 'recipient');
+
+  // The precompile frames of the call tree (or the transaction's own `to`), for the effects they produce.
+  const frames = evm?.frames ?? [];
+  const precompileFrame = (candidates: readonly string[] | undefined, message: number | undefined): CauseOrigin | undefined => {
+    if (!evm || message !== evm.message) return message === undefined ? undefined : { message };
+    for (const pc of candidates ?? []) {
+      const f = frames.find((x) => x.to === pc);
+      if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileAt(pc)?.name };
+      if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileAt(pc)?.name };
+    }
+    return { message };
+  };
+
+  // 1. The fee: the ante handler's `tx` event says what was charged (`fee`, with `fee_payer` on the SDK's decorator).
+  const feeEvent = events.findIndex((e, i) => e.type === 'tx' && a[i].has('fee') && e.msgIndex === undefined);
+  const stated = input.statedFee ?? [];
+  const fee = feeEvent >= 0 ? parseCoins(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
+  const payer = hexOf(feeEvent >= 0 ? a[feeEvent].get('fee_payer') : undefined) ?? evmFrom ?? hexOf(input.signer);
+  role(payer, 'fee payer');
+  const feeKey = coinsKey(fee);
+  if (payer && fee.some((c) => c.amount !== '0')) {
+    const covered = feeEvent >= 0 ? [feeEvent] : [];
+    const t = takeTransfer(payer, FEE_COLLECTOR, feeKey);
+    if (t !== undefined) covered.push(t);
+    const statedNote =
+      evm && stated.length > 0 && coinsKey(stated) !== feeKey ? ` (the transaction states ${coinsText(stated)}, gas limit × max fee per gas: not what was charged)` : '';
+    add(
+      'fee',
+      `fee of ${coinsText(fee)} charged up front by the ante handler and paid to the fee collector${statedNote}`,
+      fee.flatMap((c) => [
+        { account: payer, denom: c.denom, amount: neg(c.amount) },
+        { account: FEE_COLLECTOR, denom: c.denom, amount: c.amount },
+      ]),
+      covered,
+      {},
+    );
+  }
+
+  // 2. The refund of unused gas: the fee collector pays the payer back. Computed from the EVM side when
+  // it can be (fee − gas used × price), else the smallest such transfer; the others are echoes.
+  if (evm && payer) {
+    const denom = fee[0]?.denom ?? input.evmDenom;
+    const price = evm.effectiveGasPrice ?? evm.gasPrice;
+    const expected =
+      fee.length === 1 && evm.gasUsed && price && /^\d+$/.test(evm.gasUsed) && /^\d+$/.test(price)
+        ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * BigInt(price)
+        : undefined;
+    const back = transfers.filter((i) => !used.has(i) && hexOf(a[i].get('sender')) === FEE_COLLECTOR && hexOf(a[i].get('recipient')) === payer);
+    const amountOf = (i: number) => parseCoins(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
+    let refund: number | undefined = expected !== undefined ? back.find((i) => BigInt(amountOf(i)) === expected) : undefined;
+    if (refund === undefined && back.length > 0) refund = back.reduce((m, i) => (BigInt(amountOf(i)) < BigInt(amountOf(m)) ? i : m), back[0]);
+    if (refund !== undefined && denom) {
+      used.add(refund);
+      const amt = amountOf(refund);
+      add(
+        'refund',
+        `refund of unused gas: ${unitText(amt, denom)} back from the fee collector${evm.gasUsed && evm.gas ? ` (${evm.gasUsed} of ${evm.gas} gas used)` : ''}`,
+        [
+          { account: payer, denom, amount: amt },
+          { account: FEE_COLLECTOR, denom, amount: neg(amt) },
+        ],
+        [refund],
+        { message: evm.message },
+      );
+    } else if (expected !== undefined && expected > 0n && denom) {
+      // No refund listed although gas was left: the ledger shows whether it happened.
+      add('refund', `refund of unused gas: ${unitText(expected.toString(), denom)} expected (gas used × price below the fee), not listed by the events`, [], [], {
+        message: evm.message,
+      });
+    }
+    // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
+    for (const i of transfers) {
+      if (used.has(i)) continue;
+      const s = hexOf(a[i].get('sender'));
+      const r = hexOf(a[i].get('recipient'));
+      if ((s === payer && r === FEE_COLLECTOR) || (s === FEE_COLLECTOR && r === payer)) {
+        used.add(i);
+        events[i].echo = s === payer ? 'the fee listed again (not a movement of its own)' : 'the refund listed again (not a movement of its own)';
+      }
+    }
+  }
+
+  // 3. Staking and distribution effects, ICS-20, gov.
+  const changed = new Map<number | undefined, string>(); // msg_index -> validator whose delegation changed
+  for (const e of events) {
+    if (['delegate', 'unbond', 'redelegate', 'cancel_unbonding_delegation'].includes(e.type)) {
+      const v = a[e.index].get('validator') ?? a[e.index].get('source_validator');
+      if (v && !changed.has(e.msgIndex)) changed.set(e.msgIndex, v);
+    }
+  }
+  const bondDenom = input.evmDenom;
+  for (const e of events) {
+    const t = a[e.index];
+    const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
+    const delegator = (): string | undefined => hexOf(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hexOf(input.signer));
+    switch (e.type) {
+      case 'withdraw_rewards': {
+        const d = delegator();
+        const coins = parseCoins(t.get('amount'), bondDenom);
+        const v = t.get('validator') ?? '';
+        role(d, 'delegator');
+        role(hexOf(v), 'validator');
+        const covered = [e.index];
+        const tr = d ? takeTransfer(DISTRIBUTION, d, coinsKey(coins)) : undefined;
+        if (tr !== undefined) covered.push(tr);
+        const auto = changed.get(e.msgIndex) !== undefined && !/MsgWithdrawDelegatorReward/.test(input.messages[e.msgIndex ?? -1]?.typeUrl ?? '');
+        const o = origin();
+        const explicit = o?.precompile === DISTRIBUTION_PC;
+        const sentence =
+          coins.length === 0
+            ? `no rewards to withdraw from the delegation to ${v}`
+            : auto && !explicit
+              ? `rewards of ${coinsText(coins)} withdrawn automatically because the delegation to ${changed.get(e.msgIndex)} changed`
+              : `rewards of ${coinsText(coins)} withdrawn from the delegation to ${v}`;
+        add(
+          'withdrawRewards',
+          sentence,
+          d ? coins.flatMap((c) => [{ account: d, denom: c.denom, amount: c.amount }, { account: DISTRIBUTION, denom: c.denom, amount: neg(c.amount) }]) : [],
+          covered,
+          o,
+        );
+        break;
+      }
+      case 'delegate': {
+        const d = delegator();
+        const coins = parseCoins(t.get('amount'), bondDenom);
+        const v = t.get('validator') ?? '';
+        role(d, 'delegator');
+        role(hexOf(v), 'validator');
+        const covered = [e.index];
+        let pool = BONDED_POOL;
+        if (d) {
+          const tr = takeTransfer(d, undefined, coinsKey(coins));
+          if (tr !== undefined) {
+            covered.push(tr);
+            pool = hexOf(a[tr].get('recipient')) ?? pool;
+          }
+        }
+        add(
+          'delegate',
+          `${coinsText(coins)} delegated to ${v}${t.get('new_shares') ? ` (${t.get('new_shares')} new shares)` : ''}, moved to the ${moduleOf(pool) === 'not_bonded_tokens_pool' ? 'not-bonded' : 'bonded'} pool`,
+          d ? coins.flatMap((c) => [{ account: d, denom: c.denom, amount: neg(c.amount) }, { account: pool, denom: c.denom, amount: c.amount }]) : [],
+          covered,
+          origin(),
+        );
+        break;
+      }
+      case 'unbond': {
+        const d = delegator();
+        const coins = parseCoins(t.get('amount'), bondDenom);
+        const v = t.get('validator') ?? '';
+        role(d, 'delegator');
+        role(hexOf(v), 'validator');
+        const covered = [e.index];
+        const tr = takeTransfer(BONDED_POOL, NOT_BONDED_POOL, coinsKey(coins));
+        if (tr !== undefined) covered.push(tr);
+        const when = t.get('completion_time');
+        add(
+          'unbond',
+          `${coinsText(coins)} unbonding from ${v}: paid to the delegator when the unbonding completes${when ? ` (${when})` : ''}, not in this transaction`,
+          tr !== undefined
+            ? coins.flatMap((c) => [{ account: BONDED_POOL, denom: c.denom, amount: neg(c.amount) }, { account: NOT_BONDED_POOL, denom: c.denom, amount: c.amount }])
+            : [],
+          covered,
+          origin(),
+        );
+        break;
+      }
+      case 'redelegate': {
+        const d = delegator();
+        const coins = parseCoins(t.get('amount'), bondDenom);
+        role(d, 'delegator');
+        role(hexOf(t.get('source_validator')), 'validator');
+        role(hexOf(t.get('destination_validator')), 'validator');
+        add(
+          'redelegate',
+          `${coinsText(coins)} redelegated from ${t.get('source_validator') ?? '?'} to ${t.get('destination_validator') ?? '?'} (the delegator's balance does not change)`,
+          [],
+          [e.index],
+          origin(),
+        );
+        break;
+      }
+      case 'cancel_unbonding_delegation': {
+        const d = delegator();
+        const coins = parseCoins(t.get('amount'), bondDenom);
+        role(d, 'delegator');
+        add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], origin());
+        break;
+      }
+      case 'send_packet':
+      case 'ibc_transfer': {
+        if (e.type === 'send_packet' && !t.has('packet_data') && !t.has('packet_data_hex')) break;
+        const o = origin();
+        const sender = hexOf(t.get('sender'));
+        role(sender, 'sender');
+        const data = e.type === 'ibc_transfer' ? t : packetData(t.get('packet_data'));
+        add(
+          'ibcTransfer',
+          `ICS-20 transfer${data.get('amount') ? ` of ${data.get('amount')} ${data.get('denom') ?? ''}` : ''}${data.get('receiver') ? ` to ${data.get('receiver')}` : ''}${t.get('packet_src_channel') ? ` over ${t.get('packet_src_channel')}` : ''}: the coins are escrowed (or burnt) by the bank transfer listed with it`,
+          [],
+          [e.index],
+          o,
+        );
+        break;
+      }
+      case 'proposal_vote': {
+        const voter = hexOf(t.get('voter'));
+        role(voter, 'voter');
+        add('govVote', `vote ${t.get('option') ?? '?'} on proposal ${t.get('proposal_id') ?? '?'}${t.get('voter') ? ` by ${t.get('voter')}` : ''}`, [], [e.index], origin());
+        break;
+      }
+    }
+  }
+
+  // 4. EVM value transfers: every frame of the call tree that moves value (or the transaction's own value without a trace).
+  if (evm && !evm.failed) {
+    const denom = input.evmDenom;
+    const moved: Array<{ from: string; to: string; value: string; frame?: number }> = [];
+    if (frames.length > 0) {
+      for (const f of frames.slice(0, MAX_VALUE_FRAMES)) {
+        if (f.to) role(f.to, f.index === 0 ? 'recipient' : 'contract in the trace');
+        role(f.from === '?' ? undefined : f.from, f.index === 0 ? 'sender' : 'contract in the trace');
+        if (f.error || !f.value || f.value === '0' || !f.to || f.type === 'DELEGATECALL' || f.type === 'STATICCALL') continue;
+        moved.push({ from: f.from, to: f.to, value: f.value, frame: f.index });
+      }
+    } else if (evmFrom && evm.to && evm.value && evm.value !== '0') moved.push({ from: evmFrom, to: evm.to.toLowerCase(), value: evm.value });
+    for (const m of moved) {
+      if (!denom) break;
+      const covered: number[] = [];
+      const tr = takeTransfer(m.from, m.to, `${m.value}${denom}`, evm.message);
+      if (tr !== undefined) covered.push(tr);
+      add(
+        'evmValue',
+        `EVM value transfer of ${unitText(m.value, denom)} from ${m.from} to ${m.to}${m.frame !== undefined && m.frame > 0 ? ` (frame ${m.frame} of the call tree)` : ''}`,
+        [
+          { account: m.from, denom, amount: neg(m.value) },
+          { account: m.to, denom, amount: m.value },
+        ],
+        covered,
+        { message: evm.message, ...(m.frame !== undefined ? { frame: m.frame } : {}) },
+      );
+    }
+  }
+
+  // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an escrow).
+  for (const i of transfers) {
+    if (used.has(i)) continue;
+    const t = a[i];
+    const s = hexOf(t.get('sender'));
+    const r = hexOf(t.get('recipient'));
+    const coins = parseCoins(t.get('amount'));
+    if (!s || !r || coins.length === 0) continue;
+    used.add(i);
+    role(s, 'sender');
+    role(r, 'recipient');
+    const o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
+    add(
+      'bankTransfer',
+      `bank transfer of ${coinsText(coins)} from ${t.get('sender')} to ${t.get('recipient')}${o?.precompileName ? ` by the ${o.precompileName} precompile` : ''}`,
+      coins.flatMap((c) => [
+        { account: s, denom: c.denom, amount: neg(c.amount) },
+        { account: r, denom: c.denom, amount: c.amount },
+      ]),
+      [i],
+      o,
+    );
+  }
+
+  // 6. Mints and burns (the EVM moves value that way on some versions): counted only when no transfer covers them.
+  // coin_spent / coin_received are the halves of a transfer, a mint or a burn: attached to the cause of the
+  // transfer they belong to, never counted on their own.
+  for (const e of events) {
+    if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
+    const t = a[e.index];
+    const who = hexOf(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
+    const key = coinsKey(parseCoins(t.get('amount')));
+    const side = e.type === 'coin_spent' ? 'sender' : 'recipient';
+    const match = transfers.find((i) => hexOf(a[i].get(side)) === who && coinsKey(parseCoins(a[i].get('amount'))) === key);
+    if (match !== undefined) {
+      if (events[match].cause !== undefined) events[e.index].cause = events[match].cause;
+      else if (events[match].echo) events[e.index].echo = events[match].echo;
+    }
+    if (events[e.index].cause === undefined && !events[e.index].echo) events[e.index].echo = `half of a ${match !== undefined ? 'transfer' : 'mint, burn or transfer'} (not counted on its own)`;
+  }
+
+  // 7. tx_log (cosmos/evm v0.3.x): the EVM logs copied as JSON, recognised and not shown twice.
+  let logCopies = 0;
+  const logs = evm?.logs ?? [];
+  const taken = new Set<number>();
+  for (const e of events) {
+    if (e.type !== 'tx_log') continue;
+    const text = a[e.index].get('txLog');
+    const log = parseLog(text);
+    const k = log && logs.findIndex((l, i) => !taken.has(i) && sameLog(l, log));
+    if (k !== undefined && k >= 0) {
+      taken.add(k);
+      events[e.index].copyOfLog = k;
+      logCopies++;
+    } else if (log && logs.length === 0) {
+      events[e.index].copyOfLog = log.index ?? logCopies;
+      logCopies++;
+    }
+  }
+  return { causes, events, logCopies, roles, modules };
+}
+
+function packetData(text: string | undefined): Map<string, string> {
+  const m = new Map<string, string>();
+  try {
+    const j = JSON.parse(text ?? '') as Record<string, unknown>;
+    for (const [k, v] of Object.entries(j)) if (typeof v === 'string') m.set(k, v);
+  } catch {
+    // not JSON: no details
+  }
+  return m;
+}
+
+interface LogJson {
+  address: string;
+  topics: string[];
+  data: string;
+  index?: number;
+}
+
+/** A tx_log value: `{"address":"0x…","topics":[…],"data":"base64 or 0x…","logIndex":…}`. */
+function parseLog(text: string | undefined): LogJson | undefined {
+  if (!text || text.length > 1 << 20) return undefined;
+  try {
+    const j = JSON.parse(text) as Record<string, unknown>;
+    if (typeof j.address !== 'string' || !Array.isArray(j.topics)) return undefined;
+    let data = typeof j.data === 'string' ? j.data : '';
+    if (data !== '' && !data.startsWith('0x')) data = `0x${Buffer.from(data, 'base64').toString('hex')}`;
+    const index = typeof j.index === 'number' ? j.index : typeof j.logIndex === 'number' ? j.logIndex : undefined;
+    return { address: j.address.toLowerCase(), topics: j.topics.map((t) => String(t).toLowerCase()), data: data === '' ? '0x' : data.toLowerCase(), index };
+  } catch {
+    return undefined;
+  }
+}
+
+function sameLog(l: { address: string; topics: readonly string[]; data: string }, j: LogJson): boolean {
+  return (
+    l.address.toLowerCase() === j.address &&
+    l.topics.length === j.topics.length &&
+    l.topics.every((t, i) => t.toLowerCase() === j.topics[i]) &&
+    (l.data.toLowerCase() === j.data || (l.data === '0x' && j.data === '0x'))
+  );
+}

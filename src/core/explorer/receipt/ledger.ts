@@ -1,0 +1,128 @@
+// The ledger: per account and denom, the balance measured at N−1 and N against the sum of the causes'
+// movements. A difference is flagged as unexplained with its amount; a balance not read (pruned, a
+// failed read, an account over the cap) is unmeasured and says why. Module accounts are not read
+// (every block moves them: fees, inflation, rewards), so their rows are the causes' sums only.
+// Pure: integers are BigInt, output decimal strings.
+
+import type { BalanceChange, Cause, StateSnapshot } from './types';
+
+export interface LedgerInput {
+  readonly causes: readonly Cause[];
+  /** The accounts read: lowercase 0x -> bech32 and the two snapshots. */
+  readonly accounts: ReadonlyArray<{ readonly account: string; readonly bech32: string; readonly before?: StateSnapshot; readonly after?: StateSnapshot }>;
+  /** Module accounts by 0x form (their rows: causes only, not measured). */
+  readonly modules: ReadonlyMap<string, string>;
+  readonly bech32Of: (hex: string) => string;
+  readonly evmDenom?: string;
+  readonly display: (amount: string, denom: string) => string | undefined;
+}
+
+/** The balances of a snapshot by denom (the bank's; the EVM view for the EVM denom when the bank was not read). */
+function balancesOf(s: StateSnapshot | undefined, evmDenom: string | undefined): Map<string, bigint> | undefined {
+  if (!s) return undefined;
+  if (s.balances) {
+    const m = new Map<string, bigint>();
+    for (const c of s.balances) if (/^\d+$/.test(c.amount)) m.set(c.denom, BigInt(c.amount));
+    return m;
+  }
+  if (evmDenom && s.evmBalance !== undefined && /^\d+$/.test(s.evmBalance)) return new Map([[evmDenom, BigInt(s.evmBalance)]]);
+  return undefined;
+}
+
+export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary: string } {
+  // The causes' movements, per account and denom.
+  const expected = new Map<string, Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>>();
+  input.causes.forEach((c, ci) => {
+    for (const m of c.moves) {
+      let byDenom = expected.get(m.account);
+      if (!byDenom) expected.set(m.account, (byDenom = new Map()));
+      let row = byDenom.get(m.denom);
+      if (!row) byDenom.set(m.denom, (row = { sum: 0n, parts: [] }));
+      const v = BigInt(m.amount);
+      row.sum += v;
+      const same = row.parts.find((p) => p.cause === ci);
+      if (same) same.amount += v;
+      else row.parts.push({ cause: ci, amount: v });
+    }
+  });
+  const changes: BalanceChange[] = [];
+  const show = (v: bigint, denom: string) => input.display(v.toString(), denom);
+  const read = new Set<string>();
+  for (const acc of input.accounts) {
+    read.add(acc.account);
+    const before = balancesOf(acc.before, input.evmDenom);
+    const after = balancesOf(acc.after, input.evmDenom);
+    const exp = expected.get(acc.account) ?? new Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>();
+    const denoms = new Set<string>([...exp.keys(), ...(before?.keys() ?? []), ...(after?.keys() ?? [])]);
+    for (const denom of [...denoms].sort()) {
+      const e = exp.get(denom) ?? { sum: 0n, parts: [] };
+      const parts = e.parts.filter((p) => p.amount !== 0n).map((p) => ({ cause: p.cause, amount: p.amount.toString(), display: show(p.amount, denom) }));
+      const base = { account: acc.account, bech32: acc.bech32, denom, explained: e.sum.toString(), parts };
+      if (!before || !after) {
+        if (e.parts.length === 0) continue;
+        const missing = [...(acc.before?.missing ?? []), ...(acc.after?.missing ?? [])].slice(0, 2).join('; ');
+        const why = acc.before?.pruned
+          ? `height ${acc.before.height} is pruned on this provider`
+          : acc.after?.pruned
+            ? `height ${acc.after.height} is pruned on this provider`
+            : missing || 'the balances were not read';
+        changes.push({ ...base, status: 'unmeasured', why });
+        continue;
+      }
+      const b = before.get(denom) ?? 0n;
+      const a = after.get(denom) ?? 0n;
+      const measured = a - b;
+      if (measured === 0n && e.sum === 0n && parts.length === 0) continue;
+      const rest = measured - e.sum;
+      changes.push({
+        ...base,
+        before: b.toString(),
+        after: a.toString(),
+        measured: measured.toString(),
+        ...(show(measured, denom) ? { measuredDisplay: show(measured, denom) } : {}),
+        ...(rest !== 0n ? { unexplained: rest.toString(), ...(show(rest, denom) ? { unexplainedDisplay: show(rest, denom) } : {}) } : {}),
+        status: rest === 0n ? 'explained' : 'unexplained',
+      });
+    }
+  }
+  // Accounts with movements that were not read: module accounts (never read) and those over the cap.
+  for (const [account, byDenom] of expected) {
+    if (read.has(account)) continue;
+    const mod = input.modules.get(account);
+    for (const [denom, e] of byDenom) {
+      if (e.parts.every((p) => p.amount === 0n)) continue;
+      changes.push({
+        account,
+        bech32: input.bech32Of(account),
+        denom,
+        explained: e.sum.toString(),
+        parts: e.parts.filter((p) => p.amount !== 0n).map((p) => ({ cause: p.cause, amount: p.amount.toString(), display: show(p.amount, denom) })),
+        status: 'unmeasured',
+        why: mod ? `the ${mod.replace(/_/g, ' ')} module account is not read: every block moves it` : 'not read (over the cap of accounts)',
+      });
+    }
+  }
+  const measured = changes.filter((c) => c.status !== 'unmeasured' || !input.modules.has(c.account));
+  const unexplained = measured.filter((c) => c.status === 'unexplained');
+  const unmeasured = measured.filter((c) => c.status === 'unmeasured');
+  const accounts = new Set(measured.filter((c) => c.status === 'explained').map((c) => c.account)).size;
+  let summary: string;
+  if (unexplained.length === 0 && unmeasured.length === 0) {
+    summary =
+      accounts === 0
+        ? 'No balance of the accounts read changed, and no cause says one should.'
+        : `Every balance change is explained: ${measured.length} change(s) in ${accounts} account(s), measured from N−1 to N and equal to the sum of their causes.`;
+  } else {
+    const parts: string[] = [];
+    if (unexplained.length > 0)
+      parts.push(
+        `${unexplained.length} balance change(s) not fully explained (${unexplained
+          .slice(0, 3)
+          .map((c) => `${c.bech32} ${c.unexplainedDisplay ?? `${c.unexplained} ${c.denom}`}`)
+          .join('; ')}${unexplained.length > 3 ? '; …' : ''}): other transactions of the block, or effects no event names`,
+      );
+    if (unmeasured.length > 0) parts.push(`${unmeasured.length} change(s) not measured (${unmeasured[0].why ?? 'not read'})`);
+    summary = `${parts.join('; ')}.`;
+  }
+  return { changes, summary };
+}

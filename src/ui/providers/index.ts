@@ -1,0 +1,7 @@
+// Providers, loaded on first use (src/ui/base/load.ts): Add Provider…, Import chain.json…, the
+// provider pickers, and the catalogue when the tree expands an interface.
+export { addProvider } from './addProvider';
+export { importChainRegistry } from './importChainRegistry';
+export { providerPrompts } from './providerPicks';
+export { operationsFor, routeOperations } from '../../core/chain/operations';
+export { canServe, restModuleOf } from '../../core/health/serves';

@@ -1,0 +1,43 @@
+// Providers at activation: the Providers view, the secret commands, Add Provider…, Import
+// chain.json…, Open Settings and the API's providers(). The dialogs are loaded on first use
+// (./index.ts through src/ui/base/load.ts).
+
+import vscode = require('vscode');
+import { Commands } from '../base/commandIds';
+import { registerCommand } from '../base/commands';
+import type { Activation } from '../base/activation';
+import { onDemand } from '../base/load';
+import { windowPrompts } from '../base/prompts';
+import { readSettings } from '../base/settings';
+import type { ImportArgs } from './importChainRegistry';
+import { currentNetworks } from './networkDirectory';
+import { ProvidersTree } from './providersTree';
+import type { ChainEndpointsApi } from '../../api';
+
+export function registerProviders(a: Activation): Pick<ChainEndpointsApi, 'providers'> & { tree: ProvidersTree } {
+  const tree = new ProvidersTree(a.health);
+  a.keep(tree);
+  for (const d of [
+    registerCommand(a.log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) =>
+      a.secrets.promptSet(arg, async () => (await onDemand.providers()).providerPrompts(windowPrompts, () => a.health.rows())),
+    ),
+    registerCommand(a.log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => a.secrets.promptDelete(arg)),
+    registerCommand(a.log, Commands.addProvider, async () => (await onDemand.providers()).addProvider()),
+    registerCommand(a.log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await onDemand.providers()).importChainRegistry(arg)),
+    registerCommand(a.log, Commands.openSettings, () =>
+      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chain-endpoints.chain-endpoints'),
+    ),
+  ])
+    a.keep(d);
+  return {
+    tree,
+    providers: () => {
+      const all = readSettings().providers.providers;
+      const networks = currentNetworks(all);
+      return all.map(({ name, endpoints, chainId, evmChainId }) => {
+        const network = networks.find((n) => !n.unidentified && n.providers.some((p) => p.name === name))?.label;
+        return { name, endpoints: { ...endpoints }, chainId, evmChainId, network };
+      });
+    },
+  };
+}

@@ -1,0 +1,182 @@
+// State at a height (src/core/chain/state.ts) on the devnet's REST gateway and EVM RPC: every read
+// at the header's height, each read independent, a pruned height said as such (never "no
+// delegation"), a module the gateway lacks as a note, the concurrency cap, cancellation, and the
+// reconciliation of bank(atest) with the EVM balance.
+import * as assert from 'node:assert/strict';
+import { EndpointError } from '../../../../src/core/base/errors';
+import { type StateSource, STATE_CONCURRENCY, accountBytes, readAccountState, reconcile, stateHeight } from '../../../../src/core/chain/state';
+import type { Provider } from '../../../../src/core/config/providers';
+import { executeSource } from '../../../../src/core/explorer/source';
+import { HttpClient } from '../../../../src/core/transport/http';
+import { type Devnet, startDevnet } from '../../../devnet/devnet';
+import { bech32Encode } from '../../../devnet/encoding';
+import { DEVNET_DELEGATION, DEVNET_REWARD_PER_BLOCK, DEVNET_UNBONDING } from '../../../devnet/restState';
+
+describe('state at a height (core/chain/state)', function () {
+  this.timeout(30_000);
+  let devnet: Devnet;
+  let http: HttpClient;
+  const provider = (i: number): Provider => {
+    const { name, ...endpoints } = devnet.providers[i];
+    return { name, endpoints };
+  };
+  const source = (i: number, signal?: AbortSignal): StateSource =>
+    executeSource(provider(i), { http, timeoutMs: 10_000, maxBufferBytes: 4 * 1024 * 1024, signal });
+
+  before(async () => {
+    devnet = await startDevnet({
+      blockIntervalMs: 100,
+      providers: [
+        { name: 'full' },
+        { name: 'pruned', capabilities: { prunedBelow: 4n } },
+        { name: 'no staking', capabilities: { restModulesOff: ['staking'] } },
+      ],
+    });
+    http = new HttpClient();
+    while (devnet.height() < 6n) await new Promise((r) => setTimeout(r, 30));
+  });
+  after(async () => {
+    await devnet.stop();
+    await http.close();
+  });
+
+  const alice = () => devnet.chain.ledger.keys[0].address;
+  const bob = () => devnet.chain.ledger.keys[1].address;
+
+  it('reads every part of an account at a height, 0x and bech32 alike', async () => {
+    const hex = `0x${alice().toString('hex')}`;
+    const s = await readAccountState(source(0), hex, { height: '5' });
+    const viaBech32 = await readAccountState(source(0), bech32Encode('cosmos', alice()), { height: '5' });
+    assert.equal(s.account, bech32Encode('cosmos', alice()));
+    assert.equal(s.hex, hex);
+    assert.equal(viaBech32.account, s.account);
+    assert.equal(s.height, '5');
+    const balance = devnet.chain.balanceOf(alice()).toString();
+    assert.deepEqual(s.balances.value, [{ denom: 'atest', amount: balance }]);
+    assert.equal(s.evmBalance.value, balance);
+    assert.equal(s.evmDenom.value, 'atest');
+    assert.equal(s.fractional.value, '0');
+    const valoper0 = bech32Encode('cosmosvaloper', devnet.chain.validators[0].address);
+    assert.deepEqual(s.delegations.value, [
+      { validator: valoper0, shares: `${DEVNET_DELEGATION}.000000000000000000`, balance: { denom: 'atest', amount: DEVNET_DELEGATION.toString() } },
+    ]);
+    assert.deepEqual(s.rewards.value, [{ validator: valoper0, reward: [{ denom: 'atest', amount: `${5n * DEVNET_REWARD_PER_BLOCK}.000000000000000000` }] }]);
+    assert.deepEqual(s.unbondings.value, []);
+    assert.deepEqual(s.reconciliation, { denom: 'atest', bank: balance, fraction: '0', evm: balance, scale: '1', difference: '0', equal: true });
+    assert.equal(s.coverage, undefined);
+    assert.deepEqual(viaBech32.rewards, s.rewards);
+    const viaOperator = await readAccountState(source(0), bech32Encode('cosmosvaloper', alice()), { height: '5' });
+    assert.equal(viaOperator.account, s.account, "an operator address reads its account's state");
+  });
+
+  it('reads at the height asked: pending rewards differ between two heights', async () => {
+    const addr = bech32Encode('cosmos', alice());
+    const [a, b] = await Promise.all([readAccountState(source(0), addr, { height: '3' }), readAccountState(source(0), addr, { height: '6' })]);
+    assert.equal(a.rewards.value?.[0].reward[0].amount, `${3n * DEVNET_REWARD_PER_BLOCK}.000000000000000000`);
+    assert.equal(b.rewards.value?.[0].reward[0].amount, `${6n * DEVNET_REWARD_PER_BLOCK}.000000000000000000`);
+  });
+
+  it("lists an account's unbonding entries, and no delegation as an empty list (not a failure)", async () => {
+    const s = await readAccountState(source(0), bech32Encode('cosmos', bob()), { height: '4' });
+    assert.deepEqual(s.delegations, { value: [] });
+    assert.deepEqual(s.rewards, { value: [] });
+    assert.equal(s.unbondings.value?.length, 1);
+    const e = s.unbondings.value![0];
+    assert.equal(e.validator, bech32Encode('cosmosvaloper', devnet.chain.validators[1].address));
+    assert.equal(e.balance, DEVNET_UNBONDING.toString());
+    assert.match(e.completionTime, /^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('says a pruned height is pruned on this provider, distinct from "no delegation"; a kept height reads', async () => {
+    const addr = bech32Encode('cosmos', alice());
+    const s = await readAccountState(source(1), addr, { height: '2' });
+    for (const r of [s.balances, s.delegations, s.rewards, s.unbondings, s.fractional, s.evmDenom, s.evmBalance]) {
+      assert.equal(r.pruned, true, JSON.stringify(r));
+      assert.equal(r.value, undefined);
+      assert.match(r.note ?? '', /height 2 is pruned on this provider/);
+    }
+    assert.match(s.coverage ?? '', /^Height 2 is pruned on this provider/);
+    assert.equal(s.reconciliation, undefined);
+    const kept = await readAccountState(source(1), addr, { height: '5' });
+    assert.equal(kept.coverage, undefined);
+    assert.equal(kept.delegations.value?.length, 1);
+  });
+
+  it('keeps the other reads when one module is not served (a note on that read)', async () => {
+    const s = await readAccountState(source(2), bech32Encode('cosmos', alice()), { height: '5' });
+    assert.equal(s.delegations.unavailable, true);
+    assert.equal(s.unbondings.unavailable, true);
+    assert.match(s.delegations.note ?? '', /^delegations: not served by this provider/);
+    assert.equal(s.rewards.value?.length, 1);
+    assert.equal(s.balances.value?.length, 1);
+    assert.equal(s.reconciliation?.equal, true);
+  });
+
+  it('refuses a height past the tip as a note, not as pruned', async () => {
+    const s = await readAccountState(source(0), bech32Encode('cosmos', alice()), { height: '999999' });
+    assert.equal(s.delegations.pruned, undefined);
+    assert.match(s.delegations.note ?? '', /height in the future/);
+    assert.equal(s.coverage, undefined);
+  });
+
+  it('refuses a bad address or height before sending anything', async () => {
+    let sent = 0;
+    const fake: StateSource = { has: { rest: true, evm: true }, rest: async () => ++sent, evm: async () => ++sent };
+    await assert.rejects(readAccountState(fake, 'cosmos1notanaddress'), /not a 0x or bech32 account address/);
+    await assert.rejects(readAccountState(fake, `0x${'11'.repeat(20)}`, { height: '0' }), /not a block height/);
+    await assert.rejects(readAccountState(fake, `0x${'11'.repeat(20)}`, { height: '12a' }), /not a block height/);
+    assert.equal(sent, 0);
+    assert.equal(stateHeight(' 0042 '), '42');
+    assert.equal(Buffer.from(accountBytes(bech32Encode('cosmos', alice()))).toString('hex'), alice().toString('hex'));
+  });
+
+  it(`keeps at most ${STATE_CONCURRENCY} reads in flight, and passes the height to every REST read`, async () => {
+    let inFlight = 0;
+    let most = 0;
+    const heights = new Set<string | undefined>();
+    const slow = async (): Promise<unknown> => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      throw new Error('unavailable');
+    };
+    const fake: StateSource = {
+      has: { rest: true, evm: true },
+      rest: (_p, h) => (heights.add(h), slow()),
+      evm: slow,
+    };
+    const s = await readAccountState(fake, `0x${'11'.repeat(20)}`, { height: '7' });
+    assert.equal(most, STATE_CONCURRENCY);
+    assert.deepEqual([...heights], ['7']);
+    assert.equal(s.balances.note, 'bank balances: unavailable');
+  });
+
+  it('stops at cancellation: the whole read rejects', async () => {
+    const ctrl = new AbortController();
+    const s = source(0, ctrl.signal);
+    ctrl.abort();
+    await assert.rejects(
+      readAccountState(s, bech32Encode('cosmos', alice()), { height: '5' }),
+      (e: unknown) => e instanceof EndpointError && e.kind === 'cancelled',
+    );
+  });
+
+  it('reconciles bank × scale + fraction with the EVM balance, or shows the difference', () => {
+    // A 6-decimal denom extended to 18 by precise-bank.
+    assert.deepEqual(reconcile('uatom', [{ denom: 'uatom', amount: '5' }], '123', '5000000000123'), {
+      denom: 'uatom',
+      bank: '5',
+      fraction: '123',
+      evm: '5000000000123',
+      scale: '1000000000000',
+      difference: '0',
+      equal: true,
+    });
+    const off = reconcile('atest', [{ denom: 'atest', amount: '100' }], '0', '90');
+    assert.equal(off?.equal, false);
+    assert.equal(off?.difference, '-10');
+    assert.equal(reconcile('atest', [], undefined, '0')?.equal, true);
+    assert.equal(reconcile(undefined, [], '0', '0'), undefined);
+  });
+});

@@ -1,0 +1,143 @@
+// The account page v1 (src/core/explorer/account/): Look Up of an address, and of `<address>@<height>`,
+// on the devnet: both forms, balances with the reconciliation line, stake (delegations with their
+// validator's moniker, pending rewards, unbondings), the state read at the height asked, and the
+// coverage line on a provider that pruned it; identify() reading `@height`.
+import * as assert from 'node:assert/strict';
+import type { Provider } from '../../../../../src/core/config/providers';
+import { forgetContext } from '../../../../../src/core/explorer/context';
+import { identify } from '../../../../../src/core/explorer/identify';
+import { lookUp } from '../../../../../src/core/explorer/lookup';
+import { renderLookup } from '../../../../../src/core/explorer/render';
+import { executeSource } from '../../../../../src/core/explorer/source';
+import type { AddressView, LookupResult } from '../../../../../src/core/explorer/views';
+import { HttpClient } from '../../../../../src/core/transport/http';
+import { type Devnet, startDevnet } from '../../../../devnet/devnet';
+import { bech32Encode } from '../../../../devnet/encoding';
+import { DEVNET_REWARD_PER_BLOCK } from '../../../../devnet/restState';
+
+function address(r: LookupResult): AddressView {
+  assert.equal(r.kind, 'address');
+  return (r as Extract<LookupResult, { kind: 'address' }>).address;
+}
+
+describe('explorer: the account page', function () {
+  this.timeout(30_000);
+  let devnet: Devnet;
+  let http: HttpClient;
+  const source = (i: number) => {
+    forgetContext();
+    const { name, ...endpoints } = devnet.providers[i];
+    const p: Provider = { name, endpoints };
+    return executeSource(p, { http, timeoutMs: 10_000, maxBufferBytes: 4 * 1024 * 1024 });
+  };
+
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 100, providers: [{ name: 'full' }, { name: 'pruned', capabilities: { prunedBelow: 4n } }] });
+    http = new HttpClient();
+    while (devnet.height() < 6n) await new Promise((r) => setTimeout(r, 30));
+  });
+  after(async () => {
+    await devnet.stop();
+    await http.close();
+  });
+
+  const alice = () => devnet.chain.ledger.keys[0].address;
+
+  it('reads <address>@<height> in both forms, and refuses @ after anything else', () => {
+    const hex = `0x${'ab'.repeat(20)}`;
+    const q = identify(`${hex}@1200`);
+    assert.equal(q.kind, 'address');
+    assert.equal((q as { height?: string }).height, '1200');
+    assert.equal((q as { typed: string }).typed, hex);
+    const b = identify(`${bech32Encode('cosmos', Buffer.from('ab'.repeat(20), 'hex'))} @ 0012`);
+    assert.equal((b as { height?: string }).height, '12');
+    assert.throws(() => identify(`${hex}@0`), /Block heights start at 1/);
+    assert.throws(() => identify(`${hex}@latest`), /After @ comes a block height/);
+    assert.throws(() => identify('12345@7'), /type an account address before it/);
+    assert.throws(() => identify(`${'AB'.repeat(20)}@7`), /type an account address before it/); // a consensus address
+  });
+
+  it('shows the page at a height: both forms, balances reconciled, stake with monikers', async () => {
+    const hex = `0x${alice().toString('hex')}`;
+    const r = await lookUp(source(0), `${hex}@5`);
+    const a = address(r);
+    assert.equal(r.found, 'an account address at height 5');
+    assert.equal(a.height, '5');
+    assert.equal(a.forms.account, bech32Encode('cosmos', alice()));
+    const balance = devnet.chain.balanceOf(alice()).toString();
+    assert.deepEqual(
+      a.balances?.map((c) => [c.denom, c.amount]),
+      [['atest', balance]],
+    );
+    assert.match(a.balances?.[0].display ?? '', / test$/);
+    assert.equal(a.evmBalance?.amount, balance);
+    assert.equal(a.isContract, false);
+    const s = a.state!;
+    assert.equal(s.height, '5');
+    assert.equal(s.fractional, '0');
+    assert.equal(s.reconciliation?.equal, true);
+    assert.equal(s.reconciliation?.line, `bank(atest) = EVM balance (${balance})`);
+    assert.equal(s.delegations?.length, 1);
+    assert.equal(s.delegations?.[0].moniker, devnet.chain.validators[0].name);
+    assert.equal(s.delegations?.[0].amount?.display, '10 test');
+    assert.equal(s.rewards?.[0].reward[0].amount, `${5n * DEVNET_REWARD_PER_BLOCK}.000000000000000000`);
+    assert.deepEqual(s.unbondings, []);
+    assert.deepEqual(s.missing, []);
+    assert.equal(s.coverage, undefined);
+    const md = renderLookup(r);
+    assert.match(md, /## Address `0x[0-9a-f]{40}` at height `5`/);
+    assert.ok(md.includes(`- reconciliation: \`bank(atest) = EVM balance (${balance})\``), md);
+    assert.match(md, /### Stake/);
+    assert.ok(
+      md.includes(`- delegation: 10000000000000000000 atest (10 test) to \`${s.delegations?.[0].validator}\` (${devnet.chain.validators[0].name})`),
+      md,
+    );
+    assert.match(md, /- pending rewards: 5000000000000000\.000000000000000000 atest from /);
+    assert.match(md, /- unbondings: none/);
+  });
+
+  it('the latest state without @height, and rewards that grow between two heights', async () => {
+    const addr = bech32Encode('cosmos', alice());
+    const latest = address(await lookUp(source(0), addr));
+    assert.equal(latest.height, undefined);
+    assert.equal(latest.state?.height, undefined);
+    assert.equal(latest.state?.delegations?.length, 1);
+    const at3 = address(await lookUp(source(0), `${addr}@3`));
+    const at6 = address(await lookUp(source(0), `${addr}@6`));
+    assert.equal(at3.state?.rewards?.[0].reward[0].amount, `${3n * DEVNET_REWARD_PER_BLOCK}.000000000000000000`);
+    assert.equal(at6.state?.rewards?.[0].reward[0].amount, `${6n * DEVNET_REWARD_PER_BLOCK}.000000000000000000`);
+  });
+
+  it('an unbonding entry with its completion time', async () => {
+    const bob = devnet.chain.ledger.keys[1].address;
+    const a = address(await lookUp(source(0), `${bech32Encode('cosmos', bob)}@4`));
+    assert.deepEqual(a.state?.delegations, []);
+    assert.equal(a.state?.unbondings?.length, 1);
+    assert.equal(a.state?.unbondings?.[0].moniker, devnet.chain.validators[1].name);
+    assert.equal(a.state?.unbondings?.[0].balance.display, '0.5 test');
+    assert.match(
+      renderLookup(await lookUp(source(0), `${bech32Encode('cosmos', bob)}@4`)),
+      /- unbonding: 500000000000000000 atest \(`0\.5 test`\) from .*, completes `\d{4}-/,
+    );
+  });
+
+  it('a pruned height: the coverage line, no "none" for stake, and what was not read', async () => {
+    const r = await lookUp(source(1), `${bech32Encode('cosmos', alice())}@2`);
+    const a = address(r);
+    const s = a.state!;
+    assert.match(s.coverage ?? '', /^Height 2 is pruned on this provider/);
+    assert.equal(s.delegations, undefined);
+    assert.equal(s.rewards, undefined);
+    assert.equal(a.balances, undefined);
+    assert.ok(
+      s.missing.some((m) => m === 'delegations: height 2 is pruned on this provider'),
+      s.missing.join('\n'),
+    );
+    assert.ok(r.notes.includes('bank balances: height 2 is pruned on this provider'), r.notes.join('\n'));
+    const md = renderLookup(r);
+    assert.match(md, /Coverage: `Height 2 is pruned on this provider/);
+    assert.doesNotMatch(md, /delegations: none/);
+    assert.match(md, /### Stake\n\nNot read \(see the notes\)\./);
+    assert.equal(md.split('- `delegations: height 2 is pruned on this provider`').length, 2, 'said once');
+  });
+});
