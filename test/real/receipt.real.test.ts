@@ -9,7 +9,14 @@
 // balances show.
 import * as assert from 'node:assert/strict';
 import { decodeEventLog, parseAbi } from 'viem';
+import type { Provider } from '../../src/core/config/providers';
+import { forgetContext } from '../../src/core/explorer/context';
+import { lookUp } from '../../src/core/explorer/lookup';
+import type { ReceiptView } from '../../src/core/explorer/receipt/types';
+import { renderLookup } from '../../src/core/explorer/render';
+import { executeSource } from '../../src/core/explorer/source';
 import { evmdEnv } from './helpers/evmd';
+import { Runner } from './helpers/extension';
 import { raw, rawPost } from './helpers/nodes';
 import {
   BONDED_POOL,
@@ -45,6 +52,8 @@ const bankOf = (bank: Json): bigint => BigInt(bank.balances.find((c: Json) => c.
 describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (issue #35)', function () {
   this.timeout(180_000);
   let s: ReceiptScenario;
+  let runner: Runner;
+  let provider: Provider;
   const leaked = 'EVMD_API';
   const tx = (name: ScenarioName): ScenarioTx => {
     const t = s.txs.find((x) => x.name === name);
@@ -124,8 +133,11 @@ describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (iss
       if (old === undefined) delete process.env[leaked];
       else process.env[leaked] = old;
     }
+    provider = { name: 'real evmd', endpoints: { evmRpc: s.node.evmRpc, consensusHttp: s.node.cometHttp, rest: s.node.rest } };
+    runner = new Runner(provider);
   });
   after(async () => {
+    await runner?.dispose();
     await s?.dispose();
   });
 
@@ -290,5 +302,115 @@ describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (iss
       assert.ok(t.blockEvents.some((e: Json) => e.type === 'mint'));
       assert.ok(attributes({ events: t.blockEvents }).some(([type, k, v]) => type === 'transfer' && k === 'recipient' && v === DISTRIBUTION));
     }
+  });
+
+  // ---- The receipt (src/core/explorer/receipt/) of each transaction, against what the test read itself ----
+
+  /** Look Up of `hash` with its receipt, as the extension and api.lookUp() compose it. */
+  const receiptOf = async (hash: string): Promise<ReceiptView> => {
+    forgetContext();
+    const r = await lookUp(executeSource(provider, runner.options()), hash, { receipt: true });
+    assert.equal(r.kind, 'tx', JSON.stringify(r).slice(0, 500));
+    const receipt = (r as Extract<typeof r, { kind: 'tx' }>).receipt;
+    assert.ok(receipt, `no receipt for ${hash}: ${JSON.stringify(r.notes)}`);
+    assert.ok(!renderLookup(r).includes('undefined'));
+    return receipt;
+  };
+  /** The receipt's change of one account in atest, which must be measured and explained. */
+  const receiptChange = (r: ReceiptView, hex: string): bigint => {
+    const c = r.changes.find((x) => x.account === hex.toLowerCase() && x.denom === DENOM);
+    assert.ok(c, `no atest change of ${hex} in ${JSON.stringify(r.changes)}`);
+    assert.equal(c.status, 'explained', JSON.stringify(c));
+    assert.equal(c.unexplained, undefined);
+    assert.equal(c.measured, c.explained);
+    return BigInt(c.measured as string);
+  };
+  const causeAmount = (r: ReceiptView, kind: string, hex: string): bigint => {
+    const found = r.causes.filter((c) => c.kind === kind);
+    assert.equal(found.length, 1, `${kind}: ${JSON.stringify(r.causes)}`);
+    return found[0].moves.filter((m) => m.account === hex.toLowerCase() && m.denom === DENOM).reduce((sum, m) => sum + BigInt(m.amount), 0n);
+  };
+  /** Both hashes give one receipt; it is fully explained, with no unexplained remainder anywhere. */
+  const bothHashes = async (t: ScenarioTx): Promise<ReceiptView> => {
+    const byComet = await receiptOf(t.cometHash);
+    const r = t.evmHash ? await receiptOf(t.evmHash) : byComet;
+    assert.deepEqual(r, byComet, `${t.name}: the EVM hash and the CometBFT hash give the same receipt`);
+    assert.equal(r.cosmosHash, t.cometHash);
+    if (t.evmHash) assert.equal(r.evmHash, t.evmHash);
+    assert.equal(r.height, t.height);
+    assert.equal(r.parentHeight, (BigInt(t.height) - 1n).toString());
+    // No remainder anywhere. Module accounts (fee collector, pools, distribution) are not read by
+    // design (every block moves them): their changes are the causes' sums, unmeasured.
+    const modules = new Set([FEE_COLLECTOR, BONDED_POOL, NOT_BONDED_POOL, DISTRIBUTION]);
+    assert.deepEqual(
+      r.changes.filter((c) => c.status === 'unexplained' || (c.status === 'unmeasured' && !modules.has(c.bech32))),
+      [],
+      `${t.name}: ${r.summary}`,
+    );
+    assert.ok(r.changes.filter((c) => c.status === 'explained').length > 0);
+    assert.doesNotMatch(r.summary, /not fully explained/);
+    assert.equal(r.coverage, undefined);
+    assert.equal(r.logCopies, t.evm ? t.evm.receipt.logs.length : 0);
+    // The state the receipt read at N−1 and N is what the test read.
+    const mine = account(t, s.dev0.bech32);
+    const acc = r.accounts.find((a) => a.account === s.dev0.hex);
+    assert.ok(acc, `${t.name}: dev0 among the receipt's accounts`);
+    assert.equal(acc.before?.evmBalance, BigInt(mine.before.evmBalance).toString());
+    assert.equal(acc.after?.evmBalance, BigInt(mine.after.evmBalance).toString());
+    return r;
+  };
+
+  it('receipt of the first delegation: by either hash, fee, refund and delegation explain the change the test measured', async () => {
+    const t = tx('delegate');
+    const r = await bothHashes(t);
+    const { fee, refund } = feeAndRefund(t, s.dev0.bech32);
+    assert.equal(receiptChange(r, s.dev0.hex), change(t, s.dev0.bech32));
+    assert.equal(causeAmount(r, 'fee', s.dev0.hex), -fee);
+    assert.equal(causeAmount(r, 'refund', s.dev0.hex), refund);
+    assert.equal(causeAmount(r, 'delegate', s.dev0.hex), -TOKEN);
+    assert.equal(r.causes.filter((c) => c.kind === 'withdrawRewards').length, 0);
+    assert.equal(r.causes.find((c) => c.kind === 'delegate')?.origin?.precompile?.toLowerCase(), STAKING_PRECOMPILE);
+  });
+
+  it('receipt of the second delegation: the rewards withdrawn automatically, in words, and the whole change explained', async () => {
+    const t = tx('delegate-again');
+    const r = await bothHashes(t);
+    const rewards = coin(attr(one(t, 'withdraw_rewards'), 'amount') as string);
+    assert.equal(receiptChange(r, s.dev0.hex), change(t, s.dev0.bech32));
+    assert.equal(causeAmount(r, 'withdrawRewards', s.dev0.hex), rewards);
+    const w = r.causes.find((c) => c.kind === 'withdrawRewards');
+    assert.match(w?.sentence ?? '', /automatic/i);
+    assert.ok(w?.sentence.includes(s.valoper), w?.sentence);
+    // The fee and the refund listed again at twice the amount are recognised as echoes, not counted.
+    assert.ok(r.events.filter((e) => e.echo).length >= 2, JSON.stringify(r.events.filter((e) => e.echo)));
+  });
+
+  it('receipt of the undelegation: rewards withdrawn and the unbonding, explained', async () => {
+    const t = tx('undelegate');
+    const r = await bothHashes(t);
+    assert.equal(receiptChange(r, s.dev0.hex), change(t, s.dev0.bech32));
+    assert.equal(causeAmount(r, 'withdrawRewards', s.dev0.hex), coin(attr(one(t, 'withdraw_rewards'), 'amount') as string));
+    assert.equal(r.causes.filter((c) => c.kind === 'unbond').length, 1);
+    const acc = r.accounts.find((a) => a.account === s.dev0.hex);
+    assert.equal(acc?.after?.unbondings?.length, 1);
+    assert.equal(acc?.before?.unbondings?.length ?? 0, 0);
+  });
+
+  it('receipt of the ERC-20 transfer: the sender and the recipient, each change explained', async () => {
+    const t = tx('erc20-transfer');
+    const r = await bothHashes(t);
+    assert.equal(receiptChange(r, s.dev0.hex), change(t, s.dev0.bech32));
+    assert.equal(receiptChange(r, s.recipient.hex), change(t, s.recipient.bech32));
+    assert.equal(receiptChange(r, s.recipient.hex), 2n * TOKEN);
+  });
+
+  it('receipt of the Cosmos bank send: no EVM side, the fee and the send explain both changes', async () => {
+    const t = tx('bank-send');
+    const r = await bothHashes(t);
+    const { fee } = feeAndRefund(t, s.dev0.bech32);
+    assert.equal(r.evmHash, undefined);
+    assert.equal(receiptChange(r, s.dev0.hex), -3n * TOKEN - fee);
+    assert.equal(receiptChange(r, s.recipient.hex), 3n * TOKEN);
+    assert.equal(causeAmount(r, 'fee', s.dev0.hex), -fee);
   });
 });
