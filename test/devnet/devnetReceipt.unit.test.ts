@@ -8,6 +8,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeEventLog } from 'viem';
+import type { Provider } from '../../src/core/config/providers';
+import { forgetContext } from '../../src/core/explorer/context';
+import { lookUp } from '../../src/core/explorer/lookup';
+import type { ReceiptView } from '../../src/core/explorer/receipt/types';
+import { executeSource } from '../../src/core/explorer/source';
+import { HttpClient } from '../../src/core/transport/http';
 import { type Devnet, startDevnet } from './devnet';
 import { bech32Encode } from './encoding';
 import { SAMPLE_DELEGATION, STAKING_PRECOMPILE, STAKING_PRECOMPILE_ABI } from './ledger';
@@ -39,6 +45,50 @@ const coin = (s: string | undefined): bigint => {
 };
 /** An event list's shape: type and attribute keys, in order. */
 const shape = (events: Json[]): string[] => events.map((e) => `${e.type}(${e.attributes.map((a: Json) => a.key).join(',')})`);
+
+/** Look Up of `hash` with its receipt on the devnet's first provider (what `npm start` shows). */
+async function receiptOn(devnet: Devnet, http: HttpClient, hash: string): Promise<ReceiptView> {
+  forgetContext();
+  const { name, ...endpoints } = devnet.providers[0];
+  const p: Provider = { name, endpoints };
+  const r = await lookUp(executeSource(p, { http, timeoutMs: 10_000, maxBufferBytes: 4 * 1024 * 1024 }), hash, { receipt: true });
+  assert.equal(r.kind, 'tx');
+  const receipt = (r as Extract<typeof r, { kind: 'tx' }>).receipt;
+  assert.ok(receipt, JSON.stringify(r.notes));
+  return receipt;
+}
+
+/** The receipt explains alice's change exactly, by either hash, with no remainder. */
+async function checkReceipt(devnet: Devnet, logCopies: number): Promise<void> {
+  const http = new HttpClient();
+  try {
+    const { s, t } = await sampleOf(devnet);
+    const r = await receiptOn(devnet, http, s.evmHash);
+    assert.deepEqual(await receiptOn(devnet, http, t.hash), r, 'the CometBFT hash gives the same receipt');
+    assert.equal(r.height, t.height.toString());
+    assert.equal(r.logCopies, logCopies);
+    assert.deepEqual(
+      r.changes.filter((c) => c.status === 'unexplained'),
+      [],
+      r.summary,
+    );
+    const hex = s.delegator.hex.toLowerCase();
+    const c = r.changes.find((x) => x.account === hex && x.denom === 'atest');
+    assert.ok(c);
+    assert.equal(c.status, 'explained');
+    const ledger = devnet.chain.ledger;
+    assert.equal(BigInt(c.measured as string), ledger.balanceAt(s.delegator.address, t.height) - ledger.balanceAt(s.delegator.address, t.height - 1n));
+    assert.deepEqual(
+      r.causes
+        .map((x) => x.kind)
+        .filter((k) => ['fee', 'withdrawRewards', 'delegate', 'refund'].includes(k))
+        .sort(),
+      ['delegate', 'fee', 'refund', 'withdrawRewards'],
+    );
+  } finally {
+    await http.close();
+  }
+}
 
 async function sampleOf(devnet: Devnet) {
   const chain = devnet.chain;
@@ -168,6 +218,10 @@ describe('devnet: a delegation through the staking precompile, as evmd gives it 
       assert.ok((await pending(N - 1n)) <= rewards);
     });
 
+    it("Look Up with the receipt (src/core/explorer/receipt): both hashes, alice's change explained exactly, tx_log recognised", async () => {
+      await checkReceipt(devnet, 1);
+    });
+
     it("no other tx of the sample's block moves the delegator's balance", async () => {
       const { s, t } = await sampleOf(devnet);
       const block = devnet.chain.block(t.height);
@@ -194,6 +248,10 @@ describe('devnet: a delegation through the staking precompile, as evmd gives it 
       assert.deepEqual(shape(t.result.events), shape(real));
       const receipt = await rpc(p.evmRpc, 'eth_getTransactionReceipt', [s.evmHash]);
       assert.equal(receipt.logs.length, 1);
+    });
+
+    it('Look Up with the receipt: the same explanation without tx_log copies', async () => {
+      await checkReceipt(devnet, 0);
     });
   });
 });
