@@ -10,6 +10,7 @@ import { renderAddressContract, renderEvmDecoding } from './renderEvm';
 import type { AddressView, BlockView, Coin, EventView, EvmView, LookupResult, TxView } from './views';
 import { evmAddress, weiWithGwei } from './units';
 import { renderAccountState, renderBalanceLines } from './account/renderAccount';
+import { renderReceipt } from './receipt/renderReceipt';
 
 const MAX_EVENTS_SHOWN = 2000;
 
@@ -21,11 +22,15 @@ export function renderLookup(r: LookupResult): string {
   d.line('');
   d.line(`Found: ${esc(r.found)}.`);
   switch (r.kind) {
-    case 'tx':
+    case 'tx': {
+      // The receipt first (both layers joined, docs/receipt.md); it lists the events once, with their causes.
+      if (r.receipt) renderReceipt(d, r.receipt, 2);
+      const tx = r.receipt ? { ...r.tx, events: [] } : r.tx;
       // Looked up by its EVM hash: the EVM view first, then the Cosmos transaction carrying it.
       if (/^0x/i.test(r.query)) for (const e of r.tx.evm) renderEvm(d, e, 2);
-      renderTx(d, /^0x/i.test(r.query) ? { ...r.tx, evm: [] } : r.tx, 2);
+      renderTx(d, /^0x/i.test(r.query) ? { ...tx, evm: [] } : tx, 2);
       break;
+    }
     case 'block':
       renderBlock(d, r.block);
       break;

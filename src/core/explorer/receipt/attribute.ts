@@ -110,6 +110,7 @@ const DISTRIBUTION_PC = '0x0000000000000000000000000000000000000801';
 const ICS20 = '0x0000000000000000000000000000000000000802';
 const BANK_PC = '0x0000000000000000000000000000000000000804';
 const GOV = '0x0000000000000000000000000000000000000805';
+const NATIVE_ERC20 = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 /** The precompile a Cosmos effect comes from, by the event type. */
 const PRECOMPILE_OF: Readonly<Record<string, readonly string[]>> = {
@@ -212,7 +213,9 @@ export function attribute(input: AttributionInput): Attribution {
     const t = takeTransfer(payer, FEE_COLLECTOR, feeKey);
     if (t !== undefined) covered.push(t);
     const statedNote =
-      evm && stated.length > 0 && coinsKey(stated) !== feeKey ? ` (the transaction states ${coinsText(stated)}, gas limit × max fee per gas: not what was charged)` : '';
+      evm && stated.length > 0 && coinsKey(stated) !== feeKey
+        ? ` (the transaction states ${coinsText(stated)}, gas limit × max fee per gas: not what was charged)`
+        : '';
     add(
       'fee',
       `fee of ${coinsText(fee)} charged up front by the ante handler and paid to the fee collector${statedNote}`,
@@ -229,10 +232,12 @@ export function attribute(input: AttributionInput): Attribution {
   // it can be (fee − gas used × price), else the smallest such transfer; the others are echoes.
   if (evm && payer) {
     const denom = fee[0]?.denom ?? input.evmDenom;
-    const price = evm.effectiveGasPrice ?? evm.gasPrice;
+    // The price charged per gas is tx.fee / gas limit (the block's base fee + tip at N's start), not the
+    // receipt's effectiveGasPrice (the next block's base fee on evmd v0.3.2): fee − gas used × that price.
+    const limit = evm.gas && /^\d+$/.test(evm.gas) && evm.gas !== '0' ? BigInt(evm.gas) : undefined;
     const expected =
-      fee.length === 1 && evm.gasUsed && price && /^\d+$/.test(evm.gasUsed) && /^\d+$/.test(price)
-        ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * BigInt(price)
+      fee.length === 1 && limit && evm.gasUsed && /^\d+$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
+        ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
     const back = transfers.filter((i) => !used.has(i) && hexOf(a[i].get('sender')) === FEE_COLLECTOR && hexOf(a[i].get('recipient')) === payer);
     const amountOf = (i: number) => parseCoins(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
@@ -253,9 +258,15 @@ export function attribute(input: AttributionInput): Attribution {
       );
     } else if (expected !== undefined && expected > 0n && denom) {
       // No refund listed although gas was left: the ledger shows whether it happened.
-      add('refund', `refund of unused gas: ${unitText(expected.toString(), denom)} expected (gas used × price below the fee), not listed by the events`, [], [], {
-        message: evm.message,
-      });
+      add(
+        'refund',
+        `refund of unused gas: ${unitText(expected.toString(), denom)} expected (gas used × price below the fee), not listed by the events`,
+        [],
+        [],
+        {
+          message: evm.message,
+        },
+      );
     }
     // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
     for (const i of transfers) {
@@ -304,7 +315,12 @@ export function attribute(input: AttributionInput): Attribution {
         add(
           'withdrawRewards',
           sentence,
-          d ? coins.flatMap((c) => [{ account: d, denom: c.denom, amount: c.amount }, { account: DISTRIBUTION, denom: c.denom, amount: neg(c.amount) }]) : [],
+          d
+            ? coins.flatMap((c) => [
+                { account: d, denom: c.denom, amount: c.amount },
+                { account: DISTRIBUTION, denom: c.denom, amount: neg(c.amount) },
+              ])
+            : [],
           covered,
           o,
         );
@@ -328,7 +344,12 @@ export function attribute(input: AttributionInput): Attribution {
         add(
           'delegate',
           `${coinsText(coins)} delegated to ${v}${t.get('new_shares') ? ` (${t.get('new_shares')} new shares)` : ''}, moved to the ${moduleOf(pool) === 'not_bonded_tokens_pool' ? 'not-bonded' : 'bonded'} pool`,
-          d ? coins.flatMap((c) => [{ account: d, denom: c.denom, amount: neg(c.amount) }, { account: pool, denom: c.denom, amount: c.amount }]) : [],
+          d
+            ? coins.flatMap((c) => [
+                { account: d, denom: c.denom, amount: neg(c.amount) },
+                { account: pool, denom: c.denom, amount: c.amount },
+              ])
+            : [],
           covered,
           origin(),
         );
@@ -348,7 +369,10 @@ export function attribute(input: AttributionInput): Attribution {
           'unbond',
           `${coinsText(coins)} unbonding from ${v}: paid to the delegator when the unbonding completes${when ? ` (${when})` : ''}, not in this transaction`,
           tr !== undefined
-            ? coins.flatMap((c) => [{ account: BONDED_POOL, denom: c.denom, amount: neg(c.amount) }, { account: NOT_BONDED_POOL, denom: c.denom, amount: c.amount }])
+            ? coins.flatMap((c) => [
+                { account: BONDED_POOL, denom: c.denom, amount: neg(c.amount) },
+                { account: NOT_BONDED_POOL, denom: c.denom, amount: c.amount },
+              ])
             : [],
           covered,
           origin(),
@@ -396,7 +420,13 @@ export function attribute(input: AttributionInput): Attribution {
       case 'proposal_vote': {
         const voter = hexOf(t.get('voter'));
         role(voter, 'voter');
-        add('govVote', `vote ${t.get('option') ?? '?'} on proposal ${t.get('proposal_id') ?? '?'}${t.get('voter') ? ` by ${t.get('voter')}` : ''}`, [], [e.index], origin());
+        add(
+          'govVote',
+          `vote ${t.get('option') ?? '?'} on proposal ${t.get('proposal_id') ?? '?'}${t.get('voter') ? ` by ${t.get('voter')}` : ''}`,
+          [],
+          [e.index],
+          origin(),
+        );
         break;
       }
     }
@@ -432,7 +462,10 @@ export function attribute(input: AttributionInput): Attribution {
     }
   }
 
-  // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an escrow).
+  // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an ERC-20 of the native
+  // token, an escrow). In an EVM message evmd lists each bank transfer once more at twice the amount,
+  // right after it (a transfer with no coin_spent before it): that one is an echo, never counted.
+  const counted: number[] = [];
   for (const i of transfers) {
     if (used.has(i)) continue;
     const t = a[i];
@@ -441,9 +474,35 @@ export function attribute(input: AttributionInput): Attribution {
     const coins = parseCoins(t.get('amount'));
     if (!s || !r || coins.length === 0) continue;
     used.add(i);
+    const twice = coinsKey(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })));
+    const echoOf = counted.find(
+      (j) =>
+        events[j].msgIndex === events[i].msgIndex &&
+        events[i].msgIndex === evm?.message &&
+        hexOf(a[j].get('sender')) === s &&
+        hexOf(a[j].get('recipient')) === r &&
+        coins.every((c) => BigInt(c.amount) % 2n === 0n) &&
+        coinsKey(parseCoins(a[j].get('amount'))) === twice &&
+        !events.some((x) => x.echo === `transfer #${j} listed again at twice its amount (not a movement of its own)`),
+    );
+    if (echoOf !== undefined) {
+      events[i].echo = `transfer #${echoOf} listed again at twice its amount (not a movement of its own)`;
+      continue;
+    }
+    counted.push(i);
     role(s, 'sender');
     role(r, 'recipient');
-    const o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
+    let o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
+    // No bank precompile frame: the contract the EVM transaction called made it (the native token's ERC-20 0xEeee…EEeE).
+    if (evm && events[i].msgIndex === evm.message && !o?.precompile && evm.to) {
+      const to = evm.to.toLowerCase();
+      o = {
+        message: evm.message,
+        ...(frames.length > 0 ? { frame: 0 } : {}),
+        precompile: to,
+        precompileName: precompileAt(to)?.name ?? (to === NATIVE_ERC20 ? 'native token ERC-20' : 'called contract'),
+      };
+    }
     add(
       'bankTransfer',
       `bank transfer of ${coinsText(coins)} from ${t.get('sender')} to ${t.get('recipient')}${o?.precompileName ? ` by the ${o.precompileName} precompile` : ''}`,
@@ -465,12 +524,24 @@ export function attribute(input: AttributionInput): Attribution {
     const who = hexOf(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
     const key = coinsKey(parseCoins(t.get('amount')));
     const side = e.type === 'coin_spent' ? 'sender' : 'recipient';
-    const match = transfers.find((i) => hexOf(a[i].get(side)) === who && coinsKey(parseCoins(a[i].get('amount'))) === key);
-    if (match !== undefined) {
+    const match = transfers.find((i) => hexOf(a[i].get(side)) === who && coinsKey(parseCoins(a[i].get('amount'))) === key && Math.abs(i - e.index) <= 3);
+    // The half of a movement a cause already counts (a delegation's coins to the bonded pool have no transfer event).
+    const coins = parseCoins(t.get('amount'));
+    const owner =
+      match === undefined && who && coins.length === 1
+        ? causes.findIndex((c) =>
+            c.moves.some(
+              (m) => m.account === who && m.denom === coins[0].denom && m.amount === (e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount),
+            ),
+          )
+        : -1;
+    if (owner >= 0) events[e.index].cause = owner;
+    else if (match !== undefined) {
       if (events[match].cause !== undefined) events[e.index].cause = events[match].cause;
       else if (events[match].echo) events[e.index].echo = events[match].echo;
     }
-    if (events[e.index].cause === undefined && !events[e.index].echo) events[e.index].echo = `half of a ${match !== undefined ? 'transfer' : 'mint, burn or transfer'} (not counted on its own)`;
+    if (events[e.index].cause === undefined && !events[e.index].echo)
+      events[e.index].echo = `half of a ${match !== undefined ? 'transfer' : 'mint, burn or transfer'} (not counted on its own)`;
   }
 
   // 7. tx_log (cosmos/evm v0.3.x): the EVM logs copied as JSON, recognised and not shown twice.
@@ -491,6 +562,11 @@ export function attribute(input: AttributionInput): Attribution {
       logCopies++;
     }
   }
+  for (const c of causes)
+    for (const m of c.moves) {
+      const mod = moduleOf(m.account);
+      if (mod) modules.set(m.account, mod);
+    }
   return { causes, events, logCopies, roles, modules };
 }
 

@@ -42,7 +42,9 @@ function snapshot(s: AccountState, height: string): StateSnapshot {
       ? { delegations: s.delegations.value.map((d) => ({ validator: d.validator, shares: d.shares, ...(d.balance ? { amount: d.balance.amount } : {}) })) }
       : {}),
     ...(s.rewards.value ? { rewards: s.rewards.value.map((r) => ({ validator: r.validator, reward: r.reward.map((c) => ({ ...c })) })) } : {}),
-    ...(s.unbondings.value ? { unbondings: s.unbondings.value.map((u) => ({ validator: u.validator, balance: u.balance, completionTime: u.completionTime })) } : {}),
+    ...(s.unbondings.value
+      ? { unbondings: s.unbondings.value.map((u) => ({ validator: u.validator, balance: u.balance, completionTime: u.completionTime })) }
+      : {}),
     ...(reads.some((r) => r.pruned) ? { pruned: true } : {}),
     missing: reads.flatMap((r) => (r.note && !r.unavailable ? [r.note] : [])),
   };

@@ -1,0 +1,169 @@
+// The receipt as Markdown (Look Up's document of a transaction): the one-line verdict, the coverage,
+// every balance change with its causes and any unexplained remainder, the Cosmos effects in words
+// under their cause (the precompile frame, the ante handler's fee, the refund, EVM value transfers),
+// the state of each account at N−1 and N, and the events each listed once (a `tx_log` that copies an
+// EVM log is named as such, not shown again). Server text goes through esc()/id() (mdDoc.ts): a
+// sentence is cut into words, and any word that is not plain (an address, a denom with a slash,
+// markup) becomes a code span. Bounded: MAX_SHOWN of each list.
+
+import { type Doc, esc, id } from '../mdDoc';
+import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
+
+const MAX_SHOWN = 2000;
+const MAX_ATTRS = 40;
+
+const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z0-9−×-]+[),:;.]?$/;
+
+/** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
+export function words(text: string): string {
+  return text
+    .slice(0, 4000)
+    .split(/\s+/)
+    .map((w) => {
+      if (w === '') return w;
+      const m = /^(\(?)(.*?)([),:;]?)$/.exec(w)!;
+      const core = m[2];
+      if (/^(0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/.test(core)) return `${m[1]}${id(core)}${m[3]}`;
+      return PLAIN_WORD.test(w) && !/[A-Za-z]\.[A-Za-z]/.test(w) ? w : esc(w);
+    })
+    .join(' ');
+}
+
+function signed(amount: string, denom: string, display?: string): string {
+  const shown = amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`;
+  return `${esc(shown)} ${esc(denom)}${display ? ` (${esc(display)})` : ''}`;
+}
+
+function changeLine(c: BalanceChange, causes: readonly Cause[]): string {
+  const who = `${id(c.bech32)} = ${id(c.account)} · ${esc(c.denom)}`;
+  const parts = c.parts.map((p) => `${esc(causes[p.cause]?.kind ?? '?')} ${signed(p.amount, c.denom, p.display)}`).join(' ') || 'no cause';
+  if (c.status === 'unmeasured') return `- ${who}: not measured (${words(c.why ?? '')}); causes: ${parts}`;
+  const measured = `${signed(c.measured ?? '0', c.denom, c.measuredDisplay)} (${esc(c.before ?? '?')} → ${esc(c.after ?? '?')})`;
+  if (c.status === 'explained') return `- ${who}: ${measured} = ${parts} · explained`;
+  return `- ${who}: ${measured} = ${parts} + **unexplained** ${signed(c.unexplained ?? '0', c.denom, c.unexplainedDisplay)}`;
+}
+
+function snapshotLines(d: Doc, label: string, s: StateSnapshot | undefined): void {
+  if (!s) {
+    d.line(`  - ${label}: not read`);
+    return;
+  }
+  const head = `  - ${label} (height ${id(s.height)})${s.pruned ? ': **pruned on this provider**' : ''}`;
+  d.line(head);
+  if (s.balances)
+    d.line(
+      `    - balances: ${
+        s.balances.length === 0
+          ? 'none'
+          : s.balances
+              .slice(0, 50)
+              .map((c) => `${esc(c.amount)} ${esc(c.denom)}`)
+              .join(', ')
+      }`,
+    );
+  if (s.evmBalance !== undefined) d.line(`    - EVM balance: ${esc(s.evmBalance)}`);
+  if (s.delegations)
+    d.line(
+      `    - delegations: ${
+        s.delegations.length === 0
+          ? 'none'
+          : s.delegations
+              .slice(0, 20)
+              .map((x) => `${esc(x.amount ?? x.shares)} to ${id(x.validator)}`)
+              .join(', ')
+      }`,
+    );
+  if (s.rewards)
+    d.line(
+      `    - pending rewards: ${
+        s.rewards.length === 0
+          ? 'none'
+          : s.rewards
+              .slice(0, 20)
+              .map((r) => `${r.reward.map((c) => `${esc(c.amount)} ${esc(c.denom)}`).join(', ') || '0'} from ${id(r.validator)}`)
+              .join(', ')
+      }`,
+    );
+  if (s.unbondings && s.unbondings.length > 0)
+    d.line(
+      `    - unbonding: ${s.unbondings
+        .slice(0, 20)
+        .map((u) => `${esc(u.balance)} from ${id(u.validator)} until ${id(u.completionTime)}`)
+        .join(', ')}`,
+    );
+  for (const m of s.missing.slice(0, 10)) d.line(`    - not read: ${words(m)}`);
+}
+
+/** The receipt's sections, at heading `level`. */
+export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
+  d.h(level, 'Receipt: both layers');
+  d.kv('EVM transaction', r.evmHash && id(r.evmHash));
+  d.kv('Cosmos transaction', r.cosmosHash && id(r.cosmosHash));
+  d.kv('block', r.height && `${id(r.height)}${r.parentHeight ? ` (state compared with ${id(r.parentHeight)})` : ''}`);
+  d.line('');
+  d.line(`**${words(r.summary)}**`);
+  if (r.coverage) {
+    d.line('');
+    d.line(`Coverage: ${words(r.coverage)}`);
+  }
+
+  d.h(level + 1, 'Balance changes');
+  if (r.changes.length === 0) d.line('No balance change measured or caused.');
+  for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(c, r.causes));
+
+  d.h(level + 1, 'Effects by cause');
+  if (r.causes.length === 0) d.line('No Cosmos effect with a balance or stake movement.');
+  for (const [i, c] of r.causes.slice(0, MAX_SHOWN).entries()) {
+    const by = c.origin?.precompile
+      ? ` · by the ${esc(c.origin.precompileName ?? 'precompile')} precompile ${id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
+      : c.kind === 'fee'
+        ? ' · by the ante handler'
+        : c.origin?.message !== undefined
+          ? ` · message ${c.origin.message}${c.origin.frame !== undefined ? `, frame ${c.origin.frame}` : ''}`
+          : '';
+    d.line(
+      `${i}. ${esc(c.kind)}: ${words(c.sentence)}${by}${
+        c.events.length > 0
+          ? ` · events ${c.events
+              .slice(0, 20)
+              .map((e) => `#${e}`)
+              .join(', ')}`
+          : ''
+      }`,
+    );
+  }
+
+  d.h(level + 1, 'State before and after');
+  for (const a of r.accounts.slice(0, MAX_SHOWN)) {
+    d.line(`- ${id(a.bech32)} = ${id(a.account)} · ${esc(a.roles.join(', '))}`);
+    snapshotLines(d, 'before', a.before);
+    snapshotLines(d, 'after', a.after);
+  }
+
+  d.h(level + 1, `Cosmos events (${r.events.length}${r.logCopies > 0 ? `, of which ${r.logCopies} tx_log copies of the EVM logs` : ''})`);
+  for (const e of r.events.slice(0, MAX_SHOWN)) {
+    const where = e.msgIndex === undefined ? 'tx' : `msg ${e.msgIndex}`;
+    const what =
+      e.copyOfLog !== undefined
+        ? ` · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`
+        : e.cause !== undefined
+          ? ` · cause ${e.cause} (${esc(r.causes[e.cause]?.kind ?? '?')})`
+          : e.echo
+            ? ` · ${words(e.echo)}`
+            : '';
+    if (e.copyOfLog !== undefined) {
+      d.line(`- #${e.index} ${where} ${esc(e.type)}${what}`);
+      continue;
+    }
+    const attrs = e.attributes
+      .filter((x) => x.key !== 'msg_index')
+      .slice(0, MAX_ATTRS)
+      .map((x) => `${esc(x.key)}=${id(x.value)}`)
+      .join(' ');
+    d.line(`- #${e.index} ${where} ${esc(e.type)}${what}${attrs ? ` · ${attrs}` : ''}`);
+  }
+  if (r.notes.length > 0) {
+    d.h(level + 1, 'About this receipt');
+    for (const n of r.notes.slice(0, 50)) d.line(`- ${words(n)}`);
+  }
+}
