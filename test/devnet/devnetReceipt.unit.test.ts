@@ -72,6 +72,7 @@ async function checkReceipt(devnet: Devnet, logCopies: number): Promise<void> {
       [],
       r.summary,
     );
+    assert.match(r.summary, /^Every balance change is explained: /);
     const hex = s.delegator.hex.toLowerCase();
     const c = r.changes.find((x) => x.account === hex && x.denom === 'atest');
     assert.ok(c);
