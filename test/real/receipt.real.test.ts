@@ -31,6 +31,7 @@ import {
   TOKEN,
   attributes,
   runReceiptScenario,
+  toBech32,
 } from './helpers/receiptScenario';
 
 type Json = any;
@@ -195,8 +196,15 @@ describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (iss
       assert.equal(tr.type, 'CALL');
       assert.equal(tr.to.toLowerCase(), t.evm.transaction.to.toLowerCase());
       assert.equal(tr.input, t.evm.transaction.input);
-      assert.equal(tr.calls, undefined);
       assert.equal(tr.error, undefined);
+      if (t.name === 'contract-delegate') {
+        // The contract's CALL to the precompile is the only inner frame.
+        assert.equal(tr.calls?.length, 1);
+        assert.equal(tr.calls[0].type, 'CALL');
+        assert.equal(tr.calls[0].from.toLowerCase(), s.contract);
+        assert.equal(tr.calls[0].to.toLowerCase(), STAKING_PRECOMPILE);
+        assert.equal(tr.calls[0].calls, undefined);
+      } else assert.equal(tr.calls, undefined);
     }
   });
 
@@ -413,5 +421,24 @@ describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (iss
     assert.equal(receiptChange(r, s.dev0.hex), -3n * TOKEN - fee);
     assert.equal(receiptChange(r, s.recipient.hex), 3n * TOKEN);
     assert.equal(causeAmount(r, 'fee', s.dev0.hex), -fee);
+  });
+
+  it('a contract delegating its own funds (inner CALL to the precompile): the contract pays the 1 TEST, dev0 the gas; its receipt explains both', async () => {
+    const t = tx('contract-delegate');
+    const { fee, refund } = feeAndRefund(t, s.dev0.bech32);
+    const contract = toBech32(s.contract);
+    const d = one(t, 'delegate');
+    assert.equal(attr(d, 'delegator'), contract);
+    assert.equal(coin(attr(d, 'amount') as string), TOKEN);
+    assert.equal(change(t, contract), -TOKEN);
+    assert.equal(change(t, s.dev0.bech32), -fee + refund);
+    const a = account(t, contract);
+    assert.equal(delegatedTo(a.after.delegations, s.valoper), TOKEN);
+    const r = await bothHashes(t);
+    assert.equal(receiptChange(r, s.contract), -TOKEN);
+    assert.equal(receiptChange(r, s.dev0.hex), -fee + refund);
+    const del = r.causes.find((c) => c.kind === 'delegate');
+    assert.equal(del?.origin?.precompile?.toLowerCase(), STAKING_PRECOMPILE);
+    assert.ok((del?.origin?.frame ?? 0) >= 1, `the delegation under the inner frame: ${JSON.stringify(del?.origin)}`);
   });
 });

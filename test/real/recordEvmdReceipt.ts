@@ -6,7 +6,7 @@
 // CometBFT `tx` and `tx_search` answers, the REST decode, and the state at N−1 and N of every account
 // (and validator) the transaction touched. Re-recording changes hashes, heights, times and amounts
 // of rewards and fees only.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EVM_CHAIN_ID } from './helpers/evmd';
 import { REPO_ROOT } from './helpers/nodes';
@@ -15,18 +15,24 @@ import { runReceiptScenario } from './helpers/receiptScenario';
 const omit = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 const OUT = path.join(REPO_ROOT, 'test', 'fixtures', 'evmd', 'receipt');
 
+/**
+ * `npm run record:evmd:receipt` rewrites every file; `… -- contract-delegate` writes only the files
+ * named and keeps the others as they are (unit tests assert on their amounts).
+ */
 async function main(): Promise<void> {
   const started = Date.now();
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const kill = setTimeout(() => {
     console.error('record:evmd:receipt: gave up after 5 minutes');
     process.exit(1);
   }, 5 * 60_000);
   const s = await runReceiptScenario((l) => console.log(l));
   try {
-    rmSync(OUT, { recursive: true, force: true });
+    if (only.length === 0) rmSync(OUT, { recursive: true, force: true });
     mkdirSync(OUT, { recursive: true });
-    const rows: string[] = [];
+    for (const name of only) if (!s.txs.some((t) => t.name === name)) throw new Error(`no transaction named ${name} in the scenario`);
     for (const t of s.txs) {
+      if (only.length > 0 && !only.includes(t.name)) continue;
       const body = {
         about: t.about,
         chainId: s.node.chainId,
@@ -51,8 +57,16 @@ async function main(): Promise<void> {
         accounts: t.accounts,
       };
       writeFileSync(path.join(OUT, `${t.name}.json`), JSON.stringify(body, null, 2) + '\n');
-      rows.push(`| \`${t.name}.json\` | ${t.height} | ${t.about} |`);
     }
+    // The index lists every file there (kept ones with what they say about themselves), in the scenario's order.
+    const order = s.txs.map((t) => `${t.name}.json`);
+    const files = readdirSync(OUT)
+      .filter((f) => f.endsWith('.json'))
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const rows = files.map((f) => {
+      const j = JSON.parse(readFileSync(path.join(OUT, f), 'utf8')) as { height: string; about: string };
+      return `| \`${f}\` | ${j.height} | ${j.about} |`;
+    });
     const readme = [
       '# Real evmd answers about transactions a receipt explains (issue #35)',
       '',
@@ -101,7 +115,9 @@ async function main(): Promise<void> {
       '',
     ].join('\n');
     writeFileSync(path.join(OUT, 'README.md'), readme);
-    console.log(`record:evmd:receipt: wrote ${s.txs.length} fixtures to ${path.relative(REPO_ROOT, OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `record:evmd:receipt: wrote ${only.length || s.txs.length} fixtures to ${path.relative(REPO_ROOT, OUT)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     clearTimeout(kill);
     await s.dispose();

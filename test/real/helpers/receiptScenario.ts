@@ -4,7 +4,9 @@
 //   2. a few blocks later, dev0 delegates 1 TEST again: the rewards accrued since are withdrawn automatically;
 //   3. dev0 undelegates 1 TEST through the precompile (rewards withdrawn again, an unbonding entry);
 //   4. dev0 transfers 2 TEST through the native token's ERC-20 precompile 0xEeee…EEeE (`transfer(address,uint256)`);
-//   5. dev0 sends 3 TEST to the same recipient with a plain Cosmos bank send (the evmd CLI signs it).
+//   5. dev0 sends 3 TEST to the same recipient with a plain Cosmos bank send (the evmd CLI signs it);
+//   6. a contract (StakeForSelf, compiled here with solc from npm) delegates 1 TEST of its own funds
+//      through the precompile: the Cosmos effects come from an inner CALL frame (depth 1).
 // For each, what the node itself answers: the EVM transaction, receipt and callTracer trace (EVM
 // txs), the CometBFT `tx` and `tx_search` answers, the REST decode, and the state of every account
 // the transaction touched at heights N−1 and N (REST with `x-cosmos-block-height`, eth_getBalance
@@ -33,7 +35,41 @@ export const BONDED_POOL = 'cosmos1fl48vsnmsdzcv85q5d2q4z5ajdha8yu34mf0eh';
 export const NOT_BONDED_POOL = 'cosmos1tygms3xhhs3yv487phx3dw4a95jn7t7lpm470r';
 export const DISTRIBUTION = 'cosmos1jv65s3grqf6v6jl3dp4t6c9t9rk99cd88lyufl';
 
-export type ScenarioName = 'delegate' | 'delegate-again' | 'undelegate' | 'erc20-transfer' | 'bank-send';
+export type ScenarioName = 'delegate' | 'delegate-again' | 'undelegate' | 'erc20-transfer' | 'bank-send' | 'contract-delegate';
+
+/** A contract that delegates its own funds through the staking precompile (msg.sender = the delegator = the contract). */
+export const STAKE_FOR_SELF_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+interface IStaking {
+    function delegate(address delegatorAddress, string memory validatorAddress, uint256 amount) external returns (bool success);
+}
+
+contract StakeForSelf {
+    IStaking constant STAKING = IStaking(0x0000000000000000000000000000000000000800);
+
+    constructor() payable {}
+
+    function stake(string calldata validator, uint256 amount) external returns (bool) {
+        return STAKING.delegate(address(this), validator, amount);
+    }
+}
+`;
+export const STAKE_FOR_SELF_ABI = parseAbi(['function stake(string validator, uint256 amount) returns (bool)']);
+
+/** StakeForSelf's creation bytecode, compiled with solc-js (offline). */
+export function stakeForSelfBytecode(): Hex {
+  const solc = require('solc') as { compile(input: string): string };
+  const input = {
+    language: 'Solidity',
+    sources: { 'StakeForSelf.sol': { content: STAKE_FOR_SELF_SOURCE } },
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input))) as Json;
+  const errors = (out.errors ?? []).filter((e: Json) => e.severity === 'error');
+  if (errors.length) throw new Error(`solc: ${errors.map((e: Json) => e.formattedMessage).join('\n')}`);
+  return `0x${out.contracts['StakeForSelf.sol'].StakeForSelf.evm.bytecode.object}`;
+}
 
 /** What one account looked like at one height, as the node answered (REST bodies, eth_getBalance). */
 export interface AccountAt {
@@ -85,6 +121,8 @@ export interface ReceiptScenario {
   valoper: string;
   dev0: { bech32: string; hex: Hex };
   recipient: { bech32: string; hex: Hex };
+  /** The StakeForSelf contract. */
+  contract: Hex;
   txs: ScenarioTx[];
   dispose(): Promise<void>;
 }
@@ -152,7 +190,7 @@ export async function runReceiptScenario(log: (line: string) => void = () => und
     const valoper = bech32Encode('cosmosvaloper', bech32Decode(node.addresses[VALIDATOR.name].bech32).bytes);
     const chainId = Number(BigInt(await evm('eth_chainId', [])));
 
-    const sendEvm = async (to: Hex, data: Hex, gas: bigint): Promise<Hex> => {
+    const sendEvm = async (to: Hex | undefined, data: Hex, gas: bigint, value = 0n): Promise<Hex> => {
       const gasPrice = BigInt(await evm('eth_gasPrice', []));
       const nonce = Number(BigInt(await evm('eth_getTransactionCount', [account.address, 'pending'])));
       const signed = await account.signTransaction({
@@ -161,7 +199,7 @@ export async function runReceiptScenario(log: (line: string) => void = () => und
         nonce,
         to,
         data,
-        value: 0n,
+        value,
         gas,
         maxFeePerGas: gasPrice * 2n,
         maxPriorityFeePerGas: 1n,
@@ -310,7 +348,17 @@ export async function runReceiptScenario(log: (line: string) => void = () => und
       included.height,
       bankHash,
     );
-    return { node, valoper, dev0, recipient, txs, dispose };
+    // A contract delegating its own funds: deployed by dev0 with 2 TEST, then told to stake 1 TEST.
+    const deployed = await minedEvm(await sendEvm(undefined, stakeForSelfBytecode(), 1_000_000n, 2n * TOKEN));
+    const contract = (deployed.contractAddress as string).toLowerCase() as Hex;
+    await evmTx(
+      'contract-delegate',
+      `a contract (StakeForSelf at ${contract}) delegates 1 TEST of its own funds through the staking precompile (an inner CALL)`,
+      contract,
+      encodeFunctionData({ abi: STAKE_FOR_SELF_ABI, functionName: 'stake', args: [valoper, TOKEN] }),
+      600_000n,
+    );
+    return { node, valoper, dev0, recipient, contract, txs, dispose };
   } catch (e) {
     await dispose();
     throw e;
