@@ -4,7 +4,7 @@
 // baseline, their ratio (of medians) and the target. Expects `npm run compile:tests` and
 // `npm run build:release` to have run (the npm script does both). Options:
 //   --only a,b   run only these cases (activation, bundle, requests, fanout, queries, websocket, events, genesis, bigdoc, explorer,
-//                explorer-editor, routes, contracts, exporter, simulate)
+//                explorer-editor, routes, contracts, exporter, simulate, receipt)
 //   --quick      every case with tiny sizes and few iterations, a few seconds each: a smoke run that
 //                checks each case runs and prints its figures (npm test runs it; targets are shown
 //                but not enforced, the figures are not for the record). Exits 1 if a case fails or
@@ -395,6 +395,22 @@ if (want('simulate')) {
     ratio: x(tr),
     target: '≤ 1.3x',
     met: tr <= 1.3,
+  });
+}
+
+if (want('receipt')) {
+  log('receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs its Look Up document without the receipt)');
+  const r = await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(5, 1), n: q(30, 3) });
+  results.receipt = r;
+  const rr = ratio(r.ours.median, r.baseline.median);
+  row({
+    case: 'receipt',
+    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering the same transaction's Look Up document without it (its call trace and every event)`,
+    ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
+    base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
+    ratio: x(rr),
+    target: '< 1 s and ≤ 2x',
+    met: rr <= 2 && r.ours.p90 < 1000,
   });
 }
 

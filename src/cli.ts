@@ -6,6 +6,7 @@
 
 import { runCli } from './core/queries/cli';
 import { runServe } from './core/monitor/serve';
+import { receiptRunner } from './core/explorer/receipt/queryRunner';
 
 const abort = new AbortController();
 process.once('SIGINT', () => abort.abort());
@@ -37,6 +38,7 @@ if (process.argv[2] === 'serve') {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     signal: abort.signal,
+    receipt: receiptRunner,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -4,6 +4,7 @@
 // when every assertion passes, 1 when one fails, 2 for a usage or parse error before any request
 // (naming file, line and column). Plain Node: the editor is not involved. Options: cliArgs.ts.
 
+import type { ReceiptRunner } from './receiptRequest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -28,6 +29,8 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   readonly signal?: AbortSignal;
+  /** `explorer.receipt`'s builder (src/cli.ts passes the explorer's: this layer cannot import it). */
+  readonly receipt?: ReceiptRunner;
 }
 
 /** The providers of a JSON file: an array, or an object with a "chainEndpoints.providers" key. */
@@ -153,6 +156,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       networkOf: (p) => declaredNetworks.get(p.name)?.label,
       concurrency: options.concurrency,
       signal: io.signal,
+      receipt: io.receipt,
       ...secrets,
     });
   } finally {

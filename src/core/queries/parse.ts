@@ -13,6 +13,7 @@ import { OPERATIONS, findOperation } from '../chain/operations';
 import { stateChangingReason } from '../chain/stateChanging';
 import { INTERFACES, type InterfaceId } from '../config/providers';
 import { WS_SUBSCRIBE, findQueryOperation } from './raw';
+import { RECEIPT_OPERATION_ID, RECEIPT_ROOTS } from './receiptRequest';
 import { didYouMean } from './suggest';
 import { assertionReaders } from './assertions/index';
 import type { AfterPath, ReadContext } from './assertions/kind';
@@ -69,7 +70,11 @@ export function parseQueryFile(source: string): QueryFile {
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
     if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
       const at = col + text.length - m[1].length;
-      const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics, current.op?.id === 'evm.simulate' ? SIMULATION_ROOTS : []);
+      const a = readAssertion(
+        { text: m[1].trim(), line, col: at },
+        file.diagnostics,
+        current.op?.id === 'evm.simulate' ? SIMULATION_ROOTS : current.op?.id === RECEIPT_OPERATION_ID ? RECEIPT_ROOTS : [],
+      );
       if (a) current.assertions.push(a);
       return;
     }
@@ -113,7 +118,7 @@ export function resolveTarget(text: string): { op: NonNullable<QueryRequest['op'
   if (restWords.length === 0) {
     const op = findQueryOperation(first);
     if (op) return { op, fixed: {} };
-    const hint = didYouMean(first, [...OPERATIONS.map((o) => o.id), WS_SUBSCRIBE.id]);
+    const hint = didYouMean(first, [...OPERATIONS.map((o) => o.id), WS_SUBSCRIBE.id, RECEIPT_OPERATION_ID]);
     return `Unknown operation "${first}":${hint || ' use an operation id such as consensusRpc.status, or "<interface> <method>".'}`;
   }
   if (!(INTERFACES as readonly string[]).includes(first))

@@ -2,6 +2,7 @@
 // paths; a WebSocket subscription to any query (not only NewBlockHeader) is the one operation query
 // files add, built like a catalogue entry so execute() runs it with every limit.
 
+import { RECEIPT_OPERATION } from './receiptRequest';
 import * as l10n from '../base/l10n';
 import type { Operation, ParamSpec } from '../chain/operation';
 import { findOperation } from '../chain/operations';
@@ -34,7 +35,7 @@ export const WS_SUBSCRIBE: Operation = {
   build: (a) => ({ kind: 'ws-subscribe', query: a.query.trim(), count: Number((a.count ?? '').trim() || '3') }),
 };
 
-/** An operation of the catalogue, or the query files' raw subscribe. */
+/** An operation of the catalogue, or the query files' own: the raw subscribe and the receipt. */
 export function findQueryOperation(id: string): Operation | undefined {
-  return id === WS_SUBSCRIBE.id ? WS_SUBSCRIBE : findOperation(id);
+  return id === WS_SUBSCRIBE.id ? WS_SUBSCRIBE : id === RECEIPT_OPERATION.id ? RECEIPT_OPERATION : findOperation(id);
 }

@@ -18,6 +18,7 @@ import { isAcross } from './assertions/index';
 import { Expansions, type ValueContext, foreignSecretIn, interpolate } from './interpolate';
 import { type ChoiceContext, chooseProviders } from './providerChoice';
 import { SIMULATE_OPERATION, type SimulationContext, runSimulationRequest } from './simulateRequest';
+import { RECEIPT_OPERATION_ID, type ReceiptRunner, runReceiptRequest } from './receiptRequest';
 import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, scanTemplate } from './syntax';
 
@@ -35,6 +36,8 @@ export interface RunContext extends ValueContext, ChoiceContext, Partial<Omit<Si
   readonly signal?: AbortSignal;
   /** Run only these requests (and the earlier ones they reference). */
   readonly only?: readonly string[];
+  /** Builds `explorer.receipt`'s receipt (core/explorer/receipt/queryRunner.ts); without it that request fails with one sentence. */
+  readonly receipt?: ReceiptRunner;
   /** Asked before each broadcast (the editor's modal); without it the file's `confirm: broadcast` suffices. */
   confirmBroadcast?(request: QueryRequest, provider: Provider, description: RequestDescription): Promise<boolean>;
   /** Called as each provider's request finishes (with its whole outcome). */
@@ -261,7 +264,13 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const paged = request.pageAll ? await fetchAllPages(wire, op, args, options, request.pageAll) : undefined;
   // evm.simulate: several read requests and the decoding (simulateRequest.ts); its fields at the top of the record.
-  const simulated = op.id === SIMULATE_OPERATION ? await runSimulationRequest(op, provider, wire, args, options, ctx) : undefined;
+  // explorer.receipt: the explorer's receipt, passed in by whoever runs the file (receiptRequest.ts).
+  const simulated =
+    op.id === SIMULATE_OPERATION
+      ? await runSimulationRequest(op, provider, wire, args, options, ctx)
+      : op.id === RECEIPT_OPERATION_ID
+        ? await runReceiptRequest(op, provider, wire, args, options, ctx.receipt)
+        : undefined;
   const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error

@@ -116,7 +116,8 @@ export function scanTemplate(v: Located, diagnostics: Diagnostic[]): TemplatePar
 /** `a.b[0].c` (or `a.b.0.c`) into segments; an error sentence when malformed. */
 export function parsePath(text: string): PathSegment[] | string {
   const out: PathSegment[] = [];
-  const re = /([A-Za-z0-9_@$:-]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/y;
+  // `[0x…]` and `[cosmos1…]`: an address as a key (explorer.receipt's `changes[0x…].atest`), 0x lowercased.
+  const re = /([A-Za-z0-9_@$:-]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\[(0x[0-9a-fA-F]{40}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,90})\]/y;
   let i = 0;
   let expectName = true;
   while (i < text.length) {
@@ -130,6 +131,7 @@ export function parsePath(text: string): PathSegment[] | string {
     if (!m || (m[1] !== undefined && !expectName)) return `unexpected "${text.slice(i, i + 10)}" in the path "${text}"`;
     if (m[1] !== undefined) out.push(/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]);
     else if (m[2] !== undefined) out.push(Number(m[2]));
+    else if (m[4] !== undefined) out.push(m[4].startsWith('0x') ? m[4].toLowerCase() : m[4]);
     else out.push(JSON.parse(`"${m[3]}"`) as string);
     i = re.lastIndex;
     expectName = false;

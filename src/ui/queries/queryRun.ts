@@ -5,6 +5,7 @@
 // becomes the same read-only result document as any request and is recorded in History; a stop is
 // a notification naming file:line:col. Untrusted workspaces do not run query files.
 
+import { receiptRunner } from '../../core/explorer/receipt/queryRunner';
 import vscode = require('vscode');
 import type { Outcome } from '../../core/chain/execute';
 import { requestOptions } from '../../core/chain/requestOptions';
@@ -111,6 +112,8 @@ export async function runQueryDocument(deps: CommandDeps, document: vscode.TextD
       execute: requestOptions(settings, { http: deps.http, spillDir: deps.storageDir }, 'document'),
       signal: abort.signal,
       only: options.only,
+      // explorer.receipt: the explorer's receipt (#35), built through the request's own provider.
+      receipt: receiptRunner,
       // The one secret source (the SecretStore's, as the CLI's is the environment): resolution,
       // lookup, hints and the foreign-secret checks built from it in core (core/config/secrets.ts).
       ...secrets,

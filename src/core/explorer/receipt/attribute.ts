@@ -135,6 +135,13 @@ const neg = (a: string): string => (a.startsWith('-') ? a.slice(1) : a === '0' ?
 
 /** Attributes `input`'s events (see the file's comment). */
 export function attribute(input: AttributionInput): Attribution {
+  // Addresses repeat across thousands of events: each text decoded once.
+  const hexes = new Map<string, string | undefined>();
+  const hx = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    if (!hexes.has(text)) hexes.set(text, hexOf(text));
+    return hexes.get(text);
+  };
   const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
   const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
   const events: Array<ReceiptEvent & { cause?: number; echo?: string; copyOfLog?: number }> = input.events
@@ -163,16 +170,22 @@ export function attribute(input: AttributionInput): Attribution {
     return i;
   };
   const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
+  // Each transfer's parties and coins, read once (thousands of events: no quadratic re-parsing).
+  const tFrom = new Map<number, string | undefined>();
+  const tTo = new Map<number, string | undefined>();
+  const tKey = new Map<number, string>();
   const used = new Set<number>();
   /** The first unused transfer of `amount` (coins text) from `sender` to `recipient` (either may be undefined: any). */
+  // Transfers by (sender, coins) in order: a cause takes the first unused one that fits.
+  const bySender = new Map<string, number[]>();
   const takeTransfer = (from: string | undefined, to: string | undefined, coins: string, scope?: number): number | undefined => {
-    for (const i of transfers) {
+    const list = from ? bySender.get(`${from}|${coins}`) : transfers;
+    for (const i of list ?? []) {
       if (used.has(i)) continue;
       if (scope !== undefined && events[i].msgIndex !== scope) continue;
-      const t = a[i];
-      if (from && hexOf(t.get('sender')) !== from) continue;
-      if (to && hexOf(t.get('recipient')) !== to) continue;
-      if (coinsKey(parseCoins(t.get('amount'))) !== coins) continue;
+      if (from && tFrom.get(i) !== from) continue;
+      if (to && tTo.get(i) !== to) continue;
+      if (tKey.get(i) !== coins) continue;
       used.add(i);
       return i;
     }
@@ -183,18 +196,33 @@ export function attribute(input: AttributionInput): Attribution {
       .map((c) => `${c.amount}${c.denom}`)
       .sort()
       .join(',');
+  for (const i of transfers) {
+    tFrom.set(i, hx(a[i].get('sender')));
+    tTo.set(i, hx(a[i].get('recipient')));
+    tKey.set(i, coinsKey(parseCoins(a[i].get('amount'))));
+    const k = `${tFrom.get(i)}|${tKey.get(i)}`;
+    const list = bySender.get(k);
+    if (list) list.push(i);
+    else bySender.set(k, [i]);
+  }
 
   const evm = input.evm;
-  const evmFrom = hexOf(evm?.from);
+  const evmFrom = hx(evm?.from);
   role(evmFrom, 'sender');
-  role(hexOf(evm?.to), evm?.to && precompileAt(evm.to) ? 'precompile' : 'recipient');
+  role(hx(evm?.to), evm?.to && precompileAt(evm.to) ? 'precompile' : 'recipient');
 
   // The precompile frames of the call tree (or the transaction's own `to`), for the effects they produce.
   const frames = evm?.frames ?? [];
+  const firstFrameTo = new Map<string, TraceFrame | undefined>();
   const precompileFrame = (candidates: readonly string[] | undefined, message: number | undefined): CauseOrigin | undefined => {
     if (!evm || message !== evm.message) return message === undefined ? undefined : { message };
     for (const pc of candidates ?? []) {
-      const f = frames.find((x) => x.to === pc);
+      if (!firstFrameTo.has(pc))
+        firstFrameTo.set(
+          pc,
+          frames.find((x) => x.to === pc),
+        );
+      const f = firstFrameTo.get(pc);
       if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileAt(pc)?.name };
       if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileAt(pc)?.name };
     }
@@ -205,7 +233,7 @@ export function attribute(input: AttributionInput): Attribution {
   const feeEvent = events.findIndex((e, i) => e.type === 'tx' && a[i].has('fee') && e.msgIndex === undefined);
   const stated = input.statedFee ?? [];
   const fee = feeEvent >= 0 ? parseCoins(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
-  const payer = hexOf(feeEvent >= 0 ? a[feeEvent].get('fee_payer') : undefined) ?? evmFrom ?? hexOf(input.signer);
+  const payer = hx(feeEvent >= 0 ? a[feeEvent].get('fee_payer') : undefined) ?? evmFrom ?? hx(input.signer);
   role(payer, 'fee payer');
   const feeKey = coinsKey(fee);
   if (payer && fee.some((c) => c.amount !== '0')) {
@@ -239,7 +267,7 @@ export function attribute(input: AttributionInput): Attribution {
       fee.length === 1 && limit && evm.gasUsed && /^\d+$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
         ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
-    const back = transfers.filter((i) => !used.has(i) && hexOf(a[i].get('sender')) === FEE_COLLECTOR && hexOf(a[i].get('recipient')) === payer);
+    const back = transfers.filter((i) => !used.has(i) && tFrom.get(i) === FEE_COLLECTOR && tTo.get(i) === payer);
     const amountOf = (i: number) => parseCoins(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
     let refund: number | undefined = expected !== undefined ? back.find((i) => BigInt(amountOf(i)) === expected) : undefined;
     if (refund === undefined && back.length > 0) refund = back.reduce((m, i) => (BigInt(amountOf(i)) < BigInt(amountOf(m)) ? i : m), back[0]);
@@ -271,8 +299,8 @@ export function attribute(input: AttributionInput): Attribution {
     // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
     for (const i of transfers) {
       if (used.has(i)) continue;
-      const s = hexOf(a[i].get('sender'));
-      const r = hexOf(a[i].get('recipient'));
+      const s = tFrom.get(i);
+      const r = tTo.get(i);
       if ((s === payer && r === FEE_COLLECTOR) || (s === FEE_COLLECTOR && r === payer)) {
         used.add(i);
         events[i].echo = s === payer ? 'the fee listed again (not a movement of its own)' : 'the refund listed again (not a movement of its own)';
@@ -292,14 +320,14 @@ export function attribute(input: AttributionInput): Attribution {
   for (const e of events) {
     const t = a[e.index];
     const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
-    const delegator = (): string | undefined => hexOf(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hexOf(input.signer));
+    const delegator = (): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
     switch (e.type) {
       case 'withdraw_rewards': {
         const d = delegator();
         const coins = parseCoins(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
-        role(hexOf(v), 'validator');
+        role(hx(v), 'validator');
         const covered = [e.index];
         const tr = d ? takeTransfer(DISTRIBUTION, d, coinsKey(coins)) : undefined;
         if (tr !== undefined) covered.push(tr);
@@ -331,14 +359,14 @@ export function attribute(input: AttributionInput): Attribution {
         const coins = parseCoins(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
-        role(hexOf(v), 'validator');
+        role(hx(v), 'validator');
         const covered = [e.index];
         let pool = BONDED_POOL;
         if (d) {
           const tr = takeTransfer(d, undefined, coinsKey(coins));
           if (tr !== undefined) {
             covered.push(tr);
-            pool = hexOf(a[tr].get('recipient')) ?? pool;
+            pool = hx(a[tr].get('recipient')) ?? pool;
           }
         }
         add(
@@ -360,7 +388,7 @@ export function attribute(input: AttributionInput): Attribution {
         const coins = parseCoins(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
-        role(hexOf(v), 'validator');
+        role(hx(v), 'validator');
         const covered = [e.index];
         const tr = takeTransfer(BONDED_POOL, NOT_BONDED_POOL, coinsKey(coins));
         if (tr !== undefined) covered.push(tr);
@@ -383,8 +411,8 @@ export function attribute(input: AttributionInput): Attribution {
         const d = delegator();
         const coins = parseCoins(t.get('amount'), bondDenom);
         role(d, 'delegator');
-        role(hexOf(t.get('source_validator')), 'validator');
-        role(hexOf(t.get('destination_validator')), 'validator');
+        role(hx(t.get('source_validator')), 'validator');
+        role(hx(t.get('destination_validator')), 'validator');
         add(
           'redelegate',
           `${coinsText(coins)} redelegated from ${t.get('source_validator') ?? '?'} to ${t.get('destination_validator') ?? '?'} (the delegator's balance does not change)`,
@@ -405,7 +433,7 @@ export function attribute(input: AttributionInput): Attribution {
       case 'ibc_transfer': {
         if (e.type === 'send_packet' && !t.has('packet_data') && !t.has('packet_data_hex')) break;
         const o = origin();
-        const sender = hexOf(t.get('sender'));
+        const sender = hx(t.get('sender'));
         role(sender, 'sender');
         const data = e.type === 'ibc_transfer' ? t : packetData(t.get('packet_data'));
         add(
@@ -418,7 +446,7 @@ export function attribute(input: AttributionInput): Attribution {
         break;
       }
       case 'proposal_vote': {
-        const voter = hexOf(t.get('voter'));
+        const voter = hx(t.get('voter'));
         role(voter, 'voter');
         add(
           'govVote',
@@ -465,31 +493,26 @@ export function attribute(input: AttributionInput): Attribution {
   // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an ERC-20 of the native
   // token, an escrow). In an EVM message evmd lists each bank transfer once more at twice the amount,
   // right after it (a transfer with no coin_spent before it): that one is an echo, never counted.
-  const counted: number[] = [];
+  const lastBetween = new Map<string, number>();
+  const echoed = new Set<number>();
   for (const i of transfers) {
     if (used.has(i)) continue;
     const t = a[i];
-    const s = hexOf(t.get('sender'));
-    const r = hexOf(t.get('recipient'));
+    const s = tFrom.get(i);
+    const r = tTo.get(i);
     const coins = parseCoins(t.get('amount'));
     if (!s || !r || coins.length === 0) continue;
     used.add(i);
     const twice = coinsKey(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })));
-    const echoOf = counted.find(
-      (j) =>
-        events[j].msgIndex === events[i].msgIndex &&
-        events[i].msgIndex === evm?.message &&
-        hexOf(a[j].get('sender')) === s &&
-        hexOf(a[j].get('recipient')) === r &&
-        coins.every((c) => BigInt(c.amount) % 2n === 0n) &&
-        coinsKey(parseCoins(a[j].get('amount'))) === twice &&
-        !events.some((x) => x.echo === `transfer #${j} listed again at twice its amount (not a movement of its own)`),
-    );
+    // The transfer it would echo: the last one counted between the same two accounts in the EVM message.
+    const last = events[i].msgIndex === evm?.message ? lastBetween.get(`${s}|${r}`) : undefined;
+    const echoOf = last !== undefined && !echoed.has(last) && coins.every((c) => BigInt(c.amount) % 2n === 0n) && tKey.get(last) === twice ? last : undefined;
     if (echoOf !== undefined) {
+      echoed.add(echoOf);
       events[i].echo = `transfer #${echoOf} listed again at twice its amount (not a movement of its own)`;
       continue;
     }
-    counted.push(i);
+    if (events[i].msgIndex === evm?.message) lastBetween.set(`${s}|${r}`, i);
     role(s, 'sender');
     role(r, 'recipient');
     let o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
@@ -518,22 +541,26 @@ export function attribute(input: AttributionInput): Attribution {
   // 6. Mints and burns (the EVM moves value that way on some versions): counted only when no transfer covers them.
   // coin_spent / coin_received are the halves of a transfer, a mint or a burn: attached to the cause of the
   // transfer they belong to, never counted on their own.
+  // The causes by one of their movements (account, denom, signed amount): the first cause wins.
+  const byMove = new Map<string, number>();
+  causes.forEach((c, ci) => {
+    for (const m of c.moves) if (!byMove.has(`${m.account}|${m.denom}|${m.amount}`)) byMove.set(`${m.account}|${m.denom}|${m.amount}`, ci);
+  });
   for (const e of events) {
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
     const t = a[e.index];
-    const who = hexOf(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
-    const key = coinsKey(parseCoins(t.get('amount')));
-    const side = e.type === 'coin_spent' ? 'sender' : 'recipient';
-    const match = transfers.find((i) => hexOf(a[i].get(side)) === who && coinsKey(parseCoins(a[i].get('amount'))) === key && Math.abs(i - e.index) <= 3);
-    // The half of a movement a cause already counts (a delegation's coins to the bonded pool have no transfer event).
+    const who = hx(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
     const coins = parseCoins(t.get('amount'));
+    const key = coinsKey(coins);
+    const party = e.type === 'coin_spent' ? tFrom : tTo;
+    // The transfer it is half of: listed within three events of it (evmd: coin_spent, coin_received, transfer).
+    let match: number | undefined;
+    for (let i = Math.max(0, e.index - 3); i <= Math.min(events.length - 1, e.index + 3) && match === undefined; i++)
+      if (events[i].type === 'transfer' && party.get(i) === who && tKey.get(i) === key) match = i;
+    // The half of a movement a cause already counts (a delegation's coins to the bonded pool have no transfer event).
     const owner =
       match === undefined && who && coins.length === 1
-        ? causes.findIndex((c) =>
-            c.moves.some(
-              (m) => m.account === who && m.denom === coins[0].denom && m.amount === (e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount),
-            ),
-          )
+        ? (byMove.get(`${who}|${coins[0].denom}|${e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount}`) ?? -1)
         : -1;
     if (owner >= 0) events[e.index].cause = owner;
     else if (match !== undefined) {

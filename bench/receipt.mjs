@@ -1,0 +1,148 @@
+// @ts-check
+// Case "receipt" (issue #35): the two-layer receipt of a transaction with 1,000 trace frames and 2,000
+// Cosmos events, built (attribution of every event, the ledger of changes for the accounts read) and
+// rendered, vs rendering the same transaction's Look Up document without the receipt (its raw call
+// trace and its Cosmos transaction with every event listed). No network on either side: the state
+// reads are requests (bounded: 8 accounts × 2 heights × 7 reads, 8 in flight), measured by the
+// explorer cases, not here.
+import { childMain, core, interleave, summary } from './lib.mjs';
+
+const { attribute } = core('explorer/receipt/attribute');
+const { ledger } = core('explorer/receipt/ledger');
+const { renderLookup } = core('explorer/render');
+const { bech32Of } = core('explorer/receipt/attribute');
+
+const SENDER = 'cosmos1cml96vmptgw99syqrrz8az79xer2pcgp95srxm';
+const SENDER_HEX = '0xc6fe5d33615a1c52c08018c47e8bc53646a0e101';
+const FEE = 'cosmos17xpfvakm2amg962yls6f84z3kell8c5lserqta';
+const DIST = 'cosmos1jv65s3grqf6v6jl3dp4t6c9t9rk99cd88lyufl';
+const BONDED = 'cosmos1fl48vsnmsdzcv85q5d2q4z5ajdha8yu34mf0eh';
+const VALOPER = 'cosmosvaloper10jmp6sgh4cc6zt3e8gw05wavvejgr5pw4xyrql';
+const STAKING = '0x0000000000000000000000000000000000000800';
+
+const ev = (type, attrs) => ({ type, attributes: Object.entries(attrs).map(([key, value]) => ({ key, value })) });
+
+/** 2,000 events shaped as evmd v0.3.2's: the ante fee (and its echo), then in message 0 groups of withdraw/delegate/transfer. */
+function events(count) {
+  const out = [
+    ev('coin_spent', { spender: SENDER, amount: '1000atest' }),
+    ev('coin_received', { receiver: FEE, amount: '1000atest' }),
+    ev('transfer', { recipient: FEE, sender: SENDER, amount: '1000atest' }),
+    ev('message', { sender: SENDER }),
+    ev('transfer', { recipient: FEE, sender: SENDER, amount: '2000atest' }),
+    ev('tx', { fee: '1000atest' }),
+  ];
+  const inMsg = [];
+  for (let i = 0; out.length + inMsg.length < count; i++) {
+    const amt = `${1000 + i}atest`;
+    if (i % 3 === 0) {
+      inMsg.push(ev('coin_spent', { spender: DIST, amount: amt }), ev('coin_received', { receiver: SENDER, amount: amt }));
+      inMsg.push(
+        ev('transfer', { recipient: SENDER, sender: DIST, amount: amt }),
+        ev('withdraw_rewards', { amount: amt, validator: VALOPER, delegator: SENDER }),
+      );
+    } else if (i % 3 === 1) {
+      inMsg.push(ev('coin_spent', { spender: SENDER, amount: amt }), ev('coin_received', { receiver: BONDED, amount: amt }));
+      inMsg.push(ev('delegate', { validator: VALOPER, delegator: SENDER, amount: amt, new_shares: `${1000 + i}.0` }));
+    } else {
+      const to = bech32Of(`0x${(i + 1).toString(16).padStart(40, '0')}`, 'cosmos');
+      inMsg.push(ev('coin_spent', { spender: SENDER, amount: amt }), ev('coin_received', { receiver: to, amount: amt }));
+      inMsg.push(ev('transfer', { recipient: to, sender: SENDER, amount: amt }), ev('message', { sender: SENDER }));
+    }
+  }
+  inMsg.length = count - out.length;
+  return { ante: out, inMsg };
+}
+
+function frames(n) {
+  return Array.from({ length: n }, (_, i) => ({
+    index: i,
+    depth: i === 0 ? 0 : 1 + (i % 5),
+    type: i % 4 === 0 ? 'STATICCALL' : 'CALL',
+    from: i === 0 ? SENDER_HEX : `0x${(i % 50).toString(16).padStart(40, '0')}`,
+    to: i === 0 ? STAKING : `0x${((i + 1) % 50).toString(16).padStart(40, '0')}`,
+    value: i % 7 === 0 ? '0' : String(i),
+    gas: '300000',
+    gasUsed: '21000',
+    input: `0x53266bbb${'00'.repeat(64)}`,
+    output: `0x${'00'.repeat(31)}01`,
+  }));
+}
+
+childMain(async ({ warmup, n, frameCount, eventCount }) => {
+  const { ante, inMsg } = events(eventCount);
+  const trace = { frames: frames(frameCount), total: frameCount, depthCut: false, page: 1, pages: 1, configAs: 'string' };
+  const evm = {
+    hash: `0x${'ab'.repeat(32)}`,
+    cosmosHash: 'CD'.repeat(32),
+    from: SENDER_HEX,
+    to: STAKING,
+    value: { denom: 'atest', amount: '0' },
+    gas: '300000',
+    gasUsed: '150000',
+    status: 'success',
+    logs: [],
+    source: 'evmRpc',
+    decoded: { trace },
+  };
+  const tx = {
+    hash: 'CD'.repeat(32),
+    height: '100',
+    decodedBy: 'local',
+    messages: [{ typeUrl: '/cosmos.evm.vm.v1.MsgEthereumTx', evmHash: evm.hash }],
+    signers: [],
+    events: [{ events: ante }, { msgIndex: '0', events: inMsg }],
+    evm: [evm],
+  };
+  const base = { provider: 'bench', query: evm.hash, found: 'an EVM transaction hash', notes: [], kind: 'tx', tx };
+  const flat = [...ante, ...inMsg.map((e) => ({ ...e, msgIndex: 0 }))];
+  const balances = (amount) => [{ denom: 'atest', amount }];
+  let shown = 0;
+  const times = await interleave({
+    ours: async () => {
+      const at = attribute({
+        events: flat,
+        messages: tx.messages,
+        evm: { ...evm, message: 0, value: '0', frames: trace.frames },
+        evmDenom: 'atest',
+        prefix: 'cosmos',
+        unit: () => undefined,
+      });
+      const accounts = [...at.roles.keys()].slice(0, 8).map((account) => ({
+        account,
+        bech32: bech32Of(account, 'cosmos'),
+        roles: [...at.roles.get(account)],
+        before: { height: '99', balances: balances('1000000000'), missing: [] },
+        after: { height: '100', balances: balances('1000000001'), missing: [] },
+      }));
+      const { changes, summary: line } = ledger({
+        causes: at.causes,
+        accounts,
+        modules: at.modules,
+        bech32Of: (h) => bech32Of(h, 'cosmos'),
+        evmDenom: 'atest',
+        display: () => undefined,
+      });
+      const receipt = {
+        evmHash: evm.hash,
+        cosmosHash: tx.hash,
+        height: '100',
+        parentHeight: '99',
+        causes: at.causes,
+        events: at.events,
+        logCopies: at.logCopies,
+        accounts,
+        changes,
+        summary: line,
+        notes: [],
+      };
+      shown = renderLookup({ ...base, receipt }).length;
+    },
+    baseline: async () => {
+      renderLookup(base);
+    },
+    warmup,
+    n,
+  });
+  return { ours: summary(times.ours), baseline: summary(times.baseline), frames: frameCount, events: eventCount, chars: shown };
+});
