@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { receiptRunner } from '../../src/core/explorer/receipt/queryRunner';
 import { runCli } from '../../src/core/queries/cli';
 import { type Devnet, startDevnet } from './devnet';
 
@@ -56,6 +57,8 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     const code = await runCli(['run', path.join('examples', 'workspace', file), '--provider', 'Local node', '--providers', path.join(dir, 'settings.json')], {
       cwd: ROOT,
       env: {},
+      // explorer.receipt's builder, as src/cli.ts passes it.
+      receipt: receiptRunner,
       out: (t) => (out += t),
       err: (t) => (out += t),
     });
