@@ -6,6 +6,7 @@
 import { bech32Encode, keccak256, sha256, sha512 } from './encoding';
 import { evmTxEvents } from './evmEvents';
 import { type EvmExec, INITIAL_BALANCE, Ledger, type RealTx } from './ledger';
+import { DEVNET_DELEGATION } from './staking';
 
 export interface AbciEvent {
   type: string;
@@ -103,6 +104,8 @@ export interface ChainOptions {
   genesisChunkBytes: number;
   /** Generate a few real signed transactions in every block (bank send, EVM transfer, contract call). */
   realTxs?: boolean;
+  /** The Cosmos EVM version whose event shapes EVM txs follow: 'v0.3' (default) copies EVM logs into `tx_log` events, 'v0.5' does not. */
+  cosmosEvm?: 'v0.3' | 'v0.5';
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -150,6 +153,10 @@ export class Chain {
     const pr = [-375n, 125n, 375n, -125n];
     this.validators.forEach((v, i) => (v.priority = pr[i]));
     for (const v of this.validators) this.ledger.fund(v.address, this.fakeBalance(v.address));
+    // alice's genesis delegation to the first validator (restState.ts serves it; the second block's
+    // precompile delegation adds to it).
+    this.ledger.stakeAtGenesis(this.ledger.keys[0], bech32Encode('cosmosvaloper', this.validators[0].address), DEVNET_DELEGATION);
+    this.ledger.txLogEvents = opts.cosmosEvm !== 'v0.5';
     this.genesis = this.buildGenesis();
     const chunk = Math.max(1, opts.genesisChunkBytes);
     this.genesisChunks = [];
@@ -443,9 +450,9 @@ export class Chain {
     };
   }
 
-  /** The account's balance (atest = wei); zero for an account nobody has funded. */
-  balanceOf(address: Buffer): bigint {
-    return this.ledger.balance(address);
+  /** The account's balance (atest = wei); zero for an account nobody has funded. At a height: the state after that block. */
+  balanceOf(address: Buffer, height?: bigint): bigint {
+    return height === undefined ? this.ledger.balance(address) : this.ledger.balanceAt(address, height);
   }
 
   /** A validator's deterministic genesis balance (may exceed 2^53; one in five is empty). */

@@ -6,6 +6,7 @@
 //   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
 //   --host H         listen address (default 127.0.0.1)
 //   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
+//   --cosmos-evm V   event shapes of EVM txs: v0.3 (default, as evmd v0.3.2: logs copied into tx_log) or v0.5 (no tx_log)
 //   --second-network also serve a second chain (chain-endpoints-devnet-2, heights from 5000) with
 //                    "Second network" and "Second network lagging" (3 blocks behind), free ports
 import { getAddress } from 'viem';
@@ -21,12 +22,14 @@ interface CliArgs {
   host: string;
   txs: boolean;
   secondNetwork: boolean;
+  cosmosEvm: 'v0.3' | 'v0.5';
 }
 
-const USAGE = 'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--second-network]';
+const USAGE =
+  'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--cosmos-evm v0.3|v0.5] [--second-network]';
 
 function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true, secondNetwork: false };
+  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true, secondNetwork: false, cosmosEvm: 'v0.3' };
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -58,6 +61,12 @@ function parseArgs(argv: string[]): CliArgs {
       case '--second-network':
         out.secondNetwork = true;
         break;
+      case '--cosmos-evm': {
+        const v = value();
+        if (v !== 'v0.3' && v !== 'v0.5') throw new Error(`--cosmos-evm needs v0.3 or v0.5\n${USAGE}`);
+        out.cosmosEvm = v;
+        break;
+      }
       case '--host':
         out.host = value() ?? out.host;
         break;
@@ -101,6 +110,7 @@ async function main(): Promise<void> {
     blockIntervalMs: args.blockMs,
     genesisAppStateBytes: Math.round(args.genesisMb * 1024 * 1024),
     realTxs: args.txs,
+    cosmosEvm: args.cosmosEvm,
   };
   const second: DevnetOptions = {
     ...SECOND_NETWORK,
@@ -108,6 +118,7 @@ async function main(): Promise<void> {
     blockIntervalMs: args.blockMs,
     providers: [{ name: 'Second network' }, { name: 'Second network lagging', lagBlocks: 3 }],
     realTxs: args.txs,
+    cosmosEvm: args.cosmosEvm,
   };
   const networks = args.secondNetwork ? await startNetworks([options, second]) : undefined;
   const devnet: Devnet = networks ? networks.devnets[0] : await startDevnet(options);
@@ -182,6 +193,12 @@ function printExamples(devnet: Devnet): void {
     console.log(`  routed payment   EVM ${f.txs.route}  (bank precompile STATICCALL, token CALL)`);
     console.log(`  failed transfer  EVM ${f.txs.failedTransfer}  (status 0x0: InsufficientBalance)`);
   }
+  const sample = chain.ledger.receiptSample;
+  const delegation = sample && chain.txByEvmHash(sample.evmHash);
+  if (sample && delegation)
+    console.log(
+      `  staking delegate height ${delegation.height}  EVM ${sample.evmHash}  Cosmos ${delegation.hash}  (precompile 0x…0800: rewards withdrawn, 1 TEST bonded; look it up for its receipt)`,
+    );
   for (const k of chain.ledger.keys.slice(0, 2)) console.log(`  account ${k.name.padEnd(8)} ${k.bech32}  ${k.hex}`);
   // A public test key of this local simulator (like anvil's), to send EIP-1559 txs or bank sends.
   const alice = chain.ledger.keys[0];

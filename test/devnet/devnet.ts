@@ -60,6 +60,8 @@ export interface DevnetOptions {
    * call logging an ERC-20 Transfer; the first block deploys the contract). Default false.
    */
   realTxs?: boolean;
+  /** Event shapes of EVM txs: 'v0.3' (default, evmd v0.3.2: EVM logs copied into `tx_log` events) or 'v0.5' (no `tx_log`, cosmos/evm #576). */
+  cosmosEvm?: 'v0.3' | 'v0.5';
   /** WebSocket read deadline: the server drops a socket it has not heard from for this long (CometBFT: 30 s). */
   wsReadTimeoutMs?: number;
 }
@@ -117,6 +119,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     genesisAppStateBytes: options.genesisAppStateBytes ?? 0,
     genesisChunkBytes: options.genesisChunkBytes ?? 16 * 1024 * 1024,
     realTxs: options.realTxs ?? false,
+    cosmosEvm: options.cosmosEvm,
   });
   const specs = options.providers ?? [{ name: 'Local node' }];
   const names = new Set<string>();

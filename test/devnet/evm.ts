@@ -280,14 +280,17 @@ export class EvmService {
         args(2, 2);
         const addr = fixedHexArg(p[0], 0, 20, 'common.Address');
         const tag = p[1];
+        let at: bigint | undefined;
         if (typeof tag === 'object' && tag !== null) {
-          // BlockNumberOrHash object form: accepted, state is the same at every height here.
+          // BlockNumberOrHash object form: accepted, read as the latest state.
         } else {
           const n = blockNumberArg(tag, 1, view, this.chain.earliest);
           if (n > view) throw new EvmError(-32000, 'header not found');
           if (n < pruned) throw new EvmError(-32000, `failed to load state at height ${n}: version does not exist`);
+          // A block number: the state after that block (the ledger keeps each account's balance changes).
+          if (typeof tag === 'string' && /^0x/i.test(tag)) at = n;
         }
-        return quantity(this.chain.balanceOf(addr));
+        return quantity(this.chain.balanceOf(addr, at));
       }
       case 'eth_getTransactionCount': {
         args(2, 2);

@@ -10,7 +10,7 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { BinaryWriter } from 'cosmjs-types/binary';
-import { type Hex, getAddress, getContractAddress } from 'viem';
+import { type Hex, decodeFunctionData, encodeAbiParameters, encodeFunctionData, getAddress, getContractAddress, parseAbi, toEventSelector } from 'viem';
 import type { AbciEvent } from './chain';
 import { EMITTER_INIT, EMITTER_RUNTIME, TRANSFER_TOPIC, transferCallData } from './contract';
 import {
@@ -30,6 +30,7 @@ import { bech32Decode, bech32Encode, sha256 } from './encoding';
 import { type CallFrame, FixtureContracts } from './fixtureContracts';
 import { type FixtureDeployment, fixtureTxs } from './fixtureTxs';
 import { checkRawEvmTx } from './rawTx';
+import { DevStaking } from './staking';
 
 export const BASE_FEE = 1_000_000_000n;
 const TOKEN = 10n ** 18n;
@@ -100,6 +101,28 @@ export interface ExecResult {
   exec?: EvmExec;
 }
 
+/** The staking precompile (Cosmos EVM static precompile 0x…0800) and the part of its ABI the devnet runs. */
+export const STAKING_PRECOMPILE = '0x0000000000000000000000000000000000000800' as Hex;
+export const STAKING_PRECOMPILE_ABI = parseAbi([
+  'function delegate(address delegatorAddress, string validatorAddress, uint256 amount) returns (bool success)',
+  'event Delegate(address indexed delegatorAddress, address indexed validatorAddress, uint256 amount, uint256 newShares)',
+]);
+const DELEGATE_TOPIC = toEventSelector('Delegate(address,address,uint256,uint256)');
+/** What the sample's delegation through the precompile bonds (1 TEST), and its gas (evmd: 154,031 used with a withdrawal). */
+export const SAMPLE_DELEGATION = TOKEN;
+const PRECOMPILE_DELEGATE_GAS = 300_000n;
+const PRECOMPILE_DELEGATE_GAS_USED = 154_031n;
+/** Balance changes kept per account (older heights answer the oldest kept balance). */
+const MAX_BALANCE_CHANGES = 6_000;
+
+/** The devnet's precompile delegation (the receipt sample, block 2 with the default initial height): its hashes once generated. */
+export interface ReceiptSample {
+  evmHash: Hex;
+  delegator: DevKey;
+  validator: string;
+  amount: bigint;
+}
+
 const hexKey = (a: Buffer | string): string => (typeof a === 'string' ? a.replace(/^0x/i, '') : a.toString('hex')).toLowerCase();
 
 export class Ledger {
@@ -113,7 +136,23 @@ export class Ledger {
   readonly fixtures: FixtureContracts;
   /** Where the first block put the test contracts and which txs used them (with realTxs). */
   fixtureDeployment: FixtureDeployment | undefined;
+  /** Staking (delegations, rewards) at every height: restState.ts serves it, the staking precompile changes it. */
+  readonly staking = new DevStaking();
+  readonly bondedPool = moduleAddress('bonded_tokens_pool');
+  readonly distribution = moduleAddress('distribution');
+  /** The precompile delegation the second block carries (issue #35's receipt sample). */
+  receiptSample: ReceiptSample | undefined;
+  /**
+   * false: EVM txs emit no `tx_log` events, as Cosmos EVM v0.5 (cosmos/evm #576); true (default):
+   * every EVM log is copied into a `tx_log` event, as v0.3.
+   */
+  txLogEvents = true;
   private round = 0;
+  private validator0: string | undefined;
+  /** Height of the block being executed (balance history). */
+  private height = 0n;
+  /** Balance changes per account: [height, balance after that height], oldest first. */
+  private readonly history = new Map<string, Array<[bigint, bigint]>>();
 
   /**
    * @param fallback the balance of an address the ledger has not seen (the devnet's deterministic
@@ -142,6 +181,25 @@ export class Ledger {
     return this.balances.get(hexKey(address)) ?? this.fallback(address);
   }
 
+  /** The balance at the end of block `height` (state at that height); the current one past the last change. */
+  balanceAt(address: Buffer, height: bigint): bigint {
+    const changes = this.history.get(hexKey(address));
+    if (!changes) return this.balance(address);
+    for (let i = changes.length - 1; i >= 0; i--) if (changes[i][0] <= height) return changes[i][1];
+    return changes[0][1];
+  }
+
+  /**
+   * Genesis staking: `delegator` has `amount` bonded to `validator` (the bonded pool holds it) and the
+   * distribution module holds what rewards will pay. Called once by the chain, before any block.
+   */
+  stakeAtGenesis(delegator: DevKey, validator: string, amount: bigint): void {
+    this.validator0 = validator;
+    this.staking.genesis(delegator.bech32, validator, amount);
+    this.fund(this.bondedPool, amount);
+    this.fund(this.distribution, 1_000n * TOKEN);
+  }
+
   nonce(address: Buffer): bigint {
     return this.nonces.get(hexKey(address)) ?? 0n;
   }
@@ -163,7 +221,15 @@ export class Ledger {
   }
 
   private add(address: Buffer, delta: bigint): void {
-    this.balances.set(hexKey(address), this.balance(address) + delta);
+    const key = hexKey(address);
+    const before = this.balance(address);
+    this.balances.set(key, before + delta);
+    let changes = this.history.get(key);
+    if (!changes) this.history.set(key, (changes = [[0n, before]]));
+    const last = changes[changes.length - 1];
+    if (last[0] === this.height) last[1] = before + delta;
+    else changes.push([this.height, before + delta]);
+    if (changes.length > MAX_BALANCE_CHANGES) changes.splice(0, changes.length - MAX_BALANCE_CHANGES);
   }
 
   private evmTx(from: DevKey, to: Hex | null, value: bigint, input: Hex, gas: bigint, gasUsed: bigint): { bytes: Buffer; real: EvmTx } {
@@ -195,6 +261,16 @@ export class Ledger {
     }
     const r = this.round++;
     const at = (i: number): DevKey => k[(r + i) % k.length];
+    // The second block: alice delegates 1 TEST more through the staking precompile (her genesis
+    // delegation's rewards are withdrawn). No other tx of that block moves her balance (she only
+    // receives the emitter's log), so her receipt explains her whole change.
+    if (r === 1 && this.validator0) {
+      const alice = k[0];
+      const input = encodeFunctionData({ abi: STAKING_PRECOMPILE_ABI, functionName: 'delegate', args: [alice.hex, this.validator0, SAMPLE_DELEGATION] });
+      const tx = this.evmTx(alice, STAKING_PRECOMPILE, 0n, input, PRECOMPILE_DELEGATE_GAS, PRECOMPILE_DELEGATE_GAS_USED);
+      out.push(tx);
+      this.receiptSample = { evmHash: tx.real.tx.hash as Hex, delegator: alice, validator: this.validator0, amount: SAMPLE_DELEGATION };
+    }
     // 1. A bank send, signed SIGN_MODE_DIRECT.
     const from = at(0);
     const accountNumber = BigInt(k.indexOf(from));
@@ -299,6 +375,8 @@ export class Ledger {
   }
 
   execute(t: RealTx, ctx: ExecContext): ExecResult {
+    this.height = ctx.height;
+    if (t.kind === 'evm' && t.tx.to?.toLowerCase() === STAKING_PRECOMPILE) return this.executeStaking(t, ctx);
     return t.kind === 'bank' ? this.executeBank(t) : this.executeEvm(t, ctx);
   }
 
@@ -331,6 +409,157 @@ export class Ledger {
       data: msgData('/cosmos.bank.v1beta1.MsgSendResponse', new Uint8Array()),
       gasWanted: t.gasLimit,
       gasUsed: t.gasUsed,
+    };
+  }
+
+  /**
+   * An EVM call to the staking precompile, with evmd's events in evmd's order (recorded in
+   * test/fixtures/evmd/receipt/delegate-again.json): the ante handler charges gas limit × price
+   * (`tx.fee`) and lists it once more at twice the amount; inside the message the distribution
+   * module pays the pending rewards (`withdraw_rewards`), the delegator's coins go to the bonded
+   * pool (`delegate`), the fee collector refunds the unused gas (listed once more at twice the
+   * amount); then `ethereum_tx`, `tx_log` (v0.3 only) and the evm `message`. The balances move once
+   * per effect. Only `delegate(address,string,uint256)` from the delegator itself succeeds; anything
+   * else reverts (fee paid, nothing moved).
+   */
+  private executeStaking(t: EvmTx, ctx: ExecContext): ExecResult {
+    const tx = t.tx;
+    const price = min(tx.maxFeePerGas, BASE_FEE + tx.maxPriorityFeePerGas);
+    const fromHex = getAddress(('0x' + t.from.toString('hex')) as Hex);
+    const sender = bech32Encode('cosmos', t.from);
+    const feeCollector = bech32Encode('cosmos', this.feeCollector);
+    const lower = (a: string): Hex => a.toLowerCase() as Hex;
+    let call: { delegator: Hex; validator: string; amount: bigint } | undefined;
+    try {
+      const d = decodeFunctionData({ abi: STAKING_PRECOMPILE_ABI, data: tx.input });
+      const [delegator, validator, amount] = d.args as [Hex, string, bigint];
+      const valBytes = bech32Decode(validator);
+      if (d.functionName === 'delegate' && lower(delegator) === lower(fromHex) && valBytes.hrp === 'cosmosvaloper' && amount > 0n && tx.value === 0n)
+        call = { delegator, validator, amount };
+    } catch {
+      call = undefined;
+    }
+    const fee = tx.gas * price;
+    const gasUsed = evmdGasUsed(call ? PRECOMPILE_DELEGATE_GAS_USED : tx.gas, tx.gas);
+    const refund = (tx.gas - gasUsed) * price;
+    const ok = call !== undefined && this.balance(t.from) - fee >= call.amount;
+    // Ante: the fee, charged up front.
+    this.add(t.from, -fee);
+    this.add(this.feeCollector, fee);
+    const events: AbciEvent[] = [
+      ...coinMove(sender, feeCollector, `${fee}${DENOM}`, false),
+      ...doubled(sender, feeCollector, 2n * fee, false),
+      ev('tx', [['fee', `${fee}${DENOM}`]]),
+      ev('ethereum_tx', [
+        ['ethereumTxHash', tx.hash],
+        ['txIndex', String(ctx.evmIndex)],
+      ]),
+      ev('message', [
+        ['action', MSG_ETH_TX_TYPE],
+        ['sender', sender],
+        ['msg_index', '0'],
+      ]),
+    ];
+    const logs: EvmLog[] = [];
+    if (ok && call) {
+      const { rewards } = this.staking.delegate(sender, call.validator, call.amount, ctx.height);
+      if (rewards > 0n) {
+        const distribution = bech32Encode('cosmos', this.distribution);
+        this.add(this.distribution, -rewards);
+        this.add(t.from, rewards);
+        events.push(
+          ...coinMove(distribution, sender, `${rewards}${DENOM}`, true),
+          ev('withdraw_rewards', [
+            ['amount', `${rewards}${DENOM}`],
+            ['validator', call.validator],
+            ['delegator', sender],
+            ['msg_index', '0'],
+          ]),
+        );
+      }
+      this.add(t.from, -call.amount);
+      this.add(this.bondedPool, call.amount);
+      const bonded = bech32Encode('cosmos', this.bondedPool);
+      events.push(
+        ev('coin_spent', [
+          ['spender', sender],
+          ['amount', `${call.amount}${DENOM}`],
+          ['msg_index', '0'],
+        ]),
+        ev('coin_received', [
+          ['receiver', bonded],
+          ['amount', `${call.amount}${DENOM}`],
+          ['msg_index', '0'],
+        ]),
+        ev('delegate', [
+          ['validator', call.validator],
+          ['delegator', sender],
+          ['amount', `${call.amount}${DENOM}`],
+          ['new_shares', `${call.amount}.000000000000000000`],
+          ['msg_index', '0'],
+        ]),
+      );
+      const valHex = `0x${bech32Decode(call.validator).bytes.toString('hex')}`;
+      logs.push({
+        address: STAKING_PRECOMPILE,
+        topics: [DELEGATE_TOPIC, pad32(fromHex), pad32(valHex)],
+        // newShares as the SDK's LegacyDec integer (18 decimals).
+        data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [call.amount, call.amount * TOKEN]),
+        logIndex: ctx.logIndex,
+      });
+    }
+    // The refund of unused gas, inside the message.
+    this.add(this.feeCollector, -refund);
+    this.add(t.from, refund);
+    events.push(...coinMove(feeCollector, sender, `${refund}${DENOM}`, true), ...doubled(feeCollector, sender, 2n * refund, true));
+    const status: 0 | 1 = ok ? 1 : 0;
+    const ethAttrs: Array<[string, string]> = [
+      ['amount', '0'],
+      ['ethereumTxHash', tx.hash],
+      ['txIndex', String(ctx.evmIndex)],
+      ['txGasUsed', gasUsed.toString()],
+      ['txHash', ctx.cosmosHash.toLowerCase()],
+      ['recipient', STAKING_PRECOMPILE],
+    ];
+    if (!ok) ethAttrs.push(['ethereumTxFailed', 'execution reverted']);
+    ethAttrs.push(['msg_index', '0']);
+    events.push(ev('ethereum_tx', ethAttrs));
+    if (this.txLogEvents) events.push(ev('tx_log', [...logs.map((l): [string, string] => ['txLog', txLogJson(l, tx.hash, ctx)]), ['msg_index', '0']]));
+    events.push(
+      ev('message', [
+        ['module', 'evm'],
+        ['sender', fromHex],
+        ['txType', tx.txType === 'legacy' ? '0' : tx.txType === 'eip2930' ? '1' : '2'],
+        ['msg_index', '0'],
+      ]),
+    );
+    const trace: CallFrame = {
+      type: 'CALL',
+      from: lower(fromHex),
+      to: STAKING_PRECOMPILE,
+      value: 0n,
+      gas: tx.gas,
+      gasUsed: ok ? gasUsed : 0n,
+      input: tx.input,
+      output: ok ? encodeAbiParameters([{ type: 'bool' }], [true]) : '0x',
+      ...(ok ? {} : { error: 'execution reverted' }),
+    } as CallFrame;
+    const exec: EvmExec = {
+      status,
+      trace,
+      gasUsed,
+      effectiveGasPrice: price,
+      cumulativeGasUsed: ctx.cumulativeGasUsed + gasUsed,
+      logs,
+      contractAddress: null,
+      evmIndex: ctx.evmIndex,
+    };
+    return {
+      events,
+      data: msgData('/cosmos.evm.vm.v1.MsgEthereumTxResponse', ethTxResponse(tx.hash, logs, ctx, exec)),
+      gasWanted: tx.gas,
+      gasUsed,
+      exec,
     };
   }
 
@@ -438,7 +667,7 @@ export class Ledger {
       events.push(...coinMove(sender, bech32Encode('cosmos', Buffer.from(tx.to.slice(2), 'hex')), `${tx.value}${DENOM}`, true));
     events.push(
       ev('ethereum_tx', ethAttrs),
-      ev('tx_log', [...logJson.map((j): [string, string] => ['txLog', j]), ['msg_index', '0']]),
+      ...(this.txLogEvents ? [ev('tx_log', [...logJson.map((j): [string, string] => ['txLog', j]), ['msg_index', '0']])] : []),
       ev('message', [
         ['module', 'evm'],
         ['sender', fromHex],
@@ -495,6 +724,33 @@ function coinMove(from: string, to: string, amount: string, inMsg: boolean): Abc
     ev('transfer', [['recipient', to], ['sender', from], ['amount', amount], ...m]),
     ev('message', [['sender', from], ...m]),
   ];
+}
+
+/** The extra transfer evmd lists after the fee and after the refund: exactly twice the amount, which no balance shows. */
+function doubled(from: string, to: string, amount: bigint, inMsg: boolean): AbciEvent[] {
+  const m: Array<[string, string]> = inMsg ? [['msg_index', '0']] : [];
+  const a = `${amount}${DENOM}`;
+  return [
+    ev('transfer', [['recipient', to], ['sender', from], ['amount', a], ...m]),
+    ev('coin_spent', [['spender', from], ['amount', a], ...m]),
+    ev('coin_received', [['receiver', to], ['amount', a], ...m]),
+  ];
+}
+
+const pad32 = (hex: string): Hex => `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`;
+
+/** An EVM log as Cosmos EVM v0.3 copies it into a `tx_log` event (data in base64, numbers as JSON numbers). */
+function txLogJson(l: EvmLog, txHash: string, ctx: ExecContext): string {
+  return JSON.stringify({
+    address: getAddress(l.address),
+    topics: l.topics,
+    data: Buffer.from(l.data.slice(2), 'hex').toString('base64'),
+    blockNumber: Number(ctx.height),
+    transactionHash: txHash,
+    transactionIndex: ctx.evmIndex,
+    blockHash: ctx.blockHash,
+    logIndex: l.logIndex,
+  });
 }
 
 function msgData(typeUrl: string, value: Uint8Array): Buffer {

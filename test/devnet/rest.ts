@@ -87,7 +87,7 @@ export class RestService {
       if (isStateRouteError(at)) throw new GrpcError(at.grpc, at.message);
       const state = served ? stateRoute(this.chain, call.path, at ?? view) : undefined;
       if (isStateRouteError(state)) throw new GrpcError(state.grpc, state.message);
-      const result = state ?? this.route(call, view);
+      const result = state ?? this.route(call, view, at);
       const read = (at ?? view).toString();
       sendJson(call.res, 200, JSON.stringify(result), broadcast ? {} : { 'x-cosmos-block-height': read, ...grpc, 'Grpc-Metadata-X-Cosmos-Block-Height': read });
     } catch (e) {
@@ -101,7 +101,7 @@ export class RestService {
     }
   }
 
-  private route(call: HttpCall, view: bigint): unknown {
+  private route(call: HttpCall, view: bigint, stateAt?: bigint): unknown {
     const method = call.req.method ?? 'GET';
     const p = call.path;
     let m: RegExpExecArray | null;
@@ -123,7 +123,7 @@ export class RestService {
       if (p === `${BASE}/syncing`) return { syncing: false };
       if (p === `${BASE}/validatorsets/latest`) return this.validators(view, view);
       if ((m = new RegExp(`^${BASE}/validatorsets/([^/]+)$`).exec(p))) return this.validators(parseHeight(m[1]), view);
-      if ((m = /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)$/.exec(p))) return this.balances(m[1]);
+      if ((m = /^\/cosmos\/bank\/v1beta1\/balances\/([^/]+)$/.exec(p))) return this.balances(m[1], stateAt);
       if ((m = /^\/cosmos\/auth\/v1beta1\/accounts\/([^/]+)$/.exec(p))) return this.account(m[1]);
       if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([^/]+)$/.exec(p))) return this.tx(m[1], view);
       if (p === '/cosmos/tx/v1beta1/txs') return this.txSearch(call.query, view);
@@ -229,9 +229,10 @@ export class RestService {
     return a;
   }
 
-  private balances(address: string): unknown {
+  /** Bank balances; at a height (the x-cosmos-block-height header) the state after that block. */
+  private balances(address: string, height?: bigint): unknown {
     const bytes = this.address(address);
-    const amount = this.chain.balanceOf(bytes);
+    const amount = this.chain.balanceOf(bytes, height);
     const balances = amount > 0n ? [{ denom: 'atest', amount: amount.toString() }] : [];
     return { balances, pagination: { next_key: null, total: String(balances.length) } };
   }

@@ -2,11 +2,13 @@
 // src/core/chain/state.ts): the `x-cosmos-block-height` header (a height past the view is refused,
 // one below the provider's prune floor answers evmd's pruned 404 with gRPC code 5 "version does not
 // exist"), staking delegations, distribution rewards per validator, unbonding delegations and
-// precise-bank's fractional balance. The staking model is fixed and small: the first dev key (alice)
-// delegates 10 TEST to the first validator from genesis and earns 0.001 TEST of rewards per block;
-// the second (bob) has one unbonding entry of 0.5 TEST from the second validator, completing 21 days
-// after genesis, and one redelegation entry of 0.25 TEST from the second validator to the first, completing
-// at the same time. Bank balances are the ledger's (the same at every kept height, as its EVM state).
+// precise-bank's fractional balance. Delegations and rewards are the ledger's staking model at the
+// height (staking.ts): the first dev key (alice) delegates 10 TEST to the first validator from
+// genesis and earns 0.001 TEST of rewards per block, and the second block's precompile delegation
+// (ledger.ts, the receipt sample) adds 1 TEST and withdraws them; the second key (bob) has one
+// unbonding entry of 0.5 TEST from the second validator, completing 21 days after genesis, and one
+// redelegation entry of 0.25 TEST from the second validator to the first, completing at the same time. Bank
+// balances are the ledger's at the height (rest.ts).
 import type { Chain } from './chain';
 import { bech32Decode, bech32Encode, protoTime } from './encoding';
 import { DENOM } from './devTx';
@@ -17,8 +19,7 @@ export interface StateRouteError {
   message: string;
 }
 
-export const DEVNET_DELEGATION = 10_000_000_000_000_000_000n;
-export const DEVNET_REWARD_PER_BLOCK = 1_000_000_000_000_000n;
+export { DEVNET_DELEGATION, DEVNET_REWARD_PER_BLOCK } from './staking';
 export const DEVNET_UNBONDING = 500_000_000_000_000_000n;
 /** bob's redelegation from the second validator to the first (same creation and completion as his unbonding). */
 export const DEVNET_REDELEGATION = 250_000_000_000_000_000n;
@@ -68,27 +69,26 @@ const pagination = (n: number) => ({ next_key: null, total: String(n) });
 /** The answer of a state route at `height`, a gRPC error, or undefined (not one of these routes). */
 export function stateRoute(chain: Chain, path: string, height: bigint): unknown {
   let m: RegExpExecArray | null;
-  const [alice, bob] = chain.ledger.keys;
+  const [, bob] = chain.ledger.keys;
   const valoper = (i: number) => bech32Encode('cosmosvaloper', chain.validators[i].address);
   if ((m = /^\/cosmos\/staking\/v1beta1\/delegations\/([^/]+)$/.exec(path))) {
     const a = account(m[1]);
     if (!Buffer.isBuffer(a)) return a;
-    const list = a.equals(alice.address)
-      ? [
-          {
-            delegation: { delegator_address: m[1], validator_address: valoper(0), shares: `${DEVNET_DELEGATION}${DEC}` },
-            balance: { denom: DENOM, amount: DEVNET_DELEGATION.toString() },
-          },
-        ]
-      : [];
+    const list = chain.ledger.staking.at(m[1], height).map((d) => ({
+      delegation: { delegator_address: m![1], validator_address: d.validator, shares: `${d.amount}${DEC}` },
+      balance: { denom: DENOM, amount: d.amount.toString() },
+    }));
     return { delegation_responses: list, pagination: pagination(list.length) };
   }
   if ((m = /^\/cosmos\/distribution\/v1beta1\/delegators\/([^/]+)\/rewards$/.exec(path))) {
     const a = account(m[1]);
     if (!Buffer.isBuffer(a)) return a;
-    if (!a.equals(alice.address)) return { rewards: [], total: [] };
-    const reward = [{ denom: DENOM, amount: `${height * DEVNET_REWARD_PER_BLOCK}${DEC}` }];
-    return { rewards: [{ validator_address: valoper(0), reward }], total: reward };
+    const rewards = chain.ledger.staking
+      .at(m[1], height)
+      .map((d) => ({ validator_address: d.validator, reward: [{ denom: DENOM, amount: `${d.rewards}${DEC}` }] }));
+    if (rewards.length === 0) return { rewards: [], total: [] };
+    const total = rewards.reduce((sum, r) => sum + BigInt(r.reward[0].amount.split('.')[0]), 0n);
+    return { rewards, total: [{ denom: DENOM, amount: `${total}${DEC}` }] };
   }
   if ((m = /^\/cosmos\/staking\/v1beta1\/delegators\/([^/]+)\/unbonding_delegations$/.exec(path))) {
     const a = account(m[1]);

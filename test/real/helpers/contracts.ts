@@ -1,5 +1,5 @@
 // The test contracts on a real evmd: a trace node (helpers/evmd.ts `trace`: `debug` on, static
-// precompiles active, no REST), the fixture token and router (test/fixtures/contracts, Foundry
+// precompiles active, REST on too), the fixture token and router (test/fixtures/contracts, Foundry
 // artifacts) deployed by dev0 with viem-signed transactions, then the same traffic as the
 // devnet's first block (test/devnet/fixtureTxs.ts): an approval, a routed payment (STATICCALL to
 // the bank precompile, CALL to the token), a transfer and a failing transfer (InsufficientBalance).

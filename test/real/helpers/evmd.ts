@@ -48,11 +48,23 @@ export interface EvmdOptions {
   home?: string;
   /**
    * A node for contracts and traces: `debug` in the JSON-RPC api and the static precompiles active
-   * (with the native token pair), as upstream local_node.sh sets them. evmd v0.3.2 does not start
-   * its REST server when `debug` is on, so this node has REST off (api.enable = false) and start()
-   * does not wait for it: run a second node for REST (PROTOCOLS.md).
+   * (with the native token pair), as upstream local_node.sh sets them. REST stays on: one evmd node
+   * serves REST, gRPC, `debug` and the precompiles together (PROTOCOLS.md, correction of November
+   * 26: what had closed REST was an `EVMD_API` variable in the launching environment, which the
+   * SDK reads as configuration; evmdEnv() now keeps every `EVMD_*` variable away from the node).
    */
   trace?: boolean;
+  /** app.toml `pruning`; default the SDK's ("default": 362,880 recent states). `"nothing"` keeps every height. */
+  pruning?: 'default' | 'nothing' | 'everything';
+}
+
+/**
+ * The environment for evmd processes: the caller's, without any `EVMD_*` variable. The Cosmos SDK
+ * reads every variable prefixed with the binary's name as configuration (viper), so a stray
+ * `EVMD_API=…` in a developer's shell would replace the node's whole `[api]` section.
+ */
+export function evmdEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^EVMD_/i.test(k)));
 }
 
 /** The static precompiles the trace node activates: p256, bech32, staking … evidence (0x…0800-0x…0807). */
@@ -69,8 +81,6 @@ export class EvmdNode {
   ports = {} as EvmdPorts;
   readonly logFile: string;
   readonly addresses: Record<string, { bech32: string; hex: string }> = {};
-
-  private trace = false;
 
   private constructor(
     readonly bin: string,
@@ -105,6 +115,7 @@ export class EvmdNode {
       input,
       encoding: 'utf8',
       timeout: timeoutMs,
+      env: evmdEnv(),
       killSignal: 'SIGKILL',
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -122,7 +133,6 @@ export class EvmdNode {
     const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'ce-real-evmd-'));
     const node = new EvmdNode(evmd.path, home, options.chainId ?? 'chain-endpoints-evmd-1');
     if (!options.home) removeOnExit(home);
-    node.trace = options.trace === true;
     try {
       node.init(options);
       await node.configure(options);
@@ -207,7 +217,7 @@ export class EvmdNode {
     ]);
     // The app's servers: REST gateway, gRPC, EVM JSON-RPC (HTTP and WebSocket) and its metrics.
     edit('app.toml', [
-      ['api', 'enable', options.trace ? 'false' : 'true'],
+      ['api', 'enable', 'true'],
       ['api', 'address', q(`tcp://127.0.0.1:${P.api}`)],
       ['grpc', 'enable', 'true'],
       ['grpc', 'address', q(`127.0.0.1:${P.grpc}`)],
@@ -217,10 +227,11 @@ export class EvmdNode {
       ['json-rpc', 'metrics-address', q(`127.0.0.1:${P.metrics}`)],
       ['json-rpc', 'api', q(options.trace ? 'eth,txpool,net,web3,debug' : 'eth,txpool,net,web3')],
       ['evm', 'evm-chain-id', EVM_CHAIN_ID.toString()],
+      ...(options.pruning ? ([['', 'pruning', q(options.pruning)]] as Array<[string, string, string]>) : []),
     ]);
   }
 
-  /** `evmd start`; resolves when CometBFT, REST (not on a trace node) and the EVM JSON-RPC all answer above height 1. */
+  /** `evmd start`; resolves when CometBFT, REST and the EVM JSON-RPC all answer above height 1. */
   async start(timeoutMs = 90_000): Promise<void> {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) throw new Error('evmd already running');
     const log = createWriteStream(this.logFile, { flags: 'a' });
@@ -228,7 +239,7 @@ export class EvmdNode {
     const p = spawn(
       this.bin,
       ['start', '--home', this.home, '--chain-id', this.chainId, `--minimum-gas-prices=0${DENOM}`, '--log_level', 'info', '--log_no_color'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'], env: evmdEnv() },
     );
     register(p);
     p.stdout?.pipe(log, { end: false });
@@ -240,7 +251,7 @@ export class EvmdNode {
       const st = await fetch(`${this.cometHttp}/status`, { signal: AbortSignal.timeout(2000) });
       if (!st.ok || BigInt(((await st.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height) < 2n)
         return false;
-      const rest = this.trace ? { ok: true } : await fetch(`${this.rest}/cosmos/base/tendermint/v1beta1/syncing`, { signal: AbortSignal.timeout(2000) });
+      const rest = await fetch(`${this.rest}/cosmos/base/tendermint/v1beta1/syncing`, { signal: AbortSignal.timeout(2000) });
       const evm = await fetch(this.evmRpc, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

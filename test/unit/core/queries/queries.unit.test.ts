@@ -18,6 +18,7 @@ import { type Devnet, startDevnet } from '../../../devnet/devnet';
 import { builtCli } from '../../helpers/builtCli';
 import { REPO_ROOT } from '../../helpers/repoRoot';
 import { readAccountForQuery } from '../../../../src/core/explorer/account/accountFields';
+import { receiptRunner } from '../../../../src/core/explorer/receipt/queryRunner';
 
 const ROOT = REPO_ROOT;
 const EXAMPLES = path.join(ROOT, 'examples', 'workspace');
@@ -162,6 +163,7 @@ describe('query files: the CLI against the devnet', function () {
       err: (t) => (err += t),
       // explorer.account (account.chainq): the explorer's reader, as src/cli.ts passes it.
       account: readAccountForQuery,
+      receipt: receiptRunner,
     });
     return { code, out, err };
   };
