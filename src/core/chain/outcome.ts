@@ -4,7 +4,7 @@
 import { type HttpClient, type HttpRequest, type HttpResponse } from '../transport/http';
 import type { AnswerRecord, RequestDescription } from '../documents/answer';
 export type { RequestDescription } from '../documents/answer';
-import type { EndpointError } from '../base/errors';
+import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { FormattedJson } from '../documents/jsonFormat';
 import type { Args, Operation } from './operations';
@@ -102,4 +102,32 @@ export async function sendRecorded(options: ExecuteOptions, outcome: Outcome, re
   outcome.file = res.file;
   if (res.file) outcome.notes.push(l10n.t('body written to {0} (larger than chainEndpoints.maxDocumentMegabytes)', res.file));
   return res;
+}
+
+/**
+ * One run that is not a catalogue request on the wire (the query files' own operations: `evm.simulate`,
+ * `explorer.receipt`, `explorer.account`): the outcome recorded and timed, and a failure as its error,
+ * never thrown. `work` sets the outcome's result, status and summary, and returns the record's fields.
+ */
+export async function recordedRun(
+  op: Operation,
+  providerName: string,
+  args: Args,
+  request: RequestDescription,
+  work: (outcome: RecordedOutcome) => Promise<Record<string, unknown> | undefined>,
+): Promise<{ outcome: RecordedOutcome; fields?: Record<string, unknown> }> {
+  const outcome = new RecordedOutcome(op, providerName, args, new Date());
+  const started = performance.now();
+  outcome.request = request;
+  try {
+    const fields = await work(outcome);
+    return { outcome, ...(fields ? { fields } : {}) };
+  } catch (err) {
+    outcome.error = isEndpointError(err)
+      ? err
+      : new EndpointError('input', err instanceof LocalizedError ? { english: err.message, shown: err.shown } : errorMessage(err));
+    return { outcome };
+  } finally {
+    outcome.elapsedMs = performance.now() - started;
+  }
 }

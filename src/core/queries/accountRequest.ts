@@ -5,11 +5,11 @@
 // `assert tokens[0].balance > 0`, `assert history.entries[0].height > 5`. Nothing is sent for an
 // address or height the explorer refuses; the request fails with its sentence.
 
-import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { ExecuteOptions, Outcome } from '../chain/execute';
 import type { Args, Operation, ParamSpec } from '../chain/operation';
-import { RecordedOutcome } from '../chain/outcome';
+import { recordedRun } from '../chain/outcome';
 import type { Provider } from '../config/providers';
 
 export const ACCOUNT_OPERATION_ID = 'explorer.account';
@@ -92,14 +92,12 @@ export async function runAccountRequest(
   options: ExecuteOptions,
   reader: AccountReader | undefined,
 ): Promise<{ outcome: Outcome; fields?: Record<string, unknown> }> {
-  const outcome = new RecordedOutcome(op, provider.name, args, new Date());
-  const started = performance.now();
-  outcome.request = {
-    method: 'GET',
+  const request = {
+    method: 'GET' as const,
     url: wire.endpoints.rest ?? wire.endpoints.evmRpc ?? wire.endpoints.consensusHttp ?? '',
     body: JSON.stringify({ account: args }),
   };
-  try {
+  return recordedRun(op, provider.name, args, request, async (outcome) => {
     if (!reader) throw new EndpointError('input', l10n.both('explorer.account is not available here (it runs in the editor and the CLI).'));
     const address = (args.address ?? '').trim();
     const height = (args.height ?? '').trim();
@@ -107,13 +105,6 @@ export async function runAccountRequest(
     outcome.result = r.fields;
     outcome.status = 200;
     outcome.summary = r.summary;
-    return { outcome, fields: r.fields };
-  } catch (err) {
-    outcome.error = isEndpointError(err)
-      ? err
-      : new EndpointError('input', err instanceof LocalizedError ? { english: err.message, shown: err.shown } : errorMessage(err));
-    return { outcome };
-  } finally {
-    outcome.elapsedMs = performance.now() - started;
-  }
+    return r.fields;
+  });
 }

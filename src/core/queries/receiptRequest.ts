@@ -12,11 +12,11 @@
 // from N−1 to N, signed, base units), `explained`, `unexplained`, `causes`, `coverage`, `evmHash`,
 // `cosmosHash`, and `result` (the whole receipt, docs/receipt.md).
 
-import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { ExecuteOptions, Outcome } from '../chain/execute';
 import type { Args, Operation, ParamSpec } from '../chain/operation';
-import { RecordedOutcome } from '../chain/outcome';
+import { recordedRun } from '../chain/outcome';
 import * as v from '../chain/validate';
 import type { Provider } from '../config/providers';
 
@@ -65,22 +65,13 @@ export async function runReceiptRequest(
   options: ExecuteOptions,
   runner: ReceiptRunner | undefined,
 ): Promise<{ outcome: Outcome; fields?: Record<string, unknown> }> {
-  const outcome = new RecordedOutcome(op, provider.name, args, new Date());
-  const started = performance.now();
-  outcome.request = { method: 'GET', url: `${wire.endpoints.rest ?? ''} receipt ${args.hash ?? ''}` };
-  try {
+  const request = { method: 'GET' as const, url: `${wire.endpoints.rest ?? ''} receipt ${args.hash ?? ''}` };
+  return recordedRun(op, provider.name, args, request, async (outcome) => {
     if (!runner) throw new EndpointError('input', l10n.both('explorer.receipt runs in the editor and in the command-line runner only.'));
     const r = await runner(wire, (args.hash ?? '').trim(), options);
     outcome.result = r.result;
     outcome.status = 200;
     outcome.summary = r.summary;
-    return { outcome, fields: r.fields };
-  } catch (err) {
-    outcome.error = isEndpointError(err)
-      ? err
-      : new EndpointError('input', err instanceof LocalizedError ? { english: err.message, shown: err.shown } : errorMessage(err));
-    return { outcome };
-  } finally {
-    outcome.elapsedMs = performance.now() - started;
-  }
+    return r.fields;
+  });
 }

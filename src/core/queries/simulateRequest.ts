@@ -4,11 +4,11 @@
 // failing the request with its sentence and nothing sent, and the result laid out so that
 // assertions reach `engine`, `result`, `revert`, `logs` and `steps[i].…`.
 
-import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
+import { EndpointError, LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import type { ExecuteOptions, Outcome } from '../chain/execute';
 import type { Args, Operation } from '../chain/operation';
-import { RecordedOutcome } from '../chain/outcome';
+import { recordedRun } from '../chain/outcome';
 import { groupNetworks, sameNetwork } from '../config/networks';
 import type { Provider } from '../config/providers';
 import { ContractRegistry } from '../contracts/registry';
@@ -143,10 +143,8 @@ export async function runSimulationRequest(
   options: ExecuteOptions,
   ctx: SimulationContext,
 ): Promise<{ outcome: Outcome; fields?: Record<string, unknown> }> {
-  const outcome = new RecordedOutcome(op, provider.name, args, new Date());
-  const started = performance.now();
-  outcome.request = { method: 'POST', url: wire.endpoints.evmRpc ?? '', body: JSON.stringify({ simulate: args }) };
-  try {
+  const request = { method: 'POST' as const, url: wire.endpoints.evmRpc ?? '', body: JSON.stringify({ simulate: args }) };
+  return recordedRun(op, provider.name, args, request, async (outcome) => {
     if (!wire.endpoints.evmRpc) throw new EndpointError('input', l10n.both('Provider "{0}" has no EVM RPC address.', provider.name));
     const spec = specFromArgs(args);
     const registry = ctx.contracts ?? (builtin ??= new ContractRegistry());
@@ -175,13 +173,6 @@ export async function runSimulationRequest(
     outcome.summary =
       (result.ok ? l10n.t('{0}: succeeded', result.engine) : l10n.t('{0}: reverted{1}', result.engine, result.revert?.name ? ` (${result.revert.name})` : '')) +
       (changed ? ` · ${changed.length > 0 ? l10n.t('changed from the original: {0}', changed.join(', ')) : l10n.t('as the original')}` : '');
-    return { outcome, fields: recordFields(result, replay) };
-  } catch (err) {
-    outcome.error = isEndpointError(err)
-      ? err
-      : new EndpointError('input', err instanceof LocalizedError ? { english: err.message, shown: err.shown } : errorMessage(err));
-    return { outcome };
-  } finally {
-    outcome.elapsedMs = performance.now() - started;
-  }
+    return recordFields(result, replay);
+  });
 }

@@ -77,6 +77,14 @@ export const BONDED_POOL = hexOfModule('bonded_tokens_pool');
 export const NOT_BONDED_POOL = hexOfModule('not_bonded_tokens_pool');
 
 /** The module an address belongs to, if it is one of the well-known module accounts. */
+/** The two sides of coins moved from one account to another: `from` loses each, `to` gains it. */
+function moved(coins: readonly { denom: string; amount: string }[], from: string, to: string): { account: string; denom: string; amount: string }[] {
+  return coins.flatMap((c) => [
+    { account: from, denom: c.denom, amount: neg(c.amount) },
+    { account: to, denom: c.denom, amount: c.amount },
+  ]);
+}
+
 export function moduleOf(hex: string): string | undefined {
   return moduleHex.get(hex);
 }
@@ -372,12 +380,7 @@ export function attribute(input: AttributionInput): Attribution {
         add(
           'delegate',
           `${coinsText(coins)} delegated to ${v}${t.get('new_shares') ? ` (${t.get('new_shares')} new shares)` : ''}, moved to the ${moduleOf(pool) === 'not_bonded_tokens_pool' ? 'not-bonded' : 'bonded'} pool`,
-          d
-            ? coins.flatMap((c) => [
-                { account: d, denom: c.denom, amount: neg(c.amount) },
-                { account: pool, denom: c.denom, amount: c.amount },
-              ])
-            : [],
+          d ? moved(coins, d, pool) : [],
           covered,
           origin(),
         );
@@ -396,12 +399,7 @@ export function attribute(input: AttributionInput): Attribution {
         add(
           'unbond',
           `${coinsText(coins)} unbonding from ${v}: paid to the delegator when the unbonding completes${when ? ` (${when})` : ''}, not in this transaction`,
-          tr !== undefined
-            ? coins.flatMap((c) => [
-                { account: BONDED_POOL, denom: c.denom, amount: neg(c.amount) },
-                { account: NOT_BONDED_POOL, denom: c.denom, amount: c.amount },
-              ])
-            : [],
+          tr !== undefined ? moved(coins, BONDED_POOL, NOT_BONDED_POOL) : [],
           covered,
           origin(),
         );
@@ -529,10 +527,7 @@ export function attribute(input: AttributionInput): Attribution {
     add(
       'bankTransfer',
       `bank transfer of ${coinsText(coins)} from ${t.get('sender')} to ${t.get('recipient')}${o?.precompileName ? ` by the ${o.precompileName} precompile` : ''}`,
-      coins.flatMap((c) => [
-        { account: s, denom: c.denom, amount: neg(c.amount) },
-        { account: r, denom: c.denom, amount: c.amount },
-      ]),
+      moved(coins, s, r),
       [i],
       o,
     );

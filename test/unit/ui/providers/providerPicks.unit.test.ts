@@ -68,7 +68,7 @@ describe('ui: provider picks', () => {
     assert.deepEqual([...store.values()], ['C'], 'only the name is stored');
     // A new window: the module's session value is gone, the workspace state is read.
     const restarted = require('../../../../src/ui/base/pickMemory') as typeof import('../../../../src/ui/base/pickMemory');
-    delete require.cache[require.resolve('../../../src/ui/base/pickMemory')];
+    delete require.cache[require.resolve('../../../../src/ui/base/pickMemory')];
     const fresh = require('../../../../src/ui/base/pickMemory') as typeof import('../../../../src/ui/base/pickMemory');
     assert.notEqual(fresh, restarted);
     assert.equal(fresh.lastUsedProvider(), undefined, 'nothing before the memory is given');
