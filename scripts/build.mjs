@@ -154,8 +154,7 @@ const toCommonJs = {
       const files = fs.readdirSync(ESM_DIR).filter((f) => f.endsWith('.js'));
       // The previous build's files go first: a chunk whose hash changed would otherwise stay in dist/ and ship.
       for (const f of fs.existsSync('dist') ? fs.readdirSync('dist') : []) {
-        if (/^(extension|activation|onDemand|chunk|[a-zA-Z]+-[A-Z0-9]{8})\.js(\.map)?$/.test(f))
-          fs.rmSync(path.join('dist', f));
+        if (/^(extension|activation|onDemand|chunk|[a-zA-Z]+-[A-Z0-9]{8})\.js(\.map)?$/.test(f)) fs.rmSync(path.join('dist', f));
       }
       await esbuild.build({
         ...common,

@@ -275,7 +275,7 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
         ? await runReceiptRequest(op, provider, wire, args, options, ctx.receipt)
         : op.id === ACCOUNT_OPERATION_ID
           ? await runAccountRequest(op, provider, wire, args, options, ctx.account)
-        : undefined;
+          : undefined;
   const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error
