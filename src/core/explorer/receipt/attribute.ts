@@ -151,14 +151,20 @@ export function attribute(input: AttributionInput): Attribution {
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
+  // What an address is (module account, precompile or an account with roles), decided once per address.
+  const kindOf = new Map<string, string | null>();
   const role = (hex: string | undefined, r: string) => {
     if (!hex) return;
-    const mod = moduleOf(hex);
-    if (mod) {
-      modules.set(hex, mod);
+    let kind = kindOf.get(hex);
+    if (kind === undefined) {
+      kind = moduleOf(hex) ?? (precompileAt(hex) ? '' : null);
+      kindOf.set(hex, kind);
+    }
+    if (kind) {
+      modules.set(hex, kind);
       return;
     }
-    if (precompileAt(hex)) return;
+    if (kind === '') return;
     let s = roles.get(hex);
     if (!s) roles.set(hex, (s = new Set()));
     s.add(r);
