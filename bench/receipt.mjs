@@ -7,6 +7,7 @@
 // with its literals intact), the bytes the editor reads. No network on either side: the state
 // reads are requests (bounded: 8 accounts × 2 heights × 7 reads, 8 in flight), measured by the
 // explorer cases, not here.
+import { createHash } from 'node:crypto';
 import { childMain, core, interleave, summary } from './lib.mjs';
 
 const { attribute } = core('explorer/receipt/attribute');
@@ -175,6 +176,7 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
     params: [evm.hash, { tracer: 'callTracer', tracerConfig: '{"withLog":false}' }],
   });
   let shown = 0;
+  let doc = '';
   let rawShown = 0;
   const times = await interleave({
     ours: async () => {
@@ -214,7 +216,8 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
         summary: line,
         notes: [],
       };
-      shown = renderLookup({ ...base, receipt }).length;
+      doc = renderLookup({ ...base, receipt });
+      shown = doc.length;
     },
     baseline: async () => {
       // Fresh records each round: renderDocumentBytes formats the body (nothing cached between rounds).
@@ -225,5 +228,5 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
     warmup,
     n,
   });
-  return { ours: summary(times.ours), baseline: summary(times.baseline), frames: frameCount, events: eventCount, chars: shown, rawBytes: rawShown };
+  return { ours: summary(times.ours), baseline: summary(times.baseline), frames: frameCount, events: eventCount, chars: shown, rawBytes: rawShown, sha256: createHash('sha256').update(doc).digest('hex').slice(0, 16) };
 });
