@@ -228,5 +228,13 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
     warmup,
     n,
   });
-  return { ours: summary(times.ours), baseline: summary(times.baseline), frames: frameCount, events: eventCount, chars: shown, rawBytes: rawShown, sha256: createHash('sha256').update(doc).digest('hex').slice(0, 16) };
+  return {
+    ours: summary(times.ours),
+    baseline: summary(times.baseline),
+    frames: frameCount,
+    events: eventCount,
+    chars: shown,
+    rawBytes: rawShown,
+    sha256: createHash('sha256').update(doc).digest('hex').slice(0, 16),
+  };
 });

@@ -550,7 +550,10 @@ export function attribute(input: AttributionInput): Attribution {
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
   const byMove = new Map<string, number>();
   causes.forEach((c, ci) => {
-    for (const m of c.moves) if (!byMove.has(`${m.account}|${m.denom}|${m.amount}`)) byMove.set(`${m.account}|${m.denom}|${m.amount}`, ci);
+    for (const m of c.moves) {
+      const k = `${m.account}|${m.denom}|${m.amount}`;
+      if (!byMove.has(k)) byMove.set(k, ci);
+    }
   });
   for (const e of events) {
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;

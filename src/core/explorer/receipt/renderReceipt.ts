@@ -17,12 +17,12 @@ const ADDRESS = /\b(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})\b/g;
 const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z0-9−×-]+[),:;.]?$/;
 
 // One receipt repeats the same few hundred texts thousands of times (event types, attribute keys,
-// addresses, denoms): each escaped once per render. Pure functions of the text, so the document is
+// addresses, denoms): each escaped once per render (the causes' sentences, each
+// different, are not cached). Pure functions of the text, so the document is
 // the same; the caches live for one renderReceipt() call and are bounded.
 const MAX_CACHED = 20_000;
 const escCache = new Map<string, string>();
 const idCache = new Map<string, string>();
-const wordsCache = new Map<string, string>();
 function cached(cache: Map<string, string>, f: (v: unknown) => string, v: unknown): string {
   if (typeof v !== 'string') return f(v);
   let r = cache.get(v);
@@ -37,10 +37,6 @@ const id = (v: unknown): string => cached(idCache, idOnce, v);
 
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
-  return cached(wordsCache, wordsOnce as (v: unknown) => string, text);
-}
-
-function wordsOnce(text: string): string {
   const t = text.slice(0, 4000).replace(/\s+/g, ' ');
   // The common case in one pass: only plain characters, the addresses put in code spans.
   if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return t.replace(ADDRESS, (m) => id(m));
@@ -128,7 +124,6 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
   } finally {
     escCache.clear();
     idCache.clear();
-    wordsCache.clear();
   }
 }
 
