@@ -6,7 +6,7 @@
 // sentence is cut into words, and any word that is not plain (an address, a denom with a slash,
 // markup) becomes a code span. Bounded: MAX_SHOWN of each list.
 
-import { type Doc, esc as escOnce, id as idOnce } from '../mdDoc';
+import { type Doc, esc, id } from '../mdDoc';
 import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
 
 const MAX_SHOWN = 2000;
@@ -15,25 +15,6 @@ const MAX_ATTRS = 40;
 const SAFE = /^[A-Za-z0-9 .,:;()×−+-]*$/;
 const ADDRESS = /\b(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})\b/g;
 const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z0-9−×-]+[),:;.]?$/;
-
-// One receipt repeats the same few hundred texts thousands of times (event types, attribute keys,
-// addresses, denoms): each escaped once per render (the causes' sentences, each
-// different, are not cached). Pure functions of the text, so the document is
-// the same; the caches live for one renderReceipt() call and are bounded.
-const MAX_CACHED = 20_000;
-const escCache = new Map<string, string>();
-const idCache = new Map<string, string>();
-function cached(cache: Map<string, string>, f: (v: unknown) => string, v: unknown): string {
-  if (typeof v !== 'string') return f(v);
-  let r = cache.get(v);
-  if (r === undefined) {
-    r = f(v);
-    if (cache.size < MAX_CACHED) cache.set(v, r);
-  }
-  return r;
-}
-const esc = (v: unknown): string => cached(escCache, escOnce, v);
-const id = (v: unknown): string => cached(idCache, idOnce, v);
 
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
@@ -119,15 +100,6 @@ function snapshotLines(d: Doc, label: string, s: StateSnapshot | undefined): voi
 
 /** The receipt's sections, at heading `level`. */
 export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
-  try {
-    renderSections(d, r, level);
-  } finally {
-    escCache.clear();
-    idCache.clear();
-  }
-}
-
-function renderSections(d: Doc, r: ReceiptView, level: number): void {
   d.h(level, 'Receipt: both layers');
   d.kv('EVM transaction', r.evmHash && id(r.evmHash));
   d.kv('Cosmos transaction', r.cosmosHash && id(r.cosmosHash));
