@@ -427,7 +427,9 @@ if (want('simulate')) {
 }
 
 if (want('receipt')) {
-  log('receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs rendering its raw debug_traceTransaction + raw CometBFT tx documents)');
+  log(
+    'receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs rendering its raw debug_traceTransaction + raw CometBFT tx documents)',
+  );
   const r = await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(5, 1), n: q(30, 3) });
   results.receipt = r;
   const rr = ratio(r.ours.median, r.baseline.median);
