@@ -427,13 +427,15 @@ if (want('simulate')) {
 }
 
 if (want('receipt')) {
-  log('receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs its Look Up document without the receipt)');
+  log(
+    'receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs rendering its raw debug_traceTransaction + raw CometBFT tx documents)',
+  );
   const r = await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(5, 1), n: q(30, 3) });
   results.receipt = r;
   const rr = ratio(r.ours.median, r.baseline.median);
   row({
     case: 'receipt',
-    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering the same transaction's Look Up document without it (its call trace and every event)`,
+    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering its two raw documents as the extension makes them (the debug_traceTransaction callTracer answer and the CometBFT /tx answer, ${(r.rawBytes / 1e6).toFixed(1)} MB together)`,
     ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
     base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
     ratio: x(rr),

@@ -159,14 +159,20 @@ export function attribute(input: AttributionInput): Attribution {
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
+  // What an address is (module account, precompile or an account with roles), decided once per address.
+  const kindOf = new Map<string, string | null>();
   const role = (hex: string | undefined, r: string) => {
     if (!hex) return;
-    const mod = moduleOf(hex);
-    if (mod) {
-      modules.set(hex, mod);
+    let kind = kindOf.get(hex);
+    if (kind === undefined) {
+      kind = moduleOf(hex) ?? (precompileAt(hex) ? '' : null);
+      kindOf.set(hex, kind);
+    }
+    if (kind) {
+      modules.set(hex, kind);
       return;
     }
-    if (precompileAt(hex)) return;
+    if (kind === '') return;
     let s = roles.get(hex);
     if (!s) roles.set(hex, (s = new Set()));
     s.add(r);
@@ -539,7 +545,10 @@ export function attribute(input: AttributionInput): Attribution {
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
   const byMove = new Map<string, number>();
   causes.forEach((c, ci) => {
-    for (const m of c.moves) if (!byMove.has(`${m.account}|${m.denom}|${m.amount}`)) byMove.set(`${m.account}|${m.denom}|${m.amount}`, ci);
+    for (const m of c.moves) {
+      const k = `${m.account}|${m.denom}|${m.amount}`;
+      if (!byMove.has(k)) byMove.set(k, ci);
+    }
   });
   for (const e of events) {
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
