@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { runChild } from './lib.mjs';
 fs.writeFileSync('/tmp/empty-ext.js', "require('vscode');\nexports.activate = () => ({});\nexports.deactivate = () => undefined;\n");
 const out = {};
-for (let round = 0; round < 2; round++) {
+for (let round = 0; round < 3; round++) {
   for (const [k, bundle] of [['new', '/tmp/newdist/extension.js'], ['old', '/tmp/olddist/extension.js'], ['empty', '/tmp/empty-ext.js']]) {
     for (const mode of ['startup', 'idle']) {
       const r = await runChild('activation.mjs', { launches: 3, observeMs: 500, bundle, ...(mode === 'idle' ? { activateAfterMs: 3000 } : {}) });

@@ -76,7 +76,6 @@ export const DISTRIBUTION = hexOfModule('distribution');
 export const BONDED_POOL = hexOfModule('bonded_tokens_pool');
 export const NOT_BONDED_POOL = hexOfModule('not_bonded_tokens_pool');
 
-/** The module an address belongs to, if it is one of the well-known module accounts. */
 /** The two sides of coins moved from one account to another: `from` loses each, `to` gains it. */
 function moved(coins: readonly { denom: string; amount: string }[], from: string, to: string): { account: string; denom: string; amount: string }[] {
   return coins.flatMap((c) => [
@@ -85,6 +84,7 @@ function moved(coins: readonly { denom: string; amount: string }[], from: string
   ]);
 }
 
+/** The module an address belongs to, if it is one of the well-known module accounts. */
 export function moduleOf(hex: string): string | undefined {
   return moduleHex.get(hex);
 }
