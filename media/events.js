@@ -69,7 +69,7 @@
       const a = document.createElement('button');
       a.type = 'button';
       a.className = 'hash';
-      a.title = texts.openTx || 'Look up this transaction';
+      a.title = texts.openTx || 'Open receipt (Look Up of this transaction)';
       a.textContent = line.txHash;
       li.appendChild(a);
     }

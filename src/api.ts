@@ -85,6 +85,7 @@ export interface WatchEvent {
   readonly type?: string;
   /** Decimal string. */
   readonly height?: string;
+  /** The transaction's hash (CometBFT or EVM): `lookUp(txHash)` gives its `result.receipt`. */
   readonly txHash?: string;
   /** The console's line: key attributes, or the gap/note sentence. */
   readonly summary: string;

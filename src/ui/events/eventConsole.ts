@@ -186,7 +186,7 @@ function webviewTexts(): Record<string, string> {
     counts: vscode.l10n.t({ message: '{0} received · {1} kept · {2} dropped from the buffer · {3}/s · {4} gap(s)', comment: ['Event console counters'] }),
     skipped: vscode.l10n.t('{0} lines not shown (too many at once); Export has them'),
     trimmed: vscode.l10n.t('older lines removed from the view; Export has what the buffer keeps'),
-    openTx: vscode.l10n.t('Look up this transaction'),
+    openTx: vscode.l10n.t('Open receipt (Look Up of this transaction)'),
     connecting: vscode.l10n.t('connecting'),
     live: vscode.l10n.t('live'),
     reconnecting: vscode.l10n.t('reconnecting'),

@@ -1,7 +1,7 @@
 // The account page's state as Markdown (render.ts's address document): the height read at, the
 // coverage line, the reconciliation line and stake (delegations, pending rewards, unbondings); what
 // could not be read is in the document's Notes. Then its ERC-20 tokens, the comparison of two heights,
-// and a page of its history with the coverage lines; each entry's hash is a Look Up link, and so is
+// and a page of its history with the coverage lines; each entry's hash is a Look Up link (its receipt), and so is
 // the next page (`<address> history page N`). Server text through esc()/id() as everywhere in the explorer's documents.
 
 import { type Doc, coin, esc, id } from '../mdDoc';
@@ -88,7 +88,7 @@ export function renderHistory(d: Doc, h: HistoryPage): void {
       .join('; ');
     const evm = e.hash && e.evmHashes.length > 0 ? ` · EVM ${e.evmHashes.slice(0, 3).map(id).join(', ')}` : '';
     d.line(
-      `- height ${id(e.height)} · ${id(e.lookUp)} · ${actions || 'transaction'} · ${esc(e.roles.join(', '))}${status}${evm}${transfers ? ` · ${transfers}` : ''}`,
+      `- height ${id(e.height)} · receipt ${id(e.lookUp)} · ${actions || 'transaction'} · ${esc(e.roles.join(', '))}${status}${evm}${transfers ? ` · ${transfers}` : ''}`,
     );
   }
   if (h.partial) d.line(`- The page stopped at its request budget: the next page continues.`);

@@ -114,9 +114,9 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
         h.entries.some((x) => x.hash === t.hash && x.roles.includes('recipient')),
         `received ${t.hash} listed`,
       );
-    // The document links each entry's hash and the next page.
+    // The document links each entry's hash (its Look Up = its receipt, and says so) and the next page.
     const md = renderLookup(r);
-    assert.match(md, new RegExp(`\`${h.entries[0].lookUp}\``));
+    for (const e of h.entries) assert.match(md, new RegExp(`· receipt \`${e.lookUp}\` · `));
     assert.match(md, new RegExp(`next page: \`${alice().bech32} history page 2\``));
     assert.match(md, /Coverage: `This provider keeps blocks 1–4[0-9] \(from the first block\)\.`/);
     assert.equal(h.coverage.txIndex, true);
