@@ -192,7 +192,7 @@ describe('walkthrough', function () {
     const walkthrough = pkg.contributes.walkthroughs.find((w: { id: string }) => w.id === 'gettingStarted');
     assert.deepEqual(
       walkthrough.steps.map((s: { id: string }) => s.id),
-      ['providers', 'firstRequest', 'lookUp', 'watchEvents', 'queryFiles', 'contracts', 'statusBar', 'health'],
+      ['providers', 'firstRequest', 'lookUp', 'receipt', 'watchEvents', 'queryFiles', 'contracts', 'statusBar', 'health'],
     );
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#gettingStarted`, false);
     const tab = await waitFor('the walkthrough tab', () =>
