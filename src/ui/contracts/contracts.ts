@@ -15,7 +15,7 @@ import { ArtifactIndex, type ArtifactFile, type ArtifactFiles } from '../../core
 import { ContractRegistry, type ContractSetting } from '../../core/contracts/registry';
 import type { ContractsOption } from '../../core/explorer/source';
 import type { Provider } from '../../core/config/providers';
-import { currentNetworks } from '../providers/networkDirectory';
+import { currentNetworks, networkPeers } from '../providers/networkDirectory';
 import type { CommandDeps } from '../base/deps';
 import { SECTION, contractsSettingLevels, readSettings } from '../base/settings';
 
@@ -146,17 +146,13 @@ export function contractsOption(deps: CommandDeps, provider: Provider): Contract
   const debug = evm?.namespaces && !evm.unprobedNamespaces?.includes('debug') ? evm.namespaces.includes('debug') : undefined;
   let debugElsewhere: string | undefined;
   if (debug === false) {
-    const all = readSettings().providers.providers;
-    const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
-    debugElsewhere = network?.providers.find((p) => p.name !== provider.name && p.endpoints.evmRpc && caps(p.name)?.includes('debug'))?.name;
+    debugElsewhere = networkPeers(readSettings().providers.providers, provider).find((p) => p.endpoints.evmRpc && caps(p.name)?.includes('debug'))?.name;
   }
   // A provider of the same network that keeps old states, for a receipt whose N−1 is pruned here (#35).
   const archive = deps.health?.capabilities(provider.name)?.evm?.archive;
   let archiveElsewhere: string | undefined;
   if (archive !== true) {
-    const all = readSettings().providers.providers;
-    const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
-    archiveElsewhere = network?.providers.find((p) => p.name !== provider.name && deps.health?.capabilities(p.name)?.evm?.archive === true)?.name;
+    archiveElsewhere = networkPeers(readSettings().providers.providers, provider).find((p) => deps.health?.capabilities(p.name)?.evm?.archive === true)?.name;
   }
   return { registry: contractRegistry(deps), network: networkOf(provider), debug, debugElsewhere, ...(archiveElsewhere ? { archiveElsewhere } : {}) };
 }

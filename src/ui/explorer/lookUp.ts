@@ -21,7 +21,7 @@ import { type Prompts, windowPrompts } from '../base/prompts';
 import { providerPrompts } from '../providers/providerPicks';
 import { RESULT_SCHEME } from '../base/resultDocuments';
 import { readSettings } from '../base/settings';
-import { currentNetworks } from '../providers/networkDirectory';
+import { currentNetworks, networkPeers } from '../providers/networkDirectory';
 import { type Network, providerPickItems } from '../../core/config/networks';
 import { routeTarget } from '../../core/health/routeCommand';
 import { contractsOption } from '../contracts/contracts';
@@ -105,9 +105,7 @@ async function run(host: RunHost, deps: CommandDeps, provider: Provider, query: 
 /** Providers of the same network that keep older blocks or index transactions (their capabilities), for the account page's coverage lines. */
 function elsewhereOf(deps: CommandDeps, provider: Provider): ExplorerSource['elsewhere'] {
   const caps = (name: string) => deps.health?.capabilities(name)?.consensus;
-  const all = readSettings().providers.providers;
-  const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
-  const others = (network?.providers ?? []).filter((p) => p.name !== provider.name);
+  const others = networkPeers(readSettings().providers.providers, provider);
   let olderBlocks: { provider: string; earliest: string } | undefined;
   for (const p of others) {
     const e = caps(p.name)?.earliestHeight;

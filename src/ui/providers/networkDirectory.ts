@@ -16,3 +16,9 @@ export function setNetworkSource(rows: () => Rows): void {
 export function currentNetworks(providers: readonly Provider[]): Network[] {
   return groupNetworks(providers, discoveredChains(source()));
 }
+
+/** The other providers of `provider`'s network among `all`, in the network's order; none when its network is not identified. */
+export function networkPeers(all: readonly Provider[], provider: Provider): Provider[] {
+  const network = currentNetworks(all).find((n) => !n.unidentified && n.providers.some((p) => p.name === provider.name));
+  return (network?.providers ?? []).filter((p) => p.name !== provider.name);
+}
