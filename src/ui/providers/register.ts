@@ -18,10 +18,18 @@ export function registerProviders(a: Activation): Pick<ChainEndpointsApi, 'provi
   const tree = new ProvidersTree(a.health);
   a.keep(tree);
   for (const d of [
-    registerCommand(a.log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) =>
-      a.secrets.promptSet(arg, async () => (await onDemand.providers()).providerPrompts(windowPrompts, () => a.health.rows())),
+    registerCommand(a.log, Commands.setSecret, async (arg?: { provider?: string; name?: string; value?: string; header?: string }) => {
+      const { setSecret, providerPrompts } = await onDemand.providers();
+      return setSecret(
+        a.secrets,
+        a.log,
+        arg,
+        providerPrompts(windowPrompts, () => a.health.rows()),
+      );
+    }),
+    registerCommand(a.log, Commands.deleteSecret, async (arg?: { provider?: string; name?: string }) =>
+      (await onDemand.providers()).deleteSecret(a.secrets, arg),
     ),
-    registerCommand(a.log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => a.secrets.promptDelete(arg)),
     registerCommand(a.log, Commands.addProvider, async () => (await onDemand.providers()).addProvider()),
     registerCommand(a.log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await onDemand.providers()).importChainRegistry(arg)),
     registerCommand(a.log, Commands.openSettings, () =>
