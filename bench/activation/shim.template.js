@@ -32,7 +32,16 @@ exports.activate = function activate(context) {
     // CPU time (user + system) of the host process: what the work cost, less sensitive than the wall
     // clock to other processes on a shared machine.
     const cpu = (c) => (c.user + c.system) / 1000;
-    globalThis.__ceBenchActivation = { loadMs: t1 - t0, loadCpuMs: cpu(c1), activateCpuMs: cpu(c3), hostGapMs: t2 - t1, activateCallMs: t3 - t2, toResolvedMs: t4 - t0, syncEndMs: t3 - t0, connects };
+    globalThis.__ceBenchActivation = {
+      loadMs: t1 - t0,
+      loadCpuMs: cpu(c1),
+      activateCpuMs: cpu(c3),
+      hostGapMs: t2 - t1,
+      activateCallMs: t3 - t2,
+      toResolvedMs: t4 - t0,
+      syncEndMs: t3 - t0,
+      connects,
+    };
     return value;
   });
 };
