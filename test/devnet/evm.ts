@@ -38,6 +38,9 @@ export interface SimulationEngines {
 /** Every engine on (anvil). */
 export const ALL_ENGINES: SimulationEngines = { simulateV1: true, traceCall: true, callOverrides: true };
 
+/** cosmos/evm v0.5's: debug_traceCall with overrides (#337) and eth_call with overrides (#711); no eth_simulateV1 (#1289). */
+export const COSMOS_EVM_V05_ENGINES: SimulationEngines = { simulateV1: false, traceCall: true, callOverrides: true };
+
 /** Every namespace the devnet's EVM JSON-RPC knows. */
 export const EVM_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
 
