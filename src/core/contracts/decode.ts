@@ -59,7 +59,7 @@ function planOf(params: readonly AbiParameter[]): readonly WordPlan[] | null {
 }
 
 // The last addresses read as words (as written, 40 digits) and their checksums: a trace passes the
-// same few addresses thousands of times, and comparing in place costs less than slicing and hashing.
+// same few addresses thousands of times, and comparing costs less than lower-casing and hashing.
 const RECENT = 4;
 const recentRaw: string[] = [];
 const recentSum: Hex[] = [];
@@ -67,8 +67,9 @@ let recentNext = 0;
 
 /** The checksummed address of the 40 hex digits at `at` in `data` (already checked as hex). */
 function addressAt(data: string, at: number): Hex {
-  for (let k = 0; k < recentRaw.length; k++) if (data.startsWith(recentRaw[k], at)) return recentSum[k];
+  // A slice compared with === (V8 compares in place) costs less than startsWith() at an offset.
   const raw = data.slice(at, at + 40);
+  for (let k = 0; k < recentRaw.length; k++) if (raw === recentRaw[k]) return recentSum[k];
   const sum = checksummed(`0x${raw}`);
   recentRaw[recentNext] = raw;
   recentSum[recentNext] = sum;
@@ -93,7 +94,7 @@ function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexCheck
         out[i] = addressAt(data, at + 24);
         break;
       case 1: {
-        if (!data.startsWith(ZERO_31, at)) return undefined;
+        if (data.slice(at, at + 62) !== ZERO_31) return undefined;
         const last = data.slice(at + 62, at + 64);
         if (last === '00') out[i] = false;
         else if (last === '01') out[i] = true;
@@ -104,7 +105,7 @@ function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexCheck
       case 3: {
         let v: bigint;
         // Most words are small: 13 hex digits (52 bits) read as a number, the rest as a bigint.
-        if (data.startsWith(ZERO_51, at)) {
+        if (data.slice(at, at + 51) === ZERO_51) {
           const low = Number.parseInt(data.slice(at + 51, at + 64), 16);
           if (!w.big && w.kind === 2) {
             out[i] = low;
@@ -141,16 +142,12 @@ export function decodeParamsSlow(params: readonly AbiParameter[], data: Hex): un
 }
 
 function decoded(kind: Decoded['kind'], c: Candidate, args: DecodedArg[], selector: string): Decoded {
-  return {
-    kind,
-    name: c.item.name,
-    signature: signatureOf(c.item),
-    args,
-    contract: c.contract,
-    source: c.source.label,
-    selector,
-    ...(c.source.kind === 'signatures' || c.source.kind === 'artifact' ? { guessed: true } : {}),
-  };
+  // Two literals rather than a conditional spread (a trace builds one per frame).
+  const name = c.item.name;
+  const signature = signatureOf(c.item);
+  return c.source.kind === 'signatures' || c.source.kind === 'artifact'
+    ? { kind, name, signature, args, contract: c.contract, source: c.source.label, selector, guessed: true }
+    : { kind, name, signature, args, contract: c.contract, source: c.source.label, selector };
 }
 
 /** A static indexed value from its topic: the common types read directly, the rest through viem. */
