@@ -455,14 +455,19 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
   if (p.overrides || p.blockOverrides) extra.push(p.overrides ?? {});
   if (p.blockOverrides) extra.push(p.blockOverrides);
   let step: RawStep;
-  // eth_estimateGas goes beside eth_call (in parallel: one round trip of latency, not two).
-  const estimate = evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])]).then(
-    (gas) => ({ gas }),
-    (err: unknown) => ({ err }),
-  );
-  try {
-    const raw = await evm('eth_call', [tx, p.block, ...extra]);
-    const h = hex(raw);
+  // eth_call and eth_estimateGas sent together (one round trip of latency, not two), in that order,
+  // both answers awaited at once: the same two requests, sent as a client sends them bare.
+  const settle = <T>(pr: Promise<T>) =>
+    pr.then(
+      (v) => ({ v }),
+      (err: unknown) => ({ err }),
+    );
+  const [c, e] = await Promise.all([
+    settle(evm('eth_call', [tx, p.block, ...extra])),
+    settle(evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])])),
+  ]);
+  if ('v' in c) {
+    const h = hex(c.v);
     step =
       h === undefined
         ? { ok: false, error: 'the node answered something other than hex data', logs: [], transfers: [] }
@@ -475,17 +480,16 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
                 ? [{ from: tx.from.toLowerCase(), to: tx.to.toLowerCase(), value: BigInt(tx.value).toString() }]
                 : [],
           };
-  } catch (err) {
-    rethrowCancel(err);
-    const r = revertOf(err);
+  } else {
+    rethrowCancel(c.err);
+    const r = revertOf(c.err);
     step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
   }
-  const e = await estimate;
   if ('err' in e) {
     rethrowCancel(e.err);
     step.gasError = errorMessage(e.err).slice(0, 300);
   } else {
-    const g = dec(e.gas);
+    const g = dec(e.v);
     if (g) step.gasUsed = g;
     else step.gasError = 'the node answered something other than a quantity';
   }
