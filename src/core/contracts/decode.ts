@@ -80,9 +80,10 @@ function addressAt(data: string, at: number): Hex {
 /**
  * Static words read from `data` (from the character `from`: 2 after 0x, 10 after a selector) as
  * viem's decodeAbiParameters reads them; undefined where viem must (other types, or data it refuses).
- * `hexChecked`: the caller has already checked that `data` is 0x and hex digits only.
+ * `hexChecked`: the caller has already checked that `data` is 0x and hex digits only. `json`: big
+ * integers as decimal strings (jsonValue()'s form; viem gives bigints).
  */
-function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexChecked = false): unknown[] | undefined {
+function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexChecked = false, json = false): unknown[] | undefined {
   if (data.length < from + 64 * plan.length) return undefined;
   if (hexChecked ? (data.length - from) % 2 !== 0 : !EVEN_HEX.test(data)) return undefined;
   const out: unknown[] = new Array(plan.length);
@@ -107,14 +108,15 @@ function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexCheck
         // Most words are small: 13 hex digits (52 bits) read as a number, the rest as a bigint.
         if (data.slice(at, at + 51) === ZERO_51) {
           const low = Number.parseInt(data.slice(at + 51, at + 64), 16);
-          if (!w.big && w.kind === 2) {
-            out[i] = low;
+          if (w.kind === 2 && (!w.big || json)) {
+            // json: a big integer as its decimal string already (what argsOf() makes of the bigint).
+            out[i] = w.big ? String(low) : low;
             break;
           }
           v = BigInt(low);
         } else v = BigInt(`0x${data.slice(at, at + 64)}`);
         if (w.kind === 3 && v >= TWO_255) v -= TWO_256;
-        if (w.big) out[i] = v;
+        if (w.big) out[i] = json ? v.toString() : v;
         else {
           const n = Number(v);
           if (!Number.isSafeInteger(n)) return undefined;
@@ -191,7 +193,8 @@ function functionAmong(input: string, candidates: readonly Candidate[], hexCheck
     try {
       // Static words straight from the input (after its selector); anything else through viem, from the body.
       const plan = planOf(c.item.inputs);
-      const values = (plan ? decodeWords(plan, input, 10, hexChecked) : undefined) ?? decodeParamsSlow(c.item.inputs, (body ??= `0x${input.slice(10)}` as Hex));
+      const values =
+        (plan ? decodeWords(plan, input, 10, hexChecked, true) : undefined) ?? decodeParamsSlow(c.item.inputs, (body ??= `0x${input.slice(10)}` as Hex));
       return { fn: c.item, decoded: decoded('function', c, argsOf(c.item.inputs, values), selector) };
     } catch {
       // not this one

@@ -123,19 +123,21 @@ class FrameReader {
   private lastB: unknown = undefined;
   private lastBOut: string | undefined = undefined;
 
-  // The last quantity and the last short string read (=== compares in place; a Map hashes the new string).
-  private lastQ: unknown = undefined;
-  private lastQOut: string | undefined = undefined;
+  // The last quantity of each field (value, gas, gasUsed) and the last output read: === compares in
+  // place, where a Map hashes the new string (a parsed answer's strings are all new).
+  private readonly lastQ: unknown[] = [undefined, undefined, undefined];
+  private readonly lastQOut: Array<string | undefined> = [undefined, undefined, undefined];
   private lastS: unknown = undefined;
   private lastSOut: string | undefined = undefined;
 
-  dec(v: unknown): string | undefined {
+  /** A quantity as a decimal string; `field` 0 value, 1 gas, 2 gasUsed. */
+  dec(v: unknown, field: 0 | 1 | 2): string | undefined {
     if (v === undefined) return undefined;
-    if (v === this.lastQ && typeof v === 'string') return this.lastQOut;
+    if (v === this.lastQ[field] && typeof v === 'string') return this.lastQOut[field];
     let d = this.quantities.get(v);
     if (d === undefined && !this.quantities.has(v)) this.quantities.set(v, (d = decQuantity(v)));
-    this.lastQ = v;
-    this.lastQOut = d;
+    this.lastQ[field] = v;
+    this.lastQOut[field] = d;
     return d;
   }
   once(v: unknown, read: (v: unknown) => string | undefined): string | undefined {
@@ -172,9 +174,9 @@ class FrameReader {
       type: typeof f.type === 'string' ? f.type.slice(0, 20) : '?',
       from: this.addr(f.from) ?? '?',
       to: this.addr(f.to),
-      value: this.dec(f.value),
-      gas: this.dec(f.gas),
-      gasUsed: this.dec(f.gasUsed),
+      value: this.dec(f.value, 0),
+      gas: this.dec(f.gas, 1),
+      gasUsed: this.dec(f.gasUsed, 2),
       input: hexStr(f.input),
       output: this.output(f.output),
       error: typeof f.error === 'string' ? f.error.slice(0, 500) : undefined,
@@ -281,9 +283,9 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
       type,
       from,
       to,
-      value: read.dec(n.value),
-      gas: read.dec(n.gas),
-      gasUsed: read.dec(n.gasUsed),
+      value: read.dec(n.value, 0),
+      gas: read.dec(n.gas, 1),
+      gasUsed: read.dec(n.gasUsed, 2),
       input,
       output,
       error,
