@@ -87,7 +87,9 @@ describe('devnet: state overrides on the simulation engines (balance, nonce, cod
       assert.equal(refused.error?.code, -32000, name);
       assert.equal(refused.error?.message, `insufficient funds for gas * price + value: address ${getAddress(STRANGER)} have 0 want 1000000000000000000`, name);
     }
+    assert.equal((await rpcs['evmd-like']('eth_estimateGas', [send, 'latest'])).error?.message, 'insufficient funds for transfer');
     const rich = { [STRANGER]: { balance: `0x${(2n * ETHER).toString(16)}` } };
+    assert.equal((await rpcs['v0.5-like']('eth_estimateGas', [send, 'latest', rich])).result, '0x5208');
     assert.equal((await rpcs['v0.5-like']('eth_call', [send, 'latest', rich])).result, '0x');
     const traced = await rpcs['v0.5-like']('debug_traceCall', [send, 'latest', { tracer: 'callTracer', stateOverrides: rich }]);
     assert.equal(traced.error, undefined);

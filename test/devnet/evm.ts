@@ -436,6 +436,9 @@ export class EvmService {
     const input = (o.input ?? o.data) === undefined ? '0x' : hex0x(bytesArg(o.input ?? o.data, 0));
     const value = o.value === undefined ? 0n : decodeBig(o.value, 0);
     const gas = o.gas === undefined ? 25_000_000n : decodeQuantity(String(o.gas), 0);
+    // go-ethereum's DoEstimateGas refuses a value the sender cannot pay before trying any gas.
+    if (method === 'eth_estimateGas' && value > this.chain.ledger.balance(Buffer.from(from.slice(2), 'hex')))
+      throw new EvmError(-32000, 'insufficient funds for transfer');
     this.checkFunds(from, value, -32000);
     const fixtures = this.chain.ledger.fixtures;
     const target = to !== undefined && (fixtures.isFixture(to) || to.toLowerCase() === BANK_PRECOMPILE);
