@@ -71,7 +71,8 @@ function addressAt(data: string, at: number): Hex {
   const raw = data.slice(at, at + 40);
   for (let k = 0; k < recentRaw.length; k++) if (raw === recentRaw[k]) return recentSum[k];
   const sum = checksummed(`0x${raw}`);
-  recentRaw[recentNext] = raw;
+  // Kept from the checksum (42 characters), never a slice of `data`: a slice would keep a large input alive.
+  recentRaw[recentNext] = sum.toLowerCase().slice(2);
   recentSum[recentNext] = sum;
   recentNext = (recentNext + 1) % RECENT;
   return sum;
