@@ -23,6 +23,7 @@ import {
   STAKING_PRECOMPILE,
   STATE_MAX_VALIDATORS,
   type StateCometCall,
+  Unserved,
   type ViaSource,
   abciBalances,
   abciDelegations,
@@ -178,8 +179,8 @@ export function isPrunedAnswer(err: unknown): boolean {
 }
 
 function isUnserved(err: unknown): boolean {
-  // A module the gateway lacks: 501 Not Implemented (gRPC code 12).
-  return /not implemented|\b501\b/i.test(errorMessage(err));
+  // A module the gateway lacks: 501 Not Implemented (gRPC code 12); an inactive precompile or an unknown abci_query path.
+  return err instanceof Unserved || /not implemented|\b501\b/i.test(errorMessage(err));
 }
 
 /** At most `limit` of `tasks` running at once; resolves when all have (a rejection rejects, after the running ones). */

@@ -50,6 +50,13 @@ export const STATE_VIEWS_ABI = parseAbi([
 /** The most validators whose delegation (and unbonding) one account read asks for, one eth_call each. */
 export const STATE_MAX_VALIDATORS = 10;
 
+/** A read this interface does not serve on this chain (an inactive precompile, an unknown query path, an app that is not a Cosmos SDK app). */
+export class Unserved extends EndpointError {
+  constructor(m: l10n.Message) {
+    super('http', m);
+  }
+}
+
 /** An answer that is not what the query or function returns. */
 const garbage = (m: l10n.Message): EndpointError => new EndpointError('protocol', m);
 
@@ -107,8 +114,9 @@ async function view(src: ViaSource, to: string, name: ViewName, args: readonly u
   const r = await src.evm('eth_call', [{ to, data }, blockTag(height)]);
   if (typeof r !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(r)) throw garbage(l10n.both('{0}: the answer is not hex bytes', name));
   // A chain where the precompile is not active answers an empty return (no code at the address).
-  if (r === '0x') throw new EndpointError('http', l10n.both('{0}: {1} answered nothing (the precompile is not active on this chain): not implemented', name, to));
-  if ((r.length - 2) % 64 !== 0) throw garbage(l10n.both('{0}: the answer is not a whole number of 32-byte words ({1} bytes)', name, String((r.length - 2) / 2)));
+  if (r === '0x') throw new Unserved(l10n.both('{0}: {1} answered nothing (the precompile is not active on this chain)', name, to));
+  if ((r.length - 2) % 64 !== 0)
+    throw garbage(l10n.both('{0}: the answer is not a whole number of 32-byte words ({1} bytes)', name, String((r.length - 2) / 2)));
   try {
     return decodeFunctionResult({ abi: STATE_VIEWS_ABI, functionName: name, data: r as Hex } as never);
   } catch (err) {
@@ -203,7 +211,7 @@ const MAX_ABCI_VALUE_BYTES = 4 * 1024 * 1024;
  * and logs "exists"/"does not exist"), throws too.
  */
 export async function abciQuery(src: ViaSource, path: string, request: Uint8Array, height: string | undefined): Promise<Uint8Array> {
-  if (!src.comet) throw new EndpointError('http', l10n.both('the provider has no CometBFT RPC address: not implemented'));
+  if (!src.comet) throw new Unserved(l10n.both('the provider has no CometBFT RPC address'));
   const hex = Buffer.from(request).toString('hex');
   const r = (await src.comet({
     method: 'abci_query',
@@ -216,11 +224,11 @@ export async function abciQuery(src: ViaSource, path: string, request: Uint8Arra
   const log = typeof resp.log === 'string' ? resp.log.slice(0, 400) : '';
   if (code !== 0) {
     // code 6: an unknown query path (a module the app lacks).
-    if (code === 6 || /unknown query path/i.test(log)) throw new EndpointError('http', l10n.both('abci_query {0}: not implemented ({1})', path, log));
+    if (code === 6 || /unknown query path/i.test(log)) throw new Unserved(l10n.both('abci_query {0}: unknown query path ({1})', path, log));
     throw new EndpointError('http', l10n.both('abci_query {0}: code {1}: {2}', path, String(code), log));
   }
   if (log !== '' || (typeof resp.codespace === 'string' && resp.codespace !== ''))
-    throw garbage(l10n.both('abci_query {0}: not a Cosmos SDK answer (log "{1}")', path, log.slice(0, 80)));
+    throw new Unserved(l10n.both('abci_query {0}: the app does not answer Cosmos SDK queries (log "{1}")', path, log.slice(0, 80)));
   if (height !== undefined && String(resp.height ?? '') !== height)
     throw garbage(l10n.both('abci_query {0}: answered for height {1}, not {2}', path, String(resp.height ?? '?').slice(0, 20), height));
   const value = resp.value;
@@ -277,7 +285,10 @@ export function abciBalances(src: ViaSource, account: string, height: string | u
     (pagination) => QueryAllBalancesRequest.encode(QueryAllBalancesRequest.fromPartial({ address: account, pagination })).finish(),
     (b) => {
       const r = QueryAllBalancesResponse.decode(b);
-      return { items: r.balances.filter((c) => c.denom !== '' && isAmount(c.amount)).map((c) => ({ denom: c.denom, amount: c.amount })), nextKey: r.pagination?.nextKey };
+      return {
+        items: r.balances.filter((c) => c.denom !== '' && isAmount(c.amount)).map((c) => ({ denom: c.denom, amount: c.amount })),
+        nextKey: r.pagination?.nextKey,
+      };
     },
     p.limit,
     p.maxPages,
