@@ -183,6 +183,19 @@ describe('evmd (real Cosmos EVM chain): state read through REST, the precompile 
     }
   });
 
+  it('abci_query over CometBFT JSON-RPC (POST, params by name) reads what the URI form reads', async () => {
+    const dev0 = node.addresses[DEV0.name];
+    const [uri, post] = await Promise.all([
+      readAccountState(source({ consensusHttp: node.cometHttp }), dev0.hex, { height: h1 }),
+      readAccountState(source({ consensusRpc: node.cometHttp }), dev0.hex, { height: h1 }),
+    ]);
+    assert.equal(post.readThrough, 'read through: abci_query');
+    for (const k of ['evmDenom', 'balances', 'fractional', 'delegations', 'rewards', 'unbondings', 'redelegations'] as const) {
+      assert.ok(uri[k].value !== undefined, `${k}: ${uri[k].note}`);
+      assert.deepEqual(post[k], uri[k], k);
+    }
+  });
+
   it("the validator's account: its self-delegation and pending rewards agree through the three interfaces", async () => {
     const v = node.addresses[VALIDATOR.name];
     const { rest, views, abci } = await three(v.bech32, h1, 'validator-after');

@@ -250,7 +250,8 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   const read = async <T>(what: string, ways: ReadonlyArray<Way<T> | false>): Promise<StateRead<T>> => {
     const usable = ways.filter((w): w is Way<T> => Boolean(w));
     if (usable.length === 0) {
-      return { unavailable: true, note: `${what}: the provider has no REST${P ? '' : ', EVM RPC'} or CometBFT RPC address` };
+      // Three ways: the precompiles read it too.
+      return { unavailable: true, note: `${what}: the provider has no REST${ways.length > 2 ? ', EVM RPC' : ''} or CometBFT RPC address` };
     }
     const failures: string[] = [];
     let allUnserved = true;

@@ -83,13 +83,15 @@ export function decText(scaled: bigint | string): string {
   return `${digits.slice(0, -LEGACY_PRECISION)}.${digits.slice(-LEGACY_PRECISION)}`;
 }
 
-/** A protobuf Timestamp as Go's RFC 3339 (nanoseconds without trailing zeros), as REST writes it. */
+/** A protobuf Timestamp as RFC 3339 the way REST writes it (protojson: 0, 3, 6 or 9 fractional digits). */
 export function timestampText(t: Timestamp | undefined): string {
   if (!t) return '';
   const ms = Number(t.seconds) * 1000;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return '';
   const base = new Date(ms).toISOString().replace(/\.\d{3}Z$/, '');
-  const nanos = t.nanos > 0 && t.nanos < 1e9 ? `.${String(t.nanos).padStart(9, '0').replace(/0+$/, '')}` : '';
+  // protojson (the REST gateway): 0, 3, 6 or 9 fractional digits.
+  const n = t.nanos > 0 && t.nanos < 1e9 ? String(t.nanos).padStart(9, '0') : '';
+  const nanos = n === '' ? '' : `.${n.endsWith('000000') ? n.slice(0, 3) : n.endsWith('000') ? n.slice(0, 6) : n}`;
   return `${base}${nanos}Z`;
 }
 

@@ -108,6 +108,8 @@ describe('state at a height through precompile views and abci_query (core/chain/
       // Through the EVM alone, what the precompiles cannot read is said as such, not guessed.
       assert.equal(views.balances.unavailable, true);
       assert.equal(views.balances.tried, undefined);
+      assert.equal(views.balances.note, 'bank balances: the provider has no REST or CometBFT RPC address');
+      assert.equal(abci.evmBalance.note, 'the provider has no EVM RPC address');
       assert.equal(views.evmDenom.value, undefined);
       // The precompile views asked: delegatorValidators once, then one delegation and one unbondingDelegation per validator.
       const calls = seen.filter((k) => k.startsWith('evm ["eth_call"')).length;
@@ -405,13 +407,15 @@ describe('state at a height through precompile views and abci_query (core/chain/
     }
   });
 
-  it('helpers: Dec text as REST writes it, Go RFC 3339 times, which EVM calls count as state reads, the read-through line', () => {
+  it('helpers: Dec text as REST writes it, times as REST writes them (protojson), which EVM calls count as state reads, the read-through line', () => {
     assert.equal(decText(5n * 10n ** 36n), '5000000000000000000.000000000000000000');
     assert.equal(decText('0'), '0.000000000000000000');
     assert.equal(decText('123'), '0.000000000000000123');
     assert.throws(() => decText('1e5'), /not a number/);
     assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 126454572 }), '2026-12-17T23:34:47.126454572Z');
-    assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 500000000 }), '2026-12-17T23:34:47.5Z');
+    assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 500000000 }), '2026-12-17T23:34:47.500Z');
+    assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 689679190 }), '2026-12-17T23:34:47.689679190Z');
+    assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 689679000 }), '2026-12-17T23:34:47.689679Z');
     assert.equal(timestampText({ seconds: BigInt(Date.parse('2026-12-17T23:34:47Z') / 1000), nanos: 0 }), '2026-12-17T23:34:47Z');
     assert.equal(isStateCall('eth_getBalance', []), true);
     assert.equal(isStateCall('eth_call', [{ to: '0x0000000000000000000000000000000000000800' }, '0x7']), true);
