@@ -101,11 +101,15 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const events = registerEvents(a);
   registerQueries(a);
 
-  // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once.
-  if (readSettings().showViewOnStartup)
-    void vscode.commands
-      .executeCommand('chainEndpoints.providers.focus')
-      .then(undefined, (e: unknown) => log.warn(`[activate] showing the view: ${errorMessage(e)}`));
+  // The sample workspace (examples/workspace, what `npm start` opens) asks for the view at once:
+  // just after activation, which reads no setting itself (the first reading costs milliseconds).
+  const showView = setTimeout(() => {
+    if (readSettings().showViewOnStartup)
+      void vscode.commands
+        .executeCommand('chainEndpoints.providers.focus')
+        .then(undefined, (e: unknown) => log.warn(`[activate] showing the view: ${errorMessage(e)}`));
+  }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(showView) });
   log.info(`[activate] Chain Endpoints ${context.extension.packageJSON.version} active`);
 
   return {

@@ -96,7 +96,8 @@ function readSettingsNow(): Settings {
   const { value, ignoredWorkspace } = effectiveProvidersSetting(inspected, vscode.workspace.isTrusted);
   const origin = providersOrigin(inspected, vscode.workspace.isTrusted);
   const parsed = parseProviders(value);
-  const limit = (key: string) => limitValue(c.inspect(key), vscode.workspace.isTrusted);
+  // In a trusted workspace a limit is its effective value; only an untrusted one needs the levels.
+  const limit = (key: string) => (vscode.workspace.isTrusted ? c.get(key) : limitValue(c.inspect(key), false));
   return {
     providers: { ...parsed, providers: parsed.providers.map((p) => ({ ...p, origin })) },
     untrustedWorkspaceProviders: ignoredWorkspace,

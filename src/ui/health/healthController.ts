@@ -51,7 +51,10 @@ export class HealthController extends Disposable {
       onSettingsChanged(['health', 'providers'], () => this.schedule()),
       vscode.window.onDidChangeWindowState(() => this.schedule()),
     );
-    this.schedule();
+    // The timed refreshes start just after activation: scheduling reads the settings, and the first
+    // reading costs milliseconds in the extension host (the first timed refresh is 30 s away anyway).
+    const first = setTimeout(() => this.schedule(), 0);
+    this._register({ dispose: () => clearTimeout(first) });
   }
 
   rows(): readonly InterfaceHealth[] {
