@@ -107,10 +107,15 @@ export function parseCoins(text: string | undefined, defaultDenom?: string): Arr
   for (const part of text.split(',').slice(0, 32)) {
     const t = part.trim();
     const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
-    if (m) out.push({ amount: BigInt(m[1]).toString(), denom: m[2] });
-    else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: BigInt(t).toString(), denom: defaultDenom });
+    if (m) out.push({ amount: canonical(m[1]), denom: m[2] });
+    else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: canonical(t), denom: defaultDenom });
   }
   return out;
+}
+
+/** Decimal digits without leading zeros (what BigInt(digits).toString() gives), parsed only when they have some. */
+export function canonical(digits: string): string {
+  return digits.length === 1 || digits.charCodeAt(0) !== 48 ? digits : BigInt(digits).toString();
 }
 
 const STAKING = '0x0000000000000000000000000000000000000800';
@@ -133,10 +138,32 @@ const PRECOMPILE_OF: Readonly<Record<string, readonly string[]>> = {
   transfer: [BANK_PC, ICS20],
 };
 
-function attrs(e: EventView): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const a of e.attributes) if (!m.has(a.key)) m.set(a.key, a.value);
-  return m;
+/** Read by key: an event's attributes (the first of a key wins) or an ICS-20 packet's fields. */
+interface Fields {
+  get(key: string): string | undefined;
+  has(key: string): boolean;
+}
+
+/** An event's attributes read by key, the first of a key winning: a scan of the few attributes, no Map built per event. */
+class Attrs implements Fields {
+  constructor(private readonly list: EventView['attributes']) {}
+  get(key: string): string | undefined {
+    for (const a of this.list) if (a.key === key) return a.value;
+    return undefined;
+  }
+  has(key: string): boolean {
+    for (const a of this.list) if (a.key === key) return true;
+    return false;
+  }
+}
+
+/** The coins as one comparable text (`5atest,7uatom`, sorted). */
+export function coinsKeyOf(cs: ReadonlyArray<{ denom: string; amount: string }>): string {
+  if (cs.length === 1) return `${cs[0].amount}${cs[0].denom}`;
+  return cs
+    .map((c) => `${c.amount}${c.denom}`)
+    .sort()
+    .join(',');
 }
 
 const neg = (a: string): string => (a.startsWith('-') ? a.slice(1) : a === '0' ? '0' : `-${a}`);
@@ -155,7 +182,7 @@ export function attribute(input: AttributionInput): Attribution {
   const events: Array<ReceiptEvent & { cause?: number; echo?: string; copyOfLog?: number }> = input.events
     .slice(0, MAX_RECEIPT_EVENTS)
     .map((e, index) => ({ type: e.type, attributes: e.attributes, index, ...(e.msgIndex !== undefined ? { msgIndex: e.msgIndex } : {}) }));
-  const a = events.map(attrs);
+  const a = events.map((e) => new Attrs(e.attributes));
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
@@ -205,15 +232,28 @@ export function attribute(input: AttributionInput): Attribution {
     }
     return undefined;
   };
-  const coinsKey = (cs: ReadonlyArray<{ denom: string; amount: string }>) =>
-    cs
-      .map((c) => `${c.amount}${c.denom}`)
-      .sort()
-      .join(',');
+  // Amounts repeat across thousands of events: each text parsed once, and each parsed list's key made
+  // once (the lists are shared, never changed).
+  type Coins = ReadonlyArray<{ readonly denom: string; readonly amount: string }>;
+  const parsed = new Map<string, Coins>();
+  const parsedWithDefault = new Map<string, Coins>();
+  const coinsOf = (text: string | undefined, defaultDenom?: string): Coins => {
+    if (!text) return [];
+    const cache = defaultDenom ? parsedWithDefault : parsed;
+    let cs = cache.get(text);
+    if (!cs) cache.set(text, (cs = parseCoins(text, defaultDenom)));
+    return cs;
+  };
+  const keys = new Map<Coins, string>();
+  const coinsKey = (cs: Coins): string => {
+    let k = keys.get(cs);
+    if (k === undefined) keys.set(cs, (k = coinsKeyOf(cs)));
+    return k;
+  };
   for (const i of transfers) {
     tFrom.set(i, hx(a[i].get('sender')));
     tTo.set(i, hx(a[i].get('recipient')));
-    tKey.set(i, coinsKey(parseCoins(a[i].get('amount'))));
+    tKey.set(i, coinsKey(coinsOf(a[i].get('amount'))));
     const k = `${tFrom.get(i)}|${tKey.get(i)}`;
     const list = bySender.get(k);
     if (list) list.push(i);
@@ -246,7 +286,7 @@ export function attribute(input: AttributionInput): Attribution {
   // 1. The fee: the ante handler's `tx` event says what was charged (`fee`, with `fee_payer` on the SDK's decorator).
   const feeEvent = events.findIndex((e, i) => e.type === 'tx' && a[i].has('fee') && e.msgIndex === undefined);
   const stated = input.statedFee ?? [];
-  const fee = feeEvent >= 0 ? parseCoins(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
+  const fee = feeEvent >= 0 ? coinsOf(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
   const payer = hx(feeEvent >= 0 ? a[feeEvent].get('fee_payer') : undefined) ?? evmFrom ?? hx(input.signer);
   role(payer, 'fee payer');
   const feeKey = coinsKey(fee);
@@ -255,7 +295,7 @@ export function attribute(input: AttributionInput): Attribution {
     const t = takeTransfer(payer, FEE_COLLECTOR, feeKey);
     if (t !== undefined) covered.push(t);
     const statedNote =
-      evm && stated.length > 0 && coinsKey(stated) !== feeKey
+      evm && stated.length > 0 && coinsKeyOf(stated) !== feeKey
         ? ` (the transaction states ${coinsText(stated)}, gas limit × max fee per gas: not what was charged)`
         : '';
     add(
@@ -282,7 +322,7 @@ export function attribute(input: AttributionInput): Attribution {
         ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
     const back = transfers.filter((i) => !used.has(i) && tFrom.get(i) === FEE_COLLECTOR && tTo.get(i) === payer);
-    const amountOf = (i: number) => parseCoins(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
+    const amountOf = (i: number) => coinsOf(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
     let refund: number | undefined = expected !== undefined ? back.find((i) => BigInt(amountOf(i)) === expected) : undefined;
     if (refund === undefined && back.length > 0) refund = back.reduce((m, i) => (BigInt(amountOf(i)) < BigInt(amountOf(m)) ? i : m), back[0]);
     if (refund !== undefined && denom) {
@@ -338,7 +378,7 @@ export function attribute(input: AttributionInput): Attribution {
     switch (e.type) {
       case 'withdraw_rewards': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -370,7 +410,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'delegate': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -394,7 +434,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'unbond': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -413,7 +453,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'redelegate': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         role(hx(t.get('source_validator')), 'validator');
         role(hx(t.get('destination_validator')), 'validator');
@@ -428,7 +468,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'cancel_unbonding_delegation': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], origin());
         break;
@@ -504,13 +544,18 @@ export function attribute(input: AttributionInput): Attribution {
     const t = a[i];
     const s = tFrom.get(i);
     const r = tTo.get(i);
-    const coins = parseCoins(t.get('amount'));
+    const coins = coinsOf(t.get('amount'));
     if (!s || !r || coins.length === 0) continue;
     used.add(i);
-    const twice = coinsKey(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })));
     // The transfer it would echo: the last one counted between the same two accounts in the EVM message.
     const last = events[i].msgIndex === evm?.message ? lastBetween.get(`${s}|${r}`) : undefined;
-    const echoOf = last !== undefined && !echoed.has(last) && coins.every((c) => BigInt(c.amount) % 2n === 0n) && tKey.get(last) === twice ? last : undefined;
+    const echoOf =
+      last !== undefined &&
+      !echoed.has(last) &&
+      coins.every((c) => BigInt(c.amount) % 2n === 0n) &&
+      tKey.get(last) === coinsKeyOf(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })))
+        ? last
+        : undefined;
     if (echoOf !== undefined) {
       echoed.add(echoOf);
       events[i].echo = `transfer #${echoOf} listed again at twice its amount (not a movement of its own)`;
@@ -554,7 +599,7 @@ export function attribute(input: AttributionInput): Attribution {
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
     const t = a[e.index];
     const who = hx(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
-    const coins = parseCoins(t.get('amount'));
+    const coins = coinsOf(t.get('amount'));
     const key = coinsKey(coins);
     const party = e.type === 'coin_spent' ? tFrom : tTo;
     // The transfer it is half of: listed within three events of it (evmd: coin_spent, coin_received, transfer).

@@ -40,8 +40,9 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
       if (!row) byDenom.set(m.denom, (row = { sum: 0n, parts: [] }));
       const v = BigInt(m.amount);
       row.sum += v;
-      const same = row.parts.find((p) => p.cause === ci);
-      if (same) same.amount += v;
+      // Causes come in order: a cause's earlier movement of this account and denom is the last part.
+      const same = row.parts.length > 0 ? row.parts[row.parts.length - 1] : undefined;
+      if (same && same.cause === ci) same.amount += v;
       else row.parts.push({ cause: ci, amount: v });
     }
   });

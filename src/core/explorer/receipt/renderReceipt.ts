@@ -4,7 +4,8 @@
 // the state of each account at N−1 and N, and the events each listed once (a `tx_log` that copies an
 // EVM log is named as such, not shown again). Server text goes through esc()/id() (mdDoc.ts): a
 // sentence is cut into words, and any word that is not plain (an address, a denom with a slash,
-// markup) becomes a code span. Bounded: MAX_SHOWN of each list.
+// markup) becomes a code span. Bounded: MAX_SHOWN of each list. Addresses, denoms, keys and sentences
+// repeat across thousands of lines: each text is escaped once per document (Text, below).
 
 import { type Doc, esc, id } from '../mdDoc';
 import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
@@ -33,18 +34,45 @@ export function words(text: string): string {
     .join(' ');
 }
 
-function signed(amount: string, denom: string, display?: string): string {
-  const shown = amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`;
-  return `${esc(shown)} ${esc(denom)}${display ? ` (${esc(display)})` : ''}`;
+/** esc(), id() and words() for one document, each distinct text worked out once (at most MAX_MEMO of each kept). */
+export interface Text {
+  esc(s: string): string;
+  id(s: string): string;
+  words(s: string): string;
 }
 
-function changeLine(c: BalanceChange, causes: readonly Cause[]): string {
-  const who = `${id(c.bech32)} = ${id(c.account)} · ${esc(c.denom)}`;
-  const parts = c.parts.map((p) => `${esc(causes[p.cause]?.kind ?? '?')} ${signed(p.amount, c.denom, p.display)}`).join(' ') || 'no cause';
-  if (c.status === 'unmeasured') return `- ${who}: not measured (${words(c.why ?? '')}); causes: ${parts}`;
-  const measured = `${signed(c.measured ?? '0', c.denom, c.measuredDisplay)} (${esc(c.before ?? '?')} → ${esc(c.after ?? '?')})`;
+const MAX_MEMO = 20_000;
+
+function memo(f: (s: string) => string): (s: string) => string {
+  const m = new Map<string, string>();
+  return (s) => {
+    let v = m.get(s);
+    if (v === undefined) {
+      v = f(s);
+      if (m.size < MAX_MEMO) m.set(s, v);
+    }
+    return v;
+  };
+}
+
+export function documentText(): Text {
+  return { esc: memo(esc), id: memo(id), words: memo(words) };
+}
+
+function signed(x: Text, amount: string, denom: string, display?: string): string {
+  const shown = amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`;
+  return `${x.esc(shown)} ${x.esc(denom)}${display ? ` (${x.esc(display)})` : ''}`;
+}
+
+function changeLine(x: Text, c: BalanceChange, causes: readonly Cause[]): string {
+  const who = `${x.id(c.bech32)} = ${x.id(c.account)} · ${x.esc(c.denom)}`;
+  let parts = '';
+  for (const p of c.parts) parts += `${parts === '' ? '' : ' '}${x.esc(causes[p.cause]?.kind ?? '?')} ${signed(x, p.amount, c.denom, p.display)}`;
+  if (parts === '') parts = 'no cause';
+  if (c.status === 'unmeasured') return `- ${who}: not measured (${x.words(c.why ?? '')}); causes: ${parts}`;
+  const measured = `${signed(x, c.measured ?? '0', c.denom, c.measuredDisplay)} (${x.esc(c.before ?? '?')} → ${x.esc(c.after ?? '?')})`;
   if (c.status === 'explained') return `- ${who}: ${measured} = ${parts} · explained`;
-  return `- ${who}: ${measured} = ${parts} + **unexplained** ${signed(c.unexplained ?? '0', c.denom, c.unexplainedDisplay)}`;
+  return `- ${who}: ${measured} = ${parts} + **unexplained** ${signed(x, c.unexplained ?? '0', c.denom, c.unexplainedDisplay)}`;
 }
 
 function snapshotLines(d: Doc, label: string, s: StateSnapshot | undefined): void {
@@ -111,30 +139,25 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     d.line(`Coverage: ${words(r.coverage)}`);
   }
 
+  const x = documentText();
   d.h(level + 1, 'Balance changes');
   if (r.changes.length === 0) d.line('No balance change measured or caused.');
-  for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(c, r.causes));
+  for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(x, c, r.causes));
 
   d.h(level + 1, 'Effects by cause');
   if (r.causes.length === 0) d.line('No Cosmos effect with a balance or stake movement.');
-  for (const [i, c] of r.causes.slice(0, MAX_SHOWN).entries()) {
+  for (let i = 0; i < Math.min(r.causes.length, MAX_SHOWN); i++) {
+    const c = r.causes[i];
     const by = c.origin?.precompile
-      ? ` · by the ${esc(c.origin.precompileName ?? 'precompile')} precompile ${id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
+      ? ` · by the ${x.esc(c.origin.precompileName ?? 'precompile')} precompile ${x.id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
       : c.kind === 'fee'
         ? ' · by the ante handler'
         : c.origin?.message !== undefined
           ? ` · message ${c.origin.message}${c.origin.frame !== undefined ? `, frame ${c.origin.frame}` : ''}`
           : '';
-    d.line(
-      `${i}. ${esc(c.kind)}: ${words(c.sentence)}${by}${
-        c.events.length > 0
-          ? ` · events ${c.events
-              .slice(0, 20)
-              .map((e) => `#${e}`)
-              .join(', ')}`
-          : ''
-      }`,
-    );
+    let events = '';
+    for (let k = 0; k < Math.min(c.events.length, 20); k++) events += `${k === 0 ? ' · events ' : ', '}#${c.events[k]}`;
+    d.line(`${i}. ${x.esc(c.kind)}: ${x.words(c.sentence)}${by}${events}`);
   }
 
   d.h(level + 1, 'State before and after');
@@ -145,26 +168,23 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
   }
 
   d.h(level + 1, `Cosmos events (${r.events.length}${r.logCopies > 0 ? `, of which ${r.logCopies} tx_log copies of the EVM logs` : ''})`);
-  for (const e of r.events.slice(0, MAX_SHOWN)) {
+  for (let i = 0; i < Math.min(r.events.length, MAX_SHOWN); i++) {
+    const e = r.events[i];
     const where = e.msgIndex === undefined ? 'tx' : `msg ${e.msgIndex}`;
-    const what =
-      e.copyOfLog !== undefined
-        ? ` · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`
-        : e.cause !== undefined
-          ? ` · cause ${e.cause} (${esc(r.causes[e.cause]?.kind ?? '?')})`
-          : e.echo
-            ? ` · ${words(e.echo)}`
-            : '';
     if (e.copyOfLog !== undefined) {
-      d.line(`- #${e.index} ${where} ${esc(e.type)}${what}`);
+      d.line(`- #${e.index} ${where} ${x.esc(e.type)} · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`);
       continue;
     }
-    const attrs = e.attributes
-      .filter((x) => x.key !== 'msg_index')
-      .slice(0, MAX_ATTRS)
-      .map((x) => `${esc(x.key)}=${id(x.value)}`)
-      .join(' ');
-    d.line(`- #${e.index} ${where} ${esc(e.type)}${what}${attrs ? ` · ${attrs}` : ''}`);
+    const what = e.cause !== undefined ? ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})` : e.echo ? ` · ${x.words(e.echo)}` : '';
+    // The attributes but msg_index (said by `where`), at most MAX_ATTRS.
+    let attrs = '';
+    let shown = 0;
+    for (const at of e.attributes) {
+      if (at.key === 'msg_index') continue;
+      if (shown++ === MAX_ATTRS) break;
+      attrs += `${attrs === '' ? ' · ' : ' '}${x.esc(at.key)}=${x.id(at.value)}`;
+    }
+    d.line(`- #${e.index} ${where} ${x.esc(e.type)}${what}${attrs}`);
   }
   if (r.notes.length > 0) {
     d.h(level + 1, 'About this receipt');
