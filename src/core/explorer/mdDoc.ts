@@ -23,12 +23,30 @@ function flat(v: unknown): string {
  * else in a code span (a URL, an address, markup), so a value never becomes a link, whatever precedes it.
  */
 export function esc(v: unknown): string {
+  // Plain text is short enough and has no control character: as it is (what flat() then PLAIN give).
+  if (typeof v === 'string' && v.length <= MAX_VALUE && PLAIN.test(v)) return v;
+  return escSlow(v);
+}
+
+/** esc() without its fast path (the tests compare the two). */
+export function escSlow(v: unknown): string {
   const s = flat(v);
   return PLAIN.test(s) ? s : code(s);
 }
 
+/** What makes an identifier's code span other than one backtick each side: a control character or a backtick inside. */
+const NOT_SIMPLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029`]/;
+
 /** An identifier: in a code span (the link provider finds it there). */
 export function id(v: unknown): string {
+  // The common case (a hash, an address, a number), decided in one test: what flat() then codeSpan() give.
+  if (typeof v === 'string' && v !== '' && v.length <= MAX_VALUE && !(v.charCodeAt(0) === 32 && v.charCodeAt(v.length - 1) === 32) && !NOT_SIMPLE.test(v))
+    return `\`${v}\``;
+  return idSlow(v);
+}
+
+/** id() without its fast path (the tests compare the two). */
+export function idSlow(v: unknown): string {
   const s = flat(v);
   return s === '' ? '—' : code(s);
 }

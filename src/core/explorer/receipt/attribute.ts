@@ -166,6 +166,19 @@ export function coinsKeyOf(cs: ReadonlyArray<{ denom: string; amount: string }>)
     .join(',');
 }
 
+/** A map by two texts (no joined key made per lookup). */
+class Map2<V> {
+  private readonly m = new Map<string | undefined, Map<string | undefined, V>>();
+  get(a: string | undefined, b: string | undefined): V | undefined {
+    return this.m.get(a)?.get(b);
+  }
+  set(a: string | undefined, b: string | undefined, v: V): void {
+    let inner = this.m.get(a);
+    if (!inner) this.m.set(a, (inner = new Map()));
+    inner.set(b, v);
+  }
+}
+
 const neg = (a: string): string => (a.startsWith('-') ? a.slice(1) : a === '0' ? '0' : `-${a}`);
 
 /** Attributes `input`'s events (see the file's comment). */
@@ -179,9 +192,14 @@ export function attribute(input: AttributionInput): Attribution {
   };
   const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
   const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
-  const events: Array<ReceiptEvent & { cause?: number; echo?: string; copyOfLog?: number }> = input.events
-    .slice(0, MAX_RECEIPT_EVENTS)
-    .map((e, index) => ({ type: e.type, attributes: e.attributes, index, ...(e.msgIndex !== undefined ? { msgIndex: e.msgIndex } : {}) }));
+  type Ev = { -readonly [K in keyof ReceiptEvent]: ReceiptEvent[K] };
+  const events: Ev[] = [];
+  for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
+    const e = input.events[index];
+    const ev: Ev = { type: e.type, attributes: e.attributes, index };
+    if (e.msgIndex !== undefined) ev.msgIndex = e.msgIndex;
+    events.push(ev);
+  }
   const a = events.map((e) => new Attrs(e.attributes));
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
@@ -212,21 +230,22 @@ export function attribute(input: AttributionInput): Attribution {
   };
   const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
   // Each transfer's parties and coins, read once (thousands of events: no quadratic re-parsing).
-  const tFrom = new Map<number, string | undefined>();
-  const tTo = new Map<number, string | undefined>();
-  const tKey = new Map<number, string>();
+  // By event index (a transfer's entries; undefined for the other events).
+  const tFrom: Array<string | undefined> = [];
+  const tTo: Array<string | undefined> = [];
+  const tKey: Array<string | undefined> = [];
   const used = new Set<number>();
   /** The first unused transfer of `amount` (coins text) from `sender` to `recipient` (either may be undefined: any). */
   // Transfers by (sender, coins) in order: a cause takes the first unused one that fits.
-  const bySender = new Map<string, number[]>();
+  const bySender = new Map2<number[]>();
   const takeTransfer = (from: string | undefined, to: string | undefined, coins: string, scope?: number): number | undefined => {
-    const list = from ? bySender.get(`${from}|${coins}`) : transfers;
+    const list = from ? bySender.get(from, coins) : transfers;
     for (const i of list ?? []) {
       if (used.has(i)) continue;
       if (scope !== undefined && events[i].msgIndex !== scope) continue;
-      if (from && tFrom.get(i) !== from) continue;
-      if (to && tTo.get(i) !== to) continue;
-      if (tKey.get(i) !== coins) continue;
+      if (from && tFrom[i] !== from) continue;
+      if (to && tTo[i] !== to) continue;
+      if (tKey[i] !== coins) continue;
       used.add(i);
       return i;
     }
@@ -251,13 +270,12 @@ export function attribute(input: AttributionInput): Attribution {
     return k;
   };
   for (const i of transfers) {
-    tFrom.set(i, hx(a[i].get('sender')));
-    tTo.set(i, hx(a[i].get('recipient')));
-    tKey.set(i, coinsKey(coinsOf(a[i].get('amount'))));
-    const k = `${tFrom.get(i)}|${tKey.get(i)}`;
-    const list = bySender.get(k);
+    const from = (tFrom[i] = hx(a[i].get('sender')));
+    tTo[i] = hx(a[i].get('recipient'));
+    const key = (tKey[i] = coinsKey(coinsOf(a[i].get('amount'))));
+    const list = bySender.get(from, key);
     if (list) list.push(i);
-    else bySender.set(k, [i]);
+    else bySender.set(from, key, [i]);
   }
 
   const evm = input.evm;
@@ -321,7 +339,7 @@ export function attribute(input: AttributionInput): Attribution {
       fee.length === 1 && limit && evm.gasUsed && /^\d+$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
         ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
-    const back = transfers.filter((i) => !used.has(i) && tFrom.get(i) === FEE_COLLECTOR && tTo.get(i) === payer);
+    const back = transfers.filter((i) => !used.has(i) && tFrom[i] === FEE_COLLECTOR && tTo[i] === payer);
     const amountOf = (i: number) => coinsOf(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
     let refund: number | undefined = expected !== undefined ? back.find((i) => BigInt(amountOf(i)) === expected) : undefined;
     if (refund === undefined && back.length > 0) refund = back.reduce((m, i) => (BigInt(amountOf(i)) < BigInt(amountOf(m)) ? i : m), back[0]);
@@ -353,8 +371,8 @@ export function attribute(input: AttributionInput): Attribution {
     // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
     for (const i of transfers) {
       if (used.has(i)) continue;
-      const s = tFrom.get(i);
-      const r = tTo.get(i);
+      const s = tFrom[i];
+      const r = tTo[i];
       if ((s === payer && r === FEE_COLLECTOR) || (s === FEE_COLLECTOR && r === payer)) {
         used.add(i);
         events[i].echo = s === payer ? 'the fee listed again (not a movement of its own)' : 'the refund listed again (not a movement of its own)';
@@ -537,23 +555,23 @@ export function attribute(input: AttributionInput): Attribution {
   // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an ERC-20 of the native
   // token, an escrow). In an EVM message evmd lists each bank transfer once more at twice the amount,
   // right after it (a transfer with no coin_spent before it): that one is an echo, never counted.
-  const lastBetween = new Map<string, number>();
+  const lastBetween = new Map2<number>();
   const echoed = new Set<number>();
   for (const i of transfers) {
     if (used.has(i)) continue;
     const t = a[i];
-    const s = tFrom.get(i);
-    const r = tTo.get(i);
+    const s = tFrom[i];
+    const r = tTo[i];
     const coins = coinsOf(t.get('amount'));
     if (!s || !r || coins.length === 0) continue;
     used.add(i);
     // The transfer it would echo: the last one counted between the same two accounts in the EVM message.
-    const last = events[i].msgIndex === evm?.message ? lastBetween.get(`${s}|${r}`) : undefined;
+    const last = events[i].msgIndex === evm?.message ? lastBetween.get(s, r) : undefined;
     const echoOf =
       last !== undefined &&
       !echoed.has(last) &&
       coins.every((c) => BigInt(c.amount) % 2n === 0n) &&
-      tKey.get(last) === coinsKeyOf(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })))
+      tKey[last] === coinsKeyOf(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })))
         ? last
         : undefined;
     if (echoOf !== undefined) {
@@ -561,7 +579,7 @@ export function attribute(input: AttributionInput): Attribution {
       events[i].echo = `transfer #${echoOf} listed again at twice its amount (not a movement of its own)`;
       continue;
     }
-    if (events[i].msgIndex === evm?.message) lastBetween.set(`${s}|${r}`, i);
+    if (events[i].msgIndex === evm?.message) lastBetween.set(s, r, i);
     role(s, 'sender');
     role(r, 'recipient');
     let o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
@@ -588,11 +606,12 @@ export function attribute(input: AttributionInput): Attribution {
   // coin_spent / coin_received are the halves of a transfer, a mint or a burn: attached to the cause of the
   // transfer they belong to, never counted on their own.
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
-  const byMove = new Map<string, number>();
+  const byMove = new Map2<Map<string, number>>();
   causes.forEach((c, ci) => {
     for (const m of c.moves) {
-      const k = `${m.account}|${m.denom}|${m.amount}`;
-      if (!byMove.has(k)) byMove.set(k, ci);
+      let byAmount = byMove.get(m.account, m.denom);
+      if (!byAmount) byMove.set(m.account, m.denom, (byAmount = new Map()));
+      if (!byAmount.has(m.amount)) byAmount.set(m.amount, ci);
     }
   });
   for (const e of events) {
@@ -605,11 +624,11 @@ export function attribute(input: AttributionInput): Attribution {
     // The transfer it is half of: listed within three events of it (evmd: coin_spent, coin_received, transfer).
     let match: number | undefined;
     for (let i = Math.max(0, e.index - 3); i <= Math.min(events.length - 1, e.index + 3) && match === undefined; i++)
-      if (events[i].type === 'transfer' && party.get(i) === who && tKey.get(i) === key) match = i;
+      if (events[i].type === 'transfer' && party[i] === who && tKey[i] === key) match = i;
     // The half of a movement a cause already counts (a delegation's coins to the bonded pool have no transfer event).
     const owner =
       match === undefined && who && coins.length === 1
-        ? (byMove.get(`${who}|${coins[0].denom}|${e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount}`) ?? -1)
+        ? (byMove.get(who, coins[0].denom)?.get(e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount) ?? -1)
         : -1;
     if (owner >= 0) events[e.index].cause = owner;
     else if (match !== undefined) {
