@@ -51,6 +51,33 @@ export function idSlow(v: unknown): string {
   return s === '' ? '—' : code(s);
 }
 
+/** esc() and id(), or versions of them that remember (memoEscapes). */
+export interface Escapes {
+  esc(s: string): string;
+  id(s: string): string;
+}
+
+/** The most texts a memo keeps (then it works each new one out again). */
+const MAX_MEMO = 20_000;
+
+/** `f` remembering its results for up to MAX_MEMO texts: for one document, whose addresses, denoms and keys repeat across thousands of lines. */
+export function memo(f: (s: string) => string): (s: string) => string {
+  const m = new Map<string, string>();
+  return (s) => {
+    let v = m.get(s);
+    if (v === undefined) {
+      v = f(s);
+      if (m.size < MAX_MEMO) m.set(s, v);
+    }
+    return v;
+  };
+}
+
+/** esc() and id() for one document (make one per document: it keeps what it saw). */
+export function memoEscapes(): Escapes {
+  return { esc: memo(esc), id: memo(id) };
+}
+
 export function coin(c: Coin | undefined): string {
   if (!c) return '—';
   return `${esc(c.amount)} ${esc(c.denom)}${c.display ? ` (${esc(c.display)})` : ''}`;

@@ -7,7 +7,7 @@
 // markup) becomes a code span. Bounded: MAX_SHOWN of each list. Addresses, denoms, keys and sentences
 // repeat across thousands of lines: each text is escaped once per document (Text, below).
 
-import { type Doc, esc, id } from '../mdDoc';
+import { type Doc, type Escapes, esc, id, memo, memoEscapes } from '../mdDoc';
 import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
 
 const MAX_SHOWN = 2000;
@@ -19,9 +19,53 @@ const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z
 
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
-  const t = text.slice(0, 4000).replace(/\s+/g, ' ');
+  let t = text.slice(0, 4000);
+  // Whitespace other than single spaces made single spaces (most sentences have none).
+  if (/[^\S ]| {2}/.test(t)) t = t.replace(/\s+/g, ' ');
   // The common case in one pass: only plain characters, the addresses put in code spans.
+  if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return addressesInCode(t);
+  return wordByWord(t);
+}
+
+/** words() as first written, all by regular expressions (the tests compare it with words()). */
+export function wordsSlow(text: string): string {
+  const t = text.slice(0, 4000).replace(/\s+/g, ' ');
   if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return t.replace(ADDRESS, (m) => id(m));
+  return wordByWord(t);
+}
+
+const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
+/** [A-Za-z0-9_]: what \b separates. */
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
+/**
+ * `t.replace(ADDRESS, id)` without the regular expression's scan: ADDRESS is all word characters
+ * between two \b, so it matches whole runs of word characters only, and each run of 8 or more
+ * (its shortest match) is tested once.
+ */
+function addressesInCode(t: string): string {
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < t.length; ) {
+    if (!isWordChar(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
+    if (j - i >= 8) {
+      const w = t.slice(i, j);
+      if (ADDRESS_WORD.test(w)) {
+        out += `${t.slice(last, i)}${id(w)}`;
+        last = j;
+      }
+    }
+    i = j;
+  }
+  return last === 0 ? t : `${out}${t.slice(last)}`;
+}
+
+function wordByWord(t: string): string {
   return t
     .split(/\s+/)
     .map((w) => {
@@ -34,29 +78,9 @@ export function words(text: string): string {
     .join(' ');
 }
 
-/** esc(), id() and words() for one document, each distinct text worked out once (at most MAX_MEMO of each kept). */
-export interface Text {
-  esc(s: string): string;
-  id(s: string): string;
+/** esc(), id() and words() for one document, each distinct text worked out once. */
+interface Text extends Escapes {
   words(s: string): string;
-}
-
-const MAX_MEMO = 20_000;
-
-function memo(f: (s: string) => string): (s: string) => string {
-  const m = new Map<string, string>();
-  return (s) => {
-    let v = m.get(s);
-    if (v === undefined) {
-      v = f(s);
-      if (m.size < MAX_MEMO) m.set(s, v);
-    }
-    return v;
-  };
-}
-
-export function documentText(): Text {
-  return { esc: memo(esc), id: memo(id), words: memo(words) };
 }
 
 function signed(x: Text, amount: string, denom: string, display?: string): string {
@@ -139,7 +163,7 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     d.line(`Coverage: ${words(r.coverage)}`);
   }
 
-  const x = documentText();
+  const x: Text = { ...memoEscapes(), words: memo(words) };
   d.h(level + 1, 'Balance changes');
   if (r.changes.length === 0) d.line('No balance change measured or caused.');
   for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(x, c, r.causes));
