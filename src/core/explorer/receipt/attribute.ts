@@ -78,10 +78,16 @@ export const NOT_BONDED_POOL = hexOfModule('not_bonded_tokens_pool');
 
 /** The two sides of coins moved from one account to another: `from` loses each, `to` gains it. */
 function moved(coins: readonly { denom: string; amount: string }[], from: string, to: string): { account: string; denom: string; amount: string }[] {
-  return coins.flatMap((c) => [
-    { account: from, denom: c.denom, amount: neg(c.amount) },
-    { account: to, denom: c.denom, amount: c.amount },
-  ]);
+  const out: { account: string; denom: string; amount: string }[] = [];
+  for (const c of coins) out.push({ account: from, denom: c.denom, amount: neg(c.amount) }, { account: to, denom: c.denom, amount: c.amount });
+  return out;
+}
+
+/** The two sides of coins `to` received from `from`, the receiver first. */
+function received(coins: readonly { denom: string; amount: string }[], to: string, from: string): { account: string; denom: string; amount: string }[] {
+  const out: { account: string; denom: string; amount: string }[] = [];
+  for (const c of coins) out.push({ account: to, denom: c.denom, amount: c.amount }, { account: from, denom: c.denom, amount: neg(c.amount) });
+  return out;
 }
 
 /** The module an address belongs to, if it is one of the well-known module accounts. */
@@ -206,6 +212,12 @@ export function attribute(input: AttributionInput): Attribution {
   const modules = new Map<string, string>();
   // What an address is (module account, precompile or an account with roles), decided once per address.
   const kindOf = new Map<string, string | null>();
+  // The precompile's name of an address, looked up once per address (every cause names its origin).
+  const names = new Map<string, string | undefined>();
+  const precompileName = (hex: string): string | undefined => {
+    if (!names.has(hex)) names.set(hex, precompileAt(hex)?.name);
+    return names.get(hex);
+  };
   const role = (hex: string | undefined, r: string) => {
     if (!hex) return;
     let kind = kindOf.get(hex);
@@ -295,8 +307,8 @@ export function attribute(input: AttributionInput): Attribution {
           frames.find((x) => x.to === pc),
         );
       const f = firstFrameTo.get(pc);
-      if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileAt(pc)?.name };
-      if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileAt(pc)?.name };
+      if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileName(pc) };
+      if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileName(pc) };
     }
     return { message };
   };
@@ -415,12 +427,7 @@ export function attribute(input: AttributionInput): Attribution {
         add(
           'withdrawRewards',
           sentence,
-          d
-            ? coins.flatMap((c) => [
-                { account: d, denom: c.denom, amount: c.amount },
-                { account: DISTRIBUTION, denom: c.denom, amount: neg(c.amount) },
-              ])
-            : [],
+          d ? received(coins, d, DISTRIBUTION) : [],
           covered,
           o,
         );
@@ -590,7 +597,7 @@ export function attribute(input: AttributionInput): Attribution {
         message: evm.message,
         ...(frames.length > 0 ? { frame: 0 } : {}),
         precompile: to,
-        precompileName: precompileAt(to)?.name ?? (to === NATIVE_ERC20 ? 'native token ERC-20' : 'called contract'),
+        precompileName: precompileName(to) ?? (to === NATIVE_ERC20 ? 'native token ERC-20' : 'called contract'),
       };
     }
     add(
