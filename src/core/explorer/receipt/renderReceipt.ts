@@ -20,10 +20,12 @@ const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
   let t = text.slice(0, 4000);
-  // Whitespace other than single spaces made single spaces (most sentences have none).
+  const plain = plainSentence(t);
+  if (plain !== undefined) return plain;
+  // Whitespace other than single spaces made single spaces.
   if (/[^\S ]| {2}/.test(t)) t = t.replace(/\s+/g, ' ');
-  // The common case in one pass: only plain characters, the addresses put in code spans.
-  if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return addressesInCode(t);
+  // Only plain characters: the addresses put in code spans.
+  if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return wordsSlow(t);
   return wordByWord(t);
 }
 
@@ -35,32 +37,44 @@ export function wordsSlow(text: string): string {
 }
 
 const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
-/** [A-Za-z0-9_]: what \b separates. */
-const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** SAFE's characters other than letters and digits: space . , : ; ( ) × − + - */
+const isSafeMark = (c: number): boolean => c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
 
 /**
- * `t.replace(ADDRESS, id)` without the regular expression's scan: ADDRESS is all word characters
- * between two \b, so it matches whole runs of word characters only, and each run of 8 or more
- * (its shortest match) is tested once.
+ * words() of the common sentence in one scan: only SAFE characters, no two spaces together, no
+ * letter.letter; its addresses in code spans (`t.replace(ADDRESS, id)`: ADDRESS is all word
+ * characters between two \b, so it matches whole runs of letters and digits, each run of 8 or
+ * more, its shortest match, tested once). Undefined for any other text (then the regular
+ * expressions decide).
  */
-function addressesInCode(t: string): string {
+function plainSentence(t: string): string | undefined {
   let out = '';
   let last = 0;
-  for (let i = 0; i < t.length; ) {
-    if (!isWordChar(t.charCodeAt(i))) {
-      i++;
+  let i = 0;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    if (isLetter(c) || isDigit(c)) {
+      let j = i + 1;
+      for (; j < t.length; j++) {
+        const d = t.charCodeAt(j);
+        if (!isLetter(d) && !isDigit(d)) break;
+      }
+      if (j - i >= 8) {
+        const w = t.slice(i, j);
+        if (ADDRESS_WORD.test(w)) {
+          out += `${t.slice(last, i)}${id(w)}`;
+          last = j;
+        }
+      }
+      i = j;
       continue;
     }
-    let j = i + 1;
-    while (j < t.length && isWordChar(t.charCodeAt(j))) j++;
-    if (j - i >= 8) {
-      const w = t.slice(i, j);
-      if (ADDRESS_WORD.test(w)) {
-        out += `${t.slice(last, i)}${id(w)}`;
-        last = j;
-      }
-    }
-    i = j;
+    if (!isSafeMark(c)) return undefined;
+    if (c === 32 && i > 0 && t.charCodeAt(i - 1) === 32) return undefined;
+    if (c === 46 && i > 0 && isLetter(t.charCodeAt(i - 1)) && i + 1 < t.length && isLetter(t.charCodeAt(i + 1))) return undefined;
+    i++;
   }
   return last === 0 ? t : `${out}${t.slice(last)}`;
 }
@@ -84,8 +98,13 @@ interface Text extends Escapes {
 }
 
 function signed(x: Text, amount: string, denom: string, display?: string): string {
-  const shown = amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`;
-  return `${x.esc(shown)} ${x.esc(denom)}${display ? ` (${x.esc(display)})` : ''}`;
+  return `${signedAmount(amount)} ${x.esc(denom)}${display ? ` (${x.esc(display)})` : ''}`;
+}
+
+/** `+5` or `` `−5` `` (the minus sign is no plain character): what esc() gives, decided without it for a whole number. */
+export function signedAmount(amount: string): string {
+  if (/^-?[0-9]{1,200}$/.test(amount)) return amount.startsWith('-') ? `\`−${amount.slice(1)}\`` : `+${amount}`;
+  return esc(amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`);
 }
 
 function changeLine(x: Text, c: BalanceChange, causes: readonly Cause[]): string {
@@ -181,7 +200,8 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
           : '';
     let events = '';
     for (let k = 0; k < Math.min(c.events.length, 20); k++) events += `${k === 0 ? ' · events ' : ', '}#${c.events[k]}`;
-    d.line(`${i}. ${x.esc(c.kind)}: ${x.words(c.sentence)}${by}${events}`);
+    // Each sentence says its own amounts: words() without the memo (it would keep every one).
+    d.line(`${i}. ${x.esc(c.kind)}: ${words(c.sentence)}${by}${events}`);
   }
 
   d.h(level + 1, 'State before and after');
