@@ -110,13 +110,16 @@ export function bech32Of(hex: string, prefix: string): string {
 export function parseCoins(text: string | undefined, defaultDenom?: string): Array<{ denom: string; amount: string }> {
   if (!text) return [];
   const out: Array<{ denom: string; amount: string }> = [];
-  for (const part of text.split(',').slice(0, 32)) {
-    const t = part.trim();
-    const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
-    if (m) out.push({ amount: canonical(m[1]), denom: m[2] });
-    else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: canonical(t), denom: defaultDenom });
-  }
+  // One coin (the common case) without splitting.
+  if (!text.includes(',')) coinOf(text.trim(), defaultDenom, out);
+  else for (const part of text.split(',').slice(0, 32)) coinOf(part.trim(), defaultDenom, out);
   return out;
+}
+
+function coinOf(t: string, defaultDenom: string | undefined, out: Array<{ denom: string; amount: string }>): void {
+  const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
+  if (m) out.push({ amount: canonical(m[1]), denom: m[2] });
+  else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: canonical(t), denom: defaultDenom });
 }
 
 /** Decimal digits without leading zeros (what BigInt(digits).toString() gives), parsed only when they have some. */
@@ -202,9 +205,7 @@ export function attribute(input: AttributionInput): Attribution {
   const events: Ev[] = [];
   for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
     const e = input.events[index];
-    const ev: Ev = { type: e.type, attributes: e.attributes, index };
-    if (e.msgIndex !== undefined) ev.msgIndex = e.msgIndex;
-    events.push(ev);
+    events.push(e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index });
   }
   const a = events.map((e) => new Attrs(e.attributes));
   const causes: Cause[] = [];
