@@ -205,7 +205,9 @@ export function attribute(input: AttributionInput): Attribution {
   const events: Ev[] = [];
   for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
     const e = input.events[index];
-    events.push(e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index });
+    events.push(
+      e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index },
+    );
   }
   const a = events.map((e) => new Attrs(e.attributes));
   const causes: Cause[] = [];
@@ -425,13 +427,7 @@ export function attribute(input: AttributionInput): Attribution {
             : auto && !explicit
               ? `rewards of ${coinsText(coins)} withdrawn automatically because the delegation to ${changed.get(e.msgIndex)} changed`
               : `rewards of ${coinsText(coins)} withdrawn from the delegation to ${v}`;
-        add(
-          'withdrawRewards',
-          sentence,
-          d ? received(coins, d, DISTRIBUTION) : [],
-          covered,
-          o,
-        );
+        add('withdrawRewards', sentence, d ? received(coins, d, DISTRIBUTION) : [], covered, o);
         break;
       }
       case 'delegate': {

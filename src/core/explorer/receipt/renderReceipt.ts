@@ -40,7 +40,8 @@ const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
 const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 /** SAFE's characters other than letters and digits: space . , : ; ( ) × − + - */
-const isSafeMark = (c: number): boolean => c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
+const isSafeMark = (c: number): boolean =>
+  c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
 
 /**
  * words() of the common sentence in one scan: only SAFE characters, no two spaces together, no

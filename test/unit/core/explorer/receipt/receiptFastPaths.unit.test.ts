@@ -105,8 +105,52 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
 
   it('esc() and id() give what their slow paths give, for generated text and for values that are not text', () => {
     const r = rng(7);
-    const chars = ['a', 'Z', '0', ' ', '_', ',', '(', ')', '+', '-', '.', '`', '``', '\u0000', '\u001f', '\u007f', '\u0085', '\u2028', '−', '·', '/', ':', '<', '[', 'é'];
-    const values: unknown[] = [undefined, null, 0, 12, -1.5, true, { a: 1 }, [1, '`'], '', ' ', '  ', ' a ', '`', ' ` ', 'x'.repeat(2000), 'x'.repeat(2001), `${' '.repeat(3)}`];
+    const chars = [
+      'a',
+      'Z',
+      '0',
+      ' ',
+      '_',
+      ',',
+      '(',
+      ')',
+      '+',
+      '-',
+      '.',
+      '`',
+      '``',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u2028',
+      '−',
+      '·',
+      '/',
+      ':',
+      '<',
+      '[',
+      'é',
+    ];
+    const values: unknown[] = [
+      undefined,
+      null,
+      0,
+      12,
+      -1.5,
+      true,
+      { a: 1 },
+      [1, '`'],
+      '',
+      ' ',
+      '  ',
+      ' a ',
+      '`',
+      ' ` ',
+      'x'.repeat(2000),
+      'x'.repeat(2001),
+      `${' '.repeat(3)}`,
+    ];
     for (let n = 0; n < 20_000; n++) {
       let s = '';
       const len = Math.floor(r() * 12);
@@ -176,7 +220,8 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
   });
 
   it('coins: amounts made canonical as BigInt would, one coin parsed without splitting, the key sorted', () => {
-    for (const d of ['0', '00', '007', '1', '10', '5450000000000000000', '0'.repeat(78), `0${'9'.repeat(77)}`]) assert.equal(canonical(d), BigInt(d).toString(), d);
+    for (const d of ['0', '00', '007', '1', '10', '5450000000000000000', '0'.repeat(78), `0${'9'.repeat(77)}`])
+      assert.equal(canonical(d), BigInt(d).toString(), d);
     assert.deepEqual(parseCoins('007atest'), [{ amount: '7', denom: 'atest' }]);
     assert.deepEqual(parseCoins(' 5atest , 3uatom,bad, 2'), [
       { amount: '5', denom: 'atest' },
