@@ -8,6 +8,8 @@ const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 /** The 5-bit value of each charset letter by its char code (-1: not in the charset). */
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < CHARSET.length; i++) VALUE[CHARSET.charCodeAt(i)] = i;
+/** The char code of each 5-bit value's letter. */
+const CODES = Array.from(CHARSET, (c) => c.charCodeAt(0));
 
 function polymod(pre: number): number {
   const b = pre >> 25;
@@ -37,28 +39,29 @@ const PLAIN_PREFIX = /^[a-z0-9]{1,83}$/;
 export function encodeBech32(hrp: string, bytes: Uint8Array): string | undefined {
   if (!PLAIN_PREFIX.test(hrp)) return undefined;
   let chk = prefixState(hrp);
-  let out = `${hrp}1`;
+  // The data and checksum letters as char codes, made a string once.
+  const codes: number[] = [];
   let acc = 0;
   let bits = 0;
-  for (const byte of bytes) {
-    acc = ((acc << 8) | byte) & 0xfff;
+  for (let i = 0; i < bytes.length; i++) {
+    acc = ((acc << 8) | bytes[i]) & 0xfff;
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
       const w = (acc >> bits) & 31;
       chk = polymod(chk) ^ w;
-      out += CHARSET[w];
+      codes.push(CODES[w]);
     }
   }
   if (bits > 0) {
     const w = (acc << (5 - bits)) & 31;
     chk = polymod(chk) ^ w;
-    out += CHARSET[w];
+    codes.push(CODES[w]);
   }
   for (let i = 0; i < 6; i++) chk = polymod(chk);
   chk ^= 1;
-  for (let i = 5; i >= 0; i--) out += CHARSET[(chk >> (5 * i)) & 31];
-  return out;
+  for (let i = 5; i >= 0; i--) codes.push(CODES[(chk >> (5 * i)) & 31]);
+  return `${hrp}1${String.fromCharCode(...codes)}`;
 }
 
 /**

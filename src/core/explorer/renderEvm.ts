@@ -95,7 +95,6 @@ const PLAIN_ESCAPES: Escapes = { esc, id };
 
 /** One frame of a call tree; `x`: the document's escapes when it has many frames (addresses repeat). */
 export function frameLine(f: TraceFrame, x: Escapes = PLAIN_ESCAPES): string {
-  const indent = '· '.repeat(Math.min(f.depth, 24));
   const depth = f.depth > 24 ? `[depth ${f.depth}] ` : '';
   // A creation's input is init code: its first 4 bytes are no selector.
   const what = /^CREATE/.test(f.type)
@@ -107,13 +106,18 @@ export function frameLine(f: TraceFrame, x: Escapes = PLAIN_ESCAPES): string {
         : f.input === '0x' || !f.input
           ? 'no input'
           : '';
-  const parts = [`${f.index}. ${indent}${depth}**${x.esc(f.type)}** ${endName(x, f.from, f.fromName)} → ${endName(x, f.to, f.toName)} ${what}`.trimEnd()];
-  if (f.outputs && f.outputs.length > 0) parts.push(`→ (${argsInline(f.outputs)})`);
-  if (f.value && f.value !== '0') parts.push(`value ${x.esc(f.value)}`);
-  if (f.gasUsed) parts.push(`gas used ${x.esc(f.gasUsed)}`);
-  if (f.error) parts.push(`**${esc(f.error)}**${f.revert ? `: ${revertText(f.revert)}` : f.revertReason ? `: ${esc(f.revertReason)}` : ''}`);
-  return parts.join(' · ');
+  const head = `${f.index}. ${INDENT[Math.min(f.depth, 24)] ?? '· '.repeat(Math.min(f.depth, 24))}${depth}**${x.esc(f.type)}** ${endName(x, f.from, f.fromName)} → ${endName(x, f.to, f.toName)}`;
+  // The head ends in a code span or a dash: only `what` can leave whitespace at the end (trimmed as before).
+  let line = what === '' ? head : /\s$/.test(what) ? `${head} ${what}`.trimEnd() : `${head} ${what}`;
+  if (f.outputs && f.outputs.length > 0) line += ` · → (${argsInline(f.outputs)})`;
+  if (f.value && f.value !== '0') line += ` · value ${x.esc(f.value)}`;
+  if (f.gasUsed) line += ` · gas used ${x.esc(f.gasUsed)}`;
+  if (f.error) line += ` · **${esc(f.error)}**${f.revert ? `: ${revertText(f.revert)}` : f.revertReason ? `: ${esc(f.revertReason)}` : ''}`;
+  return line;
 }
+
+/** The indent of each depth shown (a frame deeper than 24 says its depth). */
+const INDENT = Array.from({ length: 25 }, (_, d) => '· '.repeat(d));
 
 export function renderTrace(d: Doc, hash: string, t: TraceView, level: number): void {
   const count = t.total > t.frames.length ? `${t.frames.length} of ${t.total} frames (cut at ${t.frames.length})` : `${t.frames.length} frame(s)`;

@@ -157,11 +157,11 @@ interface Fields {
 class Attrs implements Fields {
   constructor(private readonly list: EventView['attributes']) {}
   get(key: string): string | undefined {
-    for (const a of this.list) if (a.key === key) return a.value;
+    for (let i = 0; i < this.list.length; i++) if (this.list[i].key === key) return this.list[i].value;
     return undefined;
   }
   has(key: string): boolean {
-    for (const a of this.list) if (a.key === key) return true;
+    for (let i = 0; i < this.list.length; i++) if (this.list[i].key === key) return true;
     return false;
   }
 }
@@ -240,7 +240,7 @@ export function attribute(input: AttributionInput): Attribution {
   const add = (kind: CauseKind, sentence: string, moves: Move[], covered: number[], origin?: CauseOrigin): number => {
     const i = causes.length;
     causes.push({ kind, sentence, moves, events: covered, ...(origin ? { origin } : {}) });
-    for (const e of covered) if (events[e].cause === undefined) events[e].cause = i;
+    for (let k = 0; k < covered.length; k++) if (events[covered[k]].cause === undefined) events[covered[k]].cause = i;
     return i;
   };
   const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
@@ -255,7 +255,9 @@ export function attribute(input: AttributionInput): Attribution {
   const bySender = new Map2<number[]>();
   const takeTransfer = (from: string | undefined, to: string | undefined, coins: string, scope?: number): number | undefined => {
     const list = from ? bySender.get(from, coins) : transfers;
-    for (const i of list ?? []) {
+    const candidates = list ?? [];
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k];
       if (used.has(i)) continue;
       if (scope !== undefined && events[i].msgIndex !== scope) continue;
       if (from && tFrom[i] !== from) continue;
@@ -284,7 +286,8 @@ export function attribute(input: AttributionInput): Attribution {
     if (k === undefined) keys.set(cs, (k = coinsKeyOf(cs)));
     return k;
   };
-  for (const i of transfers) {
+  for (let iAt = 0; iAt < transfers.length; iAt++) {
+    const i = transfers[iAt];
     const from = (tFrom[i] = hx(a[i].get('sender')));
     tTo[i] = hx(a[i].get('recipient'));
     const key = (tKey[i] = coinsKey(coinsOf(a[i].get('amount'))));
@@ -384,7 +387,8 @@ export function attribute(input: AttributionInput): Attribution {
       );
     }
     // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
-    for (const i of transfers) {
+    for (let iAt = 0; iAt < transfers.length; iAt++) {
+      const i = transfers[iAt];
       if (used.has(i)) continue;
       const s = tFrom[i];
       const r = tTo[i];
@@ -397,14 +401,16 @@ export function attribute(input: AttributionInput): Attribution {
 
   // 3. Staking and distribution effects, ICS-20, gov.
   const changed = new Map<number | undefined, string>(); // msg_index -> validator whose delegation changed
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (['delegate', 'unbond', 'redelegate', 'cancel_unbonding_delegation'].includes(e.type)) {
       const v = a[e.index].get('validator') ?? a[e.index].get('source_validator');
       if (v && !changed.has(e.msgIndex)) changed.set(e.msgIndex, v);
     }
   }
   const bondDenom = input.evmDenom;
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     const t = a[e.index];
     const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
     const delegator = (): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
@@ -531,14 +537,16 @@ export function attribute(input: AttributionInput): Attribution {
     const denom = input.evmDenom;
     const moved: Array<{ from: string; to: string; value: string; frame?: number }> = [];
     if (frames.length > 0) {
-      for (const f of frames.slice(0, MAX_VALUE_FRAMES)) {
+      for (let k = 0; k < Math.min(frames.length, MAX_VALUE_FRAMES); k++) {
+        const f = frames[k];
         if (f.to) role(f.to, f.index === 0 ? 'recipient' : 'contract in the trace');
         role(f.from === '?' ? undefined : f.from, f.index === 0 ? 'sender' : 'contract in the trace');
         if (f.error || !f.value || f.value === '0' || !f.to || f.type === 'DELEGATECALL' || f.type === 'STATICCALL') continue;
         moved.push({ from: f.from, to: f.to, value: f.value, frame: f.index });
       }
     } else if (evmFrom && evm.to && evm.value && evm.value !== '0') moved.push({ from: evmFrom, to: evm.to.toLowerCase(), value: evm.value });
-    for (const m of moved) {
+    for (let mAt = 0; mAt < moved.length; mAt++) {
+      const m = moved[mAt];
       if (!denom) break;
       const covered: number[] = [];
       const tr = takeTransfer(m.from, m.to, `${m.value}${denom}`, evm.message);
@@ -561,7 +569,8 @@ export function attribute(input: AttributionInput): Attribution {
   // right after it (a transfer with no coin_spent before it): that one is an echo, never counted.
   const lastBetween = new Map2<number>();
   const echoed = new Set<number>();
-  for (const i of transfers) {
+  for (let iAt = 0; iAt < transfers.length; iAt++) {
+    const i = transfers[iAt];
     if (used.has(i)) continue;
     const t = a[i];
     const s = tFrom[i];
@@ -612,13 +621,15 @@ export function attribute(input: AttributionInput): Attribution {
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
   const byMove = new Map2<Map<string, number>>();
   causes.forEach((c, ci) => {
-    for (const m of c.moves) {
+    for (let mAt = 0; mAt < c.moves.length; mAt++) {
+      const m = c.moves[mAt];
       let byAmount = byMove.get(m.account, m.denom);
       if (!byAmount) byMove.set(m.account, m.denom, (byAmount = new Map()));
       if (!byAmount.has(m.amount)) byAmount.set(m.amount, ci);
     }
   });
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
     const t = a[e.index];
     const who = hx(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
@@ -647,7 +658,8 @@ export function attribute(input: AttributionInput): Attribution {
   let logCopies = 0;
   const logs = evm?.logs ?? [];
   const taken = new Set<number>();
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (e.type !== 'tx_log') continue;
     const text = a[e.index].get('txLog');
     const log = parseLog(text);
@@ -661,11 +673,14 @@ export function attribute(input: AttributionInput): Attribution {
       logCopies++;
     }
   }
-  for (const c of causes)
-    for (const m of c.moves) {
+  for (let cAt = 0; cAt < causes.length; cAt++) {
+    const c = causes[cAt];
+    for (let mAt = 0; mAt < c.moves.length; mAt++) {
+      const m = c.moves[mAt];
       const mod = moduleOf(m.account);
       if (mod) modules.set(m.account, mod);
     }
+  }
   return { causes, events, logCopies, roles, modules };
 }
 

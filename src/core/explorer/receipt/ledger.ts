@@ -33,7 +33,8 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
   // The causes' movements, per account and denom.
   const expected = new Map<string, Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>>();
   input.causes.forEach((c, ci) => {
-    for (const m of c.moves) {
+    for (let k = 0; k < c.moves.length; k++) {
+      const m = c.moves[k];
       let byDenom = expected.get(m.account);
       if (!byDenom) expected.set(m.account, (byDenom = new Map()));
       let row = byDenom.get(m.denom);

@@ -111,7 +111,10 @@ export function signedAmount(amount: string): string {
 function changeLine(x: Text, c: BalanceChange, causes: readonly Cause[]): string {
   const who = `${x.id(c.bech32)} = ${x.id(c.account)} · ${x.esc(c.denom)}`;
   let parts = '';
-  for (const p of c.parts) parts += `${parts === '' ? '' : ' '}${x.esc(causes[p.cause]?.kind ?? '?')} ${signed(x, p.amount, c.denom, p.display)}`;
+  for (let k = 0; k < c.parts.length; k++) {
+    const p = c.parts[k];
+    parts += `${parts === '' ? '' : ' '}${x.esc(causes[p.cause]?.kind ?? '?')} ${signed(x, p.amount, c.denom, p.display)}`;
+  }
   if (parts === '') parts = 'no cause';
   if (c.status === 'unmeasured') return `- ${who}: not measured (${x.words(c.why ?? '')}); causes: ${parts}`;
   const measured = `${signed(x, c.measured ?? '0', c.denom, c.measuredDisplay)} (${x.esc(c.before ?? '?')} → ${x.esc(c.after ?? '?')})`;
@@ -224,7 +227,8 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     // The attributes but msg_index (said by `where`), at most MAX_ATTRS.
     let attrs = '';
     let shown = 0;
-    for (const at of e.attributes) {
+    for (let k = 0; k < e.attributes.length; k++) {
+      const at = e.attributes[k];
       if (at.key === 'msg_index') continue;
       if (shown++ === MAX_ATTRS) break;
       attrs += `${attrs === '' ? ' · ' : ' '}${x.esc(at.key)}=${x.id(at.value)}`;
