@@ -97,6 +97,7 @@ childMain(async ({ launches, observeMs, bundle, activateAfterMs = 0 }) => {
     hostGapMs: summary(samples.map((s) => s.hostGapMs)),
     loadMs: summary(samples.map((s) => s.loadMs)),
     activateCallMs: summary(samples.map((s) => s.activateCallMs)),
+    ownCpuMs: summary(samples.map((s) => s.loadCpuMs + s.activateCpuMs)),
     socketsDuringActivation: samples.map((s) => s.connects.filter((c) => c.phase !== 'after activate').length),
     socketsAfter: last.connects.filter((c) => c.phase === 'after activate').map((c) => ({ atMs: Math.round(c.atMs - last.syncEndMs), target: c.target })),
     serverHits: last.serverHits.length,

@@ -6,6 +6,9 @@
 //       same two requests sent bare, in parallel too;
 //   (2) debug_traceCall engine with a 1,000-frame call tree: simulate() (the tree flattened and every
 //       frame decoded, logs and transfers read) vs the bare debug_traceCall.
+// Besides wall-clock time (the target's measure), the CPU time of this process per run (client and
+// the loopback server both run here, so both sides count the server's serialisation): on a loaded
+// machine the wall-clock ratio mostly measures the scheduler, the CPU ratio what each side costs.
 import http from 'node:http';
 import os from 'node:os';
 import { childMain, core, interleave, require, summary } from './lib.mjs';
@@ -70,38 +73,56 @@ childMain(async ({ warmup, n, frames }) => {
     const spec = { address: TOKEN, function: 'balanceOf(address)', args: [OTHER] };
     const tx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [OTHER] }) };
 
+    /** CPU milliseconds of this process per run of each side (warm-up runs dropped at the end). */
+    const cpu = { ours: [], baseline: [] };
+    const cpuOf = (side, fn) => async () => {
+      const c0 = process.cpuUsage();
+      await fn();
+      const d = process.cpuUsage(c0);
+      cpu[side].push((d.user + d.system) / 1000);
+    };
+    const cpuSummary = () => {
+      const out = { ours: summary(cpu.ours.slice(warmup)), baseline: summary(cpu.baseline.slice(warmup)) };
+      cpu.ours = [];
+      cpu.baseline = [];
+      return out;
+    };
+
     /** @type {any} */
     let result;
     const callTimes = await interleave({
-      ours: async () => {
+      ours: cpuOf('ours', async () => {
         result = await simulate(evm, spec, registry, ctx, { provider: 'bench', support: { callOverrides: true } });
-      },
+      }),
       // The same two requests, sent as the simulation sends them (in parallel).
-      baseline: async () => {
+      baseline: cpuOf('baseline', async () => {
         await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
-      },
+      }),
       warmup,
       n,
     });
+    const callCpu = cpuSummary();
     if (result?.result !== '750') throw new Error(`eth_call engine decoded ${JSON.stringify(result?.result)}`);
 
     const traceSpec = { address: TOKEN, function: 'transfer(address,uint256)', args: [OTHER, '1'] };
     const ttx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [OTHER, 1n] }) };
     let decodedFrames = 0;
     const traceTimes = await interleave({
-      ours: async () => {
+      ours: cpuOf('ours', async () => {
         const r = await simulate(evm, traceSpec, registry, ctx, { provider: 'bench', support: { traceCall: true } });
         decodedFrames = r.steps[0].trace.frames.filter((f) => f.call?.name === 'transfer').length;
-      },
-      baseline: async () => {
+      }),
+      baseline: cpuOf('baseline', async () => {
         await evm('debug_traceCall', [ttx, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
-      },
+      }),
       warmup,
       n,
     });
+    const traceCpu = cpuSummary();
     return {
-      call: { ours: summary(callTimes.ours), baseline: summary(callTimes.baseline) },
-      trace: { ours: summary(traceTimes.ours), baseline: summary(traceTimes.baseline), frames: count(tree), decoded: decodedFrames },
+      load: os.loadavg(),
+      call: { ours: summary(callTimes.ours), baseline: summary(callTimes.baseline), cpu: callCpu },
+      trace: { ours: summary(traceTimes.ours), baseline: summary(traceTimes.baseline), cpu: traceCpu, frames: count(tree), decoded: decodedFrames },
     };
   } finally {
     server.close();

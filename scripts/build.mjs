@@ -80,6 +80,11 @@ export const ACTIVATION_FORBIDS = [
   /^src\/core\/transport\/wsCall\.ts$/, // WebSocket requests
   /^src\/core\/config\/(chainRegistry|jsonText|registryDuplicates)\.ts$/, // chain.json import (with jsonc-parser)
   /^src\/core\/(explorer|queries|events|contracts)\//, // decoders, query files, event watches, ABIs
+  // Built just after activation, from their own files: the Providers view and its nodes, the status
+  // bar's trackers and failover (statusBar/index.ts names its items).
+  /^src\/ui\/providers\/(providersTree|treeNodes|networkNode)\.ts$/,
+  /^src\/ui\/health\/(healthPresentation|capabilityPresentation)\.ts$/,
+  /^src\/core\/(chain\/heightTracker|health\/heightFollower|transport\/subscription)\.ts$/,
 ];
 
 /**

@@ -2,7 +2,7 @@
 // @ts-check
 // npm start: build the extension, start the simulated chain (devnet) on 127.0.0.1:8545/26657/1317 and
 // open VS Code with the extension under development on the sample workspace (examples/workspace: the
-// Chain Endpoints view, the example query files); its default provider "Local node" points at the devnet.
+// Chain Endpoints view, the example query files); its providers "Local node" and "Local node v0.5" point at the devnet.
 //   - desktop `code` when it is on PATH and a display exists,
 //   - else the desktop VS Code that @vscode/test-electron downloads (display + internet),
 //   - else headless: code-server serves the workbench with the extension on 127.0.0.1, behind a password
@@ -181,7 +181,9 @@ async function startDevnet() {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     if ((await Promise.all(DEVNET_PORTS.map(portOpen))).every(Boolean)) {
-      say(`    up in ${secondsSince(t)}: EVM RPC http://127.0.0.1:8545, CometBFT http://127.0.0.1:26657, REST http://127.0.0.1:1317`);
+      say(
+        `    up in ${secondsSince(t)}: EVM RPC http://127.0.0.1:8545, CometBFT http://127.0.0.1:26657, REST http://127.0.0.1:1317 (Local node); 8555/26667/1327 (Local node v0.5)`,
+      );
       say(`    addresses, dev keys and real transactions to look up: ${rel(logFile)}`);
       return;
     }

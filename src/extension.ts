@@ -17,7 +17,7 @@ import type { Activation } from './ui/base/activation';
 import { createLog } from './ui/base/log';
 import { rememberPicksIn } from './ui/base/pickMemory';
 import { ResultDocuments } from './ui/base/resultDocuments';
-import { readSettings } from './ui/base/settings';
+import { readSettings, watchSettings } from './ui/base/settings';
 import type { CompareView } from './ui/health/compareView';
 import { HealthController } from './ui/health/healthController';
 import { registerHealth } from './ui/health/register';
@@ -51,6 +51,8 @@ export interface ActivatedApi extends ChainEndpointsApi {
 export function activate(context: vscode.ExtensionContext): ActivatedApi {
   // The request core (no vscode import) translates through the editor's bundle too.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
+  // Settings are read once per change (first, so every later settings listener reads the new values).
+  context.subscriptions.push(watchSettings());
   const log = createLog();
   // Requests and sockets go through the editor's proxy setting (before anything connects).
   context.subscriptions.push(log, watchProxySettings());
@@ -124,11 +126,13 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
       healthRows: () => health.rows(),
       history: () => history.list(),
       networkHeights: () =>
-        statusBar.networkBars
-          .all()
-          .map(({ current: c }) => ({ configured: c.configured?.name, following: c.following?.name, height: c.snapshot?.height?.toString() })),
+        (statusBar.bars()?.networkBars.all() ?? []).map(({ current: c }) => ({
+          configured: c.configured?.name,
+          following: c.following?.name,
+          height: c.snapshot?.height?.toString(),
+        })),
       compareContent: () => healthApi.compareContent(),
-      statusBarTooltip: () => statusBar.statusBar.tooltipMarkdown,
+      statusBarTooltip: () => statusBar.bars()?.statusBar.tooltipMarkdown,
     },
   };
 }

@@ -3,7 +3,7 @@
 //   --genesis-mb N   pad the genesis to N MiB (above 16 it is served only through genesis_chunked)
 //   --extra          also start "Devnet lagging" (3 blocks behind, no debug namespace) and "Devnet trailing slash"
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
-//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
+//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317, Local node v0.5 on 8555/26667/1327)
 //   --host H         listen address (default 127.0.0.1)
 //   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
 //   --cosmos-evm V   event shapes of EVM txs: v0.3 (default, as evmd v0.3.2: logs copied into tx_log) or v0.5 (no tx_log)
@@ -11,7 +11,7 @@
 //                    "Second network" and "Second network lagging" (3 blocks behind), free ports
 import { getAddress } from 'viem';
 import { stopOnSignals } from './signals';
-import { type Devnet, type DevnetOptions, type DevnetProviderOptions, SECOND_NETWORK, startDevnet, startNetworks } from './devnet';
+import { type Devnet, type DevnetOptions, type DevnetProviderOptions, SECOND_NETWORK, localProviders, startDevnet, startNetworks } from './devnet';
 
 interface CliArgs {
   blockMs: number;
@@ -90,7 +90,8 @@ async function main(): Promise<void> {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(2);
   }
-  const providers: DevnetProviderOptions[] = [{ name: 'Local node', ports: args.portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } }];
+  // Local node (evmd v0.3.2-like) on 8545/26657/1317 and Local node v0.5 (its simulation engines) on 8555/26667/1327.
+  const providers: DevnetProviderOptions[] = localProviders(args.portsFree);
   if (args.extra) {
     const b = args.portsFree ? undefined : args.basePort;
     providers.push(

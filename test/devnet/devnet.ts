@@ -4,7 +4,7 @@
 // it in-process; `npm run devnet` starts it from cli.ts. Wire facts: docs/protocols.md.
 import { Chain } from './chain';
 import { ConsensusService } from './consensus';
-import { EvmService, type SimulationEngines } from './evm';
+import { COSMOS_EVM_V05_ENGINES, EvmService, type SimulationEngines } from './evm';
 import { EvmWsService } from './evmWs';
 import { RestService } from './rest';
 import { type Fault, Listener, type RequestEntry, RequestLog } from './server';
@@ -39,6 +39,24 @@ export interface DevnetCapabilities {
   wsRefused?: boolean;
   /** Simulation engines served (default none, as evmd v0.3.2; ALL_ENGINES of evm.ts: anvil). */
   engines?: SimulationEngines;
+}
+
+/**
+ * The providers `npm run devnet` (and so `npm start`) serves, on fixed ports unless `portsFree`; the
+ * sample workspace (examples/workspace/.vscode/settings.json) names them. "Local node" imitates evmd
+ * v0.3.2 (no simulation engine but plain eth_call, which refuses overrides); "Local node v0.5" is a
+ * node of the same chain serving cosmos/evm v0.5's engines (debug_traceCall and eth_call with
+ * overrides), so that a simulation with overrides has somewhere to run and a refusal a provider to name.
+ */
+export function localProviders(portsFree = false): DevnetProviderOptions[] {
+  return [
+    { name: 'Local node', ports: portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } },
+    {
+      name: 'Local node v0.5',
+      ports: portsFree ? undefined : { evmRpc: 8555, consensus: 26667, rest: 1327 },
+      capabilities: { engines: COSMOS_EVM_V05_ENGINES },
+    },
+  ];
 }
 
 export interface DevnetOptions {

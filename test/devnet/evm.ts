@@ -5,6 +5,7 @@
 // other raw bytes sent there keep their real Keccak-256 hash but fake parties (no RLP).
 import type { Block, Chain, TxRecord } from './chain';
 import { MempoolError } from './chain';
+import { getAddress, getContractAddress } from 'viem';
 import { hex0x, keccak256, quantity, sha256 } from './encoding';
 import { blockBloom, blockLogs, evmRecordsOf, parseLogFilter, realReceiptJson, realTxJson } from './evmReal';
 import { BANK_PRECOMPILE, type CallFrame, type FixtureContracts } from './fixtureContracts';
@@ -36,6 +37,9 @@ export interface SimulationEngines {
 
 /** Every engine on (anvil). */
 export const ALL_ENGINES: SimulationEngines = { simulateV1: true, traceCall: true, callOverrides: true };
+
+/** cosmos/evm v0.5's: debug_traceCall with overrides (#337) and eth_call with overrides (#711); no eth_simulateV1 (#1289). */
+export const COSMOS_EVM_V05_ENGINES: SimulationEngines = { simulateV1: false, traceCall: true, callOverrides: true };
 
 /** Every namespace the devnet's EVM JSON-RPC knows. */
 export const EVM_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
@@ -169,7 +173,7 @@ export class EvmService {
           overridesArg(p[2]);
           // anvil: the overrides applied for this call only.
           if (p[2] && typeof p[2] === 'object')
-            return this.chain.ledger.fixtures.sandbox(() => {
+            return this.chain.ledger.simulating(() => {
               this.applyOverrides(p[2], p[0]);
               return this.callOrEstimate(method, p[0], view);
             });
@@ -182,7 +186,7 @@ export class EvmService {
         if (config.tracer !== 'callTracer') throw new EvmError(-32000, 'the devnet traces calls with callTracer only');
         overridesArg(config.stateOverrides);
         const withLog = typeof config.tracerConfig === 'object' && (config.tracerConfig as Record<string, unknown>)?.withLog === true;
-        const out = this.chain.ledger.fixtures.sandbox(() => {
+        const out = this.chain.ledger.simulating(() => {
           this.applyOverrides(config.stateOverrides, p[0]);
           return this.simulatedCall(p[0], false);
         });
@@ -195,9 +199,8 @@ export class EvmService {
         args(1, 2);
         const opts = (p[0] ?? {}) as Record<string, unknown>;
         if (!Array.isArray(opts.blockStateCalls)) throw invalidArg(0, 'missing field `blockStateCalls`');
-        const fixtures = this.chain.ledger.fixtures;
-        // The calls share state within the simulation; nothing stays afterwards.
-        return fixtures.sandbox(() =>
+        // The calls share state within the simulation (storage, balances, nonces); nothing stays afterwards.
+        return this.chain.ledger.simulating(() =>
           (opts.blockStateCalls as Array<Record<string, unknown>>).map((b, n) => {
             overridesArg(b.stateOverrides);
             const calls = Array.isArray(b.calls) ? (b.calls as unknown[]) : [];
@@ -205,7 +208,8 @@ export class EvmService {
             return {
               number: quantity(view + 1n + BigInt(n)),
               calls: calls.map((c) => {
-                const out = this.simulatedCall(c, true);
+                if (opts.validation === true) this.checkNonce(c);
+                const out = this.simulatedCall(c, true, -38014);
                 const logs = out.logs.map((l, i) => ({ ...l, logIndex: quantity(BigInt(i)) }));
                 if (out.ok && opts.traceTransfers === true && out.frame.value)
                   logs.unshift({
@@ -339,7 +343,6 @@ export class EvmService {
     }
   }
 
-  /** One simulated call on the fixtures (a transfer of value to anything else succeeds with no output). */
   /** State overrides (already checked by overridesArg) applied to the fixtures for the call in progress; a slot the model does not hold is refused, never ignored. */
   private applyOverrides(v: unknown, ...calls: unknown[]): void {
     if (!v || typeof v !== 'object') return;
@@ -350,6 +353,13 @@ export class EvmService {
         .flatMap((c) => (c && typeof c === 'object' ? [(c as Record<string, unknown>).from, (c as Record<string, unknown>).to] : []))
         .filter((x): x is string => typeof x === 'string'),
     ];
+    // balance and nonce: the ledger's, read first while the simulation runs (the bank precompile, value moved, a creation's address).
+    for (const [address, o] of Object.entries(v as Record<string, Record<string, unknown>>)) {
+      const account = Buffer.from(address.slice(2), 'hex');
+      if (o.balance !== undefined) this.chain.ledger.overrideAccount(account, { balance: decodeBig(o.balance, 2) });
+      if (o.nonce !== undefined)
+        this.chain.ledger.overrideAccount(account, { nonce: decodeQuantity(typeof o.nonce === 'string' ? o.nonce : String(o.nonce), 2) });
+    }
     const unplaced = this.chain.ledger.fixtures.applyOverrides(v as Record<string, { code?: unknown; state?: unknown; stateDiff?: unknown }>, known);
     if (unplaced.length > 0)
       throw new EvmError(
@@ -358,18 +368,62 @@ export class EvmService {
       );
   }
 
-  private simulatedCall(arg: unknown, commit: boolean): ReturnType<FixtureContracts['call']> {
+  /**
+   * One simulated call on the fixtures (a transfer of value to anything else succeeds with no output).
+   * The sender must hold the value (go-ethereum's buyGas: `insufficient funds…`, as `code` says it:
+   * -32000 for debug_traceCall, -38014 for eth_simulateV1). `commit` (a step of a bundle): the value
+   * moves and the sender's nonce is used for the steps after it. Without `to`, a creation: the address
+   * is the sender's at its nonce (an override's nonce shows there), the fixtures' init code deploys.
+   */
+  private simulatedCall(arg: unknown, commit: boolean, code = -32000): ReturnType<FixtureContracts['call']> {
     if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
       throw invalidArg(0, 'json: cannot unmarshal into Go value of type types.TransactionArgs');
     const o = arg as Record<string, unknown>;
     const from = (o.from === undefined ? ZERO_ADDRESS : hex0x(fixedHexArg(o.from, 0, 20, 'common.Address'))) as `0x${string}`;
-    const to = (o.to === undefined || o.to === null ? ZERO_ADDRESS : hex0x(fixedHexArg(o.to, 0, 20, 'common.Address'))) as `0x${string}`;
+    const creation = o.to === undefined || o.to === null;
     const input = ((o.input ?? o.data) === undefined ? '0x' : hex0x(bytesArg(o.input ?? o.data, 0))) as `0x${string}`;
     const value = o.value === undefined ? 0n : decodeBig(o.value, 0);
     const gas = o.gas === undefined ? 25_000_000n : decodeQuantity(String(o.gas), 0);
-    const fixtures = this.chain.ledger.fixtures;
-    if (fixtures.isFixture(to) || to.toLowerCase() === BANK_PRECOMPILE) return fixtures.call(from, to, input, value, gas, commit);
-    return { ok: true, output: '0x', logs: [], frame: { type: 'CALL', from, to, value, gas, gasUsed: 0n, input }, gasUsed: 0n };
+    const ledger = this.chain.ledger;
+    const sender = Buffer.from(from.slice(2), 'hex');
+    const to = (
+      creation ? getContractAddress({ from, nonce: ledger.nonce(sender) }).toLowerCase() : hex0x(fixedHexArg(o.to, 0, 20, 'common.Address'))
+    ) as `0x${string}`;
+    this.checkFunds(from, value, code);
+    const fixtures = ledger.fixtures;
+    let out: ReturnType<FixtureContracts['call']>;
+    if (creation) {
+      const deployed = fixtures.deploy(from, to, input);
+      out = {
+        ok: true,
+        output: deployed?.runtime ?? '0x',
+        logs: deployed?.logs ?? [],
+        frame: { type: 'CREATE', from, to, value, gas, gasUsed: 0n, input },
+        gasUsed: 0n,
+      };
+      out.frame.output = out.output;
+    } else if (fixtures.isFixture(to) || to.toLowerCase() === BANK_PRECOMPILE) out = fixtures.call(from, to, input, value, gas, commit);
+    else out = { ok: true, output: '0x', logs: [], frame: { type: 'CALL', from, to, value, gas, gasUsed: 0n, input }, gasUsed: 0n };
+    if (commit && out.ok) ledger.simulatedTransfer(sender, Buffer.from(to.slice(2), 'hex'), value);
+    return out;
+  }
+
+  /** go-ethereum's buyGas check of a call's value against its sender's balance (the gas price of a simulation is 0). */
+  private checkFunds(from: string, value: bigint, code: number): void {
+    if (value === 0n) return;
+    const have = this.chain.ledger.balance(Buffer.from(from.slice(2), 'hex'));
+    if (have < value) throw new EvmError(code, `insufficient funds for gas * price + value: address ${getAddress(from)} have ${have} want ${value}`);
+  }
+
+  /** eth_simulateV1 with validation: a call's nonce must be its sender's (go-ethereum's -38010 / -38011). */
+  private checkNonce(c: unknown): void {
+    if (!c || typeof c !== 'object' || (c as Record<string, unknown>).nonce === undefined) return;
+    const o = c as Record<string, unknown>;
+    const from = o.from === undefined ? ZERO_ADDRESS : hex0x(fixedHexArg(o.from, 0, 20, 'common.Address'));
+    const tx = decodeQuantity(String(o.nonce), 0);
+    const state = this.chain.ledger.nonce(Buffer.from(from.slice(2), 'hex'));
+    if (tx < state) throw new EvmError(-38010, `nonce too low: address ${getAddress(from)}, tx: ${tx} state: ${state}`);
+    if (tx > state) throw new EvmError(-38011, `nonce too high: address ${getAddress(from)}, tx: ${tx} state: ${state}`);
   }
 
   /** eth_call / eth_estimateGas on the fixture contracts (fixtureContracts.ts); other code answers empty. */
@@ -382,6 +436,10 @@ export class EvmService {
     const input = (o.input ?? o.data) === undefined ? '0x' : hex0x(bytesArg(o.input ?? o.data, 0));
     const value = o.value === undefined ? 0n : decodeBig(o.value, 0);
     const gas = o.gas === undefined ? 25_000_000n : decodeQuantity(String(o.gas), 0);
+    // go-ethereum's DoEstimateGas refuses a value the sender cannot pay before trying any gas.
+    if (method === 'eth_estimateGas' && value > this.chain.ledger.balance(Buffer.from(from.slice(2), 'hex')))
+      throw new EvmError(-32000, 'insufficient funds for transfer');
+    this.checkFunds(from, value, -32000);
     const fixtures = this.chain.ledger.fixtures;
     const target = to !== undefined && (fixtures.isFixture(to) || to.toLowerCase() === BANK_PRECOMPILE);
     if (!target) {

@@ -151,6 +151,8 @@ export class Ledger {
   private validator0: string | undefined;
   /** Height of the block being executed (balance history). */
   private height = 0n;
+  /** The balances and nonces of a simulation in progress (simulating()), read before the ledger's. */
+  private simulation: { balances: Map<string, bigint>; nonces: Map<string, bigint> } | undefined;
   /** Balance changes per account: [height, balance after that height], oldest first. */
   private readonly history = new Map<string, Array<[bigint, bigint]>>();
 
@@ -178,7 +180,46 @@ export class Ledger {
   }
 
   balance(address: Buffer): bigint {
-    return this.balances.get(hexKey(address)) ?? this.fallback(address);
+    const key = hexKey(address);
+    const simulated = this.simulation?.balances.get(key);
+    if (simulated !== undefined) return simulated;
+    return this.balances.get(key) ?? this.fallback(address);
+  }
+
+  /**
+   * Runs `fn` as a simulation (eth_call with overrides, debug_traceCall, eth_simulateV1): balances
+   * and nonces it sets (state overrides, value moved by its calls, nonces its calls use) are read
+   * first while it runs, and the fixtures' storage it changes is put back; nothing stays. Nested:
+   * the outer simulation's state is shared.
+   */
+  simulating<T>(fn: () => T): T {
+    if (this.simulation) return fn();
+    this.simulation = { balances: new Map(), nonces: new Map() };
+    try {
+      return this.fixtures.sandbox(fn);
+    } finally {
+      this.simulation = undefined;
+    }
+  }
+
+  /** A state override's balance and nonce (inside simulating()). */
+  overrideAccount(address: Buffer, o: { balance?: bigint; nonce?: bigint }): void {
+    if (!this.simulation) throw new Error('overrideAccount outside a simulation');
+    if (o.balance !== undefined) this.simulation.balances.set(hexKey(address), o.balance);
+    if (o.nonce !== undefined) this.simulation.nonces.set(hexKey(address), o.nonce);
+  }
+
+  /** A simulated call's value moved from `from` to `to` and `from`'s nonce used (inside simulating()); false when `from` has too little. */
+  simulatedTransfer(from: Buffer, to: Buffer, value: bigint): boolean {
+    if (!this.simulation) throw new Error('simulatedTransfer outside a simulation');
+    const have = this.balance(from);
+    if (have < value) return false;
+    if (value > 0n && !from.equals(to)) {
+      this.simulation.balances.set(hexKey(from), have - value);
+      this.simulation.balances.set(hexKey(to), this.balance(to) + value);
+    }
+    this.simulation.nonces.set(hexKey(from), this.nonce(from) + 1n);
+    return true;
   }
 
   /** The balance at the end of block `height` (state at that height); the current one past the last change. */
@@ -201,7 +242,8 @@ export class Ledger {
   }
 
   nonce(address: Buffer): bigint {
-    return this.nonces.get(hexKey(address)) ?? 0n;
+    const key = hexKey(address);
+    return this.simulation?.nonces.get(key) ?? this.nonces.get(key) ?? 0n;
   }
 
   codeAt(address: Buffer): Hex {

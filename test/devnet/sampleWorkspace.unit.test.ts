@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { receiptRunner } from '../../src/core/explorer/receipt/queryRunner';
 import { runCli } from '../../src/core/queries/cli';
 import { readAccountForQuery } from '../../src/core/explorer/account/accountFields';
-import { type Devnet, startDevnet } from './devnet';
+import { type Devnet, localProviders, startDevnet } from './devnet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
@@ -21,7 +21,8 @@ describe('sample workspace (examples/workspace): the contracts query file agains
   let dir: string;
 
   before(async () => {
-    devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0 });
+    // The providers `npm run devnet` serves (on free ports): Local node (evmd-like) and Local node v0.5.
+    devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0, providers: localProviders(true) });
     devnet.produceBlock();
     dir = mkdtempSync(path.join(tmpdir(), 'ce-sample-'));
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ 'chainEndpoints.providers': devnet.providers }));
@@ -53,7 +54,26 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     for (const v of [s.evmHash, t.hash, s.delegator.hex]) assert.ok(text.includes(v), `${v} in receipt.chainq`);
   });
 
-  for (const file of ['contracts.chainq', 'receipt.chainq', 'account.chainq'])
+  it("simulate.chainq names the devnet's token, dev keys and both providers; the workspace settings declare them on the devnet's ports", () => {
+    const text = readFileSync(path.join(WORKSPACE, 'simulate.chainq'), 'utf8');
+    const d = devnet.chain.ledger.fixtureDeployment;
+    assert.ok(d);
+    for (const v of [d.token, devnet.chain.ledger.keys[0].hex, devnet.chain.ledger.keys[1].hex]) assert.ok(text.includes(v), `${v} in simulate.chainq`);
+    for (const name of ['provider: Local node\n', 'provider: Local node v0.5\n']) assert.ok(text.includes(name), name);
+    // The settings (JSON with comments) name the providers on the ports localProviders() gives them.
+    const settings = readFileSync(path.join(WORKSPACE, '.vscode', 'settings.json'), 'utf8');
+    const withoutComments = settings.replace(/^\s*\/\/.*$/gm, '');
+    const declared = (
+      JSON.parse(withoutComments) as { 'chainEndpoints.providers': Array<{ name: string; evmRpc: string; consensusRpc: string; rest: string }> }
+    )['chainEndpoints.providers'];
+    const fixed = localProviders();
+    assert.deepEqual(
+      declared.map((p) => [p.name, p.evmRpc, p.consensusRpc, p.rest]),
+      fixed.map((p) => [p.name, `http://127.0.0.1:${p.ports?.evmRpc}`, `http://127.0.0.1:${p.ports?.consensus}`, `http://127.0.0.1:${p.ports?.rest}`]),
+    );
+  });
+
+  for (const file of ['contracts.chainq', 'receipt.chainq', 'account.chainq', 'simulate.chainq'])
     it(`${file} passes (exit 0)`, async () => {
       await runFile(file);
     });

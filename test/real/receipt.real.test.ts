@@ -394,6 +394,35 @@ describe('evmd (real Cosmos EVM chain): the transactions a receipt explains (iss
     assert.ok(r.events.filter((e) => e.echo).length >= 2, JSON.stringify(r.events.filter((e) => e.echo)));
   });
 
+  it('the second delegation on a provider without REST (EVM RPC and CometBFT only): state read through the precompile views and abci_query, the same changes', async () => {
+    const t = tx('delegate-again');
+    const withRest = await receiptOf(t.evmHash!);
+    forgetContext();
+    const noRest: Provider = { name: 'real evmd without REST', endpoints: { evmRpc: s.node.evmRpc, consensusHttp: s.node.cometHttp } };
+    const l = await lookUp(executeSource(noRest, runner.options()), t.evmHash!, { receipt: true });
+    assert.equal(l.kind, 'tx');
+    const r = (l as Extract<typeof l, { kind: 'tx' }>).receipt;
+    assert.ok(r, JSON.stringify(l.notes));
+    // The display units come from the bank's metadata (REST): without REST the amounts are in base units, the same.
+    const amounts = (v: ReceiptView) => JSON.parse(JSON.stringify(v.changes, (k, x) => (/display$/i.test(k) ? undefined : x)));
+    assert.deepEqual(amounts(r), amounts(withRest), `${r.summary} vs ${withRest.summary}`);
+    assert.match(r.summary, /^Every balance change is explained: /);
+    const mine = r.accounts.find((a) => a.account === s.dev0.hex);
+    const theirs = withRest.accounts.find((a) => a.account === s.dev0.hex);
+    assert.equal(theirs?.before?.readThrough, 'read through: REST');
+    for (const side of ['before', 'after'] as const) {
+      assert.equal(
+        mine?.[side]?.readThrough,
+        'read through: abci_query (EVM denom, bank balances, fraction, rewards, unbondings, redelegations), precompile views (delegations)',
+      );
+      assert.deepEqual(mine?.[side]?.balances, theirs?.[side]?.balances);
+      assert.deepEqual(mine?.[side]?.delegations, theirs?.[side]?.delegations);
+      assert.deepEqual(mine?.[side]?.rewards, theirs?.[side]?.rewards);
+      assert.equal(mine?.[side]?.evmBalance, theirs?.[side]?.evmBalance);
+    }
+    assert.ok(renderLookup(l).includes('read through: abci_query'));
+  });
+
   it('receipt of the undelegation: rewards withdrawn and the unbonding, explained', async () => {
     const t = tx('undelegate');
     const r = await bothHashes(t);

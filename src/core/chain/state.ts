@@ -2,11 +2,14 @@
 // `x-cosmos-block-height` header (and the EVM RPC's eth_getBalance at that block): every bank balance
 // (paged), the EVM view of the EVM denom, precise-bank's fractional balance, delegations, pending
 // rewards per validator, unbonding and redelegation entries. The account page (explorer/account/) and the two-layer
-// receipt (#35) both read it.
+// receipt (#35) both read it. Without REST (or where REST fails on a read), the same reads go through
+// the precompiles' view functions (eth_call at the block) or CometBFT's abci_query at the height
+// (stateVia.ts), and each read says which interface answered (`via`, and `readThrough` for the lot).
 //
 // Each read stands alone: a failure is a note on that read and the rest still shows. A height the
-// provider no longer keeps (REST 404 with gRPC code 5 "version does not exist", the EVM's -32000
-// "failed to load state at height") is said as such, never taken for "no delegation". At most
+// provider no longer keeps (REST 404 with gRPC code 5 or 500 with code 2 "version does not exist", the
+// EVM's -32000 "failed to load state at height" for eth_getBalance and eth_call alike, abci_query's
+// code 38 with the same words) is said as such, never taken for "no delegation". At most
 // STATE_CONCURRENCY reads are in flight at once; each request has the source's timeout and
 // cancellation (a cancelled read ends the whole read). The output is plain data: amounts are the
 // decimal strings the node sent (DecCoins keep their 18 fractional digits), never numbers.
@@ -15,14 +18,37 @@ import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '..
 import * as l10n from '../base/l10n';
 import { bech32Decode, bech32Encode } from './validate';
 import { bech32 } from '@scure/base';
+import {
+  DISTRIBUTION_PRECOMPILE,
+  STAKING_PRECOMPILE,
+  STATE_MAX_VALIDATORS,
+  type StateCometCall,
+  Unserved,
+  type ViaSource,
+  abciBalances,
+  abciDelegations,
+  abciEvmDenom,
+  abciFractional,
+  abciRedelegations,
+  abciRewards,
+  abciUnbondings,
+  viewDelegation,
+  viewDelegatorValidators,
+  viewRewards,
+  viewUnbondings,
+} from './stateVia';
+
+export type { StateCometCall } from './stateVia';
 
 /** What the state reads need of a provider (the explorer's source is one: explorer/source.ts). */
 export interface StateSource {
-  readonly has: { readonly rest: boolean; readonly evm: boolean };
+  readonly has: { readonly rest: boolean; readonly evm: boolean; readonly comet?: boolean };
   /** A REST GET of `path` (with its query); at `height` when given (the `x-cosmos-block-height` header). */
   rest(path: string, height?: string): Promise<unknown>;
-  /** An EVM JSON-RPC call's `result`. */
+  /** An EVM JSON-RPC call's `result` (eth_getBalance, and eth_call of the precompiles' views at a block). */
   evm(method: string, params: readonly unknown[]): Promise<unknown>;
+  /** A CometBFT call's `result` (`abci_query` at a height), when the provider has a CometBFT RPC. */
+  comet?(call: StateCometCall): Promise<unknown>;
 }
 
 /** The most reads in flight at once for one account (a receipt reads several accounts one after another). */
@@ -72,6 +98,10 @@ export interface UnbondingEntry {
  */
 export interface StateRead<T> {
   readonly value?: T;
+  /** The interface that answered (or said the height is pruned). */
+  readonly via?: StatePath;
+  /** The interfaces tried, each failing (said in `note`); absent: none was tried (the provider has none that reads it). */
+  readonly tried?: readonly StatePath[];
   readonly note?: string;
   readonly pruned?: boolean;
   readonly unavailable?: boolean;
@@ -110,6 +140,8 @@ export interface AccountState {
   readonly reconciliation?: Reconciliation;
   /** One sentence when the height is pruned on this provider (every read that said so). */
   readonly coverage?: string;
+  /** Which interface the Cosmos reads went through (`read through: REST`, …; see readThrough()). */
+  readonly readThrough?: string;
 }
 
 type Json = Record<string, any>;
@@ -147,8 +179,8 @@ export function isPrunedAnswer(err: unknown): boolean {
 }
 
 function isUnserved(err: unknown): boolean {
-  // A module the gateway lacks: 501 Not Implemented (gRPC code 12).
-  return /not implemented|\b501\b/i.test(errorMessage(err));
+  // A module the gateway lacks: 501 Not Implemented (gRPC code 12); an inactive precompile or an unknown abci_query path.
+  return err instanceof Unserved || /not implemented|\b501\b/i.test(errorMessage(err));
 }
 
 /** At most `limit` of `tasks` running at once; resolves when all have (a rejection rejects, after the running ones). */
@@ -170,9 +202,34 @@ function coinsOf(list: unknown): StateCoin[] {
   return list.flatMap((c: Json) => (c && typeof c.denom === 'string' && isAmount(c.amount) ? [{ denom: c.denom, amount: c.amount }] : []));
 }
 
+/** The interface a read went through. */
+export type StatePath = 'REST' | 'precompile views' | 'abci_query' | 'EVM RPC';
+
+/** One way of doing a read: its interface, and the read (a note when the value is partial). */
+interface Way<T> {
+  readonly path: StatePath;
+  readonly run: () => Promise<{ value: T; truncated?: boolean; note?: string }>;
+}
+
+/** Whether an EVM call is a state read at a height (eth_getBalance, or a precompile view at a block): counted as such by a source. */
+export function isStateCall(method: string, params: readonly unknown[]): boolean {
+  if (method === 'eth_getBalance') return true;
+  if (method !== 'eth_call') return false;
+  const to: unknown = (params[0] as { to?: unknown } | undefined)?.to;
+  return typeof to === 'string' && (to.toLowerCase() === STAKING_PRECOMPILE || to.toLowerCase() === DISTRIBUTION_PRECOMPILE);
+}
+
 /**
  * Reads `address`'s state at `height` (undefined: the latest) through `src`. Never rejects except when
  * cancelled (or for an address or height it cannot read: nothing is sent then).
+ *
+ * Each read goes through the provider's REST first; when the provider has no REST, or REST fails on
+ * that read with anything but a pruned height, through the other interfaces it serves (stateVia.ts):
+ * the precompiles' view functions (eth_call at the block) where they read the same thing completely
+ * (delegations), `abci_query` at the height where they do not (the EVM denom, bank balances, the
+ * fraction, redelegations; pending rewards and unbondings, which the precompiles give cut: whole base
+ * units, only from validators still delegated to), the precompiles as the last resort. Each read says
+ * the interface it went through (`via`). A pruned height on any interface ends that read as pruned.
  */
 export async function readAccountState(src: StateSource, address: string, opts: { height?: string; prefix?: string } = {}): Promise<AccountState> {
   const bytes = accountBytes(address);
@@ -182,18 +239,43 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   const prefix = opts.prefix ?? (typed?.replace(/(valoper|valcons)(pub)?$/, '') || 'cosmos');
   const account = bech32Encode(prefix, bytes);
   const hex = `0x${Buffer.from(bytes).toString('hex')}`;
-  const noRest: StateRead<never> = { unavailable: true, note: 'the provider has no REST address' };
+  const hasComet = Boolean(src.has.comet && src.comet);
+  const via: ViaSource = { evm: (m, p) => src.evm(m, p), ...(hasComet ? { comet: (c: StateCometCall) => src.comet!(c) } : {}) };
+  const paging = { limit: STATE_PAGE_SIZE, maxPages: STATE_MAX_PAGES };
+  const R = src.has.rest;
+  const P = src.has.evm;
+  const A = hasComet;
 
-  const read = async <T>(what: string, run: () => Promise<{ value: T; truncated?: boolean }>): Promise<StateRead<T>> => {
-    try {
-      const r = await run();
-      return r.truncated ? { value: r.value, truncated: true, note: `${what}: only the first ${STATE_MAX_PAGES * STATE_PAGE_SIZE} read` } : { value: r.value };
-    } catch (err) {
-      if (isEndpointError(err) && err.kind === 'cancelled') throw err;
-      if (isPrunedAnswer(err)) return { pruned: true, note: `${what}: height ${height ?? 'latest'} is pruned on this provider` };
-      if (isUnserved(err)) return { unavailable: true, note: `${what}: not served by this provider (${errorMessage(err)})` };
-      return { note: `${what}: ${errorMessage(err)}` };
+  /** The first way that answers; a pruned height ends it; every failure is said when none answers. */
+  const read = async <T>(what: string, ways: ReadonlyArray<Way<T> | false>): Promise<StateRead<T>> => {
+    const usable = ways.filter((w): w is Way<T> => Boolean(w));
+    if (usable.length === 0) {
+      // Three ways: the precompiles read it too.
+      return { unavailable: true, note: `${what}: the provider has no REST${ways.length > 2 ? ', EVM RPC' : ''} or CometBFT RPC address` };
     }
+    const failures: string[] = [];
+    let allUnserved = true;
+    for (const w of usable) {
+      try {
+        const r = await w.run();
+        const note = r.note ?? (r.truncated ? `${what}: only the first ${STATE_MAX_PAGES * STATE_PAGE_SIZE} read` : undefined);
+        return { value: r.value, via: w.path, ...(r.truncated ? { truncated: true } : {}), ...(note ? { note } : {}) };
+      } catch (err) {
+        if (isEndpointError(err) && err.kind === 'cancelled') throw err;
+        if (isPrunedAnswer(err)) return { pruned: true, via: w.path, note: `${what}: height ${height ?? 'latest'} is pruned on this provider` };
+        const unserved = isUnserved(err);
+        allUnserved &&= unserved;
+        const label = usable.length > 1 ? `${w.path}: ` : '';
+        failures.push(unserved ? `not served by this provider (${label}${errorMessage(err)})` : `${label}${errorMessage(err)}`);
+        // The lookup's request cap: the other interfaces would be refused as well.
+        if (/stopped after \d+ requests/.test(errorMessage(err))) break;
+      }
+    }
+    return {
+      ...(allUnserved ? { unavailable: true } : {}),
+      tried: usable.slice(0, failures.length).map((w) => w.path),
+      note: `${what}: ${failures.join('; ')}`,
+    };
   };
   const rest = async (path: string): Promise<Json> => {
     const r = await src.rest(path, height);
@@ -216,96 +298,166 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     }
     return { value: out, truncated: true };
   };
-
-  let evmDenom: StateRead<string> = noRest;
-  let balances: StateRead<readonly StateCoin[]> = noRest;
-  let fractional: StateRead<string> = noRest;
-  let delegations: StateRead<readonly Delegation[]> = noRest;
-  let rewards: StateRead<readonly ValidatorReward[]> = noRest;
-  let unbondings: StateRead<readonly UnbondingEntry[]> = noRest;
-  let redelegations: StateRead<readonly RedelegationEntry[]> = noRest;
-  let evmBalance: StateRead<string> = { unavailable: true, note: 'the provider has no EVM RPC address' };
+  // The validators the account delegates to, through the distribution precompile: asked once, for delegations and unbondings.
+  let validators: Promise<{ value: string[]; truncated?: boolean }> | undefined;
+  const delegatedTo = () => (validators ??= viewDelegatorValidators(via, hex, height));
+  const cutNote = (what: string) => `${what}: only the first ${STATE_MAX_VALIDATORS} validators read (precompile views)`;
 
   const tasks: Array<() => Promise<void>> = [];
-  if (src.has.rest) {
-    tasks.push(async () => {
-      evmDenom = await read('EVM denom', async () => {
-        const d: unknown = (await rest('/cosmos/evm/vm/v1/params')).params?.evm_denom;
-        if (typeof d !== 'string' || d === '') throw unexpected(l10n.both('the EVM params name no evm_denom'));
-        return { value: d };
-      });
-    });
-    tasks.push(async () => {
-      balances = await read('bank balances', () => paged(`/cosmos/bank/v1beta1/balances/${account}`, 'balances', (c) => coinsOf([c])));
-    });
-    tasks.push(async () => {
-      fractional = await read('precise-bank fractional balance', async () => {
-        const a: unknown = (await rest(`/cosmos/evm/precisebank/v1/fractional_balance/${account}`)).fractional_balance?.amount;
-        if (!isAmount(a)) throw unexpected(l10n.both('the answer has no fractional_balance amount'));
-        return { value: a };
-      });
-    });
-    tasks.push(async () => {
-      delegations = await read('delegations', () =>
-        paged(`/cosmos/staking/v1beta1/delegations/${account}`, 'delegation_responses', (d) => {
-          const v: unknown = d.delegation?.validator_address;
-          if (typeof v !== 'string') return [];
-          const bal = coinsOf([d.balance])[0];
-          return [{ validator: v, shares: String(d.delegation?.shares ?? ''), ...(bal ? { balance: bal } : {}) }];
-        }),
-      );
-    });
-    tasks.push(async () => {
-      rewards = await read('pending rewards', async () => {
-        const r = await rest(`/cosmos/distribution/v1beta1/delegators/${account}/rewards`);
-        if (!Array.isArray(r.rewards)) throw unexpected(l10n.both('the answer has no "{0}" list', 'rewards'));
-        const value = (r.rewards as Json[]).flatMap((x) =>
-          x && typeof x.validator_address === 'string' ? [{ validator: x.validator_address as string, reward: coinsOf(x.reward) }] : [],
-        );
-        return { value };
-      });
-    });
-    tasks.push(async () => {
-      unbondings = await read('unbonding delegations', () =>
-        paged(`/cosmos/staking/v1beta1/delegators/${account}/unbonding_delegations`, 'unbonding_responses', (u) => {
-          const v: unknown = u.validator_address;
-          if (typeof v !== 'string' || !Array.isArray(u.entries)) return [];
-          return (u.entries as Json[]).map((e) => ({
-            validator: v,
-            creationHeight: String(e?.creation_height ?? ''),
-            completionTime: String(e?.completion_time ?? ''),
-            initialBalance: String(e?.initial_balance ?? ''),
-            balance: String(e?.balance ?? ''),
-          }));
-        }),
-      );
-    });
-    tasks.push(async () => {
-      redelegations = await read('redelegations', () =>
-        paged(`/cosmos/staking/v1beta1/delegators/${account}/redelegations`, 'redelegation_responses', (r) => {
-          const red: Json | undefined = r.redelegation;
-          const source: unknown = red?.validator_src_address;
-          const destination: unknown = red?.validator_dst_address;
-          if (typeof source !== 'string' || typeof destination !== 'string' || !Array.isArray(r.entries)) return [];
-          return (r.entries as Json[]).map((e) => ({
-            source,
-            destination,
-            creationHeight: String(e?.redelegation_entry?.creation_height ?? ''),
-            completionTime: String(e?.redelegation_entry?.completion_time ?? ''),
-            initialBalance: String(e?.redelegation_entry?.initial_balance ?? ''),
-            balance: String(e?.balance ?? ''),
-          }));
-        }),
-      );
-    });
-  }
+  let evmDenom!: StateRead<string>;
+  let balances!: StateRead<readonly StateCoin[]>;
+  let fractional!: StateRead<string>;
+  let delegations!: StateRead<readonly Delegation[]>;
+  let rewards!: StateRead<readonly ValidatorReward[]>;
+  let unbondings!: StateRead<readonly UnbondingEntry[]>;
+  let redelegations!: StateRead<readonly RedelegationEntry[]>;
+  let evmBalance: StateRead<string> = { unavailable: true, note: 'the provider has no EVM RPC address' };
+
+  tasks.push(async () => {
+    evmDenom = await read('EVM denom', [
+      R && {
+        path: 'REST',
+        run: async () => {
+          const d: unknown = (await rest('/cosmos/evm/vm/v1/params')).params?.evm_denom;
+          if (typeof d !== 'string' || d === '') throw unexpected(l10n.both('the EVM params name no evm_denom'));
+          return { value: d };
+        },
+      },
+      A && { path: 'abci_query', run: async () => ({ value: await abciEvmDenom(via, height) }) },
+    ]);
+  });
+  tasks.push(async () => {
+    balances = await read('bank balances', [
+      R && { path: 'REST', run: () => paged(`/cosmos/bank/v1beta1/balances/${account}`, 'balances', (c) => coinsOf([c])) },
+      A && { path: 'abci_query', run: () => abciBalances(via, account, height, paging) },
+    ]);
+  });
+  tasks.push(async () => {
+    fractional = await read('precise-bank fractional balance', [
+      R && {
+        path: 'REST',
+        run: async () => {
+          const a: unknown = (await rest(`/cosmos/evm/precisebank/v1/fractional_balance/${account}`)).fractional_balance?.amount;
+          if (!isAmount(a)) throw unexpected(l10n.both('the answer has no fractional_balance amount'));
+          return { value: a };
+        },
+      },
+      A && { path: 'abci_query', run: async () => ({ value: await abciFractional(via, account, height) }) },
+    ]);
+  });
+  tasks.push(async () => {
+    delegations = await read('delegations', [
+      R && {
+        path: 'REST',
+        run: () =>
+          paged(`/cosmos/staking/v1beta1/delegations/${account}`, 'delegation_responses', (d) => {
+            const v: unknown = d.delegation?.validator_address;
+            if (typeof v !== 'string') return [];
+            const bal = coinsOf([d.balance])[0];
+            return [{ validator: v, shares: String(d.delegation?.shares ?? ''), ...(bal ? { balance: bal } : {}) }];
+          }),
+      },
+      P && {
+        path: 'precompile views',
+        run: async () => {
+          const vs = await delegatedTo();
+          const out: Delegation[] = [];
+          for (const v of vs.value) {
+            const d = await viewDelegation(via, hex, v, height);
+            if (d) out.push(d);
+          }
+          return { value: out, ...(vs.truncated ? { truncated: true, note: cutNote('delegations') } : {}) };
+        },
+      },
+      A && { path: 'abci_query', run: () => abciDelegations(via, account, height, paging) },
+    ]);
+  });
+  tasks.push(async () => {
+    rewards = await read('pending rewards', [
+      R && {
+        path: 'REST',
+        run: async () => {
+          const r = await rest(`/cosmos/distribution/v1beta1/delegators/${account}/rewards`);
+          if (!Array.isArray(r.rewards)) throw unexpected(l10n.both('the answer has no "{0}" list', 'rewards'));
+          const value = (r.rewards as Json[]).flatMap((x) =>
+            x && typeof x.validator_address === 'string' ? [{ validator: x.validator_address as string, reward: coinsOf(x.reward) }] : [],
+          );
+          return { value };
+        },
+      },
+      A && { path: 'abci_query', run: async () => ({ value: await abciRewards(via, account, height) }) },
+      P && { path: 'precompile views', run: async () => ({ value: await viewRewards(via, hex, height) }) },
+    ]);
+  });
+  tasks.push(async () => {
+    unbondings = await read('unbonding delegations', [
+      R && {
+        path: 'REST',
+        run: () =>
+          paged(`/cosmos/staking/v1beta1/delegators/${account}/unbonding_delegations`, 'unbonding_responses', (u) => {
+            const v: unknown = u.validator_address;
+            if (typeof v !== 'string' || !Array.isArray(u.entries)) return [];
+            return (u.entries as Json[]).map((e) => ({
+              validator: v,
+              creationHeight: String(e?.creation_height ?? ''),
+              completionTime: String(e?.completion_time ?? ''),
+              initialBalance: String(e?.initial_balance ?? ''),
+              balance: String(e?.balance ?? ''),
+            }));
+          }),
+      },
+      A && { path: 'abci_query', run: () => abciUnbondings(via, account, height, paging) },
+      P && {
+        path: 'precompile views',
+        run: async () => {
+          const vs = await delegatedTo();
+          const out: UnbondingEntry[] = [];
+          for (const v of vs.value) out.push(...(await viewUnbondings(via, hex, v, height)));
+          // The precompile asks per validator: one the account no longer delegates to is not asked.
+          return {
+            value: out,
+            truncated: true,
+            note: `unbonding delegations: read through precompile views, only from the ${vs.truncated ? `first ${STATE_MAX_VALIDATORS} ` : ''}validators the account delegates to`,
+          };
+        },
+      },
+    ]);
+  });
+  tasks.push(async () => {
+    redelegations = await read('redelegations', [
+      R && {
+        path: 'REST',
+        run: () =>
+          paged(`/cosmos/staking/v1beta1/delegators/${account}/redelegations`, 'redelegation_responses', (r) => {
+            const red: Json | undefined = r.redelegation;
+            const source: unknown = red?.validator_src_address;
+            const destination: unknown = red?.validator_dst_address;
+            if (typeof source !== 'string' || typeof destination !== 'string' || !Array.isArray(r.entries)) return [];
+            return (r.entries as Json[]).map((e) => ({
+              source,
+              destination,
+              creationHeight: String(e?.redelegation_entry?.creation_height ?? ''),
+              completionTime: String(e?.redelegation_entry?.completion_time ?? ''),
+              initialBalance: String(e?.redelegation_entry?.initial_balance ?? ''),
+              balance: String(e?.balance ?? ''),
+            }));
+          }),
+      },
+      A && { path: 'abci_query', run: () => abciRedelegations(via, account, height, paging) },
+    ]);
+  });
   if (src.has.evm) {
     tasks.push(async () => {
-      evmBalance = await read('EVM balance (eth_getBalance)', async () => {
-        const b = await src.evm('eth_getBalance', [hex, height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`]);
-        if (typeof b !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(b)) throw unexpected(l10n.both('the answer is not a hex quantity'));
-        return { value: BigInt(b).toString() };
-      });
+      evmBalance = await read('EVM balance (eth_getBalance)', [
+        {
+          path: 'EVM RPC',
+          run: async () => {
+            const b = await src.evm('eth_getBalance', [hex, height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`]);
+            if (typeof b !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(b)) throw unexpected(l10n.both('the answer is not a hex quantity'));
+            return { value: BigInt(b).toString() };
+          },
+        },
+      ]);
     });
   }
   await pool(tasks, STATE_CONCURRENCY);
@@ -316,6 +468,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
       ? `Height ${height} is pruned on this provider: its state is no longer kept there (a provider that keeps old states, an archive node, can answer).`
       : undefined;
   const reconciliation = reconcile(evmDenom.value, balances.value, fractional.value, evmBalance.value);
+  const through = readThrough({ 'EVM denom': evmDenom, 'bank balances': balances, fraction: fractional, delegations, rewards, unbondings, redelegations });
   return {
     account,
     hex,
@@ -330,7 +483,26 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     redelegations,
     ...(reconciliation ? { reconciliation } : {}),
     ...(coverage ? { coverage } : {}),
+    ...(through ? { readThrough: through } : {}),
   };
+}
+
+/**
+ * One line naming the interfaces the Cosmos reads went through: `read through: REST`, or
+ * `read through: precompile views (delegations, rewards), abci_query (bank balances, …)`; undefined
+ * when nothing was read. (The EVM balance is always eth_getBalance.)
+ */
+export function readThrough(reads: Readonly<Record<string, StateRead<unknown>>>): string | undefined {
+  const by = new Map<StatePath, string[]>();
+  for (const [name, r] of Object.entries(reads)) {
+    if (!r.via || (r.value === undefined && !r.pruned)) continue;
+    const list = by.get(r.via) ?? [];
+    list.push(name);
+    by.set(r.via, list);
+  }
+  if (by.size === 0) return undefined;
+  if (by.size === 1) return `read through: ${[...by.keys()][0]}`;
+  return `read through: ${[...by].map(([p, names]) => `${p} (${names.join(', ')})`).join(', ')}`;
 }
 
 /**

@@ -30,6 +30,7 @@ const plans = new WeakMap<readonly AbiParameter[], readonly WordPlan[] | null>()
 const WORD_TYPE = /^(address|bool|u?int(\d{0,3})|bytes([1-9]|[12]\d|3[012]))$/;
 const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 const ZERO_31 = '0'.repeat(62);
+const ZERO_51 = '0'.repeat(51);
 const TWO_255 = 1n << 255n;
 const TWO_256 = 1n << 256n;
 
@@ -57,16 +58,42 @@ function planOf(params: readonly AbiParameter[]): readonly WordPlan[] | null {
   return plan;
 }
 
-/** Static words read from `data` as viem's decodeAbiParameters reads them; undefined where viem must (other types, or data it refuses). */
-function decodeWords(plan: readonly WordPlan[], data: string): unknown[] | undefined {
-  if (data.length < 2 + 64 * plan.length || !EVEN_HEX.test(data)) return undefined;
+// The last addresses read as words (as written, 40 digits) and their checksums: a trace passes the
+// same few addresses thousands of times, and comparing costs less than lower-casing and hashing.
+const RECENT = 4;
+const recentRaw: string[] = [];
+const recentSum: Hex[] = [];
+let recentNext = 0;
+
+/** The checksummed address of the 40 hex digits at `at` in `data` (already checked as hex). */
+function addressAt(data: string, at: number): Hex {
+  // A slice compared with === (V8 compares in place) costs less than startsWith() at an offset.
+  const raw = data.slice(at, at + 40);
+  for (let k = 0; k < recentRaw.length; k++) if (raw === recentRaw[k]) return recentSum[k];
+  const sum = checksummed(`0x${raw}`);
+  // Kept from the checksum (42 characters), never a slice of `data`: a slice would keep a large input alive.
+  recentRaw[recentNext] = sum.toLowerCase().slice(2);
+  recentSum[recentNext] = sum;
+  recentNext = (recentNext + 1) % RECENT;
+  return sum;
+}
+
+/**
+ * Static words read from `data` (from the character `from`: 2 after 0x, 10 after a selector) as
+ * viem's decodeAbiParameters reads them; undefined where viem must (other types, or data it refuses).
+ * `hexChecked`: the caller has already checked that `data` is 0x and hex digits only. `json`: big
+ * integers as decimal strings (jsonValue()'s form; viem gives bigints).
+ */
+function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexChecked = false, json = false): unknown[] | undefined {
+  if (data.length < from + 64 * plan.length) return undefined;
+  if (hexChecked ? (data.length - from) % 2 !== 0 : !EVEN_HEX.test(data)) return undefined;
   const out: unknown[] = new Array(plan.length);
   for (let i = 0; i < plan.length; i++) {
     const w = plan[i];
-    const at = 2 + 64 * i;
+    const at = from + 64 * i;
     switch (w.kind) {
       case 0:
-        out[i] = checksummed(`0x${data.slice(at + 24, at + 64)}`);
+        out[i] = addressAt(data, at + 24);
         break;
       case 1: {
         if (data.slice(at, at + 62) !== ZERO_31) return undefined;
@@ -78,9 +105,19 @@ function decodeWords(plan: readonly WordPlan[], data: string): unknown[] | undef
       }
       case 2:
       case 3: {
-        let v = BigInt(`0x${data.slice(at, at + 64)}`);
+        let v: bigint;
+        // Most words are small: 13 hex digits (52 bits) read as a number, the rest as a bigint.
+        if (data.slice(at, at + 51) === ZERO_51) {
+          const low = Number.parseInt(data.slice(at + 51, at + 64), 16);
+          if (w.kind === 2 && (!w.big || json)) {
+            // json: a big integer as its decimal string already (what argsOf() makes of the bigint).
+            out[i] = w.big ? String(low) : low;
+            break;
+          }
+          v = BigInt(low);
+        } else v = BigInt(`0x${data.slice(at, at + 64)}`);
         if (w.kind === 3 && v >= TWO_255) v -= TWO_256;
-        if (w.big) out[i] = v;
+        if (w.big) out[i] = json ? v.toString() : v;
         else {
           const n = Number(v);
           if (!Number.isSafeInteger(n)) return undefined;
@@ -108,16 +145,12 @@ export function decodeParamsSlow(params: readonly AbiParameter[], data: Hex): un
 }
 
 function decoded(kind: Decoded['kind'], c: Candidate, args: DecodedArg[], selector: string): Decoded {
-  return {
-    kind,
-    name: c.item.name,
-    signature: signatureOf(c.item),
-    args,
-    contract: c.contract,
-    source: c.source.label,
-    selector,
-    ...(c.source.kind === 'signatures' || c.source.kind === 'artifact' ? { guessed: true } : {}),
-  };
+  // Two literals rather than a conditional spread (a trace builds one per frame).
+  const name = c.item.name;
+  const signature = signatureOf(c.item);
+  return c.source.kind === 'signatures' || c.source.kind === 'artifact'
+    ? { kind, name, signature, args, contract: c.contract, source: c.source.label, selector, guessed: true }
+    : { kind, name, signature, args, contract: c.contract, source: c.source.label, selector };
 }
 
 /** A static indexed value from its topic: the common types read directly, the rest through viem. */
@@ -144,12 +177,25 @@ export function decodeInputWith(input: string, candidates: readonly Candidate[])
 
 /** The function a call's input selects among the candidates (the first whose inputs decode) and its decoding. */
 export function functionWith(input: string, candidates: readonly Candidate[]): { fn: AbiFunction; decoded: Decoded } | undefined {
-  const selector = input.slice(0, 10).toLowerCase();
-  const body = `0x${input.slice(10)}` as Hex;
+  return functionAmong(input, candidates, false);
+}
+
+/** The same for an input already checked to be 0x and hex digits (a trace's frames): the arguments are read in place. */
+export function functionWithHex(input: string, candidates: readonly Candidate[]): { fn: AbiFunction; decoded: Decoded } | undefined {
+  return functionAmong(input, candidates, true);
+}
+
+function functionAmong(input: string, candidates: readonly Candidate[], hexChecked: boolean): { fn: AbiFunction; decoded: Decoded } | undefined {
+  let selector: string | undefined;
+  let body: Hex | undefined;
   for (const c of candidates) {
     if (c.item.type !== 'function') continue;
+    selector ??= input.slice(0, 10).toLowerCase();
     try {
-      const values = decodeParams(c.item.inputs, body);
+      // Static words straight from the input (after its selector); anything else through viem, from the body.
+      const plan = planOf(c.item.inputs);
+      const values =
+        (plan ? decodeWords(plan, input, 10, hexChecked, true) : undefined) ?? decodeParamsSlow(c.item.inputs, (body ??= `0x${input.slice(10)}` as Hex));
       return { fn: c.item, decoded: decoded('function', c, argsOf(c.item.inputs, values), selector) };
     } catch {
       // not this one

@@ -7,7 +7,7 @@
 import type { AbiFunction } from 'viem';
 import { type ContractRegistry, type ResolveContext, decodeCallAgainst } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
-import { type Candidate, decodeOutputs, functionWith } from './decode';
+import { type Candidate, decodeOutputs, functionWithHex } from './decode';
 
 type Json = Record<string, any>;
 
@@ -80,47 +80,23 @@ function addr(v: unknown): string | undefined {
   return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
 }
 
-/** The call tree as frames, depth-first, bounded in depth and count (iterative: a deep tree never overflows the stack). */
-export function flattenTrace(root: Json): { frames: TraceFrame[]; total: number; depthCut: boolean } {
-  const frames: TraceFrame[] = [];
-  // gas, gasUsed and value repeat across frames: each distinct quantity read once (bounded by the frame count).
-  const quantities = new Map<unknown, string | undefined>();
-  const dec = (v: unknown): string | undefined => {
-    if (v === undefined) return undefined;
-    let d = quantities.get(v);
-    if (d === undefined && !quantities.has(v)) quantities.set(v, (d = decQuantity(v)));
-    return d;
-  };
-  // So do addresses and outputs (a short string checked once; a long one each time: inputs rarely repeat).
-  const checked = new Map<unknown, string | undefined>();
-  const once = (v: unknown, read: (v: unknown) => string | undefined): string | undefined => {
-    if (typeof v !== 'string' || v.length > 200) return read(v);
-    let d = checked.get(v);
-    if (d === undefined && !checked.has(v)) checked.set(v, (d = read(v)));
-    return d;
-  };
+/** The call tree's frame objects depth-first with their depths, bounded in depth and count (iterative: a deep tree never overflows the stack). */
+function walkTrace(root: Json): { nodes: Json[]; depths: number[]; total: number; depthCut: boolean } {
+  const nodes: Json[] = [];
+  const depths: number[] = [];
   let total = 0;
   let depthCut = false;
-  const stack: Array<{ f: Json; depth: number }> = [{ f: root, depth: 0 }];
+  // Two parallel stacks (frame, depth): no object per frame.
+  const stack: Json[] = [root];
+  const stackDepth: number[] = [0];
   while (stack.length > 0) {
-    const { f, depth } = stack.pop()!;
+    const f = stack.pop()!;
+    const depth = stackDepth.pop()!;
     if (!f || typeof f !== 'object') continue;
     total++;
-    if (frames.length < MAX_TRACE_FRAMES) {
-      frames.push({
-        index: frames.length,
-        depth,
-        type: typeof f.type === 'string' ? f.type.slice(0, 20) : '?',
-        from: once(f.from, addr) ?? '?',
-        to: once(f.to, addr),
-        value: dec(f.value),
-        gas: dec(f.gas),
-        gasUsed: dec(f.gasUsed),
-        input: hexStr(f.input),
-        output: once(f.output, hexStr),
-        error: typeof f.error === 'string' ? f.error.slice(0, 500) : undefined,
-        revertReason: typeof f.revertReason === 'string' ? f.revertReason.slice(0, 500) : undefined,
-      });
+    if (nodes.length < MAX_TRACE_FRAMES) {
+      nodes.push(f);
+      depths.push(depth);
     }
     const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
     if (calls.length > 0 && depth + 1 > MAX_TRACE_DEPTH) {
@@ -128,8 +104,92 @@ export function flattenTrace(root: Json): { frames: TraceFrame[]; total: number;
       continue;
     }
     if (total > MAX_TRACE_FRAMES * 4) continue; // counted well past the cut: stop walking
-    for (let i = calls.length - 1; i >= 0; i--) stack.push({ f: calls[i], depth: depth + 1 });
+    for (let i = calls.length - 1; i >= 0; i--) {
+      stack.push(calls[i]);
+      stackDepth.push(depth + 1);
+    }
   }
+  return { nodes, depths, total, depthCut };
+}
+
+/** Reads a frame's fields: each distinct quantity, address and short output checked once per trace (they repeat across frames). */
+class FrameReader {
+  private readonly quantities = new Map<unknown, string | undefined>();
+  private readonly checked = new Map<unknown, string | undefined>();
+  // The last two addresses read and their answers: a frame's `from` and `to` mostly repeat its neighbour's,
+  // and a string compared with === costs less than hashing it again (every string of a parsed answer is new).
+  private lastA: unknown = undefined;
+  private lastAOut: string | undefined = undefined;
+  private lastB: unknown = undefined;
+  private lastBOut: string | undefined = undefined;
+
+  // The last quantity of each field (value, gas, gasUsed) and the last output read: === compares in
+  // place, where a Map hashes the new string (a parsed answer's strings are all new).
+  private readonly lastQ: unknown[] = [undefined, undefined, undefined];
+  private readonly lastQOut: Array<string | undefined> = [undefined, undefined, undefined];
+  private lastS: unknown = undefined;
+  private lastSOut: string | undefined = undefined;
+
+  /** A quantity as a decimal string; `field` 0 value, 1 gas, 2 gasUsed. */
+  dec(v: unknown, field: 0 | 1 | 2): string | undefined {
+    if (v === undefined) return undefined;
+    if (v === this.lastQ[field] && typeof v === 'string') return this.lastQOut[field];
+    let d = this.quantities.get(v);
+    if (d === undefined && !this.quantities.has(v)) this.quantities.set(v, (d = decQuantity(v)));
+    this.lastQ[field] = v;
+    this.lastQOut[field] = d;
+    return d;
+  }
+  once(v: unknown, read: (v: unknown) => string | undefined): string | undefined {
+    if (typeof v !== 'string' || v.length > 200) return read(v);
+    let d = this.checked.get(v);
+    if (d === undefined && !this.checked.has(v)) this.checked.set(v, (d = read(v)));
+    return d;
+  }
+  /** A frame's output: short ones read once (they repeat), the last one compared in place. */
+  output(v: unknown): string | undefined {
+    if (v === this.lastS && typeof v === 'string') return this.lastSOut;
+    const d = this.once(v, hexStr);
+    this.lastS = v;
+    this.lastSOut = d;
+    return d;
+  }
+  addr(v: unknown): string | undefined {
+    if (typeof v === 'string') {
+      if (v === this.lastA) return this.lastAOut;
+      if (v === this.lastB) return this.lastBOut;
+    }
+    const d = this.once(v, addr);
+    this.lastB = this.lastA;
+    this.lastBOut = this.lastAOut;
+    this.lastA = v;
+    this.lastAOut = d;
+    return d;
+  }
+  /** The 12 fields every frame has, in this order (decoded frames add 5). */
+  frame(f: Json, index: number, depth: number): TraceFrame {
+    return {
+      index,
+      depth,
+      type: typeof f.type === 'string' ? f.type.slice(0, 20) : '?',
+      from: this.addr(f.from) ?? '?',
+      to: this.addr(f.to),
+      value: this.dec(f.value, 0),
+      gas: this.dec(f.gas, 1),
+      gasUsed: this.dec(f.gasUsed, 2),
+      input: hexStr(f.input),
+      output: this.output(f.output),
+      error: typeof f.error === 'string' ? f.error.slice(0, 500) : undefined,
+      revertReason: typeof f.revertReason === 'string' ? f.revertReason.slice(0, 500) : undefined,
+    };
+  }
+}
+
+/** The call tree as frames, depth-first, bounded in depth and count (iterative: a deep tree never overflows the stack). */
+export function flattenTrace(root: Json): { frames: TraceFrame[]; total: number; depthCut: boolean } {
+  const { nodes, depths, total, depthCut } = walkTrace(root);
+  const read = new FrameReader();
+  const frames = nodes.map((f, i) => read.frame(f, i, depths[i]));
   return { frames, total, depthCut };
 }
 
@@ -137,15 +197,21 @@ export function flattenTrace(root: Json): { frames: TraceFrame[]; total: number;
  * Decodes the frames of `page` (from 1): names of both ends, the call, its outputs or its revert.
  * What needs the registry (the contract at an address, the candidates for a selector, a name) is
  * asked once per distinct address or (to, selector) and remembered for the trace; each frame is then
- * decoded without an await (a 1,000-frame tree is mostly a few functions called many times). The
- * same result as asking the registry frame by frame (a unit test compares the two).
+ * decoded without an await (a 1,000-frame tree is mostly a few functions called many times), and
+ * built once (the tree is walked, then each frame of the page is read and decoded into its final
+ * object; an output that repeats for the same function is decoded once). The same result as asking
+ * the registry frame by frame (a unit test compares the two).
  */
 export async function decodeTrace(root: Json, configAs: 'string' | 'object', registry: ContractRegistry, ctx: ResolveContext, page = 1): Promise<TraceView> {
-  const { frames, total, depthCut } = flattenTrace(root);
-  const pages = Math.max(1, Math.ceil(frames.length / TRACE_PAGE));
+  const { nodes, depths, total, depthCut } = walkTrace(root);
+  const read = new FrameReader();
+  const pages = Math.max(1, Math.ceil(nodes.length / TRACE_PAGE));
   const p = Math.min(Math.max(1, page), pages);
   const first = (p - 1) * TRACE_PAGE;
-  const out: TraceFrame[] = frames.slice();
+  const last = Math.min(nodes.length, first + TRACE_PAGE);
+  const out: TraceFrame[] = new Array(nodes.length);
+  for (let i = 0; i < first; i++) out[i] = read.frame(nodes[i], i, depths[i]);
+  for (let i = last; i < nodes.length; i++) out[i] = read.frame(nodes[i], i, depths[i]);
   const names = new Map<string, string | undefined>();
   const nameOf = async (a: string | undefined): Promise<string | undefined> => {
     if (!a || a === '?') return undefined;
@@ -153,54 +219,77 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
     return names.get(a);
   };
   // By callee, then by selector.
-  const calls = new Map<string, Map<string, { candidates: Candidate[]; contract?: KnownContract }>>();
+  const calls = new Map<string, Map<string, Known>>();
   const reverts = new Map<string, Decoded>();
-  for (let i = first; i < Math.min(frames.length, first + TRACE_PAGE); i++) {
-    const f = frames[i];
-    const creation = f.type.startsWith('CREATE');
+  for (let i = first; i < last; i++) {
+    // The frame's fields read into locals (FrameReader.frame's reading), then the frame built once.
+    const n = nodes[i];
+    const type = typeof n.type === 'string' ? n.type.slice(0, 20) : '?';
+    const from = read.addr(n.from) ?? '?';
+    const to = read.addr(n.to);
+    const input = hexStr(n.input);
+    const output = read.output(n.output);
+    const error = typeof n.error === 'string' ? n.error.slice(0, 500) : undefined;
+    const creation = type.startsWith('CREATE');
     let found: { fn: AbiFunction; decoded: Decoded } | undefined;
     let call: Decoded | undefined;
-    if (!creation && f.input && f.input.length >= 10) {
-      const selector = f.input.slice(0, 10).toLowerCase();
-      let byCallee = calls.get(f.to ?? '');
-      if (!byCallee) calls.set(f.to ?? '', (byCallee = new Map()));
-      let known = byCallee.get(selector);
-      if (!known) byCallee.set(selector, (known = await registry.callCandidates(selector, f.to, ctx)));
-      found = functionWith(f.input, known.candidates);
-      call = found?.decoded ?? decodeCallAgainst(f.input, known.candidates, known.contract);
+    let known: Known | undefined;
+    if (!creation && input && input.length >= 10) {
+      const selector = input.slice(0, 10).toLowerCase();
+      let byCallee = calls.get(to ?? '');
+      if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
+      known = byCallee.get(selector);
+      if (!known) {
+        const c = await registry.callCandidates(selector, to, ctx);
+        byCallee.set(selector, (known = { candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+      }
+      // The input is hex already (hexStr): the decoder skips its own check.
+      found = functionWithHex(input, known.candidates);
+      call = found?.decoded ?? decodeCallAgainst(input, known.candidates, known.contract);
     }
     let outputs: DecodedArg[] | undefined;
     let revert: Decoded | undefined;
-    if (f.error) {
-      if (f.output && f.output !== '0x') {
+    if (error) {
+      if (output && output !== '0x') {
         // A revert bubbles up through its callers unchanged: decoded once per (to, data).
-        const key = `${f.to ?? ''}|${f.output}`;
+        const key = `${to ?? ''}|${output}`;
         revert = reverts.get(key);
-        if (!revert) reverts.set(key, (revert = await registry.decodeRevert(f.output, f.to, ctx)));
+        if (!revert) reverts.set(key, (revert = await registry.decodeRevert(output, to, ctx)));
       }
-    } else if (found && f.output) {
-      try {
-        outputs = decodeOutputs(found.fn, f.output);
-      } catch {
-        outputs = undefined;
+    } else if (found && output) {
+      // Outputs repeat (true, 0, the same balance): decoded once per (to, selector, function, output).
+      // A short output is the same string for every frame (FrameReader.once), so its hash is computed once.
+      const memo = output.length <= 200 ? known!.outputs : undefined;
+      const byFn = memo?.get(found.fn);
+      if (byFn?.has(output)) outputs = byFn.get(output);
+      else {
+        try {
+          outputs = decodeOutputs(found.fn, output);
+        } catch {
+          outputs = undefined;
+        }
+        if (memo) {
+          if (byFn) byFn.set(output, outputs);
+          else memo.set(found.fn, new Map([[output, outputs]]));
+        }
       }
     }
-    const fromName = names.has(f.from) ? names.get(f.from) : await nameOf(f.from);
-    const toName = f.to !== undefined && names.has(f.to) ? names.get(f.to) : await nameOf(f.to);
-    // Spelled out, in flattenTrace's order: a spread of a 12-key frame is V8's slow clone (most of the time of a large trace).
+    const fromName = names.has(from) ? names.get(from) : await nameOf(from);
+    const toName = to !== undefined && names.has(to) ? names.get(to) : await nameOf(to);
+    // Spelled out, in FrameReader.frame's order (a spread of a frame is V8's slow clone).
     out[i] = {
-      index: f.index,
-      depth: f.depth,
-      type: f.type,
-      from: f.from,
-      to: f.to,
-      value: f.value,
-      gas: f.gas,
-      gasUsed: f.gasUsed,
-      input: f.input,
-      output: f.output,
-      error: f.error,
-      revertReason: f.revertReason,
+      index: i,
+      depth: depths[i],
+      type,
+      from,
+      to,
+      value: read.dec(n.value, 0),
+      gas: read.dec(n.gas, 1),
+      gasUsed: read.dec(n.gasUsed, 2),
+      input,
+      output,
+      error,
+      revertReason: typeof n.revertReason === 'string' ? n.revertReason.slice(0, 500) : undefined,
       fromName,
       toName,
       call,
@@ -209,6 +298,13 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
     };
   }
   return { frames: out, total, depthCut, page: p, pages, configAs };
+}
+
+/** What the registry gave for a (callee, selector), and the outputs decoded for it. */
+interface Known {
+  readonly candidates: Candidate[];
+  readonly contract?: KnownContract;
+  readonly outputs: Map<AbiFunction, Map<string, DecodedArg[] | undefined>>;
 }
 
 /** The revert data of a failed transaction: its trace's top frame `output` (evmd's eth_call gives none). */

@@ -7,6 +7,7 @@ import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Args, Operation, WireRequest } from '../chain/operations';
 import type { InterfaceId, Provider } from '../config/providers';
+import { isStateCall } from '../chain/state';
 import type { ContractRegistry } from '../contracts/registry';
 
 /** How EVM transactions are explained: the ABIs known, and whether the provider can trace. */
@@ -56,7 +57,8 @@ export interface ExplorerSource {
  */
 export const MAX_REQUESTS = 160;
 /**
- * The most state reads at a height (REST with `x-cosmos-block-height`, eth_getBalance) one lookup
+ * The most state reads at a height (REST with `x-cosmos-block-height`, eth_getBalance, the precompiles'
+ * views with eth_call, abci_query) one lookup
  * makes, counted apart: a transaction's receipt reads up to 8 accounts at two heights (receipt/receipt.ts).
  */
 export const MAX_STATE_REQUESTS = 128;
@@ -127,8 +129,8 @@ export function executeSource(provider: Provider, options: ExecuteOptions, onOut
     },
     comet: (call) =>
       e.consensusHttp
-        ? run(COMET_GET, { method: call.method, query: JSON.stringify(call.uri) })
-        : run(COMET_POST, { method: call.method, params: JSON.stringify(call.json) }),
-    evm: (method, params) => run(EVM, { method, params: JSON.stringify(params) }, undefined, method === 'eth_getBalance'),
+        ? run(COMET_GET, { method: call.method, query: JSON.stringify(call.uri) }, undefined, call.method === 'abci_query')
+        : run(COMET_POST, { method: call.method, params: JSON.stringify(call.json) }, undefined, call.method === 'abci_query'),
+    evm: (method, params) => run(EVM, { method, params: JSON.stringify(params) }, undefined, isStateCall(method, params)),
   };
 }

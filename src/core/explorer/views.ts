@@ -248,6 +248,8 @@ export interface AccountStateView {
   readonly redelegations?: readonly RedelegationView[];
   /** The honest coverage line: the height is pruned on this provider. */
   readonly coverage?: string;
+  /** Which interface the state was read through: `read through: REST`, or `… precompile views (delegations), abci_query (…)`. */
+  readonly readThrough?: string;
   /** Each read that gave nothing, with why (`delegations: height 5 is pruned on this provider`). */
   readonly missing: readonly string[];
 }

@@ -47,7 +47,50 @@ function nameMap(value: unknown): ReadonlyMap<string, string> {
   return out;
 }
 
+/**
+ * The settings, read once per change: the tree, the status bar, health and every command ask for
+ * them, and one reading (getConfiguration, five inspects, the providers parsed) costs milliseconds
+ * in the extension host. Cached only while watchSettings() keeps the cache honest; frozen, so no
+ * caller can change what the next one reads.
+ */
 export function readSettings(): Settings {
+  if (!watching) return readSettingsNow();
+  return (cached ??= freezeSettings(readSettingsNow()));
+}
+
+let cached: Settings | undefined;
+let watching = 0;
+
+/**
+ * Forgets the cached settings whenever the extension's settings or the workspace trust change.
+ * extension.ts registers it before anything else, so every listener registered after it (all of
+ * onSettingsChanged's) reads the new values.
+ */
+export function watchSettings(): vscode.Disposable {
+  cached = undefined;
+  watching++;
+  const forget = () => (cached = undefined);
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && forget()),
+    vscode.workspace.onDidGrantWorkspaceTrust(forget),
+  ];
+  return {
+    dispose: () => {
+      subscriptions.forEach((d) => d.dispose());
+      watching--;
+      forget();
+    },
+  };
+}
+
+function freezeSettings(s: Settings): Settings {
+  for (const p of s.providers.providers) Object.freeze(Object.freeze(p).endpoints);
+  Object.freeze(s.providers.providers);
+  Object.freeze(s.providers.problems);
+  return Object.freeze(s);
+}
+
+function readSettingsNow(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const inspected = c.inspect('providers');
   const { value, ignoredWorkspace } = effectiveProvidersSetting(inspected, vscode.workspace.isTrusted);
@@ -94,7 +137,9 @@ export async function writeStatusBarProvider(provider: string, networkLabel?: st
 /** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */
 export function onSettingsChanged(keys: readonly string[], listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) listener();
+    if (!keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) return;
+    cached = undefined;
+    listener();
   });
 }
 

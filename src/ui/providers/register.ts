@@ -1,8 +1,10 @@
-// Providers at activation: the Providers view, the secret commands, Add Provider…, Import
-// chain.json…, Open Settings and the API's providers(). The dialogs are loaded on first use
-// (./index.ts through src/ui/base/load.ts).
+// Providers at activation: the secret commands, Add Provider…, Import chain.json…, Open Settings
+// and the API's providers(). The dialogs are loaded on first use (./index.ts through
+// src/ui/base/load.ts); the Providers view (its nodes, their health and capability tooltips) is
+// built just after activation, from its own file.
 
 import vscode = require('vscode');
+import { errorMessage } from '../../core/base/errors';
 import { Commands } from '../base/commandIds';
 import { registerCommand } from '../base/commands';
 import type { Activation } from '../base/activation';
@@ -11,17 +13,42 @@ import { windowPrompts } from '../base/prompts';
 import { readSettings } from '../base/settings';
 import type { ImportArgs } from './importChainRegistry';
 import { currentNetworks } from './networkDirectory';
-import { ProvidersTree } from './providersTree';
+import type { ProvidersTree, TreeSnapshot } from './providersTree';
 import type { ChainEndpointsApi } from '../../api';
 
-export function registerProviders(a: Activation): Pick<ChainEndpointsApi, 'providers'> & { tree: ProvidersTree } {
-  const tree = new ProvidersTree(a.health);
-  a.keep(tree);
+/** The Providers view, once built: refresh it, and what it shows (for the tests' hooks). */
+export interface ProvidersView {
+  refresh(): void;
+  snapshot(): Promise<TreeSnapshot[]>;
+}
+
+export function registerProviders(a: Activation): Pick<ChainEndpointsApi, 'providers'> & { tree: ProvidersView } {
+  let disposed = false;
+  a.keep({ dispose: () => void (disposed = true) });
+  const built: Promise<ProvidersTree | undefined> = import('./providersTree').then(({ ProvidersTree }) => {
+    if (disposed) return undefined;
+    const tree = new ProvidersTree(a.health);
+    a.keep(tree);
+    return tree;
+  });
+  built.catch((err: unknown) => a.log.error(`[providers] the Providers view was not built: ${errorMessage(err)}`));
+  const tree: ProvidersView = {
+    refresh: () => void built.then((t) => t?.refresh()),
+    snapshot: async () => (await built)?.snapshot() ?? [],
+  };
   for (const d of [
-    registerCommand(a.log, Commands.setSecret, (arg?: { provider?: string; name?: string; value?: string }) =>
-      a.secrets.promptSet(arg, async () => (await onDemand.providers()).providerPrompts(windowPrompts, () => a.health.rows())),
+    registerCommand(a.log, Commands.setSecret, async (arg?: { provider?: string; name?: string; value?: string; header?: string }) => {
+      const { setSecret, providerPrompts } = await onDemand.providers();
+      return setSecret(
+        a.secrets,
+        a.log,
+        arg,
+        providerPrompts(windowPrompts, () => a.health.rows()),
+      );
+    }),
+    registerCommand(a.log, Commands.deleteSecret, async (arg?: { provider?: string; name?: string }) =>
+      (await onDemand.providers()).deleteSecret(a.secrets, arg),
     ),
-    registerCommand(a.log, Commands.deleteSecret, (arg?: { provider?: string; name?: string }) => a.secrets.promptDelete(arg)),
     registerCommand(a.log, Commands.addProvider, async () => (await onDemand.providers()).addProvider()),
     registerCommand(a.log, Commands.importChainRegistry, async (arg?: ImportArgs) => (await onDemand.providers()).importChainRegistry(arg)),
     registerCommand(a.log, Commands.openSettings, () =>

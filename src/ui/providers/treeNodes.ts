@@ -154,15 +154,3 @@ export class ProblemNode {
 }
 
 export type TreeNode = NetworkNode | ProviderNode | InterfaceNode | OperationNode | ModuleGroupNode | ProblemNode;
-
-function hasKind(value: unknown, kind: TreeNode['kind']): boolean {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;
-}
-
-export function isInterfaceNode(value: unknown): value is InterfaceNode {
-  return hasKind(value, 'interface');
-}
-
-export function isOperationNode(value: unknown): value is OperationNode {
-  return hasKind(value, 'operation');
-}

@@ -12,7 +12,7 @@ import { onDemand } from '../base/load';
 import { OPERATION_ALIASES, OPERATION_IDS } from '../../core/chain/operationIds';
 import { INTERFACE_LABELS } from '../../core/config/providers';
 import { redactUrl } from '../../core/secrets/redact';
-import { isInterfaceNode } from '../providers/treeNodes';
+import { isInterfaceNode } from '../providers/treeKinds';
 import type { ChainEndpointsApi } from '../../api';
 
 export function registerRequests(a: Activation): Pick<ChainEndpointsApi, 'run' | 'operations'> {

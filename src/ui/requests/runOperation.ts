@@ -19,7 +19,7 @@ import type { CommandDeps } from '../base/deps';
 import { windowPrompts } from '../base/prompts';
 import { providerPrompts } from '../providers/providerPicks';
 import { readSettings } from '../base/settings';
-import { isOperationNode } from '../providers/treeNodes';
+import { isOperationNode } from '../providers/treeKinds';
 import { resolveArgs } from './resolveArgs';
 import { type Choose, checkBeforeRun, routeInput, suggestAfterFailure } from '../health/capabilityCheck';
 import { awaitsCostlyProbe } from '../../core/health/serves';

@@ -10,16 +10,15 @@ import { Disposable } from '../base/lifecycle';
 import { errorMessage } from '../../core/base/errors';
 import { formatHeight } from '../../core/base/numbers';
 import { type HeightSnapshot, HeightTracker } from '../../core/chain/heightTracker';
-import { type Provider } from '../../core/config/providers';
+import { type InterfaceId, type Provider } from '../../core/config/providers';
+import type { InterfaceHealth } from '../../core/health/model';
 import { escapeMarkdown } from '../../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../../core/health/heightFollower';
 import { redactUrl } from '../../core/secrets/redact';
-import { type HttpClient } from '../../core/transport/http';
-import { type HealthController } from '../health/healthController';
-import { onDemand } from '../base/load';
+import type { HttpClient } from '../../core/transport/http';
 import { type Log } from '../base/log';
 import { currentNetworks } from '../providers/networkDirectory';
-import { type SecretStore } from '../providers/secretStore';
+import type { SecretStore } from '../providers/secretStore';
 import { type Settings, onSettingsChanged, readSettings, statusBarPinned } from '../base/settings';
 import { type StatusMenuTarget, showStatusBarMenu, switchStatusProvider } from './statusBarMenu';
 
@@ -43,6 +42,14 @@ function stateName(state: HeightSnapshot['state']): string {
   }
 }
 
+/** What an item asks of the health controller (ui/health/healthController.ts). */
+export interface StatusHealth {
+  healthOf(provider: string, iface: InterfaceId): InterfaceHealth | undefined;
+  refresh(names?: readonly string[]): Promise<readonly InterfaceHealth[]>;
+  rows(): readonly InterfaceHealth[];
+  readonly onDidChange: vscode.Event<unknown>;
+}
+
 export interface FollowState {
   /** The provider configured (or chosen by default). */
   configured?: Provider;
@@ -64,7 +71,7 @@ export class HeightStatusBar extends Disposable {
   constructor(
     private readonly log: Log,
     private readonly http: HttpClient,
-    private readonly health: HealthController,
+    private readonly health: StatusHealth,
     private readonly secrets: SecretStore,
     /** Set for one item of `statusBar.perNetwork`: the network it follows (networkStatusBars.ts). */
     private readonly scope?: { key: string; label: string; index: number },
@@ -173,7 +180,7 @@ export class HeightStatusBar extends Disposable {
 
   /** One `/status` poll, through execute() with the probe preset (the poll's reader is loaded with it: polling is the fallback). */
   private async fetchStatus(wire: Provider, signal: AbortSignal): Promise<{ height: bigint; time?: string }> {
-    const { fetchCometStatus, requestOptions } = await onDemand.statusBar();
+    const { fetchCometStatus, requestOptions } = await import('./poll');
     return fetchCometStatus(wire, requestOptions(readSettings(), { http: this.http, signal, provider: wire }, 'probe'));
   }
 

@@ -1,5 +1,6 @@
-// The status bar's polling fallback (when its WebSocket fails) and its provider picker, loaded on
-// first use (src/ui/base/load.ts).
-export { fetchCometStatus } from '../../core/chain/probes';
-export { requestOptions } from '../../core/chain/requestOptions';
-export { providerPrompts } from '../providers/providerPicks';
+// The status bar's items and everything behind them: the trackers that follow a provider's height
+// (WebSocket, the polling fallback), failover, the tooltip, the click menu and its provider picker.
+// Loaded once the secrets are read (register.ts): no item can follow a provider before, and
+// activation stays small.
+export { HeightStatusBar } from './heightStatusBar';
+export { NetworkStatusBars } from './networkStatusBars';

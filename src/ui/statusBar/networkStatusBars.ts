@@ -3,13 +3,12 @@
 // change (settings, or a probe discovering a provider's chain); the single item steps aside while
 // these are shown.
 
-import { type HttpClient } from '../../core/transport/http';
-import { type HealthController } from '../health/healthController';
-import { HeightStatusBar, perNetworkItems } from './heightStatusBar';
+import type { HttpClient } from '../../core/transport/http';
+import { HeightStatusBar, type StatusHealth, perNetworkItems } from './heightStatusBar';
 import { Disposable } from '../base/lifecycle';
 import { type Log } from '../base/log';
 import { currentNetworks } from '../providers/networkDirectory';
-import { type SecretStore } from '../providers/secretStore';
+import type { SecretStore } from '../providers/secretStore';
 import { onSettingsChanged, readSettings } from '../base/settings';
 
 export class NetworkStatusBars extends Disposable {
@@ -19,7 +18,7 @@ export class NetworkStatusBars extends Disposable {
   constructor(
     private readonly log: Log,
     private readonly http: HttpClient,
-    private readonly health: HealthController,
+    private readonly health: StatusHealth,
     private readonly secrets: SecretStore,
     /** The single item, restarted when per-network items appear or go. */
     private readonly main: HeightStatusBar,

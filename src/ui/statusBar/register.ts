@@ -1,35 +1,66 @@
-// The status bar at activation: the live height (one item, or one per network with
-// statusBar.perNetwork), its menu, Reconnect and Switch Provider, and the API's currentHeight() and
-// onDidChangeHeight. Its polling fallback and picker are loaded on first use (./index.ts).
+// The status bar at activation: its commands (menu, Reconnect, Switch Provider) and the API's
+// currentHeight() and onDidChangeHeight. The items themselves and what feeds them (trackers,
+// failover, tooltip, menu: ./index.ts) are loaded once the secrets are read, since no item can
+// follow a provider before; activation only waits for nothing.
 
+import vscode = require('vscode');
+import { errorMessage } from '../../core/base/errors';
 import { Commands } from '../base/commandIds';
 import { registerCommand } from '../base/commands';
 import type { Activation } from '../base/activation';
-import { HeightStatusBar } from './heightStatusBar';
-import { NetworkStatusBars } from './networkStatusBars';
+import { onDemand } from '../base/load';
+import type { HeightStatusBar } from './heightStatusBar';
+import type { NetworkStatusBars } from './networkStatusBars';
 import type { ChainEndpointsApi } from '../../api';
 
+/** The single item and the per-network items (statusBar.perNetwork), once loaded. */
+export interface StatusBars {
+  readonly statusBar: HeightStatusBar;
+  readonly networkBars: NetworkStatusBars;
+}
+
 export function registerStatusBar(a: Activation): Pick<ChainEndpointsApi, 'currentHeight' | 'onDidChangeHeight'> & {
-  statusBar: HeightStatusBar;
-  networkBars: NetworkStatusBars;
+  /** The items, when loaded (for the tests' hooks). */
+  bars(): StatusBars | undefined;
 } {
-  const statusBar = new HeightStatusBar(a.log, a.http, a.health, a.secrets);
-  const networkBars = new NetworkStatusBars(a.log, a.http, a.health, a.secrets, statusBar);
-  a.keep(statusBar);
-  a.keep(networkBars);
+  const heightChanged = new vscode.EventEmitter<{ provider: string; height: string }>();
+  let loaded: StatusBars | undefined;
+  let disposed = false;
+  a.keep(heightChanged);
+  a.keep({ dispose: () => void (disposed = true) });
+  const bars: Promise<StatusBars | undefined> = a.secrets.ready
+    .then(() => onDemand.statusBar())
+    .then(({ HeightStatusBar, NetworkStatusBars }) => {
+      if (disposed) return undefined;
+      const statusBar = new HeightStatusBar(a.log, a.http, a.health, a.secrets);
+      const networkBars = new NetworkStatusBars(a.log, a.http, a.health, a.secrets, statusBar);
+      a.keep(statusBar);
+      a.keep(networkBars);
+      a.keep(statusBar.onDidChangeHeight((e) => heightChanged.fire(e)));
+      return (loaded = { statusBar, networkBars });
+    });
+  bars.catch((err: unknown) => a.log.error(`[status] the status bar did not start: ${errorMessage(err)}`));
+  /** The item a command is for: a network's (statusBar.perNetwork) or the single one. */
+  const itemFor = async (network?: unknown) => {
+    const b = await bars;
+    return b && (b.networkBars.bar(String(network)) ?? b.statusBar);
+  };
   for (const d of [
     // With one item per network (statusBar.perNetwork), an item's menu names its network.
-    registerCommand(a.log, Commands.statusBarMenu, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).showMenu()),
-    registerCommand(a.log, Commands.statusBarReconnect, () => [statusBar, ...networkBars.all()].forEach((b) => b.reconnect())),
-    registerCommand(a.log, Commands.statusBarSwitchProvider, (network?: unknown) => (networkBars.bar(String(network)) ?? statusBar).switchProvider()),
+    registerCommand(a.log, Commands.statusBarMenu, async (network?: unknown) => (await itemFor(network))?.showMenu()),
+    registerCommand(a.log, Commands.statusBarReconnect, async () => {
+      const b = await bars;
+      if (b) [b.statusBar, ...b.networkBars.all()].forEach((x) => x.reconnect());
+    }),
+    registerCommand(a.log, Commands.statusBarSwitchProvider, async (network?: unknown) => (await itemFor(network))?.switchProvider()),
   ])
     a.keep(d);
   return {
-    statusBar,
-    networkBars,
-    onDidChangeHeight: statusBar.onDidChangeHeight,
+    bars: () => loaded,
+    onDidChangeHeight: heightChanged.event,
     currentHeight: () => {
-      const { configured, following, snapshot, reason } = statusBar.current;
+      if (!loaded) return undefined;
+      const { configured, following, snapshot, reason } = loaded.statusBar.current;
       if (!configured || !following) return undefined;
       return { provider: following.name, configured: configured.name, height: snapshot?.height?.toString(), state: snapshot?.state ?? 'stopped', reason };
     },

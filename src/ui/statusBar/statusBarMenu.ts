@@ -8,8 +8,8 @@ import { providerPickItems } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
 import type { InterfaceHealth } from '../../core/health/model';
 import { redactUrl } from '../../core/secrets/redact';
-import { onDemand } from '../base/load';
 import { currentNetworks } from '../providers/networkDirectory';
+import { providerPrompts } from '../providers/providerPicks';
 import { windowPrompts } from '../base/prompts';
 import { readSettings, writeStatusBarProvider } from '../base/settings';
 
@@ -56,7 +56,6 @@ export async function switchStatusProvider(t: StatusMenuTarget): Promise<void> {
   const { providers } = readSettings().providers;
   const candidates = t.candidates().filter((x) => x.endpoints.consensusWs || x.endpoints.consensusHttp);
   // The shared provider pick: state and height, the last used first (ui/providers/providerPicks.ts).
-  const { providerPrompts } = await onDemand.statusBar();
   const picked = await providerPrompts(windowPrompts, () => t.rows()).pick(
     providerPickItems(candidates, currentNetworks(providers), (x) => redactUrl(x.endpoints.consensusWs ?? x.endpoints.consensusHttp ?? '')),
     { title: vscode.l10n.t('Follow the block height of…') },

@@ -47,9 +47,9 @@ export async function accountPage(
   for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.redelegations, s.evmDenom]) {
     if (r.note) missing.push(r.note);
   }
-  // The document says them once, under Notes (a provider without an EVM RPC is no news: its forms say so).
+  // The document says them once, under Notes (a provider without the interface a read needs is no news: its forms say so).
   for (const r of [s.balances, s.evmBalance, s.fractional, s.delegations, s.rewards, s.unbondings, s.redelegations, s.evmDenom]) {
-    if (r.note && !(r === s.evmBalance && !src.has.evm) && !(r.unavailable && !src.has.rest)) notes.push(r.note);
+    if (r.note && !(r.unavailable && !r.tried)) notes.push(r.note);
   }
 
   const coins = async (list: readonly StateCoin[], display: boolean): Promise<Coin[]> => {
@@ -93,6 +93,7 @@ export async function accountPage(
     ...(unbondings ? { unbondings } : {}),
     ...(redelegations ? { redelegations } : {}),
     ...(s.coverage ? { coverage: s.coverage } : {}),
+    ...(s.readThrough ? { readThrough: s.readThrough } : {}),
     missing,
   };
   return {

@@ -16,6 +16,7 @@ const validator = (v: ValidatorRef) => `${id(v.validator)}${v.moniker ? ` (${esc
 export function renderBalanceLines(d: Doc, s: AccountStateView): void {
   d.kv('precise-bank fraction', s.fractional && esc(s.fractional));
   d.kv('reconciliation', s.reconciliation && esc(s.reconciliation.line));
+  d.kv('state', s.readThrough && esc(s.readThrough));
 }
 
 export function renderAccountState(d: Doc, s: AccountStateView): void {

@@ -5,7 +5,7 @@
 // is pruned is said and the rest still shows; cancellation ends it.
 //
 // Bounds: at most MAX_RECEIPT_ACCOUNTS accounts are read, each at two heights with state.ts's reads
-// (6 REST + 1 EVM), RECEIPT_PARALLEL_ACCOUNTS accounts at once × STATE_CONCURRENCY reads each: at most
+// (6 REST + 1 EVM; through precompile views or abci_query when REST is absent or fails: see state.ts), RECEIPT_PARALLEL_ACCOUNTS accounts at once × STATE_CONCURRENCY reads each: at most
 // 8 requests in flight and 8 × 2 × 7 = 112 state requests (executeSource's MAX_STATE_REQUESTS is 128).
 
 import { type AccountState, pool, readAccountState } from '../../chain/state';
@@ -46,6 +46,7 @@ function snapshot(s: AccountState, height: string): StateSnapshot {
       ? { unbondings: s.unbondings.value.map((u) => ({ validator: u.validator, balance: u.balance, completionTime: u.completionTime })) }
       : {}),
     ...(reads.some((r) => r.pruned) ? { pruned: true } : {}),
+    ...(s.readThrough ? { readThrough: s.readThrough } : {}),
     missing: reads.flatMap((r) => (r.note && !r.unavailable ? [r.note] : [])),
   };
 }
@@ -126,7 +127,8 @@ export async function buildReceipt(src: ExplorerSource, ctx: ChainContext, tx: T
     roles: [...roles].sort((x, y) => ROLE_ORDER.indexOf(x) - ROLE_ORDER.indexOf(y)),
   }));
   if (!height || !parent) notes.push('The transaction has no block height: the state before and after was not read.');
-  else if (!src.has.rest && !src.has.evm) notes.push('The provider has neither REST nor an EVM RPC address: the state before and after was not read.');
+  else if (!src.has.rest && !src.has.evm && !src.has.comet)
+    notes.push('The provider has no REST, EVM RPC or CometBFT RPC address: the state before and after was not read.');
   else {
     const tasks = accounts.flatMap((acc) =>
       ([parent, height] as const).map((h, i) => async () => {

@@ -129,6 +129,7 @@ function snapshotLines(d: Doc, label: string, s: StateSnapshot | undefined): voi
   }
   const head = `  - ${label} (height ${id(s.height)})${s.pruned ? ': **pruned on this provider**' : ''}`;
   d.line(head);
+  if (s.readThrough) d.line(`    - ${words(s.readThrough)}`);
   if (s.balances)
     d.line(
       `    - balances: ${

@@ -108,6 +108,8 @@ export interface StateSnapshot {
   readonly unbondings?: ReadonlyArray<{ readonly validator: string; readonly balance: string; readonly completionTime: string }>;
   /** The height is pruned on this provider (some read said so). */
   readonly pruned?: boolean;
+  /** Which interface the reads went through: `read through: REST`, `… precompile views (…), abci_query (…)`. */
+  readonly readThrough?: string;
   /** Each read that gave nothing, with why. */
   readonly missing: readonly string[];
 }

@@ -78,8 +78,8 @@ describe('state at a height (core/chain/state)', function () {
 
   it("lists an account's unbonding entries, and no delegation as an empty list (not a failure)", async () => {
     const s = await readAccountState(source(0), bech32Encode('cosmos', bob()), { height: '4' });
-    assert.deepEqual(s.delegations, { value: [] });
-    assert.deepEqual(s.rewards, { value: [] });
+    assert.deepEqual(s.delegations, { value: [], via: 'REST' });
+    assert.deepEqual(s.rewards, { value: [], via: 'REST' });
     assert.equal(s.unbondings.value?.length, 1);
     const e = s.unbondings.value![0];
     assert.equal(e.validator, bech32Encode('cosmosvaloper', devnet.chain.validators[1].address));

@@ -168,9 +168,10 @@ describe('query files: the CLI against the devnet', function () {
     return { code, out, err };
   };
 
-  // contracts.chainq needs the devnet's fixture contracts (startDevnet({ realTxs: true })): it runs in
+  // contracts.chainq needs the devnet's fixture contracts (startDevnet({ realTxs: true })) and
+  // simulate.chainq also the devnet's "Local node v0.5": they run in
   // test/devnet/sampleWorkspace.unit.test.ts. Every other sample file runs here.
-  const samples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.chainq') && f !== 'contracts.chainq');
+  const samples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.chainq') && f !== 'contracts.chainq' && f !== 'simulate.chainq');
   it('the sample workspace has its query files', () => assert.ok(samples.length >= 3, samples.join(', ')));
   for (const name of samples) {
     it(`examples/workspace/${name} passes (exit 0)`, async () => {
