@@ -4,6 +4,7 @@
 import { bech32 } from '@scure/base';
 import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
+import { encodeBech32 } from './bech32';
 import { dotSegmentOf } from '../config/providers';
 
 export type Validator = (value: string) => string | undefined;
@@ -161,7 +162,7 @@ export function bech32Decode(text: string): { hrp: string; data: number[] } | st
 
 /** Encodes bytes as a bech32 address with the given prefix. */
 export function bech32Encode(hrp: string, bytes: Uint8Array): string {
-  return bech32.encode(hrp, bech32.toWords(bytes), false);
+  return encodeBech32(hrp, bytes) ?? bech32.encode(hrp, bech32.toWords(bytes), false);
 }
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';

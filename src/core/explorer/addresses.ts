@@ -4,6 +4,7 @@
 
 import { getAddress } from 'viem';
 import { bech32 } from '@scure/base';
+import { decodeBech32 } from '../chain/bech32';
 import { bech32Decode, bech32Encode } from '../chain/validate';
 import type { AddressRole } from './identify';
 
@@ -53,6 +54,9 @@ export function addressForms(bytes: Uint8Array, prefix: string, role: AddressRol
 export function bytesOf(text: string): Uint8Array | undefined {
   const t = text.trim();
   if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
+  // The common case (a valid lowercase address) without @scure/base; anything else through it.
+  const fast = decodeBech32(t);
+  if (fast) return fast.bytes;
   const d = bech32Decode(t);
   if (typeof d === 'string') return undefined;
   try {

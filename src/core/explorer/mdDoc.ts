@@ -23,14 +23,59 @@ function flat(v: unknown): string {
  * else in a code span (a URL, an address, markup), so a value never becomes a link, whatever precedes it.
  */
 export function esc(v: unknown): string {
+  // Plain text is short enough and has no control character: as it is (what flat() then PLAIN give).
+  if (typeof v === 'string' && v.length <= MAX_VALUE && PLAIN.test(v)) return v;
+  return escSlow(v);
+}
+
+/** esc() without its fast path (the tests compare the two). */
+export function escSlow(v: unknown): string {
   const s = flat(v);
   return PLAIN.test(s) ? s : code(s);
 }
 
+/** What makes an identifier's code span other than one backtick each side: a control character or a backtick inside. */
+const NOT_SIMPLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029`]/;
+
 /** An identifier: in a code span (the link provider finds it there). */
 export function id(v: unknown): string {
+  // The common case (a hash, an address, a number), decided in one test: what flat() then codeSpan() give.
+  if (typeof v === 'string' && v !== '' && v.length <= MAX_VALUE && !(v.charCodeAt(0) === 32 && v.charCodeAt(v.length - 1) === 32) && !NOT_SIMPLE.test(v))
+    return `\`${v}\``;
+  return idSlow(v);
+}
+
+/** id() without its fast path (the tests compare the two). */
+export function idSlow(v: unknown): string {
   const s = flat(v);
   return s === '' ? '—' : code(s);
+}
+
+/** esc() and id(), or versions of them that remember (memoEscapes). */
+export interface Escapes {
+  esc(s: string): string;
+  id(s: string): string;
+}
+
+/** The most texts a memo keeps (then it works each new one out again). */
+const MAX_MEMO = 20_000;
+
+/** `f` remembering its results for up to MAX_MEMO texts: for one document, whose addresses, denoms and keys repeat across thousands of lines. */
+export function memo(f: (s: string) => string): (s: string) => string {
+  const m = new Map<string, string>();
+  return (s) => {
+    let v = m.get(s);
+    if (v === undefined) {
+      v = f(s);
+      if (m.size < MAX_MEMO) m.set(s, v);
+    }
+    return v;
+  };
+}
+
+/** esc() and id() for one document (make one per document: it keeps what it saw). */
+export function memoEscapes(): Escapes {
+  return { esc: memo(esc), id: memo(id) };
 }
 
 export function coin(c: Coin | undefined): string {

@@ -7,7 +7,7 @@ import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceFrame, TraceView } from '../contracts/trace';
 import { TRACE_PAGE } from '../contracts/trace';
 import { shortValue } from '../contracts/values';
-import { type Doc, esc, id } from './mdDoc';
+import { type Doc, type Escapes, esc, id, memoEscapes } from './mdDoc';
 import { evmAddress } from './units';
 import type { AddressView, EvmLog, EvmView } from './views';
 
@@ -86,13 +86,15 @@ export function renderEvmDecoding(d: Doc, e: EvmView, level: number): void {
   if (x?.trace) renderTrace(d, e.hash, x.trace, level + 1);
 }
 
-function endName(address: string | undefined, name: string | undefined): string {
+function endName(x: Escapes, address: string | undefined, name: string | undefined): string {
   if (!address) return '—';
-  return name ? `${esc(name)} ${id(address)}` : id(address);
+  return name ? `${x.esc(name)} ${x.id(address)}` : x.id(address);
 }
 
-export function frameLine(f: TraceFrame): string {
-  const indent = '· '.repeat(Math.min(f.depth, 24));
+const PLAIN_ESCAPES: Escapes = { esc, id };
+
+/** One frame of a call tree; `x`: the document's escapes when it has many frames (addresses repeat). */
+export function frameLine(f: TraceFrame, x: Escapes = PLAIN_ESCAPES): string {
   const depth = f.depth > 24 ? `[depth ${f.depth}] ` : '';
   // A creation's input is init code: its first 4 bytes are no selector.
   const what = /^CREATE/.test(f.type)
@@ -100,17 +102,22 @@ export function frameLine(f: TraceFrame): string {
     : f.call && f.call.kind !== 'unknown'
       ? `${esc(f.call.name)}(${argsInline(f.call.args)})${f.call.guessed ? ' (guessed)' : ''}`
       : f.input && f.input.length >= 10
-        ? `selector ${id(f.input.slice(0, 10))}`
+        ? `selector ${x.id(f.input.slice(0, 10))}`
         : f.input === '0x' || !f.input
           ? 'no input'
           : '';
-  const parts = [`${f.index}. ${indent}${depth}**${esc(f.type)}** ${endName(f.from, f.fromName)} → ${endName(f.to, f.toName)} ${what}`.trimEnd()];
-  if (f.outputs && f.outputs.length > 0) parts.push(`→ (${argsInline(f.outputs)})`);
-  if (f.value && f.value !== '0') parts.push(`value ${esc(f.value)}`);
-  if (f.gasUsed) parts.push(`gas used ${esc(f.gasUsed)}`);
-  if (f.error) parts.push(`**${esc(f.error)}**${f.revert ? `: ${revertText(f.revert)}` : f.revertReason ? `: ${esc(f.revertReason)}` : ''}`);
-  return parts.join(' · ');
+  const head = `${f.index}. ${INDENT[Math.min(f.depth, 24)] ?? '· '.repeat(Math.min(f.depth, 24))}${depth}**${x.esc(f.type)}** ${endName(x, f.from, f.fromName)} → ${endName(x, f.to, f.toName)}`;
+  // The head ends in a code span or a dash: only `what` can leave whitespace at the end (trimmed as before).
+  let line = what === '' ? head : /\s$/.test(what) ? `${head} ${what}`.trimEnd() : `${head} ${what}`;
+  if (f.outputs && f.outputs.length > 0) line += ` · → (${argsInline(f.outputs)})`;
+  if (f.value && f.value !== '0') line += ` · value ${x.esc(f.value)}`;
+  if (f.gasUsed) line += ` · gas used ${x.esc(f.gasUsed)}`;
+  if (f.error) line += ` · **${esc(f.error)}**${f.revert ? `: ${revertText(f.revert)}` : f.revertReason ? `: ${esc(f.revertReason)}` : ''}`;
+  return line;
 }
+
+/** The indent of each depth shown (a frame deeper than 24 says its depth). */
+const INDENT = Array.from({ length: 25 }, (_, d) => '· '.repeat(d));
 
 export function renderTrace(d: Doc, hash: string, t: TraceView, level: number): void {
   const count = t.total > t.frames.length ? `${t.frames.length} of ${t.total} frames (cut at ${t.frames.length})` : `${t.frames.length} frame(s)`;
@@ -124,7 +131,8 @@ export function renderTrace(d: Doc, hash: string, t: TraceView, level: number): 
   const last = Math.min(t.frames.length, first + TRACE_PAGE) - 1;
   if (t.pages > 1) d.kv('decoded', `frames ${first} to ${last} (page ${t.page} of ${t.pages})${pageLinks(hash, t)}`);
   d.line('');
-  for (let i = first; i <= last; i++) d.line(frameLine(t.frames[i]));
+  const x = memoEscapes();
+  for (let i = first; i <= last; i++) d.line(frameLine(t.frames[i], x));
   if (t.pages > 1) {
     d.line('');
     d.kv('pages', `page ${t.page} of ${t.pages}${pageLinks(hash, t)}`);

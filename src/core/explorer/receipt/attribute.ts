@@ -78,10 +78,16 @@ export const NOT_BONDED_POOL = hexOfModule('not_bonded_tokens_pool');
 
 /** The two sides of coins moved from one account to another: `from` loses each, `to` gains it. */
 function moved(coins: readonly { denom: string; amount: string }[], from: string, to: string): { account: string; denom: string; amount: string }[] {
-  return coins.flatMap((c) => [
-    { account: from, denom: c.denom, amount: neg(c.amount) },
-    { account: to, denom: c.denom, amount: c.amount },
-  ]);
+  const out: { account: string; denom: string; amount: string }[] = [];
+  for (const c of coins) out.push({ account: from, denom: c.denom, amount: neg(c.amount) }, { account: to, denom: c.denom, amount: c.amount });
+  return out;
+}
+
+/** The two sides of coins `to` received from `from`, the receiver first. */
+function received(coins: readonly { denom: string; amount: string }[], to: string, from: string): { account: string; denom: string; amount: string }[] {
+  const out: { account: string; denom: string; amount: string }[] = [];
+  for (const c of coins) out.push({ account: to, denom: c.denom, amount: c.amount }, { account: from, denom: c.denom, amount: neg(c.amount) });
+  return out;
 }
 
 /** The module an address belongs to, if it is one of the well-known module accounts. */
@@ -104,13 +110,21 @@ export function bech32Of(hex: string, prefix: string): string {
 export function parseCoins(text: string | undefined, defaultDenom?: string): Array<{ denom: string; amount: string }> {
   if (!text) return [];
   const out: Array<{ denom: string; amount: string }> = [];
-  for (const part of text.split(',').slice(0, 32)) {
-    const t = part.trim();
-    const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
-    if (m) out.push({ amount: BigInt(m[1]).toString(), denom: m[2] });
-    else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: BigInt(t).toString(), denom: defaultDenom });
-  }
+  // One coin (the common case) without splitting.
+  if (!text.includes(',')) coinOf(text.trim(), defaultDenom, out);
+  else for (const part of text.split(',').slice(0, 32)) coinOf(part.trim(), defaultDenom, out);
   return out;
+}
+
+function coinOf(t: string, defaultDenom: string | undefined, out: Array<{ denom: string; amount: string }>): void {
+  const m = /^([0-9]{1,78})([a-zA-Z][a-zA-Z0-9/:._-]{1,127})$/.exec(t);
+  if (m) out.push({ amount: canonical(m[1]), denom: m[2] });
+  else if (defaultDenom && /^[0-9]{1,78}$/.test(t)) out.push({ amount: canonical(t), denom: defaultDenom });
+}
+
+/** Decimal digits without leading zeros (what BigInt(digits).toString() gives), parsed only when they have some. */
+export function canonical(digits: string): string {
+  return digits.length === 1 || digits.charCodeAt(0) !== 48 ? digits : BigInt(digits).toString();
 }
 
 const STAKING = '0x0000000000000000000000000000000000000800';
@@ -133,10 +147,45 @@ const PRECOMPILE_OF: Readonly<Record<string, readonly string[]>> = {
   transfer: [BANK_PC, ICS20],
 };
 
-function attrs(e: EventView): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const a of e.attributes) if (!m.has(a.key)) m.set(a.key, a.value);
-  return m;
+/** Read by key: an event's attributes (the first of a key wins) or an ICS-20 packet's fields. */
+interface Fields {
+  get(key: string): string | undefined;
+  has(key: string): boolean;
+}
+
+/** An event's attributes read by key, the first of a key winning: a scan of the few attributes, no Map built per event. */
+class Attrs implements Fields {
+  constructor(private readonly list: EventView['attributes']) {}
+  get(key: string): string | undefined {
+    for (let i = 0; i < this.list.length; i++) if (this.list[i].key === key) return this.list[i].value;
+    return undefined;
+  }
+  has(key: string): boolean {
+    for (let i = 0; i < this.list.length; i++) if (this.list[i].key === key) return true;
+    return false;
+  }
+}
+
+/** The coins as one comparable text (`5atest,7uatom`, sorted). */
+export function coinsKeyOf(cs: ReadonlyArray<{ denom: string; amount: string }>): string {
+  if (cs.length === 1) return `${cs[0].amount}${cs[0].denom}`;
+  return cs
+    .map((c) => `${c.amount}${c.denom}`)
+    .sort()
+    .join(',');
+}
+
+/** A map by two texts (no joined key made per lookup). */
+class Map2<V> {
+  private readonly m = new Map<string | undefined, Map<string | undefined, V>>();
+  get(a: string | undefined, b: string | undefined): V | undefined {
+    return this.m.get(a)?.get(b);
+  }
+  set(a: string | undefined, b: string | undefined, v: V): void {
+    let inner = this.m.get(a);
+    if (!inner) this.m.set(a, (inner = new Map()));
+    inner.set(b, v);
+  }
 }
 
 const neg = (a: string): string => (a.startsWith('-') ? a.slice(1) : a === '0' ? '0' : `-${a}`);
@@ -152,15 +201,26 @@ export function attribute(input: AttributionInput): Attribution {
   };
   const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
   const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
-  const events: Array<ReceiptEvent & { cause?: number; echo?: string; copyOfLog?: number }> = input.events
-    .slice(0, MAX_RECEIPT_EVENTS)
-    .map((e, index) => ({ type: e.type, attributes: e.attributes, index, ...(e.msgIndex !== undefined ? { msgIndex: e.msgIndex } : {}) }));
-  const a = events.map(attrs);
+  type Ev = { -readonly [K in keyof ReceiptEvent]: ReceiptEvent[K] };
+  const events: Ev[] = [];
+  for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
+    const e = input.events[index];
+    events.push(
+      e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index },
+    );
+  }
+  const a = events.map((e) => new Attrs(e.attributes));
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
   // What an address is (module account, precompile or an account with roles), decided once per address.
   const kindOf = new Map<string, string | null>();
+  // The precompile's name of an address, looked up once per address (every cause names its origin).
+  const names = new Map<string, string | undefined>();
+  const precompileName = (hex: string): string | undefined => {
+    if (!names.has(hex)) names.set(hex, precompileAt(hex)?.name);
+    return names.get(hex);
+  };
   const role = (hex: string | undefined, r: string) => {
     if (!hex) return;
     let kind = kindOf.get(hex);
@@ -180,44 +240,60 @@ export function attribute(input: AttributionInput): Attribution {
   const add = (kind: CauseKind, sentence: string, moves: Move[], covered: number[], origin?: CauseOrigin): number => {
     const i = causes.length;
     causes.push({ kind, sentence, moves, events: covered, ...(origin ? { origin } : {}) });
-    for (const e of covered) if (events[e].cause === undefined) events[e].cause = i;
+    for (let k = 0; k < covered.length; k++) if (events[covered[k]].cause === undefined) events[covered[k]].cause = i;
     return i;
   };
   const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
   // Each transfer's parties and coins, read once (thousands of events: no quadratic re-parsing).
-  const tFrom = new Map<number, string | undefined>();
-  const tTo = new Map<number, string | undefined>();
-  const tKey = new Map<number, string>();
+  // By event index (a transfer's entries; undefined for the other events).
+  const tFrom: Array<string | undefined> = [];
+  const tTo: Array<string | undefined> = [];
+  const tKey: Array<string | undefined> = [];
   const used = new Set<number>();
   /** The first unused transfer of `amount` (coins text) from `sender` to `recipient` (either may be undefined: any). */
   // Transfers by (sender, coins) in order: a cause takes the first unused one that fits.
-  const bySender = new Map<string, number[]>();
+  const bySender = new Map2<number[]>();
   const takeTransfer = (from: string | undefined, to: string | undefined, coins: string, scope?: number): number | undefined => {
-    const list = from ? bySender.get(`${from}|${coins}`) : transfers;
-    for (const i of list ?? []) {
+    const list = from ? bySender.get(from, coins) : transfers;
+    const candidates = list ?? [];
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k];
       if (used.has(i)) continue;
       if (scope !== undefined && events[i].msgIndex !== scope) continue;
-      if (from && tFrom.get(i) !== from) continue;
-      if (to && tTo.get(i) !== to) continue;
-      if (tKey.get(i) !== coins) continue;
+      if (from && tFrom[i] !== from) continue;
+      if (to && tTo[i] !== to) continue;
+      if (tKey[i] !== coins) continue;
       used.add(i);
       return i;
     }
     return undefined;
   };
-  const coinsKey = (cs: ReadonlyArray<{ denom: string; amount: string }>) =>
-    cs
-      .map((c) => `${c.amount}${c.denom}`)
-      .sort()
-      .join(',');
-  for (const i of transfers) {
-    tFrom.set(i, hx(a[i].get('sender')));
-    tTo.set(i, hx(a[i].get('recipient')));
-    tKey.set(i, coinsKey(parseCoins(a[i].get('amount'))));
-    const k = `${tFrom.get(i)}|${tKey.get(i)}`;
-    const list = bySender.get(k);
+  // Amounts repeat across thousands of events: each text parsed once, and each parsed list's key made
+  // once (the lists are shared, never changed).
+  type Coins = ReadonlyArray<{ readonly denom: string; readonly amount: string }>;
+  const parsed = new Map<string, Coins>();
+  const parsedWithDefault = new Map<string, Coins>();
+  const coinsOf = (text: string | undefined, defaultDenom?: string): Coins => {
+    if (!text) return [];
+    const cache = defaultDenom ? parsedWithDefault : parsed;
+    let cs = cache.get(text);
+    if (!cs) cache.set(text, (cs = parseCoins(text, defaultDenom)));
+    return cs;
+  };
+  const keys = new Map<Coins, string>();
+  const coinsKey = (cs: Coins): string => {
+    let k = keys.get(cs);
+    if (k === undefined) keys.set(cs, (k = coinsKeyOf(cs)));
+    return k;
+  };
+  for (let iAt = 0; iAt < transfers.length; iAt++) {
+    const i = transfers[iAt];
+    const from = (tFrom[i] = hx(a[i].get('sender')));
+    tTo[i] = hx(a[i].get('recipient'));
+    const key = (tKey[i] = coinsKey(coinsOf(a[i].get('amount'))));
+    const list = bySender.get(from, key);
     if (list) list.push(i);
-    else bySender.set(k, [i]);
+    else bySender.set(from, key, [i]);
   }
 
   const evm = input.evm;
@@ -237,8 +313,8 @@ export function attribute(input: AttributionInput): Attribution {
           frames.find((x) => x.to === pc),
         );
       const f = firstFrameTo.get(pc);
-      if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileAt(pc)?.name };
-      if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileAt(pc)?.name };
+      if (f) return { message, frame: f.index, precompile: pc, precompileName: precompileName(pc) };
+      if (frames.length === 0 && evm.to?.toLowerCase() === pc) return { message, precompile: pc, precompileName: precompileName(pc) };
     }
     return { message };
   };
@@ -246,7 +322,7 @@ export function attribute(input: AttributionInput): Attribution {
   // 1. The fee: the ante handler's `tx` event says what was charged (`fee`, with `fee_payer` on the SDK's decorator).
   const feeEvent = events.findIndex((e, i) => e.type === 'tx' && a[i].has('fee') && e.msgIndex === undefined);
   const stated = input.statedFee ?? [];
-  const fee = feeEvent >= 0 ? parseCoins(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
+  const fee = feeEvent >= 0 ? coinsOf(a[feeEvent].get('fee')) : stated.map((c) => ({ denom: c.denom, amount: c.amount }));
   const payer = hx(feeEvent >= 0 ? a[feeEvent].get('fee_payer') : undefined) ?? evmFrom ?? hx(input.signer);
   role(payer, 'fee payer');
   const feeKey = coinsKey(fee);
@@ -255,7 +331,7 @@ export function attribute(input: AttributionInput): Attribution {
     const t = takeTransfer(payer, FEE_COLLECTOR, feeKey);
     if (t !== undefined) covered.push(t);
     const statedNote =
-      evm && stated.length > 0 && coinsKey(stated) !== feeKey
+      evm && stated.length > 0 && coinsKeyOf(stated) !== feeKey
         ? ` (the transaction states ${coinsText(stated)}, gas limit × max fee per gas: not what was charged)`
         : '';
     add(
@@ -281,8 +357,8 @@ export function attribute(input: AttributionInput): Attribution {
       fee.length === 1 && limit && evm.gasUsed && /^\d+$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
         ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
-    const back = transfers.filter((i) => !used.has(i) && tFrom.get(i) === FEE_COLLECTOR && tTo.get(i) === payer);
-    const amountOf = (i: number) => parseCoins(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
+    const back = transfers.filter((i) => !used.has(i) && tFrom[i] === FEE_COLLECTOR && tTo[i] === payer);
+    const amountOf = (i: number) => coinsOf(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
     let refund: number | undefined = expected !== undefined ? back.find((i) => BigInt(amountOf(i)) === expected) : undefined;
     if (refund === undefined && back.length > 0) refund = back.reduce((m, i) => (BigInt(amountOf(i)) < BigInt(amountOf(m)) ? i : m), back[0]);
     if (refund !== undefined && denom) {
@@ -311,10 +387,11 @@ export function attribute(input: AttributionInput): Attribution {
       );
     }
     // The echoes: the fee and the refund listed again (evmd v0.3.2: twice each), never counted.
-    for (const i of transfers) {
+    for (let iAt = 0; iAt < transfers.length; iAt++) {
+      const i = transfers[iAt];
       if (used.has(i)) continue;
-      const s = tFrom.get(i);
-      const r = tTo.get(i);
+      const s = tFrom[i];
+      const r = tTo[i];
       if ((s === payer && r === FEE_COLLECTOR) || (s === FEE_COLLECTOR && r === payer)) {
         used.add(i);
         events[i].echo = s === payer ? 'the fee listed again (not a movement of its own)' : 'the refund listed again (not a movement of its own)';
@@ -324,21 +401,23 @@ export function attribute(input: AttributionInput): Attribution {
 
   // 3. Staking and distribution effects, ICS-20, gov.
   const changed = new Map<number | undefined, string>(); // msg_index -> validator whose delegation changed
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (['delegate', 'unbond', 'redelegate', 'cancel_unbonding_delegation'].includes(e.type)) {
       const v = a[e.index].get('validator') ?? a[e.index].get('source_validator');
       if (v && !changed.has(e.msgIndex)) changed.set(e.msgIndex, v);
     }
   }
   const bondDenom = input.evmDenom;
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     const t = a[e.index];
     const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
     const delegator = (): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
     switch (e.type) {
       case 'withdraw_rewards': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -354,23 +433,12 @@ export function attribute(input: AttributionInput): Attribution {
             : auto && !explicit
               ? `rewards of ${coinsText(coins)} withdrawn automatically because the delegation to ${changed.get(e.msgIndex)} changed`
               : `rewards of ${coinsText(coins)} withdrawn from the delegation to ${v}`;
-        add(
-          'withdrawRewards',
-          sentence,
-          d
-            ? coins.flatMap((c) => [
-                { account: d, denom: c.denom, amount: c.amount },
-                { account: DISTRIBUTION, denom: c.denom, amount: neg(c.amount) },
-              ])
-            : [],
-          covered,
-          o,
-        );
+        add('withdrawRewards', sentence, d ? received(coins, d, DISTRIBUTION) : [], covered, o);
         break;
       }
       case 'delegate': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -394,7 +462,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'unbond': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
         role(hx(v), 'validator');
@@ -413,7 +481,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'redelegate': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         role(hx(t.get('source_validator')), 'validator');
         role(hx(t.get('destination_validator')), 'validator');
@@ -428,7 +496,7 @@ export function attribute(input: AttributionInput): Attribution {
       }
       case 'cancel_unbonding_delegation': {
         const d = delegator();
-        const coins = parseCoins(t.get('amount'), bondDenom);
+        const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], origin());
         break;
@@ -469,14 +537,16 @@ export function attribute(input: AttributionInput): Attribution {
     const denom = input.evmDenom;
     const moved: Array<{ from: string; to: string; value: string; frame?: number }> = [];
     if (frames.length > 0) {
-      for (const f of frames.slice(0, MAX_VALUE_FRAMES)) {
+      for (let k = 0; k < Math.min(frames.length, MAX_VALUE_FRAMES); k++) {
+        const f = frames[k];
         if (f.to) role(f.to, f.index === 0 ? 'recipient' : 'contract in the trace');
         role(f.from === '?' ? undefined : f.from, f.index === 0 ? 'sender' : 'contract in the trace');
         if (f.error || !f.value || f.value === '0' || !f.to || f.type === 'DELEGATECALL' || f.type === 'STATICCALL') continue;
         moved.push({ from: f.from, to: f.to, value: f.value, frame: f.index });
       }
     } else if (evmFrom && evm.to && evm.value && evm.value !== '0') moved.push({ from: evmFrom, to: evm.to.toLowerCase(), value: evm.value });
-    for (const m of moved) {
+    for (let mAt = 0; mAt < moved.length; mAt++) {
+      const m = moved[mAt];
       if (!denom) break;
       const covered: number[] = [];
       const tr = takeTransfer(m.from, m.to, `${m.value}${denom}`, evm.message);
@@ -497,26 +567,32 @@ export function attribute(input: AttributionInput): Attribution {
   // 5. Bank transfers not yet explained (MsgSend, the bank or ICS-20 precompile, an ERC-20 of the native
   // token, an escrow). In an EVM message evmd lists each bank transfer once more at twice the amount,
   // right after it (a transfer with no coin_spent before it): that one is an echo, never counted.
-  const lastBetween = new Map<string, number>();
+  const lastBetween = new Map2<number>();
   const echoed = new Set<number>();
-  for (const i of transfers) {
+  for (let iAt = 0; iAt < transfers.length; iAt++) {
+    const i = transfers[iAt];
     if (used.has(i)) continue;
     const t = a[i];
-    const s = tFrom.get(i);
-    const r = tTo.get(i);
-    const coins = parseCoins(t.get('amount'));
+    const s = tFrom[i];
+    const r = tTo[i];
+    const coins = coinsOf(t.get('amount'));
     if (!s || !r || coins.length === 0) continue;
     used.add(i);
-    const twice = coinsKey(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })));
     // The transfer it would echo: the last one counted between the same two accounts in the EVM message.
-    const last = events[i].msgIndex === evm?.message ? lastBetween.get(`${s}|${r}`) : undefined;
-    const echoOf = last !== undefined && !echoed.has(last) && coins.every((c) => BigInt(c.amount) % 2n === 0n) && tKey.get(last) === twice ? last : undefined;
+    const last = events[i].msgIndex === evm?.message ? lastBetween.get(s, r) : undefined;
+    const echoOf =
+      last !== undefined &&
+      !echoed.has(last) &&
+      coins.every((c) => BigInt(c.amount) % 2n === 0n) &&
+      tKey[last] === coinsKeyOf(coins.map((c) => ({ denom: c.denom, amount: (BigInt(c.amount) / 2n).toString() })))
+        ? last
+        : undefined;
     if (echoOf !== undefined) {
       echoed.add(echoOf);
       events[i].echo = `transfer #${echoOf} listed again at twice its amount (not a movement of its own)`;
       continue;
     }
-    if (events[i].msgIndex === evm?.message) lastBetween.set(`${s}|${r}`, i);
+    if (events[i].msgIndex === evm?.message) lastBetween.set(s, r, i);
     role(s, 'sender');
     role(r, 'recipient');
     let o = precompileFrame(PRECOMPILE_OF.transfer, events[i].msgIndex);
@@ -527,7 +603,7 @@ export function attribute(input: AttributionInput): Attribution {
         message: evm.message,
         ...(frames.length > 0 ? { frame: 0 } : {}),
         precompile: to,
-        precompileName: precompileAt(to)?.name ?? (to === NATIVE_ERC20 ? 'native token ERC-20' : 'called contract'),
+        precompileName: precompileName(to) ?? (to === NATIVE_ERC20 ? 'native token ERC-20' : 'called contract'),
       };
     }
     add(
@@ -543,28 +619,31 @@ export function attribute(input: AttributionInput): Attribution {
   // coin_spent / coin_received are the halves of a transfer, a mint or a burn: attached to the cause of the
   // transfer they belong to, never counted on their own.
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
-  const byMove = new Map<string, number>();
+  const byMove = new Map2<Map<string, number>>();
   causes.forEach((c, ci) => {
-    for (const m of c.moves) {
-      const k = `${m.account}|${m.denom}|${m.amount}`;
-      if (!byMove.has(k)) byMove.set(k, ci);
+    for (let mAt = 0; mAt < c.moves.length; mAt++) {
+      const m = c.moves[mAt];
+      let byAmount = byMove.get(m.account, m.denom);
+      if (!byAmount) byMove.set(m.account, m.denom, (byAmount = new Map()));
+      if (!byAmount.has(m.amount)) byAmount.set(m.amount, ci);
     }
   });
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;
     const t = a[e.index];
     const who = hx(t.get(e.type === 'coin_spent' ? 'spender' : 'receiver'));
-    const coins = parseCoins(t.get('amount'));
+    const coins = coinsOf(t.get('amount'));
     const key = coinsKey(coins);
     const party = e.type === 'coin_spent' ? tFrom : tTo;
     // The transfer it is half of: listed within three events of it (evmd: coin_spent, coin_received, transfer).
     let match: number | undefined;
     for (let i = Math.max(0, e.index - 3); i <= Math.min(events.length - 1, e.index + 3) && match === undefined; i++)
-      if (events[i].type === 'transfer' && party.get(i) === who && tKey.get(i) === key) match = i;
+      if (events[i].type === 'transfer' && party[i] === who && tKey[i] === key) match = i;
     // The half of a movement a cause already counts (a delegation's coins to the bonded pool have no transfer event).
     const owner =
       match === undefined && who && coins.length === 1
-        ? (byMove.get(`${who}|${coins[0].denom}|${e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount}`) ?? -1)
+        ? (byMove.get(who, coins[0].denom)?.get(e.type === 'coin_spent' ? neg(coins[0].amount) : coins[0].amount) ?? -1)
         : -1;
     if (owner >= 0) events[e.index].cause = owner;
     else if (match !== undefined) {
@@ -579,7 +658,8 @@ export function attribute(input: AttributionInput): Attribution {
   let logCopies = 0;
   const logs = evm?.logs ?? [];
   const taken = new Set<number>();
-  for (const e of events) {
+  for (let eAt = 0; eAt < events.length; eAt++) {
+    const e = events[eAt];
     if (e.type !== 'tx_log') continue;
     const text = a[e.index].get('txLog');
     const log = parseLog(text);
@@ -593,11 +673,14 @@ export function attribute(input: AttributionInput): Attribution {
       logCopies++;
     }
   }
-  for (const c of causes)
-    for (const m of c.moves) {
+  for (let cAt = 0; cAt < causes.length; cAt++) {
+    const c = causes[cAt];
+    for (let mAt = 0; mAt < c.moves.length; mAt++) {
+      const m = c.moves[mAt];
       const mod = moduleOf(m.account);
       if (mod) modules.set(m.account, mod);
     }
+  }
   return { causes, events, logCopies, roles, modules };
 }
 

@@ -33,15 +33,17 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
   // The causes' movements, per account and denom.
   const expected = new Map<string, Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>>();
   input.causes.forEach((c, ci) => {
-    for (const m of c.moves) {
+    for (let k = 0; k < c.moves.length; k++) {
+      const m = c.moves[k];
       let byDenom = expected.get(m.account);
       if (!byDenom) expected.set(m.account, (byDenom = new Map()));
       let row = byDenom.get(m.denom);
       if (!row) byDenom.set(m.denom, (row = { sum: 0n, parts: [] }));
       const v = BigInt(m.amount);
       row.sum += v;
-      const same = row.parts.find((p) => p.cause === ci);
-      if (same) same.amount += v;
+      // Causes come in order: a cause's earlier movement of this account and denom is the last part.
+      const same = row.parts.length > 0 ? row.parts[row.parts.length - 1] : undefined;
+      if (same && same.cause === ci) same.amount += v;
       else row.parts.push({ cause: ci, amount: v });
     }
   });

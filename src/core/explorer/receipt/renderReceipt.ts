@@ -4,9 +4,10 @@
 // the state of each account at N−1 and N, and the events each listed once (a `tx_log` that copies an
 // EVM log is named as such, not shown again). Server text goes through esc()/id() (mdDoc.ts): a
 // sentence is cut into words, and any word that is not plain (an address, a denom with a slash,
-// markup) becomes a code span. Bounded: MAX_SHOWN of each list.
+// markup) becomes a code span. Bounded: MAX_SHOWN of each list. Addresses, denoms, keys and sentences
+// repeat across thousands of lines: each text is escaped once per document (Text, below).
 
-import { type Doc, esc, id } from '../mdDoc';
+import { type Doc, type Escapes, esc, id, memo, memoEscapes } from '../mdDoc';
 import type { BalanceChange, Cause, ReceiptView, StateSnapshot } from './types';
 
 const MAX_SHOWN = 2000;
@@ -18,9 +19,68 @@ const PLAIN_WORD = /^[A-Za-z]*[A-Za-z−×-]?$|^[0-9]+(?:\.[0-9]+)?$|^\(?[A-Za-z
 
 /** A sentence built here from server values: plain words as they are, anything else (addresses, odd text) in a code span. */
 export function words(text: string): string {
+  let t = text.slice(0, 4000);
+  const plain = plainSentence(t);
+  if (plain !== undefined) return plain;
+  // Whitespace other than single spaces made single spaces.
+  if (/[^\S ]| {2}/.test(t)) t = t.replace(/\s+/g, ' ');
+  // Only plain characters: the addresses put in code spans.
+  if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return wordsSlow(t);
+  return wordByWord(t);
+}
+
+/** words() as first written, all by regular expressions (the tests compare it with words()). */
+export function wordsSlow(text: string): string {
   const t = text.slice(0, 4000).replace(/\s+/g, ' ');
-  // The common case in one pass: only plain characters, the addresses put in code spans.
   if (SAFE.test(t) && !/[A-Za-z]\.[A-Za-z]/.test(t)) return t.replace(ADDRESS, (m) => id(m));
+  return wordByWord(t);
+}
+
+const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
+const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** SAFE's characters other than letters and digits: space . , : ; ( ) × − + - */
+const isSafeMark = (c: number): boolean =>
+  c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
+
+/**
+ * words() of the common sentence in one scan: only SAFE characters, no two spaces together, no
+ * letter.letter; its addresses in code spans (`t.replace(ADDRESS, id)`: ADDRESS is all word
+ * characters between two \b, so it matches whole runs of letters and digits, each run of 8 or
+ * more, its shortest match, tested once). Undefined for any other text (then the regular
+ * expressions decide).
+ */
+function plainSentence(t: string): string | undefined {
+  let out = '';
+  let last = 0;
+  let i = 0;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    if (isLetter(c) || isDigit(c)) {
+      let j = i + 1;
+      for (; j < t.length; j++) {
+        const d = t.charCodeAt(j);
+        if (!isLetter(d) && !isDigit(d)) break;
+      }
+      if (j - i >= 8) {
+        const w = t.slice(i, j);
+        if (ADDRESS_WORD.test(w)) {
+          out += `${t.slice(last, i)}${id(w)}`;
+          last = j;
+        }
+      }
+      i = j;
+      continue;
+    }
+    if (!isSafeMark(c)) return undefined;
+    if (c === 32 && i > 0 && t.charCodeAt(i - 1) === 32) return undefined;
+    if (c === 46 && i > 0 && isLetter(t.charCodeAt(i - 1)) && i + 1 < t.length && isLetter(t.charCodeAt(i + 1))) return undefined;
+    i++;
+  }
+  return last === 0 ? t : `${out}${t.slice(last)}`;
+}
+
+function wordByWord(t: string): string {
   return t
     .split(/\s+/)
     .map((w) => {
@@ -33,18 +93,33 @@ export function words(text: string): string {
     .join(' ');
 }
 
-function signed(amount: string, denom: string, display?: string): string {
-  const shown = amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`;
-  return `${esc(shown)} ${esc(denom)}${display ? ` (${esc(display)})` : ''}`;
+/** esc(), id() and words() for one document, each distinct text worked out once. */
+interface Text extends Escapes {
+  words(s: string): string;
 }
 
-function changeLine(c: BalanceChange, causes: readonly Cause[]): string {
-  const who = `${id(c.bech32)} = ${id(c.account)} · ${esc(c.denom)}`;
-  const parts = c.parts.map((p) => `${esc(causes[p.cause]?.kind ?? '?')} ${signed(p.amount, c.denom, p.display)}`).join(' ') || 'no cause';
-  if (c.status === 'unmeasured') return `- ${who}: not measured (${words(c.why ?? '')}); causes: ${parts}`;
-  const measured = `${signed(c.measured ?? '0', c.denom, c.measuredDisplay)} (${esc(c.before ?? '?')} → ${esc(c.after ?? '?')})`;
+function signed(x: Text, amount: string, denom: string, display?: string): string {
+  return `${signedAmount(amount)} ${x.esc(denom)}${display ? ` (${x.esc(display)})` : ''}`;
+}
+
+/** `+5` or `` `−5` `` (the minus sign is no plain character): what esc() gives, decided without it for a whole number. */
+export function signedAmount(amount: string): string {
+  if (/^-?[0-9]{1,200}$/.test(amount)) return amount.startsWith('-') ? `\`−${amount.slice(1)}\`` : `+${amount}`;
+  return esc(amount.startsWith('-') ? `−${amount.slice(1)}` : `+${amount}`);
+}
+
+function changeLine(x: Text, c: BalanceChange, causes: readonly Cause[]): string {
+  const who = `${x.id(c.bech32)} = ${x.id(c.account)} · ${x.esc(c.denom)}`;
+  let parts = '';
+  for (let k = 0; k < c.parts.length; k++) {
+    const p = c.parts[k];
+    parts += `${parts === '' ? '' : ' '}${x.esc(causes[p.cause]?.kind ?? '?')} ${signed(x, p.amount, c.denom, p.display)}`;
+  }
+  if (parts === '') parts = 'no cause';
+  if (c.status === 'unmeasured') return `- ${who}: not measured (${x.words(c.why ?? '')}); causes: ${parts}`;
+  const measured = `${signed(x, c.measured ?? '0', c.denom, c.measuredDisplay)} (${x.esc(c.before ?? '?')} → ${x.esc(c.after ?? '?')})`;
   if (c.status === 'explained') return `- ${who}: ${measured} = ${parts} · explained`;
-  return `- ${who}: ${measured} = ${parts} + **unexplained** ${signed(c.unexplained ?? '0', c.denom, c.unexplainedDisplay)}`;
+  return `- ${who}: ${measured} = ${parts} + **unexplained** ${signed(x, c.unexplained ?? '0', c.denom, c.unexplainedDisplay)}`;
 }
 
 function snapshotLines(d: Doc, label: string, s: StateSnapshot | undefined): void {
@@ -112,30 +187,26 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     d.line(`Coverage: ${words(r.coverage)}`);
   }
 
+  const x: Text = { ...memoEscapes(), words: memo(words) };
   d.h(level + 1, 'Balance changes');
   if (r.changes.length === 0) d.line('No balance change measured or caused.');
-  for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(c, r.causes));
+  for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(x, c, r.causes));
 
   d.h(level + 1, 'Effects by cause');
   if (r.causes.length === 0) d.line('No Cosmos effect with a balance or stake movement.');
-  for (const [i, c] of r.causes.slice(0, MAX_SHOWN).entries()) {
+  for (let i = 0; i < Math.min(r.causes.length, MAX_SHOWN); i++) {
+    const c = r.causes[i];
     const by = c.origin?.precompile
-      ? ` · by the ${esc(c.origin.precompileName ?? 'precompile')} precompile ${id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
+      ? ` · by the ${x.esc(c.origin.precompileName ?? 'precompile')} precompile ${x.id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
       : c.kind === 'fee'
         ? ' · by the ante handler'
         : c.origin?.message !== undefined
           ? ` · message ${c.origin.message}${c.origin.frame !== undefined ? `, frame ${c.origin.frame}` : ''}`
           : '';
-    d.line(
-      `${i}. ${esc(c.kind)}: ${words(c.sentence)}${by}${
-        c.events.length > 0
-          ? ` · events ${c.events
-              .slice(0, 20)
-              .map((e) => `#${e}`)
-              .join(', ')}`
-          : ''
-      }`,
-    );
+    let events = '';
+    for (let k = 0; k < Math.min(c.events.length, 20); k++) events += `${k === 0 ? ' · events ' : ', '}#${c.events[k]}`;
+    // Each sentence says its own amounts: words() without the memo (it would keep every one).
+    d.line(`${i}. ${x.esc(c.kind)}: ${words(c.sentence)}${by}${events}`);
   }
 
   d.h(level + 1, 'State before and after');
@@ -146,26 +217,24 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
   }
 
   d.h(level + 1, `Cosmos events (${r.events.length}${r.logCopies > 0 ? `, of which ${r.logCopies} tx_log copies of the EVM logs` : ''})`);
-  for (const e of r.events.slice(0, MAX_SHOWN)) {
+  for (let i = 0; i < Math.min(r.events.length, MAX_SHOWN); i++) {
+    const e = r.events[i];
     const where = e.msgIndex === undefined ? 'tx' : `msg ${e.msgIndex}`;
-    const what =
-      e.copyOfLog !== undefined
-        ? ` · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`
-        : e.cause !== undefined
-          ? ` · cause ${e.cause} (${esc(r.causes[e.cause]?.kind ?? '?')})`
-          : e.echo
-            ? ` · ${words(e.echo)}`
-            : '';
     if (e.copyOfLog !== undefined) {
-      d.line(`- #${e.index} ${where} ${esc(e.type)}${what}`);
+      d.line(`- #${e.index} ${where} ${x.esc(e.type)} · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`);
       continue;
     }
-    const attrs = e.attributes
-      .filter((x) => x.key !== 'msg_index')
-      .slice(0, MAX_ATTRS)
-      .map((x) => `${esc(x.key)}=${id(x.value)}`)
-      .join(' ');
-    d.line(`- #${e.index} ${where} ${esc(e.type)}${what}${attrs ? ` · ${attrs}` : ''}`);
+    const what = e.cause !== undefined ? ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})` : e.echo ? ` · ${x.words(e.echo)}` : '';
+    // The attributes but msg_index (said by `where`), at most MAX_ATTRS.
+    let attrs = '';
+    let shown = 0;
+    for (let k = 0; k < e.attributes.length; k++) {
+      const at = e.attributes[k];
+      if (at.key === 'msg_index') continue;
+      if (shown++ === MAX_ATTRS) break;
+      attrs += `${attrs === '' ? ' · ' : ' '}${x.esc(at.key)}=${x.id(at.value)}`;
+    }
+    d.line(`- #${e.index} ${where} ${x.esc(e.type)}${what}${attrs}`);
   }
   if (r.notes.length > 0) {
     d.h(level + 1, 'About this receipt');
