@@ -4,7 +4,7 @@
 import { bech32 } from '@scure/base';
 import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
-import { encodeBech32 } from './bech32';
+import { BoundedMemo } from '../base/memo';
 import { dotSegmentOf } from '../config/providers';
 
 export type Validator = (value: string) => string | undefined;
@@ -160,9 +160,13 @@ export function bech32Decode(text: string): { hrp: string; data: number[] } | st
   return l10n.t('checksum mismatch');
 }
 
-/** Encodes bytes as a bech32 address with the given prefix. */
+/** Addresses already encoded: a receipt or an account page shows the same few hundreds of times. */
+const encoded = new BoundedMemo<string>(4096);
+
+/** Encodes bytes as a bech32 address with the given prefix (@scure/base, remembered). */
 export function bech32Encode(hrp: string, bytes: Uint8Array): string {
-  return encodeBech32(hrp, bytes) ?? bech32.encode(hrp, bech32.toWords(bytes), false);
+  const key = `${hrp} ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+  return encoded.get(key, () => bech32.encode(hrp, bech32.toWords(bytes), false));
 }
 
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';

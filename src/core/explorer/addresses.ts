@@ -4,7 +4,7 @@
 
 import { getAddress } from 'viem';
 import { bech32 } from '@scure/base';
-import { decodeBech32 } from '../chain/bech32';
+import { BoundedMemo } from '../base/memo';
 import { bech32Decode, bech32Encode } from '../chain/validate';
 import type { AddressRole } from './identify';
 
@@ -50,18 +50,23 @@ export function addressForms(bytes: Uint8Array, prefix: string, role: AddressRol
   return forms;
 }
 
+/** Addresses already decoded (a receipt reads the same few hundreds of times); each caller gets a copy. */
+const decoded = new BoundedMemo<Uint8Array | undefined>(4096);
+
 /** 0x hex (any case) or bech32 (checksum verified) into its bytes; undefined when it is neither. */
 export function bytesOf(text: string): Uint8Array | undefined {
   const t = text.trim();
   if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
-  // The common case (a valid lowercase address) without @scure/base; anything else through it.
-  const fast = decodeBech32(t);
-  if (fast) return fast.bytes;
-  const d = bech32Decode(t);
-  if (typeof d === 'string') return undefined;
-  try {
-    return bech32.fromWords(d.data);
-  } catch {
-    return undefined;
-  }
+  if (t.length > 90) return undefined; // longer than any bech32 string: not remembered either
+  return decoded
+    .get(t, () => {
+      const d = bech32Decode(t);
+      if (typeof d === 'string') return undefined;
+      try {
+        return bech32.fromWords(d.data);
+      } catch {
+        return undefined;
+      }
+    })
+    ?.slice();
 }
