@@ -3,7 +3,8 @@
 //   --genesis-mb N   pad the genesis to N MiB (above 16 it is served only through genesis_chunked)
 //   --extra          also start "Devnet lagging" (3 blocks behind, no debug namespace) and "Devnet trailing slash"
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
-//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317)
+//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317, Pruned node on 8555/26667/1327)
+//   --no-pruned      without "Pruned node" (the same chain, keeping only the last 10 heights)
 //   --host H         listen address (default 127.0.0.1)
 //   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
 //   --cosmos-evm V   event shapes of EVM txs: v0.3 (default, as evmd v0.3.2: logs copied into tx_log) or v0.5 (no tx_log)
@@ -11,7 +12,7 @@
 //                    "Second network" and "Second network lagging" (3 blocks behind), free ports
 import { getAddress } from 'viem';
 import { stopOnSignals } from './signals';
-import { type Devnet, type DevnetOptions, type DevnetProviderOptions, SECOND_NETWORK, startDevnet, startNetworks } from './devnet';
+import { type Devnet, type DevnetOptions, type DevnetProviderOptions, PRUNED_NODE, SECOND_NETWORK, startDevnet, startNetworks } from './devnet';
 
 interface CliArgs {
   blockMs: number;
@@ -22,14 +23,25 @@ interface CliArgs {
   host: string;
   txs: boolean;
   secondNetwork: boolean;
+  pruned: boolean;
   cosmosEvm: 'v0.3' | 'v0.5';
 }
 
 const USAGE =
-  'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--cosmos-evm v0.3|v0.5] [--second-network]';
+  'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--no-pruned] [--cosmos-evm v0.3|v0.5] [--second-network]';
 
 function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true, secondNetwork: false, cosmosEvm: 'v0.3' };
+  const out: CliArgs = {
+    blockMs: 1000,
+    genesisMb: 0,
+    extra: false,
+    portsFree: false,
+    host: '127.0.0.1',
+    txs: true,
+    secondNetwork: false,
+    pruned: true,
+    cosmosEvm: 'v0.3',
+  };
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -54,6 +66,9 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       case '--no-txs':
         out.txs = false;
+        break;
+      case '--no-pruned':
+        out.pruned = false;
         break;
       case '--ports-free':
         out.portsFree = true;
@@ -91,6 +106,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const providers: DevnetProviderOptions[] = [{ name: 'Local node', ports: args.portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } }];
+  // A provider that prunes: the account page on it names Local node for the older blocks.
+  if (args.pruned) providers.push({ ...PRUNED_NODE, ports: args.portsFree ? undefined : PRUNED_NODE.ports });
   if (args.extra) {
     const b = args.portsFree ? undefined : args.basePort;
     providers.push(

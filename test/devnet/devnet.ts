@@ -2,7 +2,7 @@
 // listeners of a Cosmos SDK + CometBFT + EVM node (EVM JSON-RPC, CometBFT RPC/WebSocket, REST).
 // Providers share the chain and differ only in lag, ports and published addresses. Tests start
 // it in-process; `npm run devnet` starts it from cli.ts. Wire facts: docs/protocols.md.
-import { Chain } from './chain';
+import { Chain, type PruneFloor } from './chain';
 import { ConsensusService } from './consensus';
 import { EvmService, type SimulationEngines } from './evm';
 import { EvmWsService } from './evmWs';
@@ -27,6 +27,13 @@ export interface DevnetProviderOptions {
 export interface DevnetCapabilities {
   /** Pruned below this height: blocks, EVM state and REST blocks under it are refused; earliest_block_height says so. */
   prunedBelow?: bigint;
+  /**
+   * Keeps only the last N heights (as `pruning = "custom"` with `pruning-keep-recent = N` and
+   * `min-retain-blocks = N`): the floor moves up with the tip. Below it: REST 404 with gRPC code 5
+   * "version does not exist", the EVM's -32000 "failed to load state", CometBFT's "lowest height is",
+   * `earliest_block_height` = the floor, and no transaction of those heights in `tx_search`.
+   */
+  keepRecent?: bigint;
   /** false: CometBFT's transaction indexer is off. */
   txIndex?: boolean;
   /** EVM namespaces served (default eth, net, web3, txpool, debug); e.g. ['eth', 'net', 'web3'] = debug and txpool off. */
@@ -134,6 +141,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const log = new RequestLog(200);
     const lag = Math.max(0, opts.lagBlocks ?? 0);
     const caps = opts.capabilities ?? {};
+    const keep = caps.keepRecent;
+    if (keep !== undefined && keep < 1n) throw new Error(`devnet provider ${opts.name}: keepRecent must be at least 1`);
+    const prunedBelow: PruneFloor | undefined =
+      keep === undefined
+        ? caps.prunedBelow
+        : () => {
+            const moving = chain.viewHeight(lag) - keep + 1n;
+            const fixed = caps.prunedBelow ?? 0n;
+            return moving > fixed ? moving : fixed;
+          };
     const listeners = {} as Record<DevnetIface, Listener>;
     const consensus = new ConsensusService({
       chain,
@@ -144,7 +161,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       port: () => listeners.consensus.port,
       pingIntervalMs: options.wsPingIntervalMs ?? 27_000,
       readTimeoutMs: options.wsReadTimeoutMs ?? 30_000,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       txIndex: caps.txIndex,
       wsRefused: caps.wsRefused,
     });
@@ -155,7 +172,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       host: urlHost,
       consensusPort: () => listeners.consensus.port,
       modulesOff: caps.restModulesOff,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       txIndex: caps.txIndex,
     });
     const evm = new EvmService({
@@ -163,7 +180,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       lag,
       namespaces: caps.evmNamespaces,
       rpcModules: caps.rpcModules,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       engines: caps.engines,
     });
     const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });
@@ -326,3 +343,14 @@ export const SECOND_NETWORK: Pick<DevnetOptions, 'chainId' | 'evmChainId' | 'ini
   evmChainId: 262145n,
   initialHeight: 5000n,
 };
+
+/**
+ * The pruning provider `npm run devnet` serves beside Local node (and `npm start`'s sample workspace
+ * lists): the same chain, keeping only the last 10 heights (ten seconds of blocks), so that the account page on it says which
+ * blocks it keeps and names Local node, which keeps them all.
+ */
+export const PRUNED_NODE = {
+  name: 'Pruned node',
+  ports: { evmRpc: 8555, consensus: 26667, rest: 1327 },
+  capabilities: { keepRecent: 10n },
+} as const satisfies DevnetProviderOptions;

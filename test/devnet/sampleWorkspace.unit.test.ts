@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { receiptRunner } from '../../src/core/explorer/receipt/queryRunner';
 import { runCli } from '../../src/core/queries/cli';
 import { readAccountForQuery } from '../../src/core/explorer/account/accountFields';
-import { type Devnet, startDevnet } from './devnet';
+import { type Devnet, PRUNED_NODE, startDevnet } from './devnet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
@@ -21,8 +21,9 @@ describe('sample workspace (examples/workspace): the contracts query file agains
   let dir: string;
 
   before(async () => {
-    devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0 });
-    devnet.produceBlock();
+    // As `npm run devnet` serves it: Local node and Pruned node (the last 10 heights), past that many blocks.
+    devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0, providers: [{ name: 'Local node' }, { ...PRUNED_NODE, ports: undefined }] });
+    while (devnet.height() < PRUNED_NODE.capabilities.keepRecent + 5n) devnet.produceBlock();
     dir = mkdtempSync(path.join(tmpdir(), 'ce-sample-'));
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ 'chainEndpoints.providers': devnet.providers }));
   });
@@ -36,6 +37,21 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     const d = devnet.chain.ledger.fixtureDeployment;
     assert.ok(d);
     for (const v of [d.token, d.router, d.txs.route, d.txs.failedTransfer]) assert.ok(text.includes(v), `${v} in contracts.chainq`);
+  });
+
+  it('its settings list the providers `npm run devnet` serves: Local node and Pruned node, on their ports, one chain', () => {
+    const text = readFileSync(path.join(WORKSPACE, '.vscode', 'settings.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const providers = (JSON.parse(text) as Record<string, Array<Record<string, string>>>)['chainEndpoints.providers'];
+    assert.deepEqual(
+      providers.map((p) => p.name),
+      ['Local node', 'Pruned node'],
+    );
+    const pruned = providers[1];
+    assert.equal(pruned.evmRpc, `http://127.0.0.1:${PRUNED_NODE.ports.evmRpc}`);
+    assert.equal(pruned.consensusHttp, `http://127.0.0.1:${PRUNED_NODE.ports.consensus}`);
+    assert.equal(pruned.rest, `http://127.0.0.1:${PRUNED_NODE.ports.rest}`);
+    assert.equal(providers[0].rest, 'http://127.0.0.1:1317');
+    for (const p of providers) assert.equal(p.chainId, devnet.chainId);
   });
 
   it("account.chainq names the devnet's dev keys (alice and bob)", async () => {
