@@ -327,7 +327,7 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     assert.equal(a.state?.reconciliation?.equal, true, a.state?.reconciliation?.line);
     assert.match(
       renderLookup(await lookUp(executeSource(provider, runner.options()), dev0.hex)),
-      /- unbonding: 1000000000000000000 atest \(`1 test`\) from `cosmosvaloper1/,
+      /- unbonding: 1000000000000000000 atest \(`?1 test`?\) from `cosmosvaloper1/,
     );
     // In the history: the Cosmos transaction carrying the EVM call, with its sender.
     const entry = a.history?.entries.find((e) => e.evmHashes.includes(undelegateEvmHash.toLowerCase()));
