@@ -348,3 +348,72 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     );
   });
 });
+
+// A second, short-lived node with `pruning = "everything"` (the SDK keeps the 2 latest states and
+// prunes every 10 heights): once it is past height 25, the page of an early height says the height is
+// pruned on this provider, because the node itself answers REST 404 with gRPC code 5 "version does
+// not exist" and the EVM an error for that block; the latest page still reconciles. (CometBFT keeps
+// its blocks: the SDK retains them for the evidence age, 100,000 blocks by default, so
+// `earliest_block_height` stays 1 and the history's coverage line cannot be checked here cheaply.)
+describe('evmd (real Cosmos EVM chain): an account on a node that prunes its state', function () {
+  this.timeout(120_000);
+  let node: EvmdNode;
+  let runner: Runner;
+  let provider: Provider;
+
+  before(async function () {
+    this.timeout(240_000);
+    node = await EvmdNode.create({ pruning: 'everything', moniker: 'chain-endpoints-pruned' });
+    await node.start();
+    provider = { name: 'real evmd pruned', endpoints: { evmRpc: node.evmRpc, consensusHttp: node.cometHttp, rest: node.rest } };
+    runner = new Runner(provider);
+    await waitFor(
+      'height 25 (past two pruning intervals)',
+      async () => (BigInt((await raw(`${node.cometHttp}/status`)).json.result.sync_info.latest_block_height) >= 25n ? true : undefined),
+      60_000,
+      250,
+    );
+  });
+  after(async () => {
+    await runner?.dispose();
+    await node?.dispose();
+  });
+
+  it('an early height: the coverage line and the notes say it is pruned, as the node itself answers; the latest page reconciles', async () => {
+    const dev0 = node.addresses[DEV0.name];
+    // What the node says for height 3.
+    const rest = await raw(`${node.rest}/cosmos/bank/v1beta1/balances/${dev0.bech32}`, { headers: { 'x-cosmos-block-height': '3' } });
+    assert.equal(rest.status, 404, rest.text.slice(0, 300));
+    assert.equal(rest.json.code, 5);
+    assert.match(rest.json.message, /version does not exist/);
+    const evm = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [dev0.hex, '0x3'] })).json;
+    assert.ok(evm.error, JSON.stringify(evm));
+    // The page at height 3.
+    forgetContext();
+    const r = await lookUp(executeSource(provider, runner.options()), `${dev0.hex}@3`);
+    assert.equal(r.kind, 'address');
+    const a = (r as Extract<typeof r, { kind: 'address' }>).address;
+    assert.match(a.state?.coverage ?? '', /^Height 3 is pruned on this provider/);
+    assert.equal(a.balances, undefined);
+    assert.equal(a.state?.delegations, undefined, 'never "no delegation" for a height it cannot read');
+    assert.ok(a.state?.missing.includes('bank balances: height 3 is pruned on this provider'), a.state?.missing.join('\n'));
+    assert.ok(
+      a.state?.missing.includes('EVM balance (eth_getBalance): height 3 is pruned on this provider'),
+      `${a.state?.missing.join('\n')}\nEVM: ${JSON.stringify(evm.error)}`,
+    );
+    assert.match(renderLookup(r), /Coverage: `Height 3 is pruned on this provider/);
+    // The latest page: pinned to the tip, which the node keeps.
+    forgetHistory();
+    const latest = await page2(dev0.hex);
+    assert.equal(latest.state?.coverage, undefined);
+    assert.equal(latest.state?.reconciliation?.equal, true, latest.state?.reconciliation?.line);
+    assert.deepEqual(latest.state?.missing, []);
+  });
+
+  const page2 = async (query: string): Promise<AddressView> => {
+    forgetContext();
+    const r = await lookUp(executeSource(provider, runner.options()), query);
+    assert.equal(r.kind, 'address', JSON.stringify(r));
+    return (r as Extract<typeof r, { kind: 'address' }>).address;
+  };
+});
