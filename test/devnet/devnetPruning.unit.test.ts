@@ -1,7 +1,7 @@
 // The devnet's pruning provider (`keepRecent`, and PRUNED_NODE as `npm run devnet` serves it beside
 // Local node): it keeps only the last N heights, so the floor moves with the tip. Below it, each
-// interface answers as a pruned evmd node does (docs/protocols.md): REST 404 with gRPC code 5
-// "version does not exist", the EVM's -32000 "failed to load state", CometBFT's "lowest height is",
+// interface answers as a pruned evmd node does: REST 500 with gRPC code 2 "codespace sdk code 38:
+// not found: … version does not exist", the EVM's -32000 "failed to load state", CometBFT's "lowest height is",
 // `earliest_block_height` = the floor, and tx_search without the older transactions; the full
 // provider of the same chain keeps them all. Then the account page on it: the coverage line names
 // the provider that keeps the older blocks.
@@ -62,14 +62,18 @@ describe('devnet: a provider that prunes (keeps the last N heights)', function (
     assert.equal((await status('Pruned node')).earliest_block_height, (floor + 1n).toString(), 'one block later, one height less kept');
   });
 
-  it('below the floor: REST 404 with gRPC code 5, EVM -32000, CometBFT "lowest height is"; at the floor all answer', async () => {
+  it('below the floor: REST 500 with gRPC code 2 (SDK error 38), EVM -32000, CometBFT "lowest height is"; at the floor all answer', async () => {
     const floor = BigInt((await status('Pruned node')).earliest_block_height);
     const alice = devnet.chain.ledger.keys[0];
     const bank = `${urls('Pruned node').rest}/cosmos/bank/v1beta1/balances/${alice.bech32}`;
     const old = await get(bank, { 'x-cosmos-block-height': String(floor - 1n) });
-    assert.equal(old.status, 404);
-    assert.equal(old.body.code, 5);
-    assert.match(old.body.message, /^failed to load state at height \d+; version mismatch on immutable IAVL tree; version does not exist/);
+    // As evmd v0.3.2 answers (test/real/accountStateEvmd.real.test.ts): HTTP 500, gRPC code 2, the SDK's error 38.
+    assert.equal(old.status, 500);
+    assert.equal(old.body.code, 2);
+    assert.match(
+      old.body.message,
+      /^codespace sdk code 38: not found: failed to load state at height \d+; version mismatch on immutable IAVL tree; version does not exist/,
+    );
     assert.equal((await get(bank, { 'x-cosmos-block-height': String(floor) })).status, 200);
     assert.equal((await get(`${urls('Local node').rest}/cosmos/bank/v1beta1/balances/${alice.bech32}`, { 'x-cosmos-block-height': '1' })).status, 200);
 

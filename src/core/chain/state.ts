@@ -5,7 +5,7 @@
 // receipt (#35) both read it.
 //
 // Each read stands alone: a failure is a note on that read and the rest still shows. A height the
-// provider no longer keeps (REST 404 with gRPC code 5 "version does not exist", the EVM's -32000
+// provider no longer keeps (REST with "version does not exist": evmd v0.3.2 answers HTTP 500, gRPC code 2, "codespace sdk code 38: not found: …"; the EVM's -32000
 // "failed to load state at height") is said as such, never taken for "no delegation". At most
 // STATE_CONCURRENCY reads are in flight at once; each request has the source's timeout and
 // cancellation (a cancelled read ends the whole read). The output is plain data: amounts are the
