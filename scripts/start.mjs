@@ -182,7 +182,7 @@ async function startDevnet() {
   while (Date.now() < until) {
     if ((await Promise.all(DEVNET_PORTS.map(portOpen))).every(Boolean)) {
       say(
-        `    up in ${secondsSince(t)}: EVM RPC http://127.0.0.1:8545, CometBFT http://127.0.0.1:26657, REST http://127.0.0.1:1317 (Local node); 8555/26667/1327 (Local node v0.5)`,
+        `    up in ${secondsSince(t)}: EVM RPC http://127.0.0.1:8545, CometBFT http://127.0.0.1:26657, REST http://127.0.0.1:1317 (Local node); 8555/26667/1327 (Local node v0.5); 8565/26677/1337 (Pruned node)`,
       );
       say(`    addresses, dev keys and real transactions to look up: ${rel(logFile)}`);
       return;

@@ -8,6 +8,18 @@ import { evmTxEvents } from './evmEvents';
 import { type EvmExec, INITIAL_BALANCE, Ledger, type RealTx } from './ledger';
 import { DEVNET_DELEGATION } from './staking';
 
+/**
+ * A provider's prune floor: the lowest height it keeps (blocks, state, its transaction index). A fixed
+ * height, or a function of the tip for a node that keeps the last N heights (the floor moves up as
+ * blocks come, as `pruning-keep-recent` / `min-retain-blocks` do).
+ */
+export type PruneFloor = bigint | (() => bigint);
+
+/** The floor now (undefined: nothing pruned). */
+export function floorOf(p: PruneFloor | undefined): bigint | undefined {
+  return typeof p === 'function' ? p() : p;
+}
+
 export interface AbciEvent {
   type: string;
   attributes: Array<{ key: string; value: string; index: boolean }>;

@@ -3,7 +3,8 @@
 //   --genesis-mb N   pad the genesis to N MiB (above 16 it is served only through genesis_chunked)
 //   --extra          also start "Devnet lagging" (3 blocks behind, no debug namespace) and "Devnet trailing slash"
 //   --base-port N    ports of the extra providers: N..N+2 and N+3..N+5 (default: free ports)
-//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317, Local node v0.5 on 8555/26667/1327)
+//   --ports-free     every provider on free ports (default: Local node on 8545/26657/1317, Local node v0.5 on 8555/26667/1327, Pruned node on 8565/26677/1337)
+//   --no-pruned      without "Pruned node" (the same chain, keeping only the last 10 heights)
 //   --host H         listen address (default 127.0.0.1)
 //   --no-txs         blocks without the generated real transactions (bank send, EVM transfer, contract call)
 //   --cosmos-evm V   event shapes of EVM txs: v0.3 (default, as evmd v0.3.2: logs copied into tx_log) or v0.5 (no tx_log)
@@ -22,14 +23,25 @@ interface CliArgs {
   host: string;
   txs: boolean;
   secondNetwork: boolean;
+  pruned: boolean;
   cosmosEvm: 'v0.3' | 'v0.5';
 }
 
 const USAGE =
-  'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--cosmos-evm v0.3|v0.5] [--second-network]';
+  'usage: devnet [--block-ms N] [--genesis-mb N] [--extra] [--base-port N] [--ports-free] [--host H] [--no-txs] [--no-pruned] [--cosmos-evm v0.3|v0.5] [--second-network]';
 
 function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { blockMs: 1000, genesisMb: 0, extra: false, portsFree: false, host: '127.0.0.1', txs: true, secondNetwork: false, cosmosEvm: 'v0.3' };
+  const out: CliArgs = {
+    blockMs: 1000,
+    genesisMb: 0,
+    extra: false,
+    portsFree: false,
+    host: '127.0.0.1',
+    txs: true,
+    secondNetwork: false,
+    pruned: true,
+    cosmosEvm: 'v0.3',
+  };
   const num = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -54,6 +66,9 @@ function parseArgs(argv: string[]): CliArgs {
         break;
       case '--no-txs':
         out.txs = false;
+        break;
+      case '--no-pruned':
+        out.pruned = false;
         break;
       case '--ports-free':
         out.portsFree = true;
@@ -90,8 +105,9 @@ async function main(): Promise<void> {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(2);
   }
-  // Local node (evmd v0.3.2-like) on 8545/26657/1317 and Local node v0.5 (its simulation engines) on 8555/26667/1327.
-  const providers: DevnetProviderOptions[] = localProviders(args.portsFree);
+  // Local node (evmd v0.3.2-like) on 8545/26657/1317, Local node v0.5 (its simulation engines) on
+  // 8555/26667/1327 and Pruned node (the last 10 heights) on 8565/26677/1337.
+  const providers: DevnetProviderOptions[] = localProviders(args.portsFree, args.pruned);
   if (args.extra) {
     const b = args.portsFree ? undefined : args.basePort;
     providers.push(

@@ -5,7 +5,7 @@
 import type * as http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { type Block, type Chain, consensusParamsJson, MempoolError, type TxRecord } from './chain';
+import { type Block, type Chain, consensusParamsJson, floorOf, MempoolError, type PruneFloor, type TxRecord } from './chain';
 import { abciJson, blockIdJson, blockJson, commitJson, headerJson, txResultEventJson, txEventsMap, txJson, txRecordsOf, validatorJson } from './cometJson';
 import { goTime, hexUpper, sha256 } from './encoding';
 import { equalityValue, matches, parseQuery, type Query } from './query';
@@ -56,7 +56,7 @@ export interface ConsensusOptions {
   pingIntervalMs: number;
   readTimeoutMs: number;
   /** Blocks below this height are pruned on this provider (CometBFT's "lowest height"). */
-  prunedBelow?: bigint;
+  prunedBelow?: PruneFloor;
   /** false: the transaction indexer is off (tx_index "off"; tx and tx_search refuse). */
   txIndex?: boolean;
   /** true: WebSocket upgrades are refused (403), as behind a proxy that forbids them. */
@@ -131,7 +131,7 @@ export class ConsensusService {
 
   /** The lowest height this provider serves: the chain's, or higher when pruned. */
   get earliest(): bigint {
-    const pruned = this.o.prunedBelow ?? 0n;
+    const pruned = floorOf(this.o.prunedBelow) ?? 0n;
     return pruned > this.chain.earliest ? pruned : this.chain.earliest;
   }
 
@@ -714,7 +714,9 @@ export class ConsensusService {
             const t = this.visibleTx(ctx, byHash);
             found = t && matches(q, txEventsMap(t)) ? [t] : [];
           } else {
-            found = [...chain.allTxs()].filter((t) => t.height <= ctx.view && matches(q, txEventsMap(t)));
+            // A pruned node's index has nothing below its floor (a node started from a snapshot, or pruning its index).
+            const low = this.o.prunedBelow === undefined ? 0n : this.earliest;
+            found = [...chain.allTxs()].filter((t) => t.height <= ctx.view && t.height >= low && matches(q, txEventsMap(t)));
           }
           found.sort((x, y) => (x.height === y.height ? x.index - y.index : x.height < y.height ? -1 : 1));
           if (order === 'desc') found.reverse();

@@ -2,7 +2,7 @@
 // listeners of a Cosmos SDK + CometBFT + EVM node (EVM JSON-RPC, CometBFT RPC/WebSocket, REST).
 // Providers share the chain and differ only in lag, ports and published addresses. Tests start
 // it in-process; `npm run devnet` starts it from cli.ts. Wire facts: docs/protocols.md.
-import { Chain } from './chain';
+import { Chain, type PruneFloor } from './chain';
 import { ConsensusService } from './consensus';
 import { COSMOS_EVM_V05_ENGINES, EvmService, type SimulationEngines } from './evm';
 import { EvmWsService } from './evmWs';
@@ -27,6 +27,13 @@ export interface DevnetProviderOptions {
 export interface DevnetCapabilities {
   /** Pruned below this height: blocks, EVM state and REST blocks under it are refused; earliest_block_height says so. */
   prunedBelow?: bigint;
+  /**
+   * Keeps only the last N heights (as `pruning = "custom"` with `pruning-keep-recent = N` and
+   * `min-retain-blocks = N`): the floor moves up with the tip. Below it: REST 404 with gRPC code 5
+   * "version does not exist", the EVM's -32000 "failed to load state", CometBFT's "lowest height is",
+   * `earliest_block_height` = the floor, and no transaction of those heights in `tx_search`.
+   */
+  keepRecent?: bigint;
   /** false: CometBFT's transaction indexer is off. */
   txIndex?: boolean;
   /** EVM namespaces served (default eth, net, web3, txpool, debug); e.g. ['eth', 'net', 'web3'] = debug and txpool off. */
@@ -48,7 +55,7 @@ export interface DevnetCapabilities {
  * node of the same chain serving cosmos/evm v0.5's engines (debug_traceCall and eth_call with
  * overrides), so that a simulation with overrides has somewhere to run and a refusal a provider to name.
  */
-export function localProviders(portsFree = false): DevnetProviderOptions[] {
+export function localProviders(portsFree = false, pruned = true): DevnetProviderOptions[] {
   return [
     { name: 'Local node', ports: portsFree ? undefined : { evmRpc: 8545, consensus: 26657, rest: 1317 } },
     {
@@ -56,6 +63,8 @@ export function localProviders(portsFree = false): DevnetProviderOptions[] {
       ports: portsFree ? undefined : { evmRpc: 8555, consensus: 26667, rest: 1327 },
       capabilities: { engines: COSMOS_EVM_V05_ENGINES },
     },
+    // A provider that prunes: the account page on it names Local node for the older blocks.
+    ...(pruned ? [{ ...PRUNED_NODE, ports: portsFree ? undefined : PRUNED_NODE.ports }] : []),
   ];
 }
 
@@ -152,6 +161,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const log = new RequestLog(200);
     const lag = Math.max(0, opts.lagBlocks ?? 0);
     const caps = opts.capabilities ?? {};
+    const keep = caps.keepRecent;
+    if (keep !== undefined && keep < 1n) throw new Error(`devnet provider ${opts.name}: keepRecent must be at least 1`);
+    const prunedBelow: PruneFloor | undefined =
+      keep === undefined
+        ? caps.prunedBelow
+        : () => {
+            const moving = chain.viewHeight(lag) - keep + 1n;
+            const fixed = caps.prunedBelow ?? 0n;
+            return moving > fixed ? moving : fixed;
+          };
     const listeners = {} as Record<DevnetIface, Listener>;
     const consensus = new ConsensusService({
       chain,
@@ -162,7 +181,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       port: () => listeners.consensus.port,
       pingIntervalMs: options.wsPingIntervalMs ?? 27_000,
       readTimeoutMs: options.wsReadTimeoutMs ?? 30_000,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       txIndex: caps.txIndex,
       wsRefused: caps.wsRefused,
     });
@@ -173,7 +192,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       host: urlHost,
       consensusPort: () => listeners.consensus.port,
       modulesOff: caps.restModulesOff,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       txIndex: caps.txIndex,
     });
     const evm = new EvmService({
@@ -181,7 +200,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       lag,
       namespaces: caps.evmNamespaces,
       rpcModules: caps.rpcModules,
-      prunedBelow: caps.prunedBelow,
+      prunedBelow,
       engines: caps.engines,
     });
     const evmWs = new EvmWsService({ chain, lag, evm, refused: caps.wsRefused });
@@ -344,3 +363,14 @@ export const SECOND_NETWORK: Pick<DevnetOptions, 'chainId' | 'evmChainId' | 'ini
   evmChainId: 262145n,
   initialHeight: 5000n,
 };
+
+/**
+ * The pruning provider `npm run devnet` serves beside Local node (and `npm start`'s sample workspace
+ * lists): the same chain, keeping only the last 10 heights (ten seconds of blocks), so that the account page on it says which
+ * blocks it keeps and names Local node, which keeps them all.
+ */
+export const PRUNED_NODE = {
+  name: 'Pruned node',
+  ports: { evmRpc: 8565, consensus: 26677, rest: 1337 },
+  capabilities: { keepRecent: 10n },
+} as const satisfies DevnetProviderOptions;

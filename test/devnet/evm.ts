@@ -3,8 +3,8 @@
 // batches up to 1000, hex quantities. EVM txs are the devnet's real ones (ledger.ts, evmReal.ts:
 // signed, with receipts and logs) and signed EIP-1559 txs sent with eth_sendRawTransaction;
 // other raw bytes sent there keep their real Keccak-256 hash but fake parties (no RLP).
-import type { Block, Chain, TxRecord } from './chain';
-import { MempoolError } from './chain';
+import type { Block, Chain, PruneFloor, TxRecord } from './chain';
+import { floorOf, MempoolError } from './chain';
 import { getAddress, getContractAddress } from 'viem';
 import { hex0x, keccak256, quantity, sha256 } from './encoding';
 import { blockBloom, blockLogs, evmRecordsOf, parseLogFilter, realReceiptJson, realTxJson } from './evmReal';
@@ -20,7 +20,7 @@ export interface EvmOptions {
   /** false: no `rpc_modules` (a gateway that hides it), so clients must probe each namespace. */
   rpcModules?: boolean;
   /** State and blocks below this height are pruned on this provider. */
-  prunedBelow?: bigint;
+  prunedBelow?: PruneFloor;
   /** Simulation engines served (default none: evmd v0.3.2, whose eth_call refuses any third parameter). */
   engines?: SimulationEngines;
 }
@@ -145,7 +145,7 @@ export class EvmService {
     if ((ns !== 'rpc' && !served.includes(ns)) || (method === 'rpc_modules' && this.o.rpcModules === false)) {
       throw new EvmError(-32601, `the method ${method} does not exist/is not available`);
     }
-    const pruned = this.o.prunedBelow ?? 0n;
+    const pruned = floorOf(this.o.prunedBelow) ?? 0n;
     switch (method) {
       case 'rpc_modules':
         return Object.fromEntries(served.map((n) => [n, '1.0']));

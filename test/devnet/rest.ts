@@ -1,8 +1,8 @@
 // The REST interface of one provider, imitating the Cosmos SDK gRPC gateway on 1317: bytes as
 // base64, int64 as strings, gRPC-coded errors {code,message,details} with mapped HTTP statuses,
 // 501 for anything unknown and an x-cosmos-block-height header on every answer.
-import type { Block, BlockId, Chain, TxRecord } from './chain';
-import { MempoolError } from './chain';
+import type { Block, BlockId, Chain, PruneFloor, TxRecord } from './chain';
+import { floorOf, MempoolError } from './chain';
 import { bech32Decode, bech32Encode, hexUpper, protoTime, sha256 } from './encoding';
 import { txEventsMap } from './cometJson';
 import { type Query, matches, parseQuery } from './query';
@@ -21,7 +21,7 @@ export interface RestOptions {
   /** REST modules this gateway answers 501 for (e.g. `bank`, `staking`, `tx`): as a gateway without them. */
   modulesOff?: readonly string[];
   /** Blocks below this height are pruned on this provider. */
-  prunedBelow?: bigint;
+  prunedBelow?: PruneFloor;
   /** false: the node's transaction indexer is off (node_info says tx_index "off"). */
   txIndex?: boolean;
 }
@@ -83,7 +83,7 @@ export class RestService {
     try {
       // A state query at the x-cosmos-block-height header's height (restState.ts).
       const served = call.req.method === 'GET' && !this.o.modulesOff?.some((m) => call.path.startsWith(`/cosmos/${m}/`));
-      const at = served ? stateHeightOf(call.path, call.req.headers['x-cosmos-block-height'], view, this.o.prunedBelow) : undefined;
+      const at = served ? stateHeightOf(call.path, call.req.headers['x-cosmos-block-height'], view, floorOf(this.o.prunedBelow)) : undefined;
       if (isStateRouteError(at)) throw new GrpcError(at.grpc, at.message);
       const state = served ? stateRoute(this.chain, call.path, at ?? view) : undefined;
       if (isStateRouteError(state)) throw new GrpcError(state.grpc, state.message);
@@ -135,7 +135,7 @@ export class RestService {
   private blockAt(height: bigint, view: bigint): Block {
     if (height > view) throw new GrpcError(3, 'requested block height is bigger then the chain length');
     if (height <= 0n) throw new GrpcError(2, `height must be greater than 0, but got ${height}`);
-    const pruned = this.o.prunedBelow ?? 0n;
+    const pruned = floorOf(this.o.prunedBelow) ?? 0n;
     const lowest = pruned > this.chain.earliest ? pruned : this.chain.earliest;
     const b = height >= lowest ? this.chain.block(height) : undefined;
     if (!b) throw new GrpcError(2, `height ${height} is not available, lowest height is ${lowest}`);

@@ -1,7 +1,7 @@
 // State at a height on the devnet's REST gateway, as evmd answers it (for the state reads of
 // src/core/chain/state.ts): the `x-cosmos-block-height` header (a height past the view is refused,
-// one below the provider's prune floor answers evmd's pruned 404 with gRPC code 5 "version does not
-// exist"), staking delegations, distribution rewards per validator, unbonding delegations and
+// one below the provider's prune floor answers as evmd v0.3.2 does, measured: HTTP 500 with gRPC
+// code 2 "codespace sdk code 38: not found: … version does not exist"), staking delegations, distribution rewards per validator, unbonding delegations and
 // precise-bank's fractional balance. Delegations and rewards are the ledger's staking model at the
 // height (staking.ts): the first dev key (alice) delegates 10 TEST to the first validator from
 // genesis and earns 0.001 TEST of rewards per block, and the second block's precompile delegation
@@ -47,8 +47,8 @@ export function stateHeightOf(
   if (h > view) return { grpc: 3, message: 'cannot query with height in the future; please provide a valid height' };
   if (prunedBelow !== undefined && h < prunedBelow) {
     return {
-      grpc: 5,
-      message: `failed to load state at height ${h}; version mismatch on immutable IAVL tree; version does not exist. Version has either been pruned, or is for a future block height (latest height: ${view})`,
+      grpc: 2,
+      message: `codespace sdk code 38: not found: failed to load state at height ${h}; version mismatch on immutable IAVL tree; version does not exist. Version has either been pruned, or is for a future block height (latest height: ${view})`,
     };
   }
   return h;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { receiptRunner } from '../../src/core/explorer/receipt/queryRunner';
 import { runCli } from '../../src/core/queries/cli';
 import { readAccountForQuery } from '../../src/core/explorer/account/accountFields';
-import { type Devnet, localProviders, startDevnet } from './devnet';
+import { type Devnet, PRUNED_NODE, localProviders, startDevnet } from './devnet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const WORKSPACE = path.join(ROOT, 'examples', 'workspace');
@@ -21,9 +21,10 @@ describe('sample workspace (examples/workspace): the contracts query file agains
   let dir: string;
 
   before(async () => {
-    // The providers `npm run devnet` serves (on free ports): Local node (evmd-like) and Local node v0.5.
+    // The providers `npm run devnet` serves (on free ports): Local node (evmd-like), Local node v0.5 and
+    // Pruned node (the last 10 heights), past that many blocks.
     devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0, providers: localProviders(true) });
-    devnet.produceBlock();
+    while (devnet.height() < PRUNED_NODE.capabilities.keepRecent + 5n) devnet.produceBlock();
     dir = mkdtempSync(path.join(tmpdir(), 'ce-sample-'));
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ 'chainEndpoints.providers': devnet.providers }));
   });
@@ -52,6 +53,21 @@ describe('sample workspace (examples/workspace): the contracts query file agains
     assert.ok(t);
     assert.equal(t.height, 2n);
     for (const v of [s.evmHash, t.hash, s.delegator.hex]) assert.ok(text.includes(v), `${v} in receipt.chainq`);
+  });
+
+  it('its settings list the providers `npm run devnet` serves: Local node, Local node v0.5 and Pruned node, on their ports, one chain', () => {
+    const text = readFileSync(path.join(WORKSPACE, '.vscode', 'settings.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const providers = (JSON.parse(text) as Record<string, Array<Record<string, string>>>)['chainEndpoints.providers'];
+    assert.deepEqual(
+      providers.map((p) => p.name),
+      ['Local node', 'Local node v0.5', 'Pruned node'],
+    );
+    const pruned = providers[2];
+    assert.equal(pruned.evmRpc, `http://127.0.0.1:${PRUNED_NODE.ports.evmRpc}`);
+    assert.equal(pruned.consensusHttp, `http://127.0.0.1:${PRUNED_NODE.ports.consensus}`);
+    assert.equal(pruned.rest, `http://127.0.0.1:${PRUNED_NODE.ports.rest}`);
+    assert.equal(providers[0].rest, 'http://127.0.0.1:1317');
+    for (const p of providers) assert.equal(p.chainId, devnet.chainId);
   });
 
   it("simulate.chainq names the devnet's token, dev keys and both providers; the workspace settings declare them on the devnet's ports", () => {

@@ -1,10 +1,12 @@
 // The explorer in the editor against the devnet's real transactions: Look Up… from the command (a
 // block, then an EVM hash reached by following a link of the block's document), the API's lookUp(),
-// the links of an ordinary result document and a hover.
+// the links of an ordinary result document and a hover, and the hover of an address in any document
+// (its balances and the link to its account page).
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChainEndpointsApi } from '../../src/api';
+import { displayAmount } from '../../src/core/explorer/decodeEvm';
 import { type Devnet, startDevnet } from '../devnet/devnet';
 import { EXTENSION_ID, closeAllEditors, getJson, providerSettings, runForDocument, setProviders, waitFor } from './helpers';
 import { ui } from './uiDriver';
@@ -115,5 +117,52 @@ describe('Explorer: Look Up…', function () {
     const overHash = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, hash.range.start.translate(0, 5));
     const hashText = overHash.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.ok(hashText.includes(encodeURIComponent(commandOf(hash).arg.query)), 'the hover looks up the hash under the pointer');
+  });
+
+  it('an address in any document: its balances in one line (as the node answers them) and a link to its page', async () => {
+    const key = devnet.chain.ledger.keys[3];
+    const account = (await api.lookUp(key.hex, { provider: PROVIDER })) as Extract<Awaited<ReturnType<ChainEndpointsApi['lookUp']>>, { kind: 'address' }>;
+    const bech32 = account.address.forms.account!;
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: `// pay ${bech32} tomorrow\n` });
+    const at = new vscode.Position(0, 10);
+    const hovers = await waitFor('the address hover with its balances', async () => {
+      const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+      return h.some((x) => x.contents.some((c) => typeof c !== 'string' && /bank\\: /.test(c.value))) ? h : undefined;
+    });
+    const md = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).find((v) => v.includes('Open the account page'));
+    assert.ok(md, 'the hover with the link');
+    // What the node says: the hover read the latest state while blocks kept coming (every 300 ms), so
+    // each of its two figures is the state of one of the blocks from before the hover to now (the hover's
+    // two reads are not pinned to one block: it shows no reconciliation).
+    const line = md.split('  \n')[0].replace(/\\(.)/g, '$1');
+    const m = new RegExp(`^${PROVIDER} · bank: ([0-9]+) atest · EVM: ([0-9.]+)$`).exec(line);
+    assert.ok(m, line);
+    const tip = BigInt(
+      ((await getJson(`${devnet.providers[0].consensusHttp}/status`)) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info
+        .latest_block_height,
+    );
+    const banks: Array<string | undefined> = [];
+    const evms: string[] = [];
+    for (let h = tip; h >= height && h > tip - 40n; h--) {
+      const r = await fetch(`${devnet.providers[0].rest}/cosmos/bank/v1beta1/balances/${bech32}`, { headers: { 'x-cosmos-block-height': String(h) } });
+      const bank = ((await r.json()) as { balances: Array<{ denom: string; amount: string }> }).balances.find((c) => c.denom === 'atest')?.amount;
+      const wei = await fetch(devnet.providers[0].evmRpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [key.hex, `0x${h.toString(16)}`] }),
+      });
+      banks.push(bank);
+      evms.push(displayAmount(BigInt(((await wei.json()) as { result: string }).result), 18));
+    }
+    assert.ok(banks.includes(m[1]), `bank ${m[1]} is the balance of a recent block (${banks.slice(0, 3).join(', ')} …)`);
+    assert.ok(evms.includes(m[2]), `EVM ${m[2]} is the balance of a recent block (${evms.slice(0, 3).join(', ')} …)`);
+    const link = /\[\$\(account\) [^\]]+\]\((command:chainEndpoints\.lookUp\?[^)]+)\)/.exec(md);
+    assert.ok(link, md);
+    const target = vscode.Uri.parse(link[1]);
+    assert.deepEqual(JSON.parse(decodeURIComponent(target.query)), [{ provider: PROVIDER, query: bech32 }]);
+    // Following it opens the account page.
+    const page = await runForDocument(target.path, { provider: PROVIDER, query: bech32 });
+    assert.match(page.text, new RegExp(`## Address \`${bech32}\``));
+    assert.match(page.text, /- reconciliation: `bank\(atest\) = EVM balance/);
   });
 });

@@ -8,7 +8,12 @@
 // (the fixture token, deployed with viem from its Foundry artifact) to it; the delegation, the bank
 // send (for both sides) and the token transfer (for both sides) appear in the pages' history, found
 // by tx_search and eth_getLogs exactly as the test finds them itself, and the token's balanceOf in
-// both pages' tokens equals the test's own eth_call.
+// both pages' tokens equals the test's own eth_call. Last, dev0 undelegates 1 TEST through the staking
+// precompile 0x…0800 (an EVM call, as the receipt's real test sends it: its helpers): the page's
+// unbonding entry (validator, balance, completion time, creation height) and its delegation equal
+// what the test reads from the node at the page's block, the undelegation is in its history joined
+// to its EVM hash, and the native token pair's balance (0xEeee…EEeE ↔ atest, registered in the
+// genesis with the precompiles) equals bank(atest) at that block.
 import * as assert from 'node:assert/strict';
 import type { Provider } from '../../src/core/config/providers';
 import { forgetContext } from '../../src/core/explorer/context';
@@ -25,6 +30,8 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { TOKEN_ABI, TOKEN_ARTIFACT } from '../devnet/fixtureContracts';
 import { FIXTURE_SUPPLY } from '../devnet/fixtureTxs';
 import { forgetHistory } from '../../src/core/explorer/account/history';
+import { STAKING_PRECOMPILE, TOKEN, evmSender, stakeCall } from './helpers/receiptScenario';
+import { NATIVE_ERC20 } from './helpers/evmd';
 
 type Json = any;
 const DELEGATED = 5_000_000_000_000_000_000n;
@@ -42,6 +49,10 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
   let token: Hex;
   let transferEvmHash: string;
   let other: { hex: Hex; bech32: string };
+  let undelegateEvmHash: Hex;
+  let undelegateHeight: string;
+  /** The Unbond log's completionTime (unix seconds). */
+  let unbondCompletes: bigint;
 
   /** REST at a height, as the test reads it itself. */
   const restAt = async (path: string, height: string): Promise<Json> => {
@@ -65,7 +76,8 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
 
   before(async function () {
     this.timeout(240_000);
-    node = await EvmdNode.create();
+    // The static precompiles active (staking 0x…0800 for the undelegation) and the native token pair, as local_node.sh sets them.
+    node = await EvmdNode.create({ trace: true });
     await node.start();
     provider = { name: 'real evmd', endpoints: { evmRpc: node.evmRpc, consensusHttp: node.cometHttp, rest: node.rest } };
     runner = new Runner(provider);
@@ -155,6 +167,16 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     transferEvmHash = String((await rpc('eth_sendRawTransaction', [await sign(n0 + 1, token, data, 100_000n)])).result).toLowerCase();
     const receipt = await mined(transferEvmHash);
     assert.equal(receipt.status, '0x1');
+
+    // dev0 undelegates 1 TEST through the staking precompile (an EVM call; rewards withdrawn, an unbonding entry).
+    const sender = await evmSender(node, dev0);
+    undelegateEvmHash = await sender.sendEvm(STAKING_PRECOMPILE as Hex, stakeCall('undelegate', dev0.address, valoper), 300_000n);
+    const unbond = await sender.minedEvm(undelegateEvmHash);
+    undelegateHeight = BigInt(unbond.blockNumber).toString();
+    const log = (unbond.logs as Json[]).find((l: Json) => l.address.toLowerCase() === STAKING_PRECOMPILE);
+    assert.ok(log, JSON.stringify(unbond.logs));
+    unbondCompletes = BigInt(`0x${String(log.data).slice(2 + 64, 2 + 128)}`);
+    await waitFor('a block past the undelegation', async () => (BigInt(await tip()) > BigInt(undelegateHeight) ? true : undefined), 20_000, 200);
   });
   after(async () => {
     await runner?.dispose();
@@ -266,4 +288,137 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
       assert.equal(t.decimals, 18);
     }
   });
+
+  it("the undelegation through the staking precompile: the page's unbonding entry and delegation, as the node answers at the page's block", async () => {
+    forgetHistory();
+    const dev0 = node.addresses[DEV0.name];
+    const a = await page(dev0.hex);
+    const at = a.readAt;
+    assert.ok(at && BigInt(at) >= BigInt(undelegateHeight), `read at the tip, past the undelegation (${at})`);
+    assert.equal(a.state?.height, at, 'every state read at the one block');
+    // What the test reads itself, at that block.
+    const unb = (await restAt(`/cosmos/staking/v1beta1/delegators/${dev0.bech32}/unbonding_delegations`, at)).unbonding_responses as Json[];
+    const own = unb.flatMap((u: Json) =>
+      (u.entries as Json[]).map((e: Json) => ({
+        validator: u.validator_address,
+        balance: e.balance,
+        completionTime: e.completion_time,
+        creationHeight: e.creation_height,
+      })),
+    );
+    assert.equal(own.length, 1, JSON.stringify(unb));
+    assert.equal(own[0].balance, TOKEN.toString());
+    assert.equal(own[0].creationHeight, undelegateHeight);
+    assert.deepEqual(
+      a.state?.unbondings?.map((u) => ({
+        validator: u.validator,
+        balance: u.balance.amount,
+        completionTime: u.completionTime,
+        creationHeight: u.creationHeight,
+      })),
+      own,
+    );
+    assert.equal(a.state?.unbondings?.[0].moniker, (await restAt(`/cosmos/staking/v1beta1/validators/${valoper}`, at)).validator.description.moniker);
+    // The completion time is the Unbond log's (unix seconds).
+    assert.equal(BigInt(Math.floor(Date.parse(own[0].completionTime) / 1000)), unbondCompletes);
+    const dels = (await restAt(`/cosmos/staking/v1beta1/delegations/${dev0.bech32}`, at)).delegation_responses as Json[];
+    assert.equal(dels[0].balance.amount, (DELEGATED - TOKEN).toString());
+    assert.equal(a.state?.delegations?.[0].amount?.amount, dels[0].balance.amount);
+    assert.equal(a.state?.reconciliation?.equal, true, a.state?.reconciliation?.line);
+    assert.match(
+      renderLookup(await lookUp(executeSource(provider, runner.options()), dev0.hex)),
+      /- unbonding: 1000000000000000000 atest \(`?1 test`?\) from `cosmosvaloper1/,
+    );
+    // In the history: the Cosmos transaction carrying the EVM call, with its sender.
+    const entry = a.history?.entries.find((e) => e.evmHashes.includes(undelegateEvmHash.toLowerCase()));
+    assert.ok(entry?.hash, `the undelegation is listed: ${JSON.stringify(a.history?.entries.map((e) => e.lookUp))}`);
+    assert.ok(entry.roles.includes('sender'));
+    assert.equal(entry.height, undelegateHeight);
+    // The native token pair (0xEeee…EEeE ↔ atest): its balanceOf at the page's block is bank(atest) there.
+    const pair = a.tokens?.list.find((t) => t.address.toLowerCase() === NATIVE_ERC20.toLowerCase());
+    assert.ok(pair, `the token pair on the page: ${JSON.stringify(a.tokens)}`);
+    assert.equal(pair.source, `token pair ${DENOM}`);
+    const bank = (await restAt(`/cosmos/bank/v1beta1/balances/${dev0.bech32}`, at)).balances as Json[];
+    assert.equal(pair.balance, bank.find((c: Json) => c.denom === DENOM)?.amount);
+    // And at the undelegation's height, the same entry (its state at that block).
+    const then = await page(`${dev0.hex}@${undelegateHeight}`);
+    assert.deepEqual(
+      then.state?.unbondings?.map((u) => u.balance.amount),
+      [TOKEN.toString()],
+    );
+  });
+});
+
+// A second, short-lived node with `pruning = "everything"` (the SDK keeps the 2 latest states and
+// prunes every 10 heights): once it is past height 25, the page of an early height says the height is
+// pruned on this provider, because the node itself answers REST 500 with gRPC code 2 "codespace sdk
+// code 38: not found: … version does not exist" and the EVM an error for that block; the latest page still reconciles. (CometBFT keeps
+// its blocks: the SDK retains them for the evidence age, 100,000 blocks by default, so
+// `earliest_block_height` stays 1 and the history's coverage line cannot be checked here cheaply.)
+describe('evmd (real Cosmos EVM chain): an account on a node that prunes its state', function () {
+  this.timeout(120_000);
+  let node: EvmdNode;
+  let runner: Runner;
+  let provider: Provider;
+
+  before(async function () {
+    this.timeout(240_000);
+    node = await EvmdNode.create({ pruning: 'everything', moniker: 'chain-endpoints-pruned' });
+    await node.start();
+    provider = { name: 'real evmd pruned', endpoints: { evmRpc: node.evmRpc, consensusHttp: node.cometHttp, rest: node.rest } };
+    runner = new Runner(provider);
+    await waitFor(
+      'height 25 (past two pruning intervals)',
+      async () => (BigInt((await raw(`${node.cometHttp}/status`)).json.result.sync_info.latest_block_height) >= 25n ? true : undefined),
+      60_000,
+      250,
+    );
+  });
+  after(async () => {
+    await runner?.dispose();
+    await node?.dispose();
+  });
+
+  it('an early height: the coverage line and the notes say it is pruned, as the node itself answers; the latest page reconciles', async () => {
+    const dev0 = node.addresses[DEV0.name];
+    // What the node says for height 3.
+    const rest = await raw(`${node.rest}/cosmos/bank/v1beta1/balances/${dev0.bech32}`, { headers: { 'x-cosmos-block-height': '3' } });
+    // evmd v0.3.2 (SDK 0.53.4) answers HTTP 500 with gRPC code 2 and the SDK's error 38 in the text (not the
+    // 404 / code 5 read from the source earlier): the devnet answers the same (test/devnet/restState.ts).
+    assert.equal(rest.status, 500, rest.text.slice(0, 300));
+    assert.equal(rest.json.code, 2);
+    assert.match(
+      rest.json.message,
+      /^codespace sdk code 38: not found: failed to load state at height 3; version mismatch on immutable IAVL tree; version does not exist/,
+    );
+    const evm = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [dev0.hex, '0x3'] })).json;
+    assert.ok(evm.error, JSON.stringify(evm));
+    // The page at height 3.
+    forgetContext();
+    const r = await lookUp(executeSource(provider, runner.options()), `${dev0.hex}@3`);
+    assert.equal(r.kind, 'address');
+    const a = (r as Extract<typeof r, { kind: 'address' }>).address;
+    assert.match(a.state?.coverage ?? '', /^Height 3 is pruned on this provider/);
+    assert.equal(a.balances, undefined);
+    assert.equal(a.state?.delegations, undefined, 'never "no delegation" for a height it cannot read');
+    assert.ok(a.state?.missing.includes('bank balances: height 3 is pruned on this provider'), a.state?.missing.join('\n'));
+    assert.ok(
+      a.state?.missing.includes('EVM balance (eth_getBalance): height 3 is pruned on this provider'),
+      `${a.state?.missing.join('\n')}\nEVM: ${JSON.stringify(evm.error)}`,
+    );
+    assert.match(renderLookup(r), /Coverage: `Height 3 is pruned on this provider/);
+    // The latest page: pinned to the tip, which the node keeps.
+    forgetHistory();
+    const latest = await page2(dev0.hex);
+    assert.equal(latest.state?.coverage, undefined);
+    assert.equal(latest.state?.reconciliation?.equal, true, latest.state?.reconciliation?.line);
+    assert.deepEqual(latest.state?.missing, []);
+  });
+
+  const page2 = async (query: string): Promise<AddressView> => {
+    forgetContext();
+    const r = await lookUp(executeSource(provider, runner.options()), query);
+    assert.equal(r.kind, 'address', JSON.stringify(r));
+    return (r as Extract<typeof r, { kind: 'address' }>).address;
+  };
 });

@@ -7,9 +7,10 @@
 // (stateVia.ts), and each read says which interface answered (`via`, and `readThrough` for the lot).
 //
 // Each read stands alone: a failure is a note on that read and the rest still shows. A height the
-// provider no longer keeps (REST 404 with gRPC code 5 or 500 with code 2 "version does not exist", the
-// EVM's -32000 "failed to load state at height" for eth_getBalance and eth_call alike, abci_query's
-// code 38 with the same words) is said as such, never taken for "no delegation". At most
+// provider no longer keeps (REST with "version does not exist": evmd v0.3.2 answers HTTP 500 with
+// gRPC code 2, "codespace sdk code 38: not found: …", others 404 with code 5; the EVM's -32000
+// "failed to load state at height" for eth_getBalance and eth_call alike, abci_query's code 38 with
+// the same words) is said as such, never taken for "no delegation". At most
 // STATE_CONCURRENCY reads are in flight at once; each request has the source's timeout and
 // cancellation (a cancelled read ends the whole read). The output is plain data: amounts are the
 // decimal strings the node sent (DecCoins keep their 18 fractional digits), never numbers.

@@ -28,7 +28,6 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   const view: { -readonly [K in keyof AddressView]: AddressView[K] } = { typed: q.typed, role: q.role, forms };
   const tryTo = <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => attempt(notes, what, fn, true);
   const height = q.height;
-  const tag = height === undefined ? 'latest' : `0x${BigInt(height).toString(16)}`;
   if (height !== undefined) view.height = height;
   const account = forms.account && forms.hex && q.role !== 'valcons' ? { bech32: forms.account, hex: forms.hex } : undefined;
   // `<address> history page N` (N ≥ 2): the history alone, continuing the cursor kept for page N-1.
@@ -48,10 +47,19 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     view.comparison = compareSnapshots(height, q.compareTo, a.snap, b.snap);
     return view;
   }
+  // The latest page pins the tip: its height is read once and every state read below asks for that
+  // block, so bank and EVM (and stake and tokens) answer for the same block, never one each side of a new one.
+  let at = height;
+  const tip = height === undefined && account && (src.has.rest || src.has.evm) ? latestHeight(src, notes) : undefined;
   if (account && (src.has.rest || src.has.evm || src.has.comet)) {
     // The state and the first page of history at once; then the tokens (those seen in the history too).
     const [page, history] = await Promise.all([
-      src.has.rest || src.has.evm ? accountPage(src, ctx, forms, height, notes) : undefined,
+      src.has.rest || src.has.evm
+        ? (async () => {
+            at = height ?? (await tip);
+            return accountPage(src, ctx, forms, at, notes);
+          })()
+        : undefined,
       src.has.comet || src.has.evm ? readHistory(src, account.bech32, account.hex, { height, page: 1, elsewhere: src.elsewhere, typed: q.typed }) : undefined,
     ]);
     if (page?.balances) view.balances = page.balances;
@@ -61,13 +69,15 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     if (src.has.evm) {
       const seen: TokenCandidate[] = (history?.tokensSeen ?? []).map((address) => ({ address, source: 'Transfer logs' }));
       const candidates = await tokenCandidates(src, account.hex, notes, undefined, seen);
-      const t = await readTokens(src, account.hex, candidates.chosen, height, candidates.skipped);
+      const t = await readTokens(src, account.hex, candidates.chosen, at, candidates.skipped);
       notes.push(...t.notes);
       view.tokens = { list: t.tokens, skipped: t.skipped };
     }
   }
+  if (height === undefined && at !== undefined) view.readAt = at;
+  const atTag = at === undefined ? 'latest' : `0x${BigInt(at).toString(16)}`;
   if (src.has.rest && forms.account) {
-    const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`, height)) as Json);
+    const a = await tryTo('account', async () => (await src.rest(`/cosmos/auth/v1beta1/accounts/${forms.account}`, at)) as Json);
     const acc: Json | undefined = a?.account;
     if (acc) {
       const base: Json = acc.base_account ?? acc.base_vesting_account?.base_account ?? acc;
@@ -75,7 +85,7 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   }
   if (src.has.rest && q.role === 'valoper' && forms.valoper) {
-    const v = await tryTo('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`, height)) as Json);
+    const v = await tryTo('validator', async () => (await src.rest(`/cosmos/staking/v1beta1/validators/${forms.valoper}`, at)) as Json);
     if (v?.validator) {
       const { description, operator_address, jailed, status, tokens, delegator_shares, commission } = v.validator as Json;
       view.validator = {
@@ -91,9 +101,9 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
   }
   if (src.has.evm && forms.hex && q.role !== 'valcons') {
     const hex = forms.hex;
-    const nonce = await tryTo('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, tag]));
+    const nonce = await tryTo('eth_getTransactionCount', async () => src.evm('eth_getTransactionCount', [hex, atTag]));
     if (typeof nonce === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(nonce)) view.nonce = BigInt(nonce).toString();
-    const code = await tryTo('eth_getCode', async () => src.evm('eth_getCode', [hex, tag]));
+    const code = await tryTo('eth_getCode', async () => src.evm('eth_getCode', [hex, atTag]));
     if (typeof code === 'string' && /^0x[0-9a-fA-F]*$/.test(code)) {
       view.codeBytes = (code.length - 2) / 2;
       view.isContract = view.codeBytes > 0;
@@ -108,6 +118,27 @@ export async function lookUpAddress(src: ExplorerSource, ctx: ChainContext, q: A
     }
   }
   return view;
+}
+
+/**
+ * The latest block's height, read once for the latest page (the EVM's eth_blockNumber, else CometBFT
+ * status): undefined when it cannot be read (then each read asks for the latest state, and a note says so).
+ */
+async function latestHeight(src: ExplorerSource, notes: string[]): Promise<string | undefined> {
+  try {
+    if (src.has.evm) {
+      const n: unknown = await src.evm('eth_blockNumber', []);
+      if (typeof n === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(n) && BigInt(n) > 0n) return BigInt(n).toString();
+    } else if (src.has.comet) {
+      const h: unknown = ((await src.comet({ method: 'status', uri: {}, json: {} })) as Json)?.sync_info?.latest_block_height;
+      if (typeof h === 'string' && /^[0-9]{1,19}$/.test(h) && BigInt(h) > 0n) return BigInt(h).toString();
+    } else return undefined;
+    notes.push('latest height: not a block height; each state read asked for the latest state on its own');
+  } catch (err) {
+    rethrowCancel(err);
+    notes.push(`latest height: ${errorMessage(err)}; each state read asked for the latest state on its own`);
+  }
+  return undefined;
 }
 
 /** The tokens to read: token pairs, those of `seen` (or of the Transfer logs between two heights), the workspace's contracts. */

@@ -207,6 +207,7 @@ function pageText(height: string, p: NonNullable<BlockView['page']>): string {
 
 function renderAddress(d: Doc, a: AddressView): void {
   d.h(2, `Address ${id(a.typed)}${a.height ? ` at height ${id(a.height)}` : ''}`);
+  d.kv('state read at', a.readAt && `block ${id(a.readAt)} (the latest, read once: every balance below is of that block)`);
   d.kv('account', a.forms.account && id(a.forms.account));
   d.kv('EVM', a.forms.hex && id(a.forms.hex));
   d.kv('validator operator', a.role === 'valoper' && a.forms.valoper ? id(a.forms.valoper) : undefined);

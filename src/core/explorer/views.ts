@@ -165,6 +165,8 @@ export interface AddressView {
   readonly validator?: Readonly<Record<string, unknown>>;
   /** `<address>@<height>`: every part above is read at this height (undefined: the latest). */
   readonly height?: string;
+  /** The latest page (no `@height`): the latest block's height, read once, at which every state read (balances, stake, tokens, nonce) asked. */
+  readonly readAt?: string;
   /** The account page's state (explorer/account/): stake, precise-bank's fraction, the reconciliation, coverage. */
   readonly state?: AccountStateView;
   /** ERC-20 balances of the tokens it is known to touch (at most 20), at the same height; `skipped`: candidates past the cap. */
@@ -234,7 +236,7 @@ export interface RedelegationView {
 
 /** An account's state at one height (core/chain/state.ts read through the lookup's provider). */
 export interface AccountStateView {
-  /** The height read at; undefined: the latest. */
+  /** The height read at (the page's `@height`, or the latest block's, read once); undefined: each read asked for the latest state. */
   readonly height?: string;
   readonly evmDenom?: string;
   /** precise-bank's fractional balance (EVM unit), when served. */

@@ -154,17 +154,73 @@ export function touchedAccounts(txResult: Json, extra: string[]): string[] {
   return [...seen];
 }
 
+/** A call to the staking precompile: `delegate` or `undelegate` of `amount` (default 1 TEST) from `delegator` (who must send it) to `valoper`. */
+export function stakeCall(fn: 'delegate' | 'undelegate', delegator: Hex, valoper: string, amount = TOKEN): Hex {
+  return encodeFunctionData({ abi: STAKING_ABI, functionName: fn, args: [delegator, valoper, amount] });
+}
+
+/**
+ * The EVM side of a scenario on `node`: a JSON-RPC call (its `result`, or an error), an EIP-1559
+ * transaction signed by `account` and sent (its hash), and its receipt once mined (polled: evmd
+ * answers an unknown receipt with an error; a failed one throws with its callTracer trace).
+ */
+export async function evmSender(
+  node: EvmdNode,
+  account: ReturnType<typeof mnemonicToAccount>,
+): Promise<{
+  evm: (method: string, params: unknown[]) => Promise<Json>;
+  sendEvm: (to: Hex | undefined, data: Hex, gas: bigint, value?: bigint) => Promise<Hex>;
+  minedEvm: (hash: Hex) => Promise<Json>;
+}> {
+  const evm = async (method: string, params: unknown[]): Promise<Json> => {
+    const r = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method, params })).json;
+    if (r?.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    return r.result;
+  };
+  const chainId = Number(BigInt(await evm('eth_chainId', [])));
+  const sendEvm = async (to: Hex | undefined, data: Hex, gas: bigint, value = 0n): Promise<Hex> => {
+    const gasPrice = BigInt(await evm('eth_gasPrice', []));
+    const nonce = Number(BigInt(await evm('eth_getTransactionCount', [account.address, 'pending'])));
+    const signed = await account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      nonce,
+      to,
+      data,
+      value,
+      gas,
+      maxFeePerGas: gasPrice * 2n,
+      maxPriorityFeePerGas: 1n,
+    });
+    return (await evm('eth_sendRawTransaction', [signed])) as Hex;
+  };
+  const minedEvm = async (hash: Hex): Promise<Json> => {
+    const r = await waitFor(
+      `the receipt of ${hash}`,
+      async () => {
+        const a = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] })).json;
+        return a?.result ?? undefined;
+      },
+      30_000,
+      200,
+    );
+    if (r.status !== '0x1') {
+      const trace = await evm('debug_traceTransaction', [hash, { tracer: 'callTracer' }]).catch((e: unknown) => String(e));
+      throw new Error(`${hash} failed: ${JSON.stringify(r)}; trace ${JSON.stringify(trace)}`);
+    }
+    return r;
+  };
+  return { evm, sendEvm, minedEvm };
+}
+
 /** Starts the node, sends the five transactions and reads what the node says about each (about 40 s). */
 export async function runReceiptScenario(log: (line: string) => void = () => undefined): Promise<ReceiptScenario> {
   const node = await EvmdNode.create({ trace: true, pruning: 'nothing', moniker: 'chain-endpoints-receipt' });
   const dispose = () => node.dispose();
   try {
     await node.start();
-    const evm = async (method: string, params: unknown[]): Promise<Json> => {
-      const r = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method, params })).json;
-      if (r?.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-      return r.result;
-    };
+    const account = mnemonicToAccount(DEV0.mnemonic);
+    const { evm, sendEvm, minedEvm } = await evmSender(node, account);
     const comet = async (pathAndQuery: string): Promise<Json> => {
       const r = await raw(`${node.cometHttp}/${pathAndQuery}`);
       if (r.status !== 200 || !r.json?.result) throw new Error(`CometBFT ${pathAndQuery}: ${r.status} ${r.text.slice(0, 300)}`);
@@ -183,46 +239,10 @@ export async function runReceiptScenario(log: (line: string) => void = () => und
       await waitFor(`${n} more blocks`, async () => ((await tip()) >= h + BigInt(n) ? true : undefined), 60_000, 150);
     };
 
-    const account = mnemonicToAccount(DEV0.mnemonic);
     const dev0 = { bech32: node.addresses[DEV0.name].bech32, hex: account.address.toLowerCase() as Hex };
     if (dev0.hex !== node.addresses[DEV0.name].hex) throw new Error(`dev0: viem ${dev0.hex} vs evmd ${node.addresses[DEV0.name].hex}`);
     const recipient = { bech32: toBech32(RECIPIENT_HEX), hex: RECIPIENT_HEX };
     const valoper = bech32Encode('cosmosvaloper', bech32Decode(node.addresses[VALIDATOR.name].bech32).bytes);
-    const chainId = Number(BigInt(await evm('eth_chainId', [])));
-
-    const sendEvm = async (to: Hex | undefined, data: Hex, gas: bigint, value = 0n): Promise<Hex> => {
-      const gasPrice = BigInt(await evm('eth_gasPrice', []));
-      const nonce = Number(BigInt(await evm('eth_getTransactionCount', [account.address, 'pending'])));
-      const signed = await account.signTransaction({
-        type: 'eip1559',
-        chainId,
-        nonce,
-        to,
-        data,
-        value,
-        gas,
-        maxFeePerGas: gasPrice * 2n,
-        maxPriorityFeePerGas: 1n,
-      });
-      return (await evm('eth_sendRawTransaction', [signed])) as Hex;
-    };
-    const minedEvm = async (hash: Hex): Promise<Json> => {
-      const r = await waitFor(
-        `the receipt of ${hash}`,
-        async () => {
-          const a = (await rawPost(node.evmRpc, { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] })).json;
-          return a?.result ?? undefined;
-        },
-        30_000,
-        200,
-      );
-      if (r.status !== '0x1') {
-        const trace = await evm('debug_traceTransaction', [hash, { tracer: 'callTracer' }]).catch((e: unknown) => String(e));
-        throw new Error(`${hash} failed: ${JSON.stringify(r)}; trace ${JSON.stringify(trace)}`);
-      }
-      return r;
-    };
-
     const txs: ScenarioTx[] = [];
     const readState = async (name: ScenarioName, about: string, height: string, cometHash: string, evmHash?: Hex): Promise<ScenarioTx> => {
       // The node has committed N: wait for N+1 so that every read at N is final.
@@ -299,7 +319,7 @@ export async function runReceiptScenario(log: (line: string) => void = () => und
       if (!cometHash) throw new Error(`tx_search found no Cosmos tx for ${hash}`);
       return readState(name, about, height, cometHash, hash);
     };
-    const stake = (fn: 'delegate' | 'undelegate') => encodeFunctionData({ abi: STAKING_ABI, functionName: fn, args: [account.address, valoper, TOKEN] });
+    const stake = (fn: 'delegate' | 'undelegate') => stakeCall(fn, account.address, valoper);
 
     await evmTx(
       'delegate',

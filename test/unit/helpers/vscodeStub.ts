@@ -2,7 +2,7 @@
 // Node cannot load. Importing this file (before the handler) hooks Node's module resolution so that
 // `require('vscode')` answers this stub. It implements only what the handlers under test touch:
 //   l10n.t ({0} and {name} filled, English), Uri (file, from, parse, joinPath, with, toString, fsPath),
-//   EventEmitter, Disposable, CancellationTokenSource, ProgressLocation, ConfigurationTarget,
+//   MarkdownString (appendMarkdown, isTrusted, supportThemeIcons), Hover, EventEmitter, Disposable, CancellationTokenSource, ProgressLocation, ConfigurationTarget,
 //   workspace.getConfiguration(section) over `vscodeStub.configure()` (get, inspect, update),
 //   workspace.isTrusted (settable), workspace.onDidChangeConfiguration (fired by update()),
 //   window.* only as a test scripts it (`vscodeStub.script({...})`); an unscripted one throws.
@@ -162,6 +162,32 @@ export class Uri {
   }
 }
 
+/** vscode.MarkdownString's shape: `value` grows by appendMarkdown (taken as is: the handler escapes); `isTrusted` and `supportThemeIcons` as set. */
+export class MarkdownString {
+  value: string;
+  isTrusted?: boolean | { readonly enabledCommands: readonly string[] };
+  supportThemeIcons?: boolean;
+  constructor(value = '', supportThemeIcons = false) {
+    this.value = value;
+    this.supportThemeIcons = supportThemeIcons;
+  }
+  appendMarkdown(value: string): this {
+    this.value += value;
+    return this;
+  }
+}
+
+/** vscode.Hover's shape: `contents` always an array, as the editor's. */
+export class Hover {
+  readonly contents: MarkdownString[];
+  constructor(
+    contents: MarkdownString | MarkdownString[],
+    readonly range?: unknown,
+  ) {
+    this.contents = Array.isArray(contents) ? contents : [contents];
+  }
+}
+
 export enum ProgressLocation {
   SourceControl = 1,
   Window = 10,
@@ -272,6 +298,8 @@ export const vscodeApi = strict('', {
   EventEmitter,
   CancellationTokenSource,
   Uri,
+  MarkdownString,
+  Hover,
   ProgressLocation,
   ConfigurationTarget,
   l10n: strict('l10n', { t, bundle: undefined, uri: undefined }),

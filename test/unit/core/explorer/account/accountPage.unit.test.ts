@@ -8,7 +8,7 @@ import { forgetContext } from '../../../../../src/core/explorer/context';
 import { identify } from '../../../../../src/core/explorer/identify';
 import { lookUp } from '../../../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../../../src/core/explorer/render';
-import { executeSource } from '../../../../../src/core/explorer/source';
+import { type ExplorerSource, executeSource } from '../../../../../src/core/explorer/source';
 import type { AddressView, LookupResult } from '../../../../../src/core/explorer/views';
 import { HttpClient } from '../../../../../src/core/transport/http';
 import { type Devnet, startDevnet } from '../../../../devnet/devnet';
@@ -100,7 +100,8 @@ describe('explorer: the account page', function () {
     const addr = bech32Encode('cosmos', alice());
     const latest = address(await lookUp(source(0), addr));
     assert.equal(latest.height, undefined);
-    assert.equal(latest.state?.height, undefined);
+    assert.equal(latest.state?.height, latest.readAt, 'the latest page reads its state at the tip it read once');
+    assert.match(latest.readAt ?? '', /^[0-9]+$/);
     assert.equal(latest.state?.delegations?.length, 1);
     const at3 = address(await lookUp(source(0), `${addr}@3`));
     const at6 = address(await lookUp(source(0), `${addr}@6`));
@@ -139,5 +140,86 @@ describe('explorer: the account page', function () {
     assert.doesNotMatch(md, /delegations: none/);
     assert.match(md, /### Stake\n\nNot read \(see the notes\)\./);
     assert.equal(md.split('- `delegations: height 2 is pruned on this provider`').length, 2, 'said once');
+  });
+});
+
+describe('explorer: the account page pins the latest height', function () {
+  this.timeout(30_000);
+  let devnet: Devnet;
+  let http: HttpClient;
+  before(async () => {
+    devnet = await startDevnet({ blockIntervalMs: 0, realTxs: true, providers: [{ name: 'full' }] });
+    http = new HttpClient();
+    for (let i = 0; i < 6; i++) devnet.produceBlock();
+  });
+  after(async () => {
+    await devnet.stop();
+    await http.close();
+  });
+
+  it('reads bank and EVM at the one tip height even when blocks land between the reads: the reconciliation holds', async () => {
+    forgetContext();
+    const { name, ...endpoints } = devnet.providers[0];
+    const inner = executeSource({ name, endpoints }, { http, timeoutMs: 10_000, maxBufferBytes: 8 * 1024 * 1024 });
+    const key = devnet.chain.ledger.keys[1];
+    const tip = devnet.height();
+    const asked: Array<[string, unknown]> = [];
+    let moved!: () => void;
+    const chainMoved = new Promise<void>((r) => (moved = r));
+    // The chain moves right after the bank read answers (blocks until the account's balance changed),
+    // and the EVM balance is asked only then: an unpinned page reads two different blocks.
+    const src: ExplorerSource = {
+      ...inner,
+      rest: async (path, height) => {
+        const r = await inner.rest(path, height);
+        if (path.startsWith('/cosmos/bank/v1beta1/balances/')) {
+          asked.push(['bank', height]);
+          const before = devnet.chain.balanceOf(key.address);
+          for (let i = 0; i < 4 && devnet.chain.balanceOf(key.address) === before; i++) devnet.produceBlock();
+          moved();
+        }
+        return r;
+      },
+      evm: async (method, params) => {
+        if (method === 'eth_getBalance') {
+          await chainMoved;
+          asked.push(['evm', params[1]]);
+        }
+        return inner.evm(method, params);
+      },
+    };
+    const r = await lookUp(src, bech32Encode('cosmos', key.address));
+    const a = address(r);
+    assert.ok(devnet.height() > tip, 'the chain moved during the lookup');
+    assert.equal(a.state?.reconciliation?.equal, true, a.state?.reconciliation?.line);
+    assert.deepEqual(asked, [
+      ['bank', tip.toString()],
+      ['evm', `0x${tip.toString(16)}`],
+    ]);
+    assert.equal(a.height, undefined, 'still the latest page');
+    assert.equal(a.readAt, tip.toString());
+    assert.equal(a.state?.height, tip.toString());
+    // What the node itself says at that block (and that the next block's EVM balance differs: the trap is real).
+    const rpc = async (block: bigint) =>
+      BigInt(
+        (
+          (await (
+            await fetch(devnet.providers[0].evmRpc, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'eth_getBalance',
+                params: [`0x${key.address.toString('hex')}`, `0x${block.toString(16)}`],
+              }),
+            })
+          ).json()) as { result: string }
+        ).result,
+      );
+    assert.equal(a.evmBalance?.amount, (await rpc(tip)).toString());
+    assert.notEqual((await rpc(devnet.height())).toString(), (await rpc(tip)).toString());
+    assert.equal(a.balances?.find((c) => c.denom === 'atest')?.amount, (await rpc(tip)).toString());
+    assert.match(renderLookup(r), new RegExp(`- state read at: block \`${tip}\` \\(the latest, read once`));
   });
 });
