@@ -6,18 +6,7 @@ import * as assert from 'node:assert/strict';
 import { bech32 } from '@scure/base';
 import { bech32Encode } from '../../../../src/core/chain/validate';
 import { bytesOf } from '../../../../src/core/explorer/addresses';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../../helpers/seededRandom';
 
 /** What @scure/base alone says a string is. */
 function library(text: string): Uint8Array | undefined {

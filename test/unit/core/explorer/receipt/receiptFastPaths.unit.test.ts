@@ -11,18 +11,7 @@ import { ledger } from '../../../../../src/core/explorer/receipt/ledger';
 import { signedAmount, words, wordsSlow } from '../../../../../src/core/explorer/receipt/renderReceipt';
 import type { Cause } from '../../../../../src/core/explorer/receipt/types';
 import type { TraceFrame } from '../../../../../src/core/contracts/trace';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../../../helpers/seededRandom';
 
 const VALOPER = 'cosmosvaloper10jmp6sgh4cc6zt3e8gw05wavvejgr5pw4xyrql';
 const ACCOUNT = 'cosmos1cml96vmptgw99syqrrz8az79xer2pcgp95srxm';
