@@ -22,7 +22,7 @@ import { renderLookup } from '../../src/core/explorer/render';
 import { executeSource } from '../../src/core/explorer/source';
 import type { AddressView } from '../../src/core/explorer/views';
 import { bech32Decode, bech32Encode } from '../devnet/encoding';
-import { DENOM, DEV0, GAS_PRICES, EvmdNode, VALIDATOR } from './helpers/evmd';
+import { DENOM, DEV0, EvmdNode, VALIDATOR } from './helpers/evmd';
 import { Runner } from './helpers/extension';
 import { raw, rawPost, waitFor } from './helpers/nodes';
 import { type Hex, encodeDeployData, encodeFunctionData, getContractAddress } from 'viem';
@@ -84,27 +84,7 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     valoper = bech32Encode('cosmosvaloper', bech32Decode(node.addresses[VALIDATOR.name].bech32).bytes);
     h0 = await tip();
     // dev0 delegates 5 TEST to the validator (the CLI signs and broadcasts), then a block or two pass.
-    const out = node.cli([
-      'tx',
-      'staking',
-      'delegate',
-      valoper,
-      `${DELEGATED}${DENOM}`,
-      '--from',
-      DEV0.name,
-      '--gas',
-      '300000',
-      '--gas-prices',
-      GAS_PRICES,
-      '--keyring-backend',
-      'test',
-      '--node',
-      node.cometHttp.replace(/^http/, 'tcp'),
-      '--output',
-      'json',
-      '-y',
-    ]);
-    const hash = String(JSON.parse(out.slice(out.indexOf('{'))).txhash);
+    const hash = node.broadcastTx(['tx', 'staking', 'delegate', valoper, `${DELEGATED}${DENOM}`], { from: DEV0.name });
     delegationHash = hash.toUpperCase();
     const included = await waitFor(
       'the delegation in a block',
@@ -122,26 +102,7 @@ describe('evmd (real Cosmos EVM chain): an account at two heights', function () 
     // A second account; dev0 bank-sends to it (CLI), deploys the fixture token and transfers some (viem).
     const second = mnemonicToAccount(DEV0.mnemonic, { addressIndex: 1 });
     other = { hex: second.address, bech32: bech32Encode('cosmos', Buffer.from(second.address.slice(2), 'hex')) };
-    const sent = node.cli([
-      'tx',
-      'bank',
-      'send',
-      DEV0.name,
-      other.bech32,
-      `1000000000000000000${DENOM}`,
-      '--gas',
-      '200000',
-      '--gas-prices',
-      GAS_PRICES,
-      '--keyring-backend',
-      'test',
-      '--node',
-      node.cometHttp.replace(/^http/, 'tcp'),
-      '--output',
-      'json',
-      '-y',
-    ]);
-    sendHash = String(JSON.parse(sent.slice(sent.indexOf('{'))).txhash).toUpperCase();
+    sendHash = node.broadcastTx(['tx', 'bank', 'send', DEV0.name, other.bech32, `1000000000000000000${DENOM}`], { gas: 200_000 }).toUpperCase();
     await waitFor(
       'the bank send in a block',
       async () => ((await raw(`${node.cometHttp}/tx?hash=0x${sendHash}`)).status === 200 ? true : undefined),

@@ -17,7 +17,7 @@ import type { StateCometCall } from '../../src/core/chain/stateVia';
 import type { Provider } from '../../src/core/config/providers';
 import { executeSource } from '../../src/core/explorer/source';
 import { bech32Decode, bech32Encode } from '../devnet/encoding';
-import { DENOM, DEV0, EvmdNode, GAS_PRICES, VALIDATOR } from './helpers/evmd';
+import { DENOM, DEV0, EvmdNode, VALIDATOR } from './helpers/evmd';
 import { Runner } from './helpers/extension';
 import { REPO_ROOT, raw, waitFor } from './helpers/nodes';
 
@@ -68,25 +68,7 @@ describe('evmd (real Cosmos EVM chain): state read through REST, the precompile 
     const s = executeSource({ name: 'real evmd', endpoints }, runner.options());
     return log ? recording(s, log) : s;
   };
-  const cli = (args: string[]): string => {
-    const out = node.cli([
-      ...args,
-      '--from',
-      DEV0.name,
-      '--gas',
-      '300000',
-      '--gas-prices',
-      GAS_PRICES,
-      '--keyring-backend',
-      'test',
-      '--node',
-      node.cometHttp.replace(/^http/, 'tcp'),
-      '--output',
-      'json',
-      '-y',
-    ]);
-    return String(JSON.parse(out.slice(out.indexOf('{'))).txhash);
-  };
+  const cli = (args: string[]): string => node.broadcastTx(args, { from: DEV0.name });
   const included = (hash: string) =>
     waitFor(
       `tx ${hash} in a block`,

@@ -296,6 +296,30 @@ export class EvmdNode {
   // ---- Cosmos transactions through the CLI ----------------------------------------------------
 
   /**
+   * Signs and broadcasts a transaction with the CLI (`args`: the `tx …` command and its arguments;
+   * `from`: the key, when the command does not name it itself), at the test gas price: its hash as
+   * the CLI prints it. Waiting for the block is the caller's.
+   */
+  broadcastTx(args: string[], opts: { from?: string; gas?: number } = {}): string {
+    const out = this.cli([
+      ...args,
+      ...(opts.from ? ['--from', opts.from] : []),
+      '--gas',
+      String(opts.gas ?? 300_000),
+      '--gas-prices',
+      GAS_PRICES,
+      '--keyring-backend',
+      'test',
+      '--node',
+      this.cometHttp.replace(/^http/, 'tcp'),
+      '--output',
+      'json',
+      '-y',
+    ]);
+    return String(JSON.parse(out.slice(out.indexOf('{'))).txhash);
+  }
+
+  /**
    * A bank send signed by `from` with the CLI (generate-only, sign with the account's number and
    * sequence read from the node, encode): the tx bytes as base64.
    */
