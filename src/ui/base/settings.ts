@@ -138,9 +138,7 @@ export async function writeStatusBarProvider(provider: string, networkLabel?: st
 /** Fires `listener` when any of `keys` (relative to chainEndpoints) changes. */
 export function onSettingsChanged(keys: readonly string[], listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (!keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) return;
-    cached = undefined;
-    listener();
+    if (keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`))) listener();
   });
 }
 
