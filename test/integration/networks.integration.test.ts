@@ -82,7 +82,16 @@ describe('several networks side by side', function () {
     assert.ok(BigInt(content.networks[0].height!) >= 5000n);
     assert.ok(BigInt(content.networks[1].height!) < 1000n);
     const small = content.rows.filter((r) => r.provider === 'Small steady');
-    assert.ok(small.length > 0 && small.every((r) => r.network === 'chain-endpoints-devnet-2' && r.state === 'healthy' && r.behind === '0'));
+    // Judged within its own network: never behind the larger one's thousands of blocks. Its two
+    // providers serve one chain, but a block can land between their probes (1 behind), and a loaded
+    // machine can make one slower than the other: 'lagging' for latency alone is not a wrong judgement.
+    assert.ok(small.length > 0, 'Small steady has rows');
+    for (const r of small) {
+      const shown = JSON.stringify(r);
+      assert.equal(r.network, 'chain-endpoints-devnet-2', shown);
+      assert.ok(r.state === 'healthy' || r.state === 'lagging', shown);
+      assert.ok(r.behind !== null && BigInt(r.behind) <= 1n, shown);
+    }
     if (ui.available) {
       await sleep(1500);
       await ui.screenshot('compare-networks.png');
