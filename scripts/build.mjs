@@ -85,6 +85,10 @@ export const ACTIVATION_FORBIDS = [
   /^src\/ui\/providers\/(providersTree|treeNodes|networkNode)\.ts$/,
   /^src\/ui\/health\/(healthPresentation|capabilityPresentation)\.ts$/,
   /^src\/core\/(chain\/heightTracker|health\/heightFollower|transport\/subscription)\.ts$/,
+  // The History view (its list, storage and commands' work) and the transport, loaded on the first
+  // request (core/transport/lazyHttp.ts).
+  /^src\/ui\/requests\/historyView\.ts$/,
+  /^src\/core\/transport\/(http|body|exchange)\.ts$/,
 ];
 
 /**

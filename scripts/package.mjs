@@ -22,7 +22,7 @@ export const VSCE_FLAGS = ['--no-dependencies', '--allow-missing-repository', '-
 
 /** What the .vsix may hold under extension/ (vsce renames README.md, CHANGELOG.md and LICENSE). */
 const ALLOWED = [
-  /^extension\/dist\/(extension|activation|(requests|explorer|contracts|queries|events|health|providers|statusBar|providersTree|poll|chunk)-[A-Z0-9]+)\.js$/,
+  /^extension\/dist\/(extension|activation|[a-zA-Z]+-[A-Z0-9]{8})\.js$/, // the entry, its activation file, and esbuild's named chunks (a feature's, a lazily built part's, shared code)
   /^extension\/dist\/vendor\/(undici|ws)\.js$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[\w-]+)?\.json$/,

@@ -6,12 +6,11 @@
 import vscode = require('vscode');
 import { type InterfaceHealth } from './core/health/model';
 import { type HistoryEntry } from './core/documents/history';
-import { HttpClient } from './core/transport/http';
+import { lazyHttp } from './core/transport/lazyHttp';
 import { formatBytes } from './core/base/numbers';
 import { redactUrl } from './core/secrets/redact';
 import { API_VERSION, type ChainEndpointsApi } from './api';
 import { setTranslator } from './core/base/l10n';
-import { sweepSpillDir } from './core/transport/spillFiles';
 import { errorMessage } from './core/base/errors';
 import type { Activation } from './ui/base/activation';
 import { createLog } from './ui/base/log';
@@ -29,7 +28,7 @@ import { registerProviders } from './ui/providers/register';
 import { type TreeSnapshot } from './ui/providers/providersTree';
 import { SecretStore } from './ui/providers/secretStore';
 import { registerQueries } from './ui/queries/register';
-import { HistoryView } from './ui/requests/historyView';
+import { registerHistory } from './ui/requests/history';
 import { registerRequests } from './ui/requests/register';
 import { registerStatusBar } from './ui/statusBar/register';
 
@@ -57,7 +56,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   // Requests and sockets go through the editor's proxy setting (before anything connects).
   context.subscriptions.push(log, watchProxySettings());
 
-  const http = new HttpClient({
+  // Built, with the whole transport, on the first request (core/transport/lazyHttp.ts).
+  const http = lazyHttp({
     userAgent: `chain-endpoints/${context.extension.packageJSON.version}`,
     onResponse: (req, res) =>
       log.debug(`[http] ${req.method} ${redactUrl(req.url)} -> ${res.status} ${Math.round(res.elapsedMs)} ms ${formatBytes(res.bytes)}`),
@@ -69,8 +69,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const secrets = new SecretStore(context, log);
   const documents = new ResultDocuments();
   const health = new HealthController(http, log, secrets);
-  const history = new HistoryView(vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents, log);
-  context.subscriptions.push(secrets, documents, health, history);
+  context.subscriptions.push(secrets, documents, health);
+  const history = registerHistory((d) => void context.subscriptions.push(d), log, vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents);
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const a: Activation = {
     log,
@@ -86,7 +86,11 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   };
   // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
   const sweep = setTimeout(
-    () => void sweepSpillDir(storageDir).then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`)),
+    () =>
+      void import('./core/transport/spillFiles')
+        .then(({ sweepSpillDir }) => sweepSpillDir(storageDir))
+        .then((gone) => gone.length && log.info(`[storage] removed ${gone.length} stale answer file(s)`))
+        .catch((e: unknown) => log.warn(`[storage] sweeping stale answer files: ${errorMessage(e)}`)),
     5000,
   );
   context.subscriptions.push({ dispose: () => clearTimeout(sweep) });

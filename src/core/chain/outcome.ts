@@ -1,7 +1,7 @@
 // What one request produced (the Outcome, an AnswerRecord of documents/answer.ts with its operation), the options every request runs with, and the one
 // place that sends an HTTP request and records its facts on the Outcome.
 
-import { type HttpClient, type HttpRequest, type HttpResponse } from '../transport/http';
+import { type Http, type HttpRequest, type HttpResponse } from '../transport/http';
 import type { AnswerRecord, RequestDescription } from '../documents/answer';
 export type { RequestDescription } from '../documents/answer';
 import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
@@ -10,7 +10,7 @@ import type { FormattedJson } from '../documents/jsonFormat';
 import type { Args, Operation } from './operations';
 
 export interface ExecuteOptions {
-  http: HttpClient;
+  http: Http;
   timeoutMs: number;
   maxBufferBytes: number;
   /** The most one answer (a genesis: all its chunks) may cost; default 1 GiB (chainEndpoints.maxDownloadMegabytes). */

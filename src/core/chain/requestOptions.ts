@@ -5,7 +5,7 @@
 // the settings by the editor or the CLI; they need nothing per request.)
 
 import type { Provider } from '../config/providers';
-import type { HttpClient } from '../transport/http';
+import type { Http } from '../transport/http';
 import type { ExecuteOptions } from './outcome';
 
 /** The settings a request reads (the editor's Settings has them; the CLI builds them from its flags). */
@@ -31,7 +31,7 @@ export const MAX_PROBE_BYTES = 256 * 1024;
 export const PROBE_TIMEOUT_MS = 10_000;
 
 export interface RequestContext {
-  http: HttpClient;
+  http: Http;
   /** Where large bodies and genesis files are written (not used by probes). */
   spillDir?: string;
   signal?: AbortSignal;
@@ -58,6 +58,6 @@ export function requestOptions(settings: RequestSettings, context: RequestContex
 }
 
 /** The probe preset for a timeout alone (health and capability probes; their tests). */
-export function probeOptions(http: HttpClient, timeoutMs: number, signal?: AbortSignal): ExecuteOptions {
+export function probeOptions(http: Http, timeoutMs: number, signal?: AbortSignal): ExecuteOptions {
   return requestOptions({ requestTimeoutMs: timeoutMs, maxDocumentBytes: MAX_PROBE_BYTES, maxDownloadBytes: MAX_PROBE_BYTES }, { http, signal }, 'probe');
 }

@@ -12,7 +12,7 @@ import { type ExpectedChain, classify, summarize } from './classify';
 import type { InterfaceHealth, ProbeFailure, ProbeResult } from './model';
 import { parseDecimalHeight, parseHexHeight } from '../base/limits';
 import { INTERFACES, type InterfaceId, type Provider } from '../config/providers';
-import { type HttpClient } from '../transport/http';
+import { type Http } from '../transport/http';
 import type { Outcome } from '../chain/execute';
 import { HEALTH_PROBES, type ProbeOperation, runProbe } from '../chain/probes';
 import { MAX_PROBE_BYTES, probeOptions } from '../chain/requestOptions';
@@ -23,7 +23,7 @@ export type { Family, HealthState, InterfaceHealth, ProbeFailure, ProbeResult } 
 export { FAMILY } from './model';
 
 export interface HealthOptions {
-  http: HttpClient;
+  http: Http;
   timeoutMs: number;
   /** Results kept per interface for success rate and percentiles. */
   window?: number;

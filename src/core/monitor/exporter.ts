@@ -19,7 +19,7 @@ import { INTERFACES, type InterfaceId, type Provider } from '../config/providers
 import { type Capabilities, CAPABILITY_TTL_MS, probeCapabilities } from '../health/capabilities';
 import { HealthMonitor, type InterfaceHealth, type ProbeResult } from '../health/health';
 import { HealthSession } from '../health/session';
-import type { HttpClient } from '../transport/http';
+import type { Http } from '../transport/http';
 import { type PreparedRun, runPrepared } from '../queries/pipeline';
 import type { RunContext } from '../queries/run';
 import { EXPOSITION_CONTENT_TYPE, type Family, Registry } from './metrics';
@@ -51,7 +51,7 @@ export interface ExporterConfig {
 }
 
 export interface ExporterOptions {
-  readonly http: HttpClient;
+  readonly http: Http;
   readonly intervalMs: number;
   /** Per request (a probe waits at most PROBE_TIMEOUT_MS whatever this says). */
   readonly timeoutMs: number;

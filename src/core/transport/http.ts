@@ -52,6 +52,16 @@ export interface HttpResponse {
   elapsedMs: number;
 }
 
+/**
+ * What the code that sends requests needs of a client: `HttpClient` itself, or the one built on the
+ * first request (./lazyHttp.ts, what the extension hands its features so that activation loads none
+ * of the transport).
+ */
+export interface Http {
+  send(req: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
 export interface HttpClientOptions {
   connectionsPerOrigin?: number;
   userAgent?: string;
@@ -75,7 +85,7 @@ function parseTarget(address: string): Target {
 
 const parsedUrls = new BoundedMemo<Target>(512);
 
-export class HttpClient {
+export class HttpClient implements Http {
   private pool?: Agent;
   /** Pools behind a proxy, by proxy address, for the proxy settings of `proxiedGeneration`. */
   private proxied = new Map<string, ProxyAgent>();

@@ -8,14 +8,14 @@ import type { InterfaceHealth } from '../../core/health/model';
 import type { Capabilities } from '../../core/health/capabilities';
 import type { HistoryPoint } from '../../core/health/session';
 import type { InterfaceId } from '../../core/config/providers';
-import type { HttpClient } from '../../core/transport/http';
+import type { Http } from '../../core/transport/http';
 import type { Log } from './log';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretStore } from '../providers/secretStore';
 
 export interface CommandDeps {
   readonly log: Log;
-  readonly http: HttpClient;
+  readonly http: Http;
   readonly documents: ResultDocuments;
   readonly secrets: SecretStore;
   /** Records every finished request with the text it showed (the History view). */

@@ -10,7 +10,7 @@ import type { InterfaceHealth } from '../../core/health/model';
 import type { Capabilities } from '../../core/health/capabilities';
 import type { CapabilityBook, CapabilityTrigger } from '../../core/health/capabilityPolicy';
 import type { HealthSession, HistoryPoint } from '../../core/health/session';
-import { type HttpClient } from '../../core/transport/http';
+import { type Http } from '../../core/transport/http';
 import { INTERFACES, type InterfaceId, type Provider } from '../../core/config/providers';
 import { onDemand } from '../base/load';
 import { type Log } from '../base/log';
@@ -40,7 +40,7 @@ export class HealthController extends Disposable {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly http: HttpClient,
+    private readonly http: Http,
     private readonly log: Log,
     private readonly secrets: SecretStore,
   ) {

@@ -4,8 +4,8 @@
 // built just after activation, from its own file.
 
 import vscode = require('vscode');
-import { errorMessage } from '../../core/base/errors';
 import { Commands } from '../base/commandIds';
+import { buildLater } from '../base/buildLater';
 import { registerCommand } from '../base/commands';
 import type { Activation } from '../base/activation';
 import { onDemand } from '../base/load';
@@ -23,15 +23,17 @@ export interface ProvidersView {
 }
 
 export function registerProviders(a: Activation): Pick<ChainEndpointsApi, 'providers'> & { tree: ProvidersView } {
-  let disposed = false;
-  a.keep({ dispose: () => void (disposed = true) });
-  const built: Promise<ProvidersTree | undefined> = import('./providersTree').then(({ ProvidersTree }) => {
-    if (disposed) return undefined;
-    const tree = new ProvidersTree(a.health);
-    a.keep(tree);
-    return tree;
-  });
-  built.catch((err: unknown) => a.log.error(`[providers] the Providers view was not built: ${errorMessage(err)}`));
+  const built: Promise<ProvidersTree | undefined> = buildLater(
+    a.keep,
+    a.log,
+    '[providers] the Providers view was not built',
+    () => import('./providersTree'),
+    ({ ProvidersTree }) => {
+      const tree = new ProvidersTree(a.health);
+      a.keep(tree);
+      return tree;
+    },
+  );
   const tree: ProvidersView = {
     refresh: () => void built.then((t) => t?.refresh()),
     snapshot: async () => (await built)?.snapshot() ?? [],

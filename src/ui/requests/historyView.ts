@@ -17,7 +17,6 @@ import { formatBytes } from '../../core/base/numbers';
 import { masker } from '../../core/secrets/mask';
 import { documentName } from '../../core/documents/resultName';
 import { INTERFACE_LABELS } from '../../core/config/providers';
-import { registerCommand } from '../base/commands';
 import { onDemand } from '../base/load';
 import { type Log } from '../base/log';
 import { RESULT_SCHEME, type ResultDocuments } from '../base/resultDocuments';
@@ -40,15 +39,8 @@ export class HistoryView extends Disposable implements vscode.TreeDataProvider<H
     super();
     this._register(this.changed);
     this.loaded = this.load();
-    const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, canSelectMany: true });
-    this._register(
-      view,
-      registerCommand(log, Commands.historyOpen, (e?: HistoryEntry) => e && this.open(e)),
-      registerCommand(log, Commands.historyRerun, (e?: HistoryEntry) => e && this.rerun(e)),
-      registerCommand(log, Commands.historyCopyAsCurl, (e?: HistoryEntry) => e && this.copyAsCurl(e)),
-      registerCommand(log, Commands.historyCompare, (e?: HistoryEntry, selected?: HistoryEntry[]) => this.compare(e, selected)),
-      registerCommand(log, Commands.historyClear, () => this.clear()),
-    );
+    // Its commands are registered at activation (./history.ts), which hands them to this view.
+    this._register(vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, canSelectMany: true }));
   }
 
   /** Entries, newest first (for the API and tests). */

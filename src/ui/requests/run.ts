@@ -23,7 +23,7 @@ import { stateChangingReason } from '../../core/chain/stateChanging';
 import type { Provider } from '../../core/config/providers';
 import { type ExplorerSource, executeSource } from '../../core/explorer/source';
 import { redactUrl } from '../../core/secrets/redact';
-import type { HttpClient } from '../../core/transport/http';
+import type { Http } from '../../core/transport/http';
 
 /** Where secrets come from: resolving waits for them to be loaded (the SecretStore's `resolved`). */
 export interface ProviderSecrets {
@@ -34,7 +34,7 @@ export interface ProviderSecrets {
 /** What a run needs from where it was started: the editor (notifications, modals) or the API (none). */
 export interface RunHost {
   readonly log: { info(m: string): void; warn(m: string): void };
-  readonly http: HttpClient;
+  readonly http: Http;
   readonly storageDir: string;
   readonly secrets: ProviderSecrets;
   /** The request settings, read when the run starts. */

@@ -15,7 +15,7 @@ import type { InterfaceHealth } from '../../core/health/model';
 import { escapeMarkdown } from '../../core/documents/markdown';
 import { type FollowView, HeightFollower, chooseStatusProvider } from '../../core/health/heightFollower';
 import { redactUrl } from '../../core/secrets/redact';
-import type { HttpClient } from '../../core/transport/http';
+import type { Http } from '../../core/transport/http';
 import { type Log } from '../base/log';
 import { currentNetworks } from '../providers/networkDirectory';
 import type { SecretStore } from '../providers/secretStore';
@@ -70,7 +70,7 @@ export class HeightStatusBar extends Disposable {
 
   constructor(
     private readonly log: Log,
-    private readonly http: HttpClient,
+    private readonly http: Http,
     private readonly health: StatusHealth,
     private readonly secrets: SecretStore,
     /** Set for one item of `statusBar.perNetwork`: the network it follows (networkStatusBars.ts). */

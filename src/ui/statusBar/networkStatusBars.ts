@@ -3,7 +3,7 @@
 // change (settings, or a probe discovering a provider's chain); the single item steps aside while
 // these are shown.
 
-import type { HttpClient } from '../../core/transport/http';
+import type { Http } from '../../core/transport/http';
 import { HeightStatusBar, type StatusHealth, perNetworkItems } from './heightStatusBar';
 import { Disposable } from '../base/lifecycle';
 import { type Log } from '../base/log';
@@ -17,7 +17,7 @@ export class NetworkStatusBars extends Disposable {
 
   constructor(
     private readonly log: Log,
-    private readonly http: HttpClient,
+    private readonly http: Http,
     private readonly health: StatusHealth,
     private readonly secrets: SecretStore,
     /** The single item, restarted when per-network items appear or go. */

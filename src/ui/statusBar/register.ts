@@ -4,8 +4,8 @@
 // follow a provider before; activation only waits for nothing.
 
 import vscode = require('vscode');
-import { errorMessage } from '../../core/base/errors';
 import { Commands } from '../base/commandIds';
+import { buildLater } from '../base/buildLater';
 import { registerCommand } from '../base/commands';
 import type { Activation } from '../base/activation';
 import { onDemand } from '../base/load';
@@ -25,21 +25,21 @@ export function registerStatusBar(a: Activation): Pick<ChainEndpointsApi, 'curre
 } {
   const heightChanged = new vscode.EventEmitter<{ provider: string; height: string }>();
   let loaded: StatusBars | undefined;
-  let disposed = false;
   a.keep(heightChanged);
-  a.keep({ dispose: () => void (disposed = true) });
-  const bars: Promise<StatusBars | undefined> = a.secrets.ready
-    .then(() => onDemand.statusBar())
-    .then(({ HeightStatusBar, NetworkStatusBars }) => {
-      if (disposed) return undefined;
+  const bars: Promise<StatusBars | undefined> = buildLater(
+    a.keep,
+    a.log,
+    '[status] the status bar did not start',
+    () => a.secrets.ready.then(() => onDemand.statusBar()),
+    ({ HeightStatusBar, NetworkStatusBars }) => {
       const statusBar = new HeightStatusBar(a.log, a.http, a.health, a.secrets);
       const networkBars = new NetworkStatusBars(a.log, a.http, a.health, a.secrets, statusBar);
       a.keep(statusBar);
       a.keep(networkBars);
       a.keep(statusBar.onDidChangeHeight((e) => heightChanged.fire(e)));
       return (loaded = { statusBar, networkBars });
-    });
-  bars.catch((err: unknown) => a.log.error(`[status] the status bar did not start: ${errorMessage(err)}`));
+    },
+  );
   /** The item a command is for: a network's (statusBar.perNetwork) or the single one. */
   const itemFor = async (network?: unknown) => {
     const b = await bars;
