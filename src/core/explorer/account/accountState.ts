@@ -52,9 +52,15 @@ export async function accountPage(
     if (r.note && !(r.unavailable && !r.tried)) notes.push(r.note);
   }
 
+  // A decimal amount (pending rewards are DecCoins: `16000000000000000.000000000000000000`) is shown
+  // in display units from its whole part, what a withdrawal pays; `≈` when a fraction is cut off.
   const coins = async (list: readonly StateCoin[], display: boolean): Promise<Coin[]> => {
     const out: Coin[] = [];
-    for (const [i, c] of list.entries()) out.push(display && i < MAX_DISPLAYED && /^[0-9]+$/.test(c.amount) ? await ctx.coin(c.denom, c.amount) : { ...c });
+    for (const [i, c] of list.entries()) {
+      const m = display && i < MAX_DISPLAYED ? /^([0-9]+)(?:\.([0-9]+))?$/.exec(c.amount) : null;
+      const shown = m ? (await ctx.coin(c.denom, m[1])).display : undefined;
+      out.push(shown ? { ...c, display: m![2] && /[1-9]/.test(m![2]) ? `≈ ${shown}` : shown } : { ...c });
+    }
     return out;
   };
   const monikers = await readMonikers(src, s, height);
@@ -66,7 +72,7 @@ export async function accountPage(
     delegations!.push({ ...named(d.validator), shares: d.shares, ...(amount ? { amount } : {}) });
   }
   const rewards: RewardView[] | undefined = s.rewards.value && [];
-  for (const r of s.rewards.value ?? []) rewards!.push({ ...named(r.validator), reward: await coins(r.reward, false) });
+  for (const r of s.rewards.value ?? []) rewards!.push({ ...named(r.validator), reward: await coins(r.reward, true) });
   const unbondings: UnbondingView[] | undefined = s.unbondings.value && [];
   const bondDenom = s.delegations.value?.[0]?.balance?.denom ?? s.evmDenom.value;
   for (const u of s.unbondings.value ?? []) {
