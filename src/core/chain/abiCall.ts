@@ -23,71 +23,74 @@ export function refuse(m: l10n.Message): never {
 
 const INT = /^(u?)int(\d*)$/;
 const BYTES_N = /^bytes(\d+)$/;
+/** viem's isAddress(…, { strict: false }). */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** A value typed as text (or given as JSON) made into what viem encodes for `p`; throws a LocalizedError that says what to type. */
 export function coerceArg(p: AbiParameter, v: unknown): unknown {
   const type = p.type;
-  const name = p.name ? `${p.name} (${typeOf(p)})` : typeOf(p);
+  // Only a refusal names the parameter: its text is not built for a value that is fine.
+  const name = () => (p.name ? `${p.name} (${typeOf(p)})` : typeOf(p));
   const arr = /^(.*)\[(\d*)\]$/.exec(type);
   if (arr) {
     const list = typeof v === 'string' ? parseJsonList(v, name) : v;
-    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
-    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name, arr[2]));
+    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name()));
+    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name(), arr[2]));
     return list.map((x) => coerceArg({ ...p, type: arr[1] } as AbiParameter, x));
   }
   if (type === 'tuple') {
     const comps = (p as { components?: readonly AbiParameter[] }).components ?? [];
     const t = typeof v === 'string' ? parseJsonList(v, name, true) : v;
     if (Array.isArray(t)) {
-      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name, String(comps.length)));
+      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name(), String(comps.length)));
       return comps.map((c, i) => coerceArg(c, t[i]));
     }
     if (t && typeof t === 'object')
       return Object.fromEntries(comps.map((c, i) => [c.name ?? String(i), coerceArg(c, (t as Record<string, unknown>)[c.name ?? String(i)])]));
-    refuse(l10n.both('{0}: a JSON array or object of its components.', name));
+    refuse(l10n.both('{0}: a JSON array or object of its components.', name()));
   }
   const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
-  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name));
+  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name()));
   const int = INT.exec(type);
   if (int) {
-    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name));
+    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name()));
     const n = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
     const bits = BigInt(int[2] || '256');
     const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
-    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name, min.toString(), max.toString()));
+    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name(), min.toString(), max.toString()));
     return n;
   }
   if (type === 'address') {
-    if (!isAddress(text, { strict: false })) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name));
-    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name));
+    if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
+    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
     return checksummed(text.toLowerCase());
   }
   if (type === 'bool') {
-    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name));
+    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
     return text.toLowerCase() === 'true';
   }
   const bn = BYTES_N.exec(type);
   if (bn) {
     if (!new RegExp(`^0x[0-9a-fA-F]{${Number(bn[1]) * 2}}$`).test(text))
-      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name, String(Number(bn[1]) * 2)));
+      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name(), String(Number(bn[1]) * 2)));
     return text;
   }
   if (type === 'bytes') {
-    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name));
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name()));
     return text;
   }
   if (type === 'string') return typeof v === 'string' ? v : text;
-  refuse(l10n.both('{0}: this type is not supported here.', name));
+  refuse(l10n.both('{0}: this type is not supported here.', name()));
 }
 
-function parseJsonList(text: string, name: string, objectToo = false): unknown {
+function parseJsonList(text: string, name: () => string, objectToo = false): unknown {
   try {
     const v = JSON.parse(text) as unknown;
     if (Array.isArray(v) || (objectToo && v && typeof v === 'object')) return v;
   } catch {
     // said below
   }
-  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name()));
 }
 
 /** Splits typed arguments: a JSON array, or values separated by commas (brackets and quotes kept together). */
@@ -163,7 +166,38 @@ export function encodeCall(fn: AbiFunction, args: readonly unknown[]): Hex {
   // encodeFunctionData's bytes (selector, then the arguments), the selector hashed once per function.
   let selector = selectors.get(fn);
   if (selector === undefined) selectors.set(fn, (selector = toFunctionSelector(fn)));
-  return `${selector}${encodeAbiParameters(fn.inputs, values).slice(2)}` as Hex;
+  return `${selector}${encodeWords(fn.inputs, values) ?? encodeAbiParameters(fn.inputs, values).slice(2)}` as Hex;
+}
+
+const ZERO_24 = '0'.repeat(24);
+const FALSE_WORD = '0'.repeat(64);
+const TRUE_WORD = `${'0'.repeat(63)}1`;
+const TWO_256 = 1n << 256n;
+
+/**
+ * Arguments that are all static words (address, bool, intN/uintN: most calls), as coerceArg() gives
+ * them, written directly (viem's bytes, without 0x); undefined for anything else (viem encodes it).
+ * coerceArg() has already checked each value against its type and range.
+ */
+function encodeWords(params: readonly AbiParameter[], values: readonly unknown[]): string | undefined {
+  let out = '';
+  for (let i = 0; i < params.length; i++) {
+    const type = params[i].type;
+    const v = values[i];
+    if (type === 'address') {
+      if (typeof v !== 'string' || v.length !== 42) return undefined;
+      out += ZERO_24 + v.slice(2).toLowerCase();
+    } else if (type === 'bool') {
+      if (typeof v !== 'boolean') return undefined;
+      out += v ? TRUE_WORD : FALSE_WORD;
+    } else if (typeof v === 'bigint' && INT.test(type)) {
+      // Two's complement on 256 bits for a negative intN, as viem writes it.
+      const word = (v < 0n ? TWO_256 + v : v).toString(16);
+      if (word.length > 64 || v < -(TWO_256 >> 1n)) return undefined;
+      out += word.padStart(64, '0');
+    } else return undefined;
+  }
+  return out;
 }
 const selectors = new WeakMap<AbiFunction, Hex>();
 

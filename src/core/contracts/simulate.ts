@@ -177,6 +177,8 @@ const BLOCK_KEYS: Readonly<Record<string, string>> = {
 const NATIVE_TRANSFER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const MAX_LOGS = 1000;
+/** viem's isAddress(…, { strict: false }), without its cache's key built per call. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 // ---- the spec, checked before anything is sent ----
 
@@ -247,7 +249,7 @@ export interface PreparedSimulation {
 /** `ctx` is the context at the simulation's block. */
 async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): Promise<PreparedStep> {
   const to = c.to ?? c.address;
-  if (typeof to !== 'string' || !isAddress(to, { strict: false })) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
+  if (typeof to !== 'string' || !ADDRESS.test(to)) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
   let data: Hex;
   let fn: AbiFunction | undefined;
   let contract: { name: string; source: { label: string } } | undefined;
@@ -274,7 +276,7 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
   }
   const tx: Record<string, string> = { to: checksummed(to), data };
   if (c.from !== undefined) {
-    if (typeof c.from !== 'string' || !isAddress(c.from, { strict: false })) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
+    if (typeof c.from !== 'string' || !ADDRESS.test(c.from)) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
     tx.from = checksummed(c.from);
   }
   const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
@@ -560,6 +562,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Native and token balance changes of the accounts involved (from the transfers and the ERC-20 Transfer logs). */
 export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string) => string | undefined = () => undefined): BalanceChange[] {
+  // Most simulations move nothing (eth_call has no logs): no maps built for them.
+  if (steps.every((s) => !s.ok || (s.transfers.length === 0 && s.logs.length === 0))) return [];
   const deltas = new Map<string, bigint>();
   const names = new Map<string, string | undefined>();
   const add = (account: string, asset: string, d: bigint, assetName?: string) => {

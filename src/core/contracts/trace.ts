@@ -220,6 +220,9 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
   };
   // By callee, then by selector.
   const calls = new Map<string, Map<string, Known>>();
+  let lastKnown: Known | undefined;
+  let lastTo: string | undefined;
+  let lastInput = '';
   const reverts = new Map<string, Decoded>();
   for (let i = first; i < last; i++) {
     // The frame's fields read into locals (FrameReader.frame's reading), then the frame built once.
@@ -235,16 +238,23 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
     let call: Decoded | undefined;
     let known: Known | undefined;
     if (!creation && input && input.length >= 10) {
-      const selector = input.slice(0, 10).toLowerCase();
-      let byCallee = calls.get(to ?? '');
-      if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
-      known = byCallee.get(selector);
-      if (!known) {
-        const c = await registry.callCandidates(selector, to, ctx);
-        byCallee.set(selector, (known = { candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+      // The same callee and selector as the frame before (a loop of calls): its entry, without a slice or a lookup.
+      if (lastKnown !== undefined && to === lastTo && sameSelector(input, lastInput)) known = lastKnown;
+      else {
+        const selector = input.slice(0, 10).toLowerCase();
+        let byCallee = calls.get(to ?? '');
+        if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
+        known = byCallee.get(selector);
+        if (!known) {
+          const c = await registry.callCandidates(selector, to, ctx);
+          byCallee.set(selector, (known = { selector, candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+        }
+        lastKnown = known;
+        lastTo = to;
       }
-      // The input is hex already (hexStr): the decoder skips its own check.
-      found = functionWithHex(input, known.candidates);
+      lastInput = input;
+      // The input is hex already (hexStr): the decoder skips its own check; one selector string for all its frames.
+      found = functionWithHex(input, known.candidates, known.selector);
       call = found?.decoded ?? decodeCallAgainst(input, known.candidates, known.contract);
     }
     let outputs: DecodedArg[] | undefined;
@@ -300,8 +310,22 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
   return { frames: out, total, depthCut, page: p, pages, configAs };
 }
 
+/** Whether two inputs (hex, 10 characters or more) start with the same selector, in any case. */
+function sameSelector(a: string, b: string): boolean {
+  if (b.length < 10) return false;
+  for (let k = 2; k < 10; k++) {
+    const x = a.charCodeAt(k);
+    const y = b.charCodeAt(k);
+    // Hex digits only (checked): a letter's two cases differ by 0x20.
+    if (x !== y && (x | 0x20) !== (y | 0x20)) return false;
+  }
+  return true;
+}
+
 /** What the registry gave for a (callee, selector), and the outputs decoded for it. */
 interface Known {
+  /** The selector in lower case (every decoded frame of this entry shares the string). */
+  readonly selector: string;
   readonly candidates: Candidate[];
   readonly contract?: KnownContract;
   readonly outputs: Map<AbiFunction, Map<string, DecodedArg[] | undefined>>;

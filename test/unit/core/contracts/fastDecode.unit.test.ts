@@ -3,7 +3,8 @@
 // path it replaces, on varied and malformed input: the same values, the same refusals.
 
 import * as assert from 'node:assert/strict';
-import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, parseAbi } from 'viem';
+import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, getAddress, parseAbi } from 'viem';
+import { coerceArg, encodeCall } from '../../../../src/core/chain/abiCall';
 import { decodeParams, decodeParamsSlow } from '../../../../src/core/contracts/decode';
 import { ContractRegistry, type ResolveContext } from '../../../../src/core/contracts/registry';
 import { type TraceFrame, type TraceView, TRACE_PAGE, decodeTrace, flattenTrace } from '../../../../src/core/contracts/trace';
@@ -86,6 +87,34 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
     ] as const;
     const data = encodeAbiParameters(params, ['hé', [1n, 2n], { x: BOB, y: '0x1234' }]);
     assert.deepStrictEqual(decodeParams(params, data), decodeParamsSlow(params, data));
+  });
+
+  it('calldata of static words (address, bool, intN/uintN, with extremes) is the bytes viem encodes; other types go to viem (2,000 varied calls)', () => {
+    const r = rng(63);
+    const types = ['address', 'bool', 'uint8', 'uint32', 'uint56', 'uint256', 'uint', 'int8', 'int64', 'int256', 'int', 'bytes4', 'string'];
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join('');
+    const valueFor = (type: string): string => {
+      if (type === 'address') {
+        const a = `0x${hex(40)}`;
+        return r() < 0.5 ? a : getAddress(a);
+      }
+      if (type === 'bool') return r() < 0.5 ? 'true' : 'FALSE';
+      if (type === 'bytes4') return `0x${hex(8)}`;
+      if (type === 'string') return 'hé, "quoted"';
+      const bits = BigInt(/\d+/.exec(type)?.[0] ?? '256');
+      const signed = type.startsWith('int');
+      const [min, max] = signed ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+      const pick = r();
+      const v = pick < 0.15 ? min : pick < 0.3 ? max : pick < 0.4 ? 0n : min + ((BigInt(`0x${hex(64)}`) % (max - min + 1n)) >> BigInt(Math.floor(r() * Number(bits))));
+      return r() < 0.3 && v >= 0n ? `0x${v.toString(16)}` : v.toString();
+    };
+    for (let n = 0; n < 2000; n++) {
+      const inputs = Array.from({ length: 1 + Math.floor(r() * 4) }, (_, i) => ({ name: `p${i}`, type: types[Math.floor(r() * types.length)] }));
+      const fn = { type: 'function', name: 'f', inputs, outputs: [], stateMutability: 'view' } as AbiFunction;
+      const args = inputs.map((p) => valueFor(p.type));
+      const expected = encodeFunctionData({ abi: [fn], functionName: 'f', args: inputs.map((p, i) => coerceArg(p, args[i])) } as never);
+      assert.equal(encodeCall(fn, args), expected, `${inputs.map((p) => p.type).join(',')}: ${args.join(', ')}`);
+    }
   });
 });
 
@@ -246,6 +275,40 @@ describe('contracts: a trace decoded once per (to, selector) is the trace decode
     assert.deepStrictEqual(fast, slow);
     assert.equal(fast.frames[1500].outputs?.[0].value, '1499');
     assert.equal(fast.frames[10].call, undefined);
+  });
+
+  it('the same on runs of frames calling the same callee and selector (the entry of the frame before reused), in either case, with and without a callee', async () => {
+    const r = rng(11);
+    const input = (fn: 'transfer' | 'balanceOf' | 'approve') =>
+      fn === 'approve'
+        ? encodeFunctionData({ abi: OTHER_ABI, functionName: 'approve', args: [BOB, 3n] })
+        : fn === 'transfer'
+          ? encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, BigInt(Math.floor(r() * 1e6))] })
+          : encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [ALICE as `0x${string}`] });
+    const cased = (x: string) => {
+      const k = r();
+      return k < 0.3 ? `0x${x.slice(2).toUpperCase()}` : k < 0.5 ? `0x${x.slice(2, 6).toUpperCase()}${x.slice(6)}` : x;
+    };
+    const calls = Array.from({ length: 120 }, () => {
+      const fn = (['transfer', 'transfer', 'balanceOf', 'approve'] as const)[Math.floor(r() * 4)];
+      const to = [TOKEN, TOKEN.toUpperCase().replace('0X', '0x'), OTHER, undefined][Math.floor(r() * 4)];
+      const run = 1 + Math.floor(r() * 4);
+      return Array.from({ length: run }, () => ({ type: 'CALL', from: ALICE, ...(to ? { to } : {}), input: cased(input(fn)), output: encodeAbiParameters([{ type: 'bool' }], [true]) }));
+    }).flat();
+    const root = { type: 'CALL', from: ALICE, to: ROUTER, input: '0x', calls } as Record<string, unknown>;
+    const registry = () =>
+      new ContractRegistry({
+        settings: () => [
+          { address: TOKEN, abi: TOKEN_ABI as never, name: 'Token' },
+          { address: OTHER, abi: OTHER_ABI, name: 'Other' },
+        ],
+      });
+    const fast = await decodeTrace(structuredClone(root), 'object', registry(), {});
+    const slow = await decodeTraceSlow(structuredClone(root), registry(), {});
+    assert.equal(JSON.stringify(fast), JSON.stringify(slow));
+    assert.deepStrictEqual(fast, slow);
+    assert.ok(fast.frames.filter((f) => f.call?.name === 'transfer').length > 50);
+    assert.ok(fast.frames.some((f) => f.call?.name === 'approve' && f.to === undefined));
   });
 
   it('decodeOutputs of a function read by the fast path equals viem on a real ABI item', () => {
