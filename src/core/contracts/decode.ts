@@ -36,8 +36,20 @@ const TWO_256 = 1n << 256n;
 
 /** The plan for a list of parameters that are all static words, else null (viem reads them). */
 function planOf(params: readonly AbiParameter[]): readonly WordPlan[] | null {
+  // The last list asked for, compared in place (a trace asks for the same few lists thousands of times; a WeakMap hashes each time).
+  if (params === lastParams) return lastPlan;
   const known = plans.get(params);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    lastParams = params;
+    lastPlan = known;
+    return known;
+  }
+  return (lastPlan = newPlan((lastParams = params)));
+}
+let lastParams: readonly AbiParameter[] | undefined;
+let lastPlan: readonly WordPlan[] | null = null;
+
+function newPlan(params: readonly AbiParameter[]): readonly WordPlan[] | null {
   let plan: WordPlan[] | null = [];
   for (const p of params) {
     const m = WORD_TYPE.exec(p.type);

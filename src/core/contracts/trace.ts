@@ -223,6 +223,23 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
   let lastKnown: Known | undefined;
   let lastTo: string | undefined;
   let lastInput = '';
+  let lastMemo: Known['outputs'] | undefined;
+  let lastFn: AbiFunction | undefined;
+  let lastOutput = '';
+  let lastOutputs: DecodedArg[] | undefined;
+  // The names of the last two addresses asked for (a frame's ends mostly repeat its neighbour's).
+  let nameA: string | undefined;
+  let nameAOut: string | undefined;
+  let nameB: string | undefined;
+  let nameBOut: string | undefined;
+  const cachedName = async (a: string | undefined): Promise<string | undefined> => {
+    const out = a !== undefined && names.has(a) ? names.get(a) : await nameOf(a);
+    nameB = nameA;
+    nameBOut = nameAOut;
+    nameA = a;
+    nameAOut = out;
+    return out;
+  };
   const reverts = new Map<string, Decoded>();
   for (let i = first; i < last; i++) {
     // The frame's fields read into locals (FrameReader.frame's reading), then the frame built once.
@@ -268,24 +285,32 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
       }
     } else if (found && output) {
       // Outputs repeat (true, 0, the same balance): decoded once per (to, selector, function, output).
-      // A short output is the same string for every frame (FrameReader.once), so its hash is computed once.
+      // A short output is the same string for every frame (FrameReader.once), so its hash is computed once;
+      // the frame before's, compared in place, needs no lookup at all.
       const memo = output.length <= 200 ? known!.outputs : undefined;
-      const byFn = memo?.get(found.fn);
-      if (byFn?.has(output)) outputs = byFn.get(output);
+      if (memo !== undefined && memo === lastMemo && found.fn === lastFn && output === lastOutput) outputs = lastOutputs;
       else {
-        try {
-          outputs = decodeOutputs(found.fn, output);
-        } catch {
-          outputs = undefined;
+        const byFn = memo?.get(found.fn);
+        if (byFn?.has(output)) outputs = byFn.get(output);
+        else {
+          try {
+            outputs = decodeOutputs(found.fn, output);
+          } catch {
+            outputs = undefined;
+          }
+          if (memo) {
+            if (byFn) byFn.set(output, outputs);
+            else memo.set(found.fn, new Map([[output, outputs]]));
+          }
         }
-        if (memo) {
-          if (byFn) byFn.set(output, outputs);
-          else memo.set(found.fn, new Map([[output, outputs]]));
-        }
+        lastMemo = memo;
+        lastFn = found.fn;
+        lastOutput = output;
+        lastOutputs = outputs;
       }
     }
-    const fromName = names.has(from) ? names.get(from) : await nameOf(from);
-    const toName = to !== undefined && names.has(to) ? names.get(to) : await nameOf(to);
+    const fromName = from === nameA ? nameAOut : from === nameB ? nameBOut : await cachedName(from);
+    const toName = to === undefined ? await nameOf(to) : to === nameA ? nameAOut : to === nameB ? nameBOut : await cachedName(to);
     // Spelled out, in FrameReader.frame's order (a spread of a frame is V8's slow clone).
     out[i] = {
       index: i,

@@ -105,7 +105,8 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
       const signed = type.startsWith('int');
       const [min, max] = signed ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
       const pick = r();
-      const v = pick < 0.15 ? min : pick < 0.3 ? max : pick < 0.4 ? 0n : min + ((BigInt(`0x${hex(64)}`) % (max - min + 1n)) >> BigInt(Math.floor(r() * Number(bits))));
+      const v =
+        pick < 0.15 ? min : pick < 0.3 ? max : pick < 0.4 ? 0n : min + ((BigInt(`0x${hex(64)}`) % (max - min + 1n)) >> BigInt(Math.floor(r() * Number(bits))));
       return r() < 0.3 && v >= 0n ? `0x${v.toString(16)}` : v.toString();
     };
     for (let n = 0; n < 2000; n++) {
@@ -293,7 +294,13 @@ describe('contracts: a trace decoded once per (to, selector) is the trace decode
       const fn = (['transfer', 'transfer', 'balanceOf', 'approve'] as const)[Math.floor(r() * 4)];
       const to = [TOKEN, TOKEN.toUpperCase().replace('0X', '0x'), OTHER, undefined][Math.floor(r() * 4)];
       const run = 1 + Math.floor(r() * 4);
-      return Array.from({ length: run }, () => ({ type: 'CALL', from: ALICE, ...(to ? { to } : {}), input: cased(input(fn)), output: encodeAbiParameters([{ type: 'bool' }], [true]) }));
+      return Array.from({ length: run }, () => ({
+        type: 'CALL',
+        from: ALICE,
+        ...(to ? { to } : {}),
+        input: cased(input(fn)),
+        output: encodeAbiParameters([{ type: 'bool' }], [true]),
+      }));
     }).flat();
     const root = { type: 'CALL', from: ALICE, to: ROUTER, input: '0x', calls } as Record<string, unknown>;
     const registry = () =>
