@@ -505,10 +505,9 @@ function revertDetail(d: Decoded, data: string | undefined): SimulatedRevert {
   return { ...d, data, values, ...(message !== undefined ? { message } : {}) };
 }
 
-/** Decodes one step's answer: its return or revert, its logs. */
-async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: ContractRegistry, ctx: ResolveContext): Promise<Mutable<StepResult>> {
-  // Built key by key, in this order (a spread of a 10-key object is V8's slow clone: most of a simulation's own time).
-  const step = {
+/** A step's keys every answer has, built key by key in this order (a spread of a 10-key object is V8's slow clone: most of a simulation's own time). */
+function stepOf(i: number, s: PreparedStep, raw: RawStep): Mutable<StepResult> {
+  return {
     index: i,
     to: s.tx.to,
     from: s.tx.from,
@@ -520,6 +519,32 @@ async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: Co
     gasError: raw.gasError,
     transfers: raw.transfers,
   } as unknown as Mutable<StepResult>;
+}
+
+/** A step that did not fail: its return decoded (nothing to ask the registry: no await). */
+function okStep(step: Mutable<StepResult>, s: PreparedStep, raw: RawStep, logs: SimulatedLog[]): Mutable<StepResult> {
+  const data = raw.returnData ?? '0x';
+  step.ok = true;
+  step.raw = data;
+  if (!s.fn) {
+    step.logs = logs;
+    return step;
+  }
+  try {
+    const outputs = decodeOutputs(s.fn, data);
+    step.outputs = outputs;
+    step.result = s.fn.outputs.length > 0 ? resultOf(outputs) : undefined;
+    step.logs = logs;
+  } catch (err) {
+    step.logs = logs;
+    step.error = `the answer does not decode as ${s.fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`;
+  }
+  return step;
+}
+
+/** Decodes one step's answer: its return or revert, its logs. */
+async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: ContractRegistry, ctx: ResolveContext): Promise<Mutable<StepResult>> {
+  const step = stepOf(i, s, raw);
   const logs: SimulatedLog[] = [];
   for (const l of raw.logs) {
     const event = await registry.decodeLog(l, ctx);
@@ -527,25 +552,7 @@ async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: Co
     (event.args ?? []).forEach((a, k) => (args[a.name || String(k)] = a.value));
     logs.push({ ...l, event, ...(event.kind === 'event' ? { name: event.name, signature: event.signature, args } : {}) });
   }
-  if (raw.ok) {
-    const data = raw.returnData ?? '0x';
-    step.ok = true;
-    step.raw = data;
-    if (!s.fn) {
-      step.logs = logs;
-      return step;
-    }
-    try {
-      const outputs = decodeOutputs(s.fn, data);
-      step.outputs = outputs;
-      step.result = s.fn.outputs.length > 0 ? resultOf(outputs) : undefined;
-      step.logs = logs;
-    } catch (err) {
-      step.logs = logs;
-      step.error = `the answer does not decode as ${s.fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`;
-    }
-    return step;
-  }
+  if (raw.ok) return okStep(step, s, raw, logs);
   step.ok = false;
   if (raw.reverted || raw.revertData) {
     const decoded: Decoded = raw.revertData
@@ -627,7 +634,11 @@ export async function simulate(
   const dctx: ResolveContext = { ...ctx, block: p.block };
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const step = await decodeStep(i, p.steps[i], raw[i], registry, dctx);
+    // A return without logs (eth_call) needs nothing of the registry: decoded without an await.
+    const step =
+      raw[i].ok && raw[i].logs.length === 0
+        ? okStep(stepOf(i, p.steps[i], raw[i]), p.steps[i], raw[i], [])
+        : await decodeStep(i, p.steps[i], raw[i], registry, dctx);
     if (raw[i].trace && o.decodeTree !== false) step.trace = await decodeTrace(raw[i].trace!, 'object', registry, dctx);
     steps.push(step);
   }
