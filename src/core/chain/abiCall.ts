@@ -31,7 +31,9 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
   const type = p.type;
   // Only a refusal names the parameter: its text is not built for a value that is fine.
   const name = () => (p.name ? `${p.name} (${typeOf(p)})` : typeOf(p));
-  const arr = /^(.*)\[(\d*)\]$/.exec(type);
+  // The common static types first (they match none of the forms below; the regular expressions are not run for them).
+  if (type === 'address' || type === 'bool') return coerceWord(type, v, name);
+  const arr = type.endsWith(']') ? /^(.*)\[(\d*)\]$/.exec(type) : null;
   if (arr) {
     const list = typeof v === 'string' ? parseJsonList(v, name) : v;
     if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name()));
@@ -49,8 +51,7 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
       return Object.fromEntries(comps.map((c, i) => [c.name ?? String(i), coerceArg(c, (t as Record<string, unknown>)[c.name ?? String(i)])]));
     refuse(l10n.both('{0}: a JSON array or object of its components.', name()));
   }
-  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
-  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name()));
+  const text = textOf(v, name);
   const int = INT.exec(type);
   if (int) {
     if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name()));
@@ -59,15 +60,6 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
     const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
     if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name(), min.toString(), max.toString()));
     return n;
-  }
-  if (type === 'address') {
-    if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
-    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
-    return checksummed(text.toLowerCase());
-  }
-  if (type === 'bool') {
-    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
-    return text.toLowerCase() === 'true';
   }
   const bn = BYTES_N.exec(type);
   if (bn) {
@@ -83,6 +75,25 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
   refuse(l10n.both('{0}: this type is not supported here.', name()));
 }
 
+/** A scalar argument as text (a string trimmed, a number, bigint or boolean written out). */
+function textOf(v: unknown, name: () => string): string {
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
+  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name()));
+  return text;
+}
+
+/** An address or a bool argument. */
+function coerceWord(type: 'address' | 'bool', v: unknown, name: () => string): unknown {
+  const text = textOf(v, name);
+  if (type === 'address') {
+    if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
+    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
+    return checksummed(text.toLowerCase());
+  }
+  if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
+  return text.toLowerCase() === 'true';
+}
+
 function parseJsonList(text: string, name: () => string, objectToo = false): unknown {
   try {
     const v = JSON.parse(text) as unknown;
@@ -96,7 +107,7 @@ function parseJsonList(text: string, name: () => string, objectToo = false): unk
 /** Splits typed arguments: a JSON array, or values separated by commas (brackets and quotes kept together). */
 export function splitArgs(args: readonly unknown[] | string | undefined): unknown[] {
   if (args === undefined) return [];
-  if (Array.isArray(args)) return [...args];
+  if (Array.isArray(args)) return args.slice();
   const text = String(args).trim();
   if (text === '') return [];
   if (text.startsWith('[') && text.endsWith(']')) {
@@ -127,12 +138,18 @@ export function splitArgs(args: readonly unknown[] | string | undefined): unknow
 /** A signature as a function (outputs when written cast's way or with `returns`). Throws a LocalizedError. */
 export function parseSignature(text: string): AbiFunction {
   if (typeof text !== 'string' || text.trim() === '') refuse(l10n.both('function: a signature such as balanceOf(address).'));
+  // The text read last, compared in place (a query file or a simulation asks for the same function again and again).
+  if (text === lastText && lastParsed !== undefined) return lastParsed;
   const t = text.trim();
   // cast's form: name(inputs)(outputs)
   const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
   const human = cast ? `function ${cast[1]} view returns ${cast[2]}` : /^function\s/.test(t) ? t : `function ${t}`;
   let fn = parsed.get(human);
-  if (fn) return fn;
+  if (fn) {
+    lastText = text;
+    lastParsed = fn;
+    return fn;
+  }
   try {
     fn = parseAbiItem(human) as AbiFunction;
   } catch (err) {
@@ -142,9 +159,13 @@ export function parseSignature(text: string): AbiFunction {
   // Read once per text (a query file or a simulation calls the same few functions again and again); never changed after.
   if (parsed.size >= MAX_PARSED) parsed.clear();
   parsed.set(human, fn);
+  lastText = text;
+  lastParsed = fn;
   return fn;
 }
 const parsed = new Map<string, AbiFunction>();
+let lastText = '';
+let lastParsed: AbiFunction | undefined;
 const MAX_PARSED = 512;
 
 /** The canonical type of a parameter: tuples spelled out. */

@@ -52,6 +52,16 @@ export interface CallOutcome {
 
 /** The function `text` names: a signature (with cast's `(outputs)` or `returns (…)`), or a name/selector of `abi`. */
 export function resolveFunction(text: string, contract: KnownContract | undefined, argCount?: number): AbiFunction {
+  // The last resolution, compared in place (a query file or a simulation resolves the same function on the same ABI again and again; an ABI is never changed once read).
+  const last = lastResolved;
+  if (last !== undefined && text === last.text && contract?.abi === last.abi && argCount === last.argCount) return last.fn;
+  const fn = resolveUncached(text, contract, argCount);
+  lastResolved = { text, abi: contract?.abi, argCount, fn };
+  return fn;
+}
+let lastResolved: { text: string; abi: KnownContract['abi'] | undefined; argCount: number | undefined; fn: AbiFunction } | undefined;
+
+function resolveUncached(text: string, contract: KnownContract | undefined, argCount?: number): AbiFunction {
   const t = text.trim();
   const abi = contract?.abi ?? [];
   const functions = () => abi.filter((x): x is AbiFunction => x.type === 'function');

@@ -453,9 +453,12 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
 
 async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
   const tx = p.steps[0].tx;
-  const extra: unknown[] = [];
-  if (p.overrides || p.blockOverrides) extra.push(p.overrides ?? {});
-  if (p.blockOverrides) extra.push(p.blockOverrides);
+  // The parameters written out (a spread of an empty list is an iteration all the same).
+  const callParams: unknown[] = [tx, p.block];
+  if (p.overrides || p.blockOverrides) callParams.push(p.overrides ?? {});
+  if (p.blockOverrides) callParams.push(p.blockOverrides);
+  const gasParams: unknown[] = [tx, p.block];
+  if (p.overrides) gasParams.push(p.overrides);
   let step: RawStep;
   // eth_call and eth_estimateGas sent together (one round trip of latency, not two), in that order,
   // both answers awaited at once: the same two requests, sent as a client sends them bare.
@@ -464,10 +467,7 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
       (v) => ({ v }),
       (err: unknown) => ({ err }),
     );
-  const [c, e] = await Promise.all([
-    settle(evm('eth_call', [tx, p.block, ...extra])),
-    settle(evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])])),
-  ]);
+  const [c, e] = await Promise.all([settle(evm('eth_call', callParams)), settle(evm('eth_estimateGas', gasParams))]);
   if ('v' in c) {
     const h = hex(c.v);
     step =

@@ -117,6 +117,22 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
       assert.equal(encodeCall(fn, args), expected, `${inputs.map((p) => p.type).join(',')}: ${args.join(', ')}`);
     }
   });
+
+  it('an argument that does not fit its type is refused with the parameter named, the type said', () => {
+    const refused = (p: AbiParameter, v: unknown, why: RegExp) => assert.throws(() => coerceArg(p, v), why);
+    refused({ name: 'to', type: 'address' }, '0x1234', /^Error: to \(address\): an address, 0x and 40 hex digits\.$/);
+    refused({ name: 'to', type: 'address' }, `0x${'aB'.repeat(20)}`, /^Error: to \(address\): the checksum \(mixed case\) is wrong\.$/);
+    refused({ name: 'to', type: 'address' }, undefined, /^Error: to \(address\): a value is needed\.$/);
+    refused({ name: 'ok', type: 'bool' }, 'yes', /^Error: ok \(bool\): true or false\.$/);
+    refused({ type: 'bool' }, {}, /^Error: bool: a value is needed\.$/);
+    refused({ name: 'n', type: 'uint8' }, '256', /^Error: n \(uint8\): out of range \(0 to 255\)\.$/);
+    refused({ name: 'xs', type: 'address[2]' }, [BOB], /^Error: xs \(address\[2\]\): exactly 2 items\.$/);
+    refused({ name: 'xs', type: 'address[]' }, ['0x12'], /^Error: xs \(address\): an address, 0x and 40 hex digits\.$/);
+    assert.equal(coerceArg({ name: 'to', type: 'address' }, `  ${BOB.toUpperCase().replace('0X', '0x')} `), getAddress(BOB));
+    assert.equal(coerceArg({ name: 'ok', type: 'bool' }, 'TRUE'), true);
+    assert.equal(coerceArg({ name: 'ok', type: 'bool' }, false), false);
+    assert.deepEqual(coerceArg({ name: 'xs', type: 'address[]' }, JSON.stringify([BOB])), [getAddress(BOB)]);
+  });
 });
 
 // ---- the trace: the old algorithm (every frame asks the registry) kept here as the reference ----
