@@ -433,8 +433,7 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
       const to = lowerAddr(f.to);
       if (from && to) transfers.push({ from, to, value: v });
     }
-    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
-    for (let i = calls.length - 1; i >= 0; i--) stack.push(calls[i]);
+    if (Array.isArray(f.calls)) for (let i = f.calls.length - 1; i >= 0; i--) stack.push(f.calls[i] as Json);
   }
   return [
     {

@@ -80,6 +80,8 @@ function addr(v: unknown): string | undefined {
   return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
 }
 
+const NO_CALLS: readonly Json[] = [];
+
 /** The call tree's frame objects depth-first with their depths, bounded in depth and count (iterative: a deep tree never overflows the stack). */
 function walkTrace(root: Json): { nodes: Json[]; depths: number[]; total: number; depthCut: boolean } {
   const nodes: Json[] = [];
@@ -98,7 +100,8 @@ function walkTrace(root: Json): { nodes: Json[]; depths: number[]; total: number
       nodes.push(f);
       depths.push(depth);
     }
-    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
+    // A leaf's `calls` is absent: one shared empty list, not a new one per leaf.
+    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : NO_CALLS;
     if (calls.length > 0 && depth + 1 > MAX_TRACE_DEPTH) {
       depthCut = true;
       continue;
