@@ -10,6 +10,7 @@ import { ContractRegistry, type ResolveContext } from '../../../../src/core/cont
 import { type TraceFrame, type TraceView, TRACE_PAGE, decodeTrace, flattenTrace } from '../../../../src/core/contracts/trace';
 import type { Decoded, DecodedArg } from '../../../../src/core/contracts/types';
 import { decodeOutputs } from '../../../../src/core/contracts/decode';
+import { argsOf } from '../../../../src/core/contracts/values';
 import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI } from './fixtures';
 import { setup } from './contracts.unit.test';
 
@@ -33,7 +34,7 @@ function outcome(f: () => unknown): { ok: true; v: unknown } | { ok: false } {
 }
 
 describe('contracts: fast decoding gives what the slow path gives', () => {
-  it('static words: the values viem reads, and a refusal wherever viem refuses (3,000 varied and malformed cases)', () => {
+  it('static words (as arguments and as a return): the values viem reads, and a refusal wherever viem refuses (3,000 varied and malformed cases)', () => {
     const r = rng(36);
     const word = (): string => {
       const kind = Math.floor(r() * 6);
@@ -65,6 +66,11 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
         `${params.map((p) => p.type).join(',')} on ${data}: fast ${fast.ok ? 'decodes' : 'refuses'}, viem ${slow.ok ? 'decodes' : 'refuses'}`,
       );
       if (fast.ok && slow.ok) assert.deepStrictEqual(fast.v, slow.v, `${params.map((p) => p.type).join(',')} on ${data}`);
+      // A call's return read the same way (its own fast path, straight to JSON): viem's values as argsOf() makes them.
+      const fn = { type: 'function', name: 'f', inputs: [], outputs: params, stateMutability: 'view' } as unknown as AbiFunction;
+      const outputs = outcome(() => decodeOutputs(fn, data));
+      assert.equal(outputs.ok, slow.ok, `decodeOutputs ${params.map((p) => p.type).join(',')} on ${data}`);
+      if (outputs.ok && slow.ok) assert.deepStrictEqual(outputs.v, argsOf(params, slow.v), `decodeOutputs ${params.map((p) => p.type).join(',')} on ${data}`);
       compared++;
       if (!slow.ok) refused++;
     }
