@@ -23,77 +23,91 @@ export function refuse(m: l10n.Message): never {
 
 const INT = /^(u?)int(\d*)$/;
 const BYTES_N = /^bytes(\d+)$/;
+/** viem's isAddress(…, { strict: false }). */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** A value typed as text (or given as JSON) made into what viem encodes for `p`; throws a LocalizedError that says what to type. */
 export function coerceArg(p: AbiParameter, v: unknown): unknown {
   const type = p.type;
-  const name = p.name ? `${p.name} (${typeOf(p)})` : typeOf(p);
-  const arr = /^(.*)\[(\d*)\]$/.exec(type);
+  // Only a refusal names the parameter: its text is not built for a value that is fine.
+  const name = () => (p.name ? `${p.name} (${typeOf(p)})` : typeOf(p));
+  // The common static types first (they match none of the forms below; the regular expressions are not run for them).
+  if (type === 'address' || type === 'bool') return coerceWord(type, v, name);
+  const arr = type.endsWith(']') ? /^(.*)\[(\d*)\]$/.exec(type) : null;
   if (arr) {
     const list = typeof v === 'string' ? parseJsonList(v, name) : v;
-    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
-    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name, arr[2]));
+    if (!Array.isArray(list)) refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name()));
+    if (arr[2] !== '' && list.length !== Number(arr[2])) refuse(l10n.both('{0}: exactly {1} items.', name(), arr[2]));
     return list.map((x) => coerceArg({ ...p, type: arr[1] } as AbiParameter, x));
   }
   if (type === 'tuple') {
     const comps = (p as { components?: readonly AbiParameter[] }).components ?? [];
     const t = typeof v === 'string' ? parseJsonList(v, name, true) : v;
     if (Array.isArray(t)) {
-      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name, String(comps.length)));
+      if (t.length !== comps.length) refuse(l10n.both('{0}: {1} components.', name(), String(comps.length)));
       return comps.map((c, i) => coerceArg(c, t[i]));
     }
     if (t && typeof t === 'object')
       return Object.fromEntries(comps.map((c, i) => [c.name ?? String(i), coerceArg(c, (t as Record<string, unknown>)[c.name ?? String(i)])]));
-    refuse(l10n.both('{0}: a JSON array or object of its components.', name));
+    refuse(l10n.both('{0}: a JSON array or object of its components.', name()));
   }
-  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
-  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name));
+  const text = textOf(v, name);
   const int = INT.exec(type);
   if (int) {
-    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name));
+    if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name()));
     const n = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
     const bits = BigInt(int[2] || '256');
     const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
-    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name, min.toString(), max.toString()));
+    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name(), min.toString(), max.toString()));
     return n;
-  }
-  if (type === 'address') {
-    if (!isAddress(text, { strict: false })) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name));
-    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name));
-    return checksummed(text.toLowerCase());
-  }
-  if (type === 'bool') {
-    if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name));
-    return text.toLowerCase() === 'true';
   }
   const bn = BYTES_N.exec(type);
   if (bn) {
     if (!new RegExp(`^0x[0-9a-fA-F]{${Number(bn[1]) * 2}}$`).test(text))
-      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name, String(Number(bn[1]) * 2)));
+      refuse(l10n.both('{0}: 0x and exactly {1} hex digits.', name(), String(Number(bn[1]) * 2)));
     return text;
   }
   if (type === 'bytes') {
-    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name));
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name()));
     return text;
   }
   if (type === 'string') return typeof v === 'string' ? v : text;
-  refuse(l10n.both('{0}: this type is not supported here.', name));
+  refuse(l10n.both('{0}: this type is not supported here.', name()));
 }
 
-function parseJsonList(text: string, name: string, objectToo = false): unknown {
+/** A scalar argument as text (a string trimmed, a number, bigint or boolean written out). */
+function textOf(v: unknown, name: () => string): string {
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : undefined;
+  if (text === undefined) refuse(l10n.both('{0}: a value is needed.', name()));
+  return text;
+}
+
+/** An address or a bool argument. */
+function coerceWord(type: 'address' | 'bool', v: unknown, name: () => string): unknown {
+  const text = textOf(v, name);
+  if (type === 'address') {
+    if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
+    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
+    return checksummed(text.toLowerCase());
+  }
+  if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
+  return text.toLowerCase() === 'true';
+}
+
+function parseJsonList(text: string, name: () => string, objectToo = false): unknown {
   try {
     const v = JSON.parse(text) as unknown;
     if (Array.isArray(v) || (objectToo && v && typeof v === 'object')) return v;
   } catch {
     // said below
   }
-  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name));
+  refuse(l10n.both('{0}: a JSON array, e.g. ["1","2"].', name()));
 }
 
 /** Splits typed arguments: a JSON array, or values separated by commas (brackets and quotes kept together). */
 export function splitArgs(args: readonly unknown[] | string | undefined): unknown[] {
   if (args === undefined) return [];
-  if (Array.isArray(args)) return [...args];
+  if (Array.isArray(args)) return args.slice();
   const text = String(args).trim();
   if (text === '') return [];
   if (text.startsWith('[') && text.endsWith(']')) {
@@ -124,12 +138,18 @@ export function splitArgs(args: readonly unknown[] | string | undefined): unknow
 /** A signature as a function (outputs when written cast's way or with `returns`). Throws a LocalizedError. */
 export function parseSignature(text: string): AbiFunction {
   if (typeof text !== 'string' || text.trim() === '') refuse(l10n.both('function: a signature such as balanceOf(address).'));
+  // The text read last, compared in place (a query file or a simulation asks for the same function again and again).
+  if (text === lastText && lastParsed !== undefined) return lastParsed;
   const t = text.trim();
   // cast's form: name(inputs)(outputs)
   const cast = /^([A-Za-z_$][\w$]*\s*\((?:[^()]|\([^()]*\))*\))\s*(\((?:[^()]|\([^()]*\))*\))$/.exec(t);
   const human = cast ? `function ${cast[1]} view returns ${cast[2]}` : /^function\s/.test(t) ? t : `function ${t}`;
   let fn = parsed.get(human);
-  if (fn) return fn;
+  if (fn) {
+    lastText = text;
+    lastParsed = fn;
+    return fn;
+  }
   try {
     fn = parseAbiItem(human) as AbiFunction;
   } catch (err) {
@@ -139,9 +159,13 @@ export function parseSignature(text: string): AbiFunction {
   // Read once per text (a query file or a simulation calls the same few functions again and again); never changed after.
   if (parsed.size >= MAX_PARSED) parsed.clear();
   parsed.set(human, fn);
+  lastText = text;
+  lastParsed = fn;
   return fn;
 }
 const parsed = new Map<string, AbiFunction>();
+let lastText = '';
+let lastParsed: AbiFunction | undefined;
 const MAX_PARSED = 512;
 
 /** The canonical type of a parameter: tuples spelled out. */
@@ -163,7 +187,38 @@ export function encodeCall(fn: AbiFunction, args: readonly unknown[]): Hex {
   // encodeFunctionData's bytes (selector, then the arguments), the selector hashed once per function.
   let selector = selectors.get(fn);
   if (selector === undefined) selectors.set(fn, (selector = toFunctionSelector(fn)));
-  return `${selector}${encodeAbiParameters(fn.inputs, values).slice(2)}` as Hex;
+  return `${selector}${encodeWords(fn.inputs, values) ?? encodeAbiParameters(fn.inputs, values).slice(2)}` as Hex;
+}
+
+const ZERO_24 = '0'.repeat(24);
+const FALSE_WORD = '0'.repeat(64);
+const TRUE_WORD = `${'0'.repeat(63)}1`;
+const TWO_256 = 1n << 256n;
+
+/**
+ * Arguments that are all static words (address, bool, intN/uintN: most calls), as coerceArg() gives
+ * them, written directly (viem's bytes, without 0x); undefined for anything else (viem encodes it).
+ * coerceArg() has already checked each value against its type and range.
+ */
+function encodeWords(params: readonly AbiParameter[], values: readonly unknown[]): string | undefined {
+  let out = '';
+  for (let i = 0; i < params.length; i++) {
+    const type = params[i].type;
+    const v = values[i];
+    if (type === 'address') {
+      if (typeof v !== 'string' || v.length !== 42) return undefined;
+      out += ZERO_24 + v.slice(2).toLowerCase();
+    } else if (type === 'bool') {
+      if (typeof v !== 'boolean') return undefined;
+      out += v ? TRUE_WORD : FALSE_WORD;
+    } else if (typeof v === 'bigint' && INT.test(type)) {
+      // Two's complement on 256 bits for a negative intN, as viem writes it.
+      const word = (v < 0n ? TWO_256 + v : v).toString(16);
+      if (word.length > 64 || v < -(TWO_256 >> 1n)) return undefined;
+      out += word.padStart(64, '0');
+    } else return undefined;
+  }
+  return out;
 }
 const selectors = new WeakMap<AbiFunction, Hex>();
 

@@ -52,15 +52,27 @@ export interface CallOutcome {
 
 /** The function `text` names: a signature (with cast's `(outputs)` or `returns (…)`), or a name/selector of `abi`. */
 export function resolveFunction(text: string, contract: KnownContract | undefined, argCount?: number): AbiFunction {
+  // The last resolution, compared in place (a query file or a simulation resolves the same function on the same ABI again and again; an ABI is never changed once read).
+  const last = lastResolved;
+  if (last !== undefined && text === last.text && contract?.abi === last.abi && argCount === last.argCount) return last.fn;
+  const fn = resolveUncached(text, contract, argCount);
+  lastResolved = { text, abi: contract?.abi, argCount, fn };
+  return fn;
+}
+let lastResolved: { text: string; abi: KnownContract['abi'] | undefined; argCount: number | undefined; fn: AbiFunction } | undefined;
+
+function resolveUncached(text: string, contract: KnownContract | undefined, argCount?: number): AbiFunction {
   const t = text.trim();
-  const fns = (contract?.abi ?? []).filter((x): x is AbiFunction => x.type === 'function');
+  const abi = contract?.abi ?? [];
+  const functions = () => abi.filter((x): x is AbiFunction => x.type === 'function');
   if (/^0x[0-9a-fA-F]{8}$/.test(t)) {
+    const fns = functions();
     const f = fns.find((x) => selectorOf(x) === t.toLowerCase());
     if (!f) refuse(l10n.both('No function of the known ABI has selector {0}.', t));
     return f;
   }
   if (/^[A-Za-z_$][\w$]*$/.test(t)) {
-    const named = fns.filter((x) => x.name === t);
+    const named = functions().filter((x) => x.name === t);
     const fit = argCount === undefined ? named : named.filter((x) => x.inputs.length === argCount);
     if (named.length === 0)
       refuse(
@@ -75,7 +87,8 @@ export function resolveFunction(text: string, contract: KnownContract | undefine
   const fn = parseSignature(t);
   // The known ABI's function of the same signature has names and outputs.
   const sig = signatureOf(fn);
-  return fns.find((x) => signatureOf(x) === sig && x.outputs.length > 0) ?? fn;
+  for (const x of abi) if (x.type === 'function' && x.outputs.length > 0 && signatureOf(x) === sig) return x;
+  return fn;
 }
 
 /** Everything checked before anything is sent: the function, the calldata, the block, the call object. */

@@ -36,8 +36,20 @@ const TWO_256 = 1n << 256n;
 
 /** The plan for a list of parameters that are all static words, else null (viem reads them). */
 function planOf(params: readonly AbiParameter[]): readonly WordPlan[] | null {
+  // The last list asked for, compared in place (a trace asks for the same few lists thousands of times; a WeakMap hashes each time).
+  if (params === lastParams) return lastPlan;
   const known = plans.get(params);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    lastParams = params;
+    lastPlan = known;
+    return known;
+  }
+  return (lastPlan = newPlan((lastParams = params)));
+}
+let lastParams: readonly AbiParameter[] | undefined;
+let lastPlan: readonly WordPlan[] | null = null;
+
+function newPlan(params: readonly AbiParameter[]): readonly WordPlan[] | null {
   let plan: WordPlan[] | null = [];
   for (const p of params) {
     const m = WORD_TYPE.exec(p.type);
@@ -180,28 +192,49 @@ export function functionWith(input: string, candidates: readonly Candidate[]): {
   return functionAmong(input, candidates, false);
 }
 
-/** The same for an input already checked to be 0x and hex digits (a trace's frames): the arguments are read in place. */
-export function functionWithHex(input: string, candidates: readonly Candidate[]): { fn: AbiFunction; decoded: Decoded } | undefined {
-  return functionAmong(input, candidates, true);
+/**
+ * The same for an input already checked to be 0x and hex digits (a trace's frames): the arguments are
+ * read in place. `selector`: the input's first 10 characters in lower case, when the caller has them
+ * (a trace shares one string among the frames that call the same function).
+ */
+export function functionWithHex(input: string, candidates: readonly Candidate[], selector?: string): { fn: AbiFunction; decoded: Decoded } | undefined {
+  return functionAmong(input, candidates, true, selector);
 }
 
-function functionAmong(input: string, candidates: readonly Candidate[], hexChecked: boolean): { fn: AbiFunction; decoded: Decoded } | undefined {
-  let selector: string | undefined;
+function functionAmong(
+  input: string,
+  candidates: readonly Candidate[],
+  hexChecked: boolean,
+  selector?: string,
+): { fn: AbiFunction; decoded: Decoded } | undefined {
   let body: Hex | undefined;
   for (const c of candidates) {
     if (c.item.type !== 'function') continue;
     selector ??= input.slice(0, 10).toLowerCase();
     try {
-      // Static words straight from the input (after its selector); anything else through viem, from the body.
+      // Static words straight from the input (after its selector), made into the arguments in place; anything else through viem, from the body.
       const plan = planOf(c.item.inputs);
-      const values =
-        (plan ? decodeWords(plan, input, 10, hexChecked, true) : undefined) ?? decodeParamsSlow(c.item.inputs, (body ??= `0x${input.slice(10)}` as Hex));
-      return { fn: c.item, decoded: decoded('function', c, argsOf(c.item.inputs, values), selector) };
+      const words = plan ? decodeWords(plan, input, 10, hexChecked, true) : undefined;
+      const args = words ? argsOfWords(c.item.inputs, words) : argsOf(c.item.inputs, decodeParamsSlow(c.item.inputs, (body ??= `0x${input.slice(10)}` as Hex)));
+      return { fn: c.item, decoded: decoded('function', c, args, selector) };
     } catch {
       // not this one
     }
   }
   return undefined;
+}
+
+/**
+ * argsOf() of static words read by decodeWords(…, json = true), built in their array (no second
+ * array): their types are not tuples (canonicalType() is the type) and their values are JSON already
+ * (jsonValue() gives each back as is).
+ */
+function argsOfWords(params: readonly AbiParameter[], words: unknown[]): DecodedArg[] {
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
+    words[i] = { name: p.name ?? '', type: p.type, value: words[i] };
+  }
+  return words as DecodedArg[];
 }
 
 /** A log against the candidates for its topic0: the indexed arguments from the topics, the rest from data. */
@@ -276,6 +309,10 @@ export function decodeErrorWith(data: string, candidates: readonly Candidate[]):
 /** A function's return data by its outputs. Throws (viem's error) when the data does not fit. */
 export function decodeOutputs(fn: AbiFunction, data: string): DecodedArg[] {
   if (fn.outputs.length === 0) return [];
+  // Static words read straight to their JSON form and made into the arguments in place (no bigint made and printed back).
+  const plan = planOf(fn.outputs);
+  const words = plan ? decodeWords(plan, data === '' ? '0x' : data, 2, false, true) : undefined;
+  if (words) return argsOfWords(fn.outputs, words);
   const values = decodeParams(fn.outputs, (data === '' ? '0x' : data) as Hex);
   return argsOf(fn.outputs, values);
 }

@@ -143,7 +143,8 @@ export class ContractRegistry {
     if (!address || !ADDRESS.test(address)) return undefined;
     const s = this.settingFor(address, ctx.network);
     if (s) {
-      const abi = await this.settingAbi(s);
+      // An ABI given in the setting is there already: no promise waited for.
+      const abi = Array.isArray(s.abi) ? (s.abi as Abi) : await this.settingAbi(s);
       if (typeof abi !== 'string')
         return {
           name: s.name,

@@ -177,6 +177,8 @@ const BLOCK_KEYS: Readonly<Record<string, string>> = {
 const NATIVE_TRANSFER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const MAX_LOGS = 1000;
+/** viem's isAddress(…, { strict: false }), without its cache's key built per call. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 // ---- the spec, checked before anything is sent ----
 
@@ -247,7 +249,7 @@ export interface PreparedSimulation {
 /** `ctx` is the context at the simulation's block. */
 async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): Promise<PreparedStep> {
   const to = c.to ?? c.address;
-  if (typeof to !== 'string' || !isAddress(to, { strict: false })) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
+  if (typeof to !== 'string' || !ADDRESS.test(to)) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
   let data: Hex;
   let fn: AbiFunction | undefined;
   let contract: { name: string; source: { label: string } } | undefined;
@@ -274,7 +276,7 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
   }
   const tx: Record<string, string> = { to: checksummed(to), data };
   if (c.from !== undefined) {
-    if (typeof c.from !== 'string' || !isAddress(c.from, { strict: false })) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
+    if (typeof c.from !== 'string' || !ADDRESS.test(c.from)) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
     tx.from = checksummed(c.from);
   }
   const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
@@ -431,8 +433,7 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
       const to = lowerAddr(f.to);
       if (from && to) transfers.push({ from, to, value: v });
     }
-    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
-    for (let i = calls.length - 1; i >= 0; i--) stack.push(calls[i]);
+    if (Array.isArray(f.calls)) for (let i = f.calls.length - 1; i >= 0; i--) stack.push(f.calls[i] as Json);
   }
   return [
     {
@@ -451,9 +452,12 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
 
 async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
   const tx = p.steps[0].tx;
-  const extra: unknown[] = [];
-  if (p.overrides || p.blockOverrides) extra.push(p.overrides ?? {});
-  if (p.blockOverrides) extra.push(p.blockOverrides);
+  // The parameters written out (a spread of an empty list is an iteration all the same).
+  const callParams: unknown[] = [tx, p.block];
+  if (p.overrides || p.blockOverrides) callParams.push(p.overrides ?? {});
+  if (p.blockOverrides) callParams.push(p.blockOverrides);
+  const gasParams: unknown[] = [tx, p.block];
+  if (p.overrides) gasParams.push(p.overrides);
   let step: RawStep;
   // eth_call and eth_estimateGas sent together (one round trip of latency, not two), in that order,
   // both answers awaited at once: the same two requests, sent as a client sends them bare.
@@ -462,10 +466,7 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
       (v) => ({ v }),
       (err: unknown) => ({ err }),
     );
-  const [c, e] = await Promise.all([
-    settle(evm('eth_call', [tx, p.block, ...extra])),
-    settle(evm('eth_estimateGas', [tx, p.block, ...(p.overrides ? [p.overrides] : [])])),
-  ]);
+  const [c, e] = await Promise.all([settle(evm('eth_call', callParams)), settle(evm('eth_estimateGas', gasParams))]);
   if ('v' in c) {
     const h = hex(c.v);
     step =
@@ -503,10 +504,9 @@ function revertDetail(d: Decoded, data: string | undefined): SimulatedRevert {
   return { ...d, data, values, ...(message !== undefined ? { message } : {}) };
 }
 
-/** Decodes one step's answer: its return or revert, its logs. */
-async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: ContractRegistry, ctx: ResolveContext): Promise<Mutable<StepResult>> {
-  // Built key by key, in this order (a spread of a 10-key object is V8's slow clone: most of a simulation's own time).
-  const step = {
+/** A step's keys every answer has, built key by key in this order (a spread of a 10-key object is V8's slow clone: most of a simulation's own time). */
+function stepOf(i: number, s: PreparedStep, raw: RawStep): Mutable<StepResult> {
+  return {
     index: i,
     to: s.tx.to,
     from: s.tx.from,
@@ -518,6 +518,32 @@ async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: Co
     gasError: raw.gasError,
     transfers: raw.transfers,
   } as unknown as Mutable<StepResult>;
+}
+
+/** A step that did not fail: its return decoded (nothing to ask the registry: no await). */
+function okStep(step: Mutable<StepResult>, s: PreparedStep, raw: RawStep, logs: SimulatedLog[]): Mutable<StepResult> {
+  const data = raw.returnData ?? '0x';
+  step.ok = true;
+  step.raw = data;
+  if (!s.fn) {
+    step.logs = logs;
+    return step;
+  }
+  try {
+    const outputs = decodeOutputs(s.fn, data);
+    step.outputs = outputs;
+    step.result = s.fn.outputs.length > 0 ? resultOf(outputs) : undefined;
+    step.logs = logs;
+  } catch (err) {
+    step.logs = logs;
+    step.error = `the answer does not decode as ${s.fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`;
+  }
+  return step;
+}
+
+/** Decodes one step's answer: its return or revert, its logs. */
+async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: ContractRegistry, ctx: ResolveContext): Promise<Mutable<StepResult>> {
+  const step = stepOf(i, s, raw);
   const logs: SimulatedLog[] = [];
   for (const l of raw.logs) {
     const event = await registry.decodeLog(l, ctx);
@@ -525,25 +551,7 @@ async function decodeStep(i: number, s: PreparedStep, raw: RawStep, registry: Co
     (event.args ?? []).forEach((a, k) => (args[a.name || String(k)] = a.value));
     logs.push({ ...l, event, ...(event.kind === 'event' ? { name: event.name, signature: event.signature, args } : {}) });
   }
-  if (raw.ok) {
-    const data = raw.returnData ?? '0x';
-    step.ok = true;
-    step.raw = data;
-    if (!s.fn) {
-      step.logs = logs;
-      return step;
-    }
-    try {
-      const outputs = decodeOutputs(s.fn, data);
-      step.outputs = outputs;
-      step.result = s.fn.outputs.length > 0 ? resultOf(outputs) : undefined;
-      step.logs = logs;
-    } catch (err) {
-      step.logs = logs;
-      step.error = `the answer does not decode as ${s.fn.outputs.map(canonicalType).join(',') || 'nothing'}: ${errorMessage(err).split('\n')[0]}`;
-    }
-    return step;
-  }
+  if (raw.ok) return okStep(step, s, raw, logs);
   step.ok = false;
   if (raw.reverted || raw.revertData) {
     const decoded: Decoded = raw.revertData
@@ -560,6 +568,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Native and token balance changes of the accounts involved (from the transfers and the ERC-20 Transfer logs). */
 export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string) => string | undefined = () => undefined): BalanceChange[] {
+  // Most simulations move nothing (eth_call has no logs): no maps built for them.
+  if (steps.every((s) => !s.ok || (s.transfers.length === 0 && s.logs.length === 0))) return [];
   const deltas = new Map<string, bigint>();
   const names = new Map<string, string | undefined>();
   const add = (account: string, asset: string, d: bigint, assetName?: string) => {
@@ -623,7 +633,11 @@ export async function simulate(
   const dctx: ResolveContext = { ...ctx, block: p.block };
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const step = await decodeStep(i, p.steps[i], raw[i], registry, dctx);
+    // A return without logs (eth_call) needs nothing of the registry: decoded without an await.
+    const step =
+      raw[i].ok && raw[i].logs.length === 0
+        ? okStep(stepOf(i, p.steps[i], raw[i]), p.steps[i], raw[i], [])
+        : await decodeStep(i, p.steps[i], raw[i], registry, dctx);
     if (raw[i].trace && o.decodeTree !== false) step.trace = await decodeTrace(raw[i].trace!, 'object', registry, dctx);
     steps.push(step);
   }

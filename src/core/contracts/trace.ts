@@ -80,6 +80,8 @@ function addr(v: unknown): string | undefined {
   return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
 }
 
+const NO_CALLS: readonly Json[] = [];
+
 /** The call tree's frame objects depth-first with their depths, bounded in depth and count (iterative: a deep tree never overflows the stack). */
 function walkTrace(root: Json): { nodes: Json[]; depths: number[]; total: number; depthCut: boolean } {
   const nodes: Json[] = [];
@@ -98,7 +100,8 @@ function walkTrace(root: Json): { nodes: Json[]; depths: number[]; total: number
       nodes.push(f);
       depths.push(depth);
     }
-    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : [];
+    // A leaf's `calls` is absent: one shared empty list, not a new one per leaf.
+    const calls = Array.isArray(f.calls) ? (f.calls as Json[]) : NO_CALLS;
     if (calls.length > 0 && depth + 1 > MAX_TRACE_DEPTH) {
       depthCut = true;
       continue;
@@ -220,6 +223,26 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
   };
   // By callee, then by selector.
   const calls = new Map<string, Map<string, Known>>();
+  let lastKnown: Known | undefined;
+  let lastTo: string | undefined;
+  let lastInput = '';
+  let lastMemo: Known['outputs'] | undefined;
+  let lastFn: AbiFunction | undefined;
+  let lastOutput = '';
+  let lastOutputs: DecodedArg[] | undefined;
+  // The names of the last two addresses asked for (a frame's ends mostly repeat its neighbour's).
+  let nameA: string | undefined;
+  let nameAOut: string | undefined;
+  let nameB: string | undefined;
+  let nameBOut: string | undefined;
+  const cachedName = async (a: string | undefined): Promise<string | undefined> => {
+    const out = a !== undefined && names.has(a) ? names.get(a) : await nameOf(a);
+    nameB = nameA;
+    nameBOut = nameAOut;
+    nameA = a;
+    nameAOut = out;
+    return out;
+  };
   const reverts = new Map<string, Decoded>();
   for (let i = first; i < last; i++) {
     // The frame's fields read into locals (FrameReader.frame's reading), then the frame built once.
@@ -235,16 +258,23 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
     let call: Decoded | undefined;
     let known: Known | undefined;
     if (!creation && input && input.length >= 10) {
-      const selector = input.slice(0, 10).toLowerCase();
-      let byCallee = calls.get(to ?? '');
-      if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
-      known = byCallee.get(selector);
-      if (!known) {
-        const c = await registry.callCandidates(selector, to, ctx);
-        byCallee.set(selector, (known = { candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+      // The same callee and selector as the frame before (a loop of calls): its entry, without a slice or a lookup.
+      if (lastKnown !== undefined && to === lastTo && sameSelector(input, lastInput)) known = lastKnown;
+      else {
+        const selector = input.slice(0, 10).toLowerCase();
+        let byCallee = calls.get(to ?? '');
+        if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
+        known = byCallee.get(selector);
+        if (!known) {
+          const c = await registry.callCandidates(selector, to, ctx);
+          byCallee.set(selector, (known = { selector, candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+        }
+        lastKnown = known;
+        lastTo = to;
       }
-      // The input is hex already (hexStr): the decoder skips its own check.
-      found = functionWithHex(input, known.candidates);
+      lastInput = input;
+      // The input is hex already (hexStr): the decoder skips its own check; one selector string for all its frames.
+      found = functionWithHex(input, known.candidates, known.selector);
       call = found?.decoded ?? decodeCallAgainst(input, known.candidates, known.contract);
     }
     let outputs: DecodedArg[] | undefined;
@@ -258,24 +288,32 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
       }
     } else if (found && output) {
       // Outputs repeat (true, 0, the same balance): decoded once per (to, selector, function, output).
-      // A short output is the same string for every frame (FrameReader.once), so its hash is computed once.
+      // A short output is the same string for every frame (FrameReader.once), so its hash is computed once;
+      // the frame before's, compared in place, needs no lookup at all.
       const memo = output.length <= 200 ? known!.outputs : undefined;
-      const byFn = memo?.get(found.fn);
-      if (byFn?.has(output)) outputs = byFn.get(output);
+      if (memo !== undefined && memo === lastMemo && found.fn === lastFn && output === lastOutput) outputs = lastOutputs;
       else {
-        try {
-          outputs = decodeOutputs(found.fn, output);
-        } catch {
-          outputs = undefined;
+        const byFn = memo?.get(found.fn);
+        if (byFn?.has(output)) outputs = byFn.get(output);
+        else {
+          try {
+            outputs = decodeOutputs(found.fn, output);
+          } catch {
+            outputs = undefined;
+          }
+          if (memo) {
+            if (byFn) byFn.set(output, outputs);
+            else memo.set(found.fn, new Map([[output, outputs]]));
+          }
         }
-        if (memo) {
-          if (byFn) byFn.set(output, outputs);
-          else memo.set(found.fn, new Map([[output, outputs]]));
-        }
+        lastMemo = memo;
+        lastFn = found.fn;
+        lastOutput = output;
+        lastOutputs = outputs;
       }
     }
-    const fromName = names.has(from) ? names.get(from) : await nameOf(from);
-    const toName = to !== undefined && names.has(to) ? names.get(to) : await nameOf(to);
+    const fromName = from === nameA ? nameAOut : from === nameB ? nameBOut : await cachedName(from);
+    const toName = to === undefined ? await nameOf(to) : to === nameA ? nameAOut : to === nameB ? nameBOut : await cachedName(to);
     // Spelled out, in FrameReader.frame's order (a spread of a frame is V8's slow clone).
     out[i] = {
       index: i,
@@ -300,8 +338,22 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
   return { frames: out, total, depthCut, page: p, pages, configAs };
 }
 
+/** Whether two inputs (hex, 10 characters or more) start with the same selector, in any case. */
+function sameSelector(a: string, b: string): boolean {
+  if (b.length < 10) return false;
+  for (let k = 2; k < 10; k++) {
+    const x = a.charCodeAt(k);
+    const y = b.charCodeAt(k);
+    // Hex digits only (checked): a letter's two cases differ by 0x20.
+    if (x !== y && (x | 0x20) !== (y | 0x20)) return false;
+  }
+  return true;
+}
+
 /** What the registry gave for a (callee, selector), and the outputs decoded for it. */
 interface Known {
+  /** The selector in lower case (every decoded frame of this entry shares the string). */
+  readonly selector: string;
   readonly candidates: Candidate[];
   readonly contract?: KnownContract;
   readonly outputs: Map<AbiFunction, Map<string, DecodedArg[] | undefined>>;

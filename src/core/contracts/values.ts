@@ -17,15 +17,21 @@ export function canonicalType(p: AbiParameter): string {
 
 /** `name(type,type)`. */
 export function signatureOf(item: { name?: string; inputs?: readonly AbiParameter[] }): string {
+  // The last item asked for, compared in place (a trace signs the same function for frame after frame; a WeakMap hashes each time).
+  if (item === lastItem) return lastSignature;
   let s = signatures.get(item);
   if (s === undefined) {
     s = `${item.name ?? ''}(${(item.inputs ?? []).map(canonicalType).join(',')})`;
     // An ABI item is never changed once read: remembered per item (a trace signs the same few functions thousands of times).
     signatures.set(item, s);
   }
+  lastItem = item;
+  lastSignature = s;
   return s;
 }
 const signatures = new WeakMap<object, string>();
+let lastItem: object | undefined;
+let lastSignature = '';
 
 /** One value as JSON: bigint → decimal string, the rest as is (viem gives hex strings, booleans, arrays, objects). */
 export function jsonValue(v: unknown, depth = 0): unknown {

@@ -3,12 +3,14 @@
 // path it replaces, on varied and malformed input: the same values, the same refusals.
 
 import * as assert from 'node:assert/strict';
-import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, parseAbi } from 'viem';
+import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, getAddress, parseAbi } from 'viem';
+import { coerceArg, encodeCall } from '../../../../src/core/chain/abiCall';
 import { decodeParams, decodeParamsSlow } from '../../../../src/core/contracts/decode';
 import { ContractRegistry, type ResolveContext } from '../../../../src/core/contracts/registry';
 import { type TraceFrame, type TraceView, TRACE_PAGE, decodeTrace, flattenTrace } from '../../../../src/core/contracts/trace';
 import type { Decoded, DecodedArg } from '../../../../src/core/contracts/types';
 import { decodeOutputs } from '../../../../src/core/contracts/decode';
+import { argsOf } from '../../../../src/core/contracts/values';
 import { ALICE, BANK, BOB, ROUTER, TOKEN, TOKEN_ABI } from './fixtures';
 import { setup } from './contracts.unit.test';
 
@@ -32,7 +34,7 @@ function outcome(f: () => unknown): { ok: true; v: unknown } | { ok: false } {
 }
 
 describe('contracts: fast decoding gives what the slow path gives', () => {
-  it('static words: the values viem reads, and a refusal wherever viem refuses (3,000 varied and malformed cases)', () => {
+  it('static words (as arguments and as a return): the values viem reads, and a refusal wherever viem refuses (3,000 varied and malformed cases)', () => {
     const r = rng(36);
     const word = (): string => {
       const kind = Math.floor(r() * 6);
@@ -64,6 +66,11 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
         `${params.map((p) => p.type).join(',')} on ${data}: fast ${fast.ok ? 'decodes' : 'refuses'}, viem ${slow.ok ? 'decodes' : 'refuses'}`,
       );
       if (fast.ok && slow.ok) assert.deepStrictEqual(fast.v, slow.v, `${params.map((p) => p.type).join(',')} on ${data}`);
+      // A call's return read the same way (its own fast path, straight to JSON): viem's values as argsOf() makes them.
+      const fn = { type: 'function', name: 'f', inputs: [], outputs: params, stateMutability: 'view' } as unknown as AbiFunction;
+      const outputs = outcome(() => decodeOutputs(fn, data));
+      assert.equal(outputs.ok, slow.ok, `decodeOutputs ${params.map((p) => p.type).join(',')} on ${data}`);
+      if (outputs.ok && slow.ok) assert.deepStrictEqual(outputs.v, argsOf(params, slow.v), `decodeOutputs ${params.map((p) => p.type).join(',')} on ${data}`);
       compared++;
       if (!slow.ok) refused++;
     }
@@ -86,6 +93,51 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
     ] as const;
     const data = encodeAbiParameters(params, ['hé', [1n, 2n], { x: BOB, y: '0x1234' }]);
     assert.deepStrictEqual(decodeParams(params, data), decodeParamsSlow(params, data));
+  });
+
+  it('calldata of static words (address, bool, intN/uintN, with extremes) is the bytes viem encodes; other types go to viem (2,000 varied calls)', () => {
+    const r = rng(63);
+    const types = ['address', 'bool', 'uint8', 'uint32', 'uint56', 'uint256', 'uint', 'int8', 'int64', 'int256', 'int', 'bytes4', 'string'];
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join('');
+    const valueFor = (type: string): string => {
+      if (type === 'address') {
+        const a = `0x${hex(40)}`;
+        return r() < 0.5 ? a : getAddress(a);
+      }
+      if (type === 'bool') return r() < 0.5 ? 'true' : 'FALSE';
+      if (type === 'bytes4') return `0x${hex(8)}`;
+      if (type === 'string') return 'hé, "quoted"';
+      const bits = BigInt(/\d+/.exec(type)?.[0] ?? '256');
+      const signed = type.startsWith('int');
+      const [min, max] = signed ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+      const pick = r();
+      const v =
+        pick < 0.15 ? min : pick < 0.3 ? max : pick < 0.4 ? 0n : min + ((BigInt(`0x${hex(64)}`) % (max - min + 1n)) >> BigInt(Math.floor(r() * Number(bits))));
+      return r() < 0.3 && v >= 0n ? `0x${v.toString(16)}` : v.toString();
+    };
+    for (let n = 0; n < 2000; n++) {
+      const inputs = Array.from({ length: 1 + Math.floor(r() * 4) }, (_, i) => ({ name: `p${i}`, type: types[Math.floor(r() * types.length)] }));
+      const fn = { type: 'function', name: 'f', inputs, outputs: [], stateMutability: 'view' } as AbiFunction;
+      const args = inputs.map((p) => valueFor(p.type));
+      const expected = encodeFunctionData({ abi: [fn], functionName: 'f', args: inputs.map((p, i) => coerceArg(p, args[i])) } as never);
+      assert.equal(encodeCall(fn, args), expected, `${inputs.map((p) => p.type).join(',')}: ${args.join(', ')}`);
+    }
+  });
+
+  it('an argument that does not fit its type is refused with the parameter named, the type said', () => {
+    const refused = (p: AbiParameter, v: unknown, why: RegExp) => assert.throws(() => coerceArg(p, v), why);
+    refused({ name: 'to', type: 'address' }, '0x1234', /^Error: to \(address\): an address, 0x and 40 hex digits\.$/);
+    refused({ name: 'to', type: 'address' }, `0x${'aB'.repeat(20)}`, /^Error: to \(address\): the checksum \(mixed case\) is wrong\.$/);
+    refused({ name: 'to', type: 'address' }, undefined, /^Error: to \(address\): a value is needed\.$/);
+    refused({ name: 'ok', type: 'bool' }, 'yes', /^Error: ok \(bool\): true or false\.$/);
+    refused({ type: 'bool' }, {}, /^Error: bool: a value is needed\.$/);
+    refused({ name: 'n', type: 'uint8' }, '256', /^Error: n \(uint8\): out of range \(0 to 255\)\.$/);
+    refused({ name: 'xs', type: 'address[2]' }, [BOB], /^Error: xs \(address\[2\]\): exactly 2 items\.$/);
+    refused({ name: 'xs', type: 'address[]' }, ['0x12'], /^Error: xs \(address\): an address, 0x and 40 hex digits\.$/);
+    assert.equal(coerceArg({ name: 'to', type: 'address' }, `  ${BOB.toUpperCase().replace('0X', '0x')} `), getAddress(BOB));
+    assert.equal(coerceArg({ name: 'ok', type: 'bool' }, 'TRUE'), true);
+    assert.equal(coerceArg({ name: 'ok', type: 'bool' }, false), false);
+    assert.deepEqual(coerceArg({ name: 'xs', type: 'address[]' }, JSON.stringify([BOB])), [getAddress(BOB)]);
   });
 });
 
@@ -246,6 +298,46 @@ describe('contracts: a trace decoded once per (to, selector) is the trace decode
     assert.deepStrictEqual(fast, slow);
     assert.equal(fast.frames[1500].outputs?.[0].value, '1499');
     assert.equal(fast.frames[10].call, undefined);
+  });
+
+  it('the same on runs of frames calling the same callee and selector (the entry of the frame before reused), in either case, with and without a callee', async () => {
+    const r = rng(11);
+    const input = (fn: 'transfer' | 'balanceOf' | 'approve') =>
+      fn === 'approve'
+        ? encodeFunctionData({ abi: OTHER_ABI, functionName: 'approve', args: [BOB, 3n] })
+        : fn === 'transfer'
+          ? encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [BOB, BigInt(Math.floor(r() * 1e6))] })
+          : encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [ALICE as `0x${string}`] });
+    const cased = (x: string) => {
+      const k = r();
+      return k < 0.3 ? `0x${x.slice(2).toUpperCase()}` : k < 0.5 ? `0x${x.slice(2, 6).toUpperCase()}${x.slice(6)}` : x;
+    };
+    const calls = Array.from({ length: 120 }, () => {
+      const fn = (['transfer', 'transfer', 'balanceOf', 'approve'] as const)[Math.floor(r() * 4)];
+      const to = [TOKEN, TOKEN.toUpperCase().replace('0X', '0x'), OTHER, undefined][Math.floor(r() * 4)];
+      const run = 1 + Math.floor(r() * 4);
+      return Array.from({ length: run }, () => ({
+        type: 'CALL',
+        from: ALICE,
+        ...(to ? { to } : {}),
+        input: cased(input(fn)),
+        output: encodeAbiParameters([{ type: 'bool' }], [true]),
+      }));
+    }).flat();
+    const root = { type: 'CALL', from: ALICE, to: ROUTER, input: '0x', calls } as Record<string, unknown>;
+    const registry = () =>
+      new ContractRegistry({
+        settings: () => [
+          { address: TOKEN, abi: TOKEN_ABI as never, name: 'Token' },
+          { address: OTHER, abi: OTHER_ABI, name: 'Other' },
+        ],
+      });
+    const fast = await decodeTrace(structuredClone(root), 'object', registry(), {});
+    const slow = await decodeTraceSlow(structuredClone(root), registry(), {});
+    assert.equal(JSON.stringify(fast), JSON.stringify(slow));
+    assert.deepStrictEqual(fast, slow);
+    assert.ok(fast.frames.filter((f) => f.call?.name === 'transfer').length > 50);
+    assert.ok(fast.frames.some((f) => f.call?.name === 'approve' && f.to === undefined));
   });
 
   it('decodeOutputs of a function read by the fast path equals viem on a real ABI item', () => {
