@@ -11,6 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { bytesOf } from '../addresses';
+import { BoundedMemo } from '../../base/memo';
 import { bech32Encode } from '../../chain/validate';
 import { precompileAt } from '../../contracts/builtin';
 import type { TraceFrame } from '../../contracts/trace';
@@ -102,8 +103,12 @@ export function hexOf(text: string | undefined): string | undefined {
   return b && b.length === 20 ? `0x${Buffer.from(b).toString('hex')}` : undefined;
 }
 
+/** Addresses already converted (a receipt's ledger names the same hundreds; the bytes and key made once each). */
+const bech32s = new BoundedMemo<string>(4096);
+
 export function bech32Of(hex: string, prefix: string): string {
-  return bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex')));
+  // The prefix's length first: no two (prefix, hex) pairs share a key.
+  return bech32s.get(`${prefix.length} ${prefix}${hex}`, () => bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))));
 }
 
 /** `5450000000000000000atest,1uatom` into coins; the unparsable parts left out. */
@@ -200,7 +205,11 @@ export function attribute(input: AttributionInput): Attribution {
     return hexes.get(text);
   };
   const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
-  const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
+  const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => {
+    let text = '';
+    for (let k = 0; k < cs.length; k++) text += `${k === 0 ? '' : ', '}${unitText(cs[k].amount, cs[k].denom)}`;
+    return text || '0';
+  };
   type Ev = { -readonly [K in keyof ReceiptEvent]: ReceiptEvent[K] };
   const events: Ev[] = [];
   for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
@@ -209,7 +218,10 @@ export function attribute(input: AttributionInput): Attribution {
       e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index },
     );
   }
-  const a = events.map((e) => new Attrs(e.attributes));
+  // Arrays filled by loops, not map()/filter(): an optimised attribute() makes them as the unoptimised one
+  // does (inlined map() and filter() make arrays of another kind, and the code made for the first is thrown away).
+  const a: Attrs[] = [];
+  for (let k = 0; k < events.length; k++) a.push(new Attrs(events[k].attributes));
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
@@ -243,7 +255,8 @@ export function attribute(input: AttributionInput): Attribution {
     for (let k = 0; k < covered.length; k++) if (events[covered[k]].cause === undefined) events[covered[k]].cause = i;
     return i;
   };
-  const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
+  const transfers: number[] = [];
+  for (let k = 0; k < events.length; k++) if (events[k].type === 'transfer') transfers.push(events[k].index);
   // Each transfer's parties and coins, read once (thousands of events: no quadratic re-parsing).
   // By event index (a transfer's entries; undefined for the other events).
   const tFrom: Array<string | undefined> = [];
@@ -620,14 +633,15 @@ export function attribute(input: AttributionInput): Attribution {
   // transfer they belong to, never counted on their own.
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
   const byMove = new Map2<Map<string, number>>();
-  causes.forEach((c, ci) => {
+  for (let ci = 0; ci < causes.length; ci++) {
+    const c = causes[ci];
     for (let mAt = 0; mAt < c.moves.length; mAt++) {
       const m = c.moves[mAt];
       let byAmount = byMove.get(m.account, m.denom);
       if (!byAmount) byMove.set(m.account, m.denom, (byAmount = new Map()));
       if (!byAmount.has(m.amount)) byAmount.set(m.amount, ci);
     }
-  });
+  }
   for (let eAt = 0; eAt < events.length; eAt++) {
     const e = events[eAt];
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;

@@ -36,48 +36,29 @@ export function wordsSlow(text: string): string {
   return wordByWord(t);
 }
 
-const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-/** SAFE's characters other than letters and digits: space . , : ; ( ) × − + - */
-const isSafeMark = (c: number): boolean =>
-  c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
+/** What a sentence of SAFE characters must not have either: two spaces together, a letter.letter. */
+const NOT_PLAIN = / {2}|[A-Za-z]\.[A-Za-z]/;
 
 /**
- * words() of the common sentence in one scan: only SAFE characters, no two spaces together, no
- * letter.letter; its addresses in code spans (`t.replace(ADDRESS, id)`: ADDRESS is all word
- * characters between two \b, so it matches whole runs of letters and digits, each run of 8 or
- * more, its shortest match, tested once). Undefined for any other text (then the regular
- * expressions decide).
+ * words() of the common sentence: only SAFE characters, no two spaces together, no letter.letter;
+ * its addresses in code spans. What wordsSlow() gives such a text (its whitespace is single spaces
+ * already), found with ADDRESS's exec() (a scan of native code) and joined without a callback per
+ * match. Undefined for any other text (then words() goes on as wordsSlow() would).
  */
 function plainSentence(t: string): string | undefined {
+  if (!SAFE.test(t) || NOT_PLAIN.test(t)) return undefined;
+  ADDRESS.lastIndex = 0;
+  let m = ADDRESS.exec(t);
+  if (m === null) return t;
   let out = '';
   let last = 0;
-  let i = 0;
-  while (i < t.length) {
-    const c = t.charCodeAt(i);
-    if (isLetter(c) || isDigit(c)) {
-      let j = i + 1;
-      for (; j < t.length; j++) {
-        const d = t.charCodeAt(j);
-        if (!isLetter(d) && !isDigit(d)) break;
-      }
-      if (j - i >= 8) {
-        const w = t.slice(i, j);
-        if (ADDRESS_WORD.test(w)) {
-          out += `${t.slice(last, i)}${id(w)}`;
-          last = j;
-        }
-      }
-      i = j;
-      continue;
-    }
-    if (!isSafeMark(c)) return undefined;
-    if (c === 32 && i > 0 && t.charCodeAt(i - 1) === 32) return undefined;
-    if (c === 46 && i > 0 && isLetter(t.charCodeAt(i - 1)) && i + 1 < t.length && isLetter(t.charCodeAt(i + 1))) return undefined;
-    i++;
-  }
-  return last === 0 ? t : `${out}${t.slice(last)}`;
+  do {
+    out += `${t.slice(last, m.index)}${id(m[0])}`;
+    last = ADDRESS.lastIndex;
+    m = ADDRESS.exec(t);
+  } while (m !== null);
+  // exec() has set lastIndex back to 0 (ADDRESS is shared: wordsSlow()'s replace() starts from there too).
+  return `${out}${t.slice(last)}`;
 }
 
 function wordByWord(t: string): string {
@@ -187,7 +168,9 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     d.line(`Coverage: ${words(r.coverage)}`);
   }
 
-  const x: Text = { ...memoEscapes(), words: memo(words) };
+  // An object literal of its own (not a spread copy): one shape from the first document on, for the optimised code.
+  const escapes = memoEscapes();
+  const x: Text = { esc: escapes.esc, id: escapes.id, words: memo(words) };
   d.h(level + 1, 'Balance changes');
   if (r.changes.length === 0) d.line('No balance change measured or caused.');
   for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(x, c, r.causes));
