@@ -177,15 +177,28 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
 
   d.h(level + 1, 'Effects by cause');
   if (r.causes.length === 0) d.line('No Cosmos effect with a balance or stake movement.');
+  // The last precompile origin's words: causes of one precompile call come one after another (made once for them).
+  let lastOrigin: Cause['origin'];
+  let lastBy = '';
   for (let i = 0; i < Math.min(r.causes.length, MAX_SHOWN); i++) {
     const c = r.causes[i];
-    const by = c.origin?.precompile
-      ? ` · by the ${x.esc(c.origin.precompileName ?? 'precompile')} precompile ${x.id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
-      : c.kind === 'fee'
-        ? ' · by the ante handler'
-        : c.origin?.message !== undefined
-          ? ` · message ${c.origin.message}${c.origin.frame !== undefined ? `, frame ${c.origin.frame}` : ''}`
-          : '';
+    const o = c.origin;
+    let by: string;
+    if (o?.precompile) {
+      const same =
+        lastOrigin !== undefined && o.precompile === lastOrigin.precompile && o.precompileName === lastOrigin.precompileName && o.frame === lastOrigin.frame;
+      if (!same) {
+        lastOrigin = o;
+        lastBy = ` · by the ${x.esc(o.precompileName ?? 'precompile')} precompile ${x.id(o.precompile)}${o.frame !== undefined ? ` (frame ${o.frame})` : ''}`;
+      }
+      by = lastBy;
+    } else
+      by =
+        c.kind === 'fee'
+          ? ' · by the ante handler'
+          : o?.message !== undefined
+            ? ` · message ${o.message}${o.frame !== undefined ? `, frame ${o.frame}` : ''}`
+            : '';
     let events = '';
     for (let k = 0; k < Math.min(c.events.length, 20); k++) events += `${k === 0 ? ' · events ' : ', '}#${c.events[k]}`;
     // Each sentence says its own amounts: words() without the memo (it would keep every one).
@@ -200,6 +213,8 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
   }
 
   d.h(level + 1, `Cosmos events (${r.events.length}${r.logCopies > 0 ? `, of which ${r.logCopies} tx_log copies of the EVM logs` : ''})`);
+  // A cause's words, made for the first of its events (each cause covers two to four).
+  const causeWords: string[] = [];
   for (let i = 0; i < Math.min(r.events.length, MAX_SHOWN); i++) {
     const e = r.events[i];
     const where = e.msgIndex === undefined ? 'tx' : `msg ${e.msgIndex}`;
@@ -207,7 +222,12 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
       d.line(`- #${e.index} ${where} ${x.esc(e.type)} · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`);
       continue;
     }
-    const what = e.cause !== undefined ? ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})` : e.echo ? ` · ${x.words(e.echo)}` : '';
+    const what =
+      e.cause !== undefined
+        ? (causeWords[e.cause] ??= ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})`)
+        : e.echo
+          ? ` · ${x.words(e.echo)}`
+          : '';
     // The attributes but msg_index (said by `where`), at most MAX_ATTRS.
     let attrs = '';
     let shown = 0;
