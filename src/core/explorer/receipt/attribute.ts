@@ -422,14 +422,15 @@ export function attribute(input: AttributionInput): Attribution {
     }
   }
   const bondDenom = input.evmDenom;
+  // Made once, not two closures per event.
+  const originOf = (e: Ev): CauseOrigin | undefined => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
+  const delegatorOf = (e: Ev, t: Attrs): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
   for (let eAt = 0; eAt < events.length; eAt++) {
     const e = events[eAt];
     const t = a[e.index];
-    const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
-    const delegator = (): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
     switch (e.type) {
       case 'withdraw_rewards': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -438,7 +439,7 @@ export function attribute(input: AttributionInput): Attribution {
         const tr = d ? takeTransfer(DISTRIBUTION, d, coinsKey(coins)) : undefined;
         if (tr !== undefined) covered.push(tr);
         const auto = changed.get(e.msgIndex) !== undefined && !/MsgWithdrawDelegatorReward/.test(input.messages[e.msgIndex ?? -1]?.typeUrl ?? '');
-        const o = origin();
+        const o = originOf(e);
         const explicit = o?.precompile === DISTRIBUTION_PC;
         const sentence =
           coins.length === 0
@@ -450,7 +451,7 @@ export function attribute(input: AttributionInput): Attribution {
         break;
       }
       case 'delegate': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -469,12 +470,12 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} delegated to ${v}${t.get('new_shares') ? ` (${t.get('new_shares')} new shares)` : ''}, moved to the ${moduleOf(pool) === 'not_bonded_tokens_pool' ? 'not-bonded' : 'bonded'} pool`,
           d ? moved(coins, d, pool) : [],
           covered,
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'unbond': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -488,12 +489,12 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} unbonding from ${v}: paid to the delegator when the unbonding completes${when ? ` (${when})` : ''}, not in this transaction`,
           tr !== undefined ? moved(coins, BONDED_POOL, NOT_BONDED_POOL) : [],
           covered,
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'redelegate': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         role(hx(t.get('source_validator')), 'validator');
@@ -503,21 +504,21 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} redelegated from ${t.get('source_validator') ?? '?'} to ${t.get('destination_validator') ?? '?'} (the delegator's balance does not change)`,
           [],
           [e.index],
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'cancel_unbonding_delegation': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
-        add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], origin());
+        add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], originOf(e));
         break;
       }
       case 'send_packet':
       case 'ibc_transfer': {
         if (e.type === 'send_packet' && !t.has('packet_data') && !t.has('packet_data_hex')) break;
-        const o = origin();
+        const o = originOf(e);
         const sender = hx(t.get('sender'));
         role(sender, 'sender');
         const data = e.type === 'ibc_transfer' ? t : packetData(t.get('packet_data'));
@@ -538,7 +539,7 @@ export function attribute(input: AttributionInput): Attribution {
           `vote ${t.get('option') ?? '?'} on proposal ${t.get('proposal_id') ?? '?'}${t.get('voter') ? ` by ${t.get('voter')}` : ''}`,
           [],
           [e.index],
-          origin(),
+          originOf(e),
         );
         break;
       }
