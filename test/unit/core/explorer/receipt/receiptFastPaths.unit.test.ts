@@ -1,7 +1,8 @@
 // The receipt's fast paths (issue #35's figure: a receipt of 1,000 frames and 2,000 events within 2x
 // its raw documents) against the slow paths they stand in for: esc()/id() deciding the common case in
-// one test, words() scanning a sentence once, signed amounts, the per-document memo (bounded), coins
-// parsed once per text, the ledger's parts merged without a search, the trace's escapes remembered.
+// one test, words() deciding the common sentence with two tests and exec(), signed amounts, the
+// per-document memo (bounded), coins parsed once per text, the ledger's parts merged without a search
+// and their amount texts kept, bech32Of() remembered, the trace's escapes remembered.
 // Each fuzz compares both on the same inputs: any disagreement fails.
 import * as assert from 'node:assert/strict';
 import { Doc, esc, escSlow, id, idSlow, memo, memoEscapes } from '../../../../../src/core/explorer/mdDoc';
