@@ -165,7 +165,11 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
     evm: [evm],
   };
   const base = { provider: 'bench', query: evm.hash, found: 'an EVM transaction hash', notes: [], kind: 'tx', tx };
-  const flat = [...ante, ...inMsg.map((e) => ({ ...e, msgIndex: 0 }))];
+  // attribute()'s input as buildReceipt() (receipt.ts) makes it: each event an object literal with its msg_index.
+  const flat = [
+    ...ante.map((e) => ({ type: e.type, attributes: e.attributes })),
+    ...inMsg.map((e) => ({ type: e.type, attributes: e.attributes, msgIndex: 0 })),
+  ];
   const balances = (amount) => [{ denom: 'atest', amount }];
   const traceBody = Buffer.from(rawTrace(trace.frames));
   const txBody = Buffer.from(rawTx(ante, inMsg, tx.hash));

@@ -11,6 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { bytesOf } from '../addresses';
+import { BoundedMemo } from '../../base/memo';
 import { bech32Encode } from '../../chain/validate';
 import { precompileAt } from '../../contracts/builtin';
 import type { TraceFrame } from '../../contracts/trace';
@@ -102,8 +103,12 @@ export function hexOf(text: string | undefined): string | undefined {
   return b && b.length === 20 ? `0x${Buffer.from(b).toString('hex')}` : undefined;
 }
 
+/** Addresses already converted (a receipt's ledger names the same hundreds; the bytes and key made once each). */
+const bech32s = new BoundedMemo<string>(4096);
+
 export function bech32Of(hex: string, prefix: string): string {
-  return bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex')));
+  // The prefix's length first: no two (prefix, hex) pairs share a key.
+  return bech32s.get(`${prefix.length} ${prefix}${hex}`, () => bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))));
 }
 
 /** `5450000000000000000atest,1uatom` into coins; the unparsable parts left out. */
@@ -200,7 +205,11 @@ export function attribute(input: AttributionInput): Attribution {
     return hexes.get(text);
   };
   const unitText = (amount: string, denom: string): string => amountText(amount, denom, input.unit(denom));
-  const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => cs.map((c) => unitText(c.amount, c.denom)).join(', ') || '0';
+  const coinsText = (cs: ReadonlyArray<{ denom: string; amount: string }>): string => {
+    let text = '';
+    for (let k = 0; k < cs.length; k++) text += `${k === 0 ? '' : ', '}${unitText(cs[k].amount, cs[k].denom)}`;
+    return text || '0';
+  };
   type Ev = { -readonly [K in keyof ReceiptEvent]: ReceiptEvent[K] };
   const events: Ev[] = [];
   for (let index = 0; index < Math.min(input.events.length, MAX_RECEIPT_EVENTS); index++) {
@@ -209,7 +218,10 @@ export function attribute(input: AttributionInput): Attribution {
       e.msgIndex !== undefined ? { type: e.type, attributes: e.attributes, index, msgIndex: e.msgIndex } : { type: e.type, attributes: e.attributes, index },
     );
   }
-  const a = events.map((e) => new Attrs(e.attributes));
+  // Arrays filled by loops, not map()/filter(): an optimised attribute() makes them as the unoptimised one
+  // does (inlined map() and filter() make arrays of another kind, and the code made for the first is thrown away).
+  const a: Attrs[] = [];
+  for (let k = 0; k < events.length; k++) a.push(new Attrs(events[k].attributes));
   const causes: Cause[] = [];
   const roles = new Map<string, Set<string>>();
   const modules = new Map<string, string>();
@@ -243,7 +255,8 @@ export function attribute(input: AttributionInput): Attribution {
     for (let k = 0; k < covered.length; k++) if (events[covered[k]].cause === undefined) events[covered[k]].cause = i;
     return i;
   };
-  const transfers = events.filter((e) => e.type === 'transfer').map((e) => e.index);
+  const transfers: number[] = [];
+  for (let k = 0; k < events.length; k++) if (events[k].type === 'transfer') transfers.push(events[k].index);
   // Each transfer's parties and coins, read once (thousands of events: no quadratic re-parsing).
   // By event index (a transfer's entries; undefined for the other events).
   const tFrom: Array<string | undefined> = [];
@@ -409,14 +422,15 @@ export function attribute(input: AttributionInput): Attribution {
     }
   }
   const bondDenom = input.evmDenom;
+  // Made once, not two closures per event.
+  const originOf = (e: Ev): CauseOrigin | undefined => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
+  const delegatorOf = (e: Ev, t: Attrs): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
   for (let eAt = 0; eAt < events.length; eAt++) {
     const e = events[eAt];
     const t = a[e.index];
-    const origin = () => precompileFrame(PRECOMPILE_OF[e.type], e.msgIndex);
-    const delegator = (): string | undefined => hx(t.get('delegator')) ?? (e.msgIndex === evm?.message ? evmFrom : hx(input.signer));
     switch (e.type) {
       case 'withdraw_rewards': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -425,7 +439,7 @@ export function attribute(input: AttributionInput): Attribution {
         const tr = d ? takeTransfer(DISTRIBUTION, d, coinsKey(coins)) : undefined;
         if (tr !== undefined) covered.push(tr);
         const auto = changed.get(e.msgIndex) !== undefined && !/MsgWithdrawDelegatorReward/.test(input.messages[e.msgIndex ?? -1]?.typeUrl ?? '');
-        const o = origin();
+        const o = originOf(e);
         const explicit = o?.precompile === DISTRIBUTION_PC;
         const sentence =
           coins.length === 0
@@ -437,7 +451,7 @@ export function attribute(input: AttributionInput): Attribution {
         break;
       }
       case 'delegate': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -456,12 +470,12 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} delegated to ${v}${t.get('new_shares') ? ` (${t.get('new_shares')} new shares)` : ''}, moved to the ${moduleOf(pool) === 'not_bonded_tokens_pool' ? 'not-bonded' : 'bonded'} pool`,
           d ? moved(coins, d, pool) : [],
           covered,
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'unbond': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         const v = t.get('validator') ?? '';
         role(d, 'delegator');
@@ -475,12 +489,12 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} unbonding from ${v}: paid to the delegator when the unbonding completes${when ? ` (${when})` : ''}, not in this transaction`,
           tr !== undefined ? moved(coins, BONDED_POOL, NOT_BONDED_POOL) : [],
           covered,
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'redelegate': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
         role(hx(t.get('source_validator')), 'validator');
@@ -490,21 +504,21 @@ export function attribute(input: AttributionInput): Attribution {
           `${coinsText(coins)} redelegated from ${t.get('source_validator') ?? '?'} to ${t.get('destination_validator') ?? '?'} (the delegator's balance does not change)`,
           [],
           [e.index],
-          origin(),
+          originOf(e),
         );
         break;
       }
       case 'cancel_unbonding_delegation': {
-        const d = delegator();
+        const d = delegatorOf(e, t);
         const coins = coinsOf(t.get('amount'), bondDenom);
         role(d, 'delegator');
-        add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], origin());
+        add('cancelUnbonding', `unbonding of ${coinsText(coins)} from ${t.get('validator') ?? '?'} cancelled: delegated again`, [], [e.index], originOf(e));
         break;
       }
       case 'send_packet':
       case 'ibc_transfer': {
         if (e.type === 'send_packet' && !t.has('packet_data') && !t.has('packet_data_hex')) break;
-        const o = origin();
+        const o = originOf(e);
         const sender = hx(t.get('sender'));
         role(sender, 'sender');
         const data = e.type === 'ibc_transfer' ? t : packetData(t.get('packet_data'));
@@ -525,7 +539,7 @@ export function attribute(input: AttributionInput): Attribution {
           `vote ${t.get('option') ?? '?'} on proposal ${t.get('proposal_id') ?? '?'}${t.get('voter') ? ` by ${t.get('voter')}` : ''}`,
           [],
           [e.index],
-          origin(),
+          originOf(e),
         );
         break;
       }
@@ -620,14 +634,15 @@ export function attribute(input: AttributionInput): Attribution {
   // transfer they belong to, never counted on their own.
   // The causes by one of their movements (account, denom, signed amount): the first cause wins.
   const byMove = new Map2<Map<string, number>>();
-  causes.forEach((c, ci) => {
+  for (let ci = 0; ci < causes.length; ci++) {
+    const c = causes[ci];
     for (let mAt = 0; mAt < c.moves.length; mAt++) {
       const m = c.moves[mAt];
       let byAmount = byMove.get(m.account, m.denom);
       if (!byAmount) byMove.set(m.account, m.denom, (byAmount = new Map()));
       if (!byAmount.has(m.amount)) byAmount.set(m.amount, ci);
     }
-  });
+  }
   for (let eAt = 0; eAt < events.length; eAt++) {
     const e = events[eAt];
     if (e.type !== 'coin_spent' && e.type !== 'coin_received') continue;

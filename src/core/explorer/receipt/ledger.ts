@@ -29,10 +29,21 @@ function balancesOf(s: StateSnapshot | undefined, evmDenom: string | undefined):
   return undefined;
 }
 
+/** A cause's movement of one account and denom; `text`: its amount as the cause wrote it when that is its decimal form (no BigInt printed again). */
+interface Part {
+  cause: number;
+  amount: bigint;
+  text: string | undefined;
+}
+
+/** Decimal digits as BigInt prints them: no leading zero, no `-0`. */
+const CANONICAL = /^(?:0|-?[1-9][0-9]*)$/;
+
 export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary: string } {
   // The causes' movements, per account and denom.
-  const expected = new Map<string, Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>>();
-  input.causes.forEach((c, ci) => {
+  const expected = new Map<string, Map<string, { sum: bigint; parts: Part[] }>>();
+  for (let ci = 0; ci < input.causes.length; ci++) {
+    const c = input.causes[ci];
     for (let k = 0; k < c.moves.length; k++) {
       const m = c.moves[k];
       let byDenom = expected.get(m.account);
@@ -43,22 +54,34 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
       row.sum += v;
       // Causes come in order: a cause's earlier movement of this account and denom is the last part.
       const same = row.parts.length > 0 ? row.parts[row.parts.length - 1] : undefined;
-      if (same && same.cause === ci) same.amount += v;
-      else row.parts.push({ cause: ci, amount: v });
+      if (same && same.cause === ci) {
+        same.amount += v;
+        same.text = undefined;
+      } else row.parts.push({ cause: ci, amount: v, text: CANONICAL.test(m.amount) ? m.amount : undefined });
     }
-  });
+  }
   const changes: BalanceChange[] = [];
   const show = (v: bigint, denom: string) => input.display(v.toString(), denom);
+  const partsOf = (ps: readonly Part[], denom: string) => {
+    const out: Array<{ cause: number; amount: string; display: string | undefined }> = [];
+    for (let k = 0; k < ps.length; k++) {
+      const p = ps[k];
+      if (p.amount === 0n) continue;
+      const amount = p.text ?? p.amount.toString();
+      out.push({ cause: p.cause, amount, display: input.display(amount, denom) });
+    }
+    return out;
+  };
   const read = new Set<string>();
   for (const acc of input.accounts) {
     read.add(acc.account);
     const before = balancesOf(acc.before, input.evmDenom);
     const after = balancesOf(acc.after, input.evmDenom);
-    const exp = expected.get(acc.account) ?? new Map<string, { sum: bigint; parts: Array<{ cause: number; amount: bigint }> }>();
+    const exp = expected.get(acc.account) ?? new Map<string, { sum: bigint; parts: Part[] }>();
     const denoms = new Set<string>([...exp.keys(), ...(before?.keys() ?? []), ...(after?.keys() ?? [])]);
     for (const denom of [...denoms].sort()) {
       const e = exp.get(denom) ?? { sum: 0n, parts: [] };
-      const parts = e.parts.filter((p) => p.amount !== 0n).map((p) => ({ cause: p.cause, amount: p.amount.toString(), display: show(p.amount, denom) }));
+      const parts = partsOf(e.parts, denom);
       const base = { account: acc.account, bech32: acc.bech32, denom, explained: e.sum.toString(), parts };
       if (!before || !after) {
         if (e.parts.length === 0) continue;
@@ -98,16 +121,31 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
         bech32: input.bech32Of(account),
         denom,
         explained: e.sum.toString(),
-        parts: e.parts.filter((p) => p.amount !== 0n).map((p) => ({ cause: p.cause, amount: p.amount.toString(), display: show(p.amount, denom) })),
+        parts: partsOf(e.parts, denom),
         status: 'unmeasured',
         why: mod ? `the ${mod.replace(/_/g, ' ')} module account is not read: every block moves it` : 'not read (over the cap of accounts)',
       });
     }
   }
-  const measured = changes.filter((c) => c.status !== 'unmeasured' || !input.modules.has(c.account));
-  const unexplained = measured.filter((c) => c.status === 'unexplained');
-  const unmeasured = measured.filter((c) => c.status === 'unmeasured');
-  const accounts = new Set(measured.filter((c) => c.status === 'explained').map((c) => c.account)).size;
+  return { changes, summary: summaryOf(changes, input.modules) };
+}
+
+/** The receipt's one-line verdict on the changes (apart from ledger(): run once per receipt, it stays out of its optimised code). */
+function summaryOf(changes: readonly BalanceChange[], modules: ReadonlyMap<string, string>): string {
+  // Counted in one loop.
+  const measured: BalanceChange[] = [];
+  const unexplained: BalanceChange[] = [];
+  const unmeasured: BalanceChange[] = [];
+  const explainedAccounts = new Set<string>();
+  for (let k = 0; k < changes.length; k++) {
+    const c = changes[k];
+    if (c.status === 'unmeasured' && modules.has(c.account)) continue;
+    measured.push(c);
+    if (c.status === 'unexplained') unexplained.push(c);
+    else if (c.status === 'unmeasured') unmeasured.push(c);
+    else if (c.status === 'explained') explainedAccounts.add(c.account);
+  }
+  const accounts = explainedAccounts.size;
   let summary: string;
   if (unexplained.length === 0 && unmeasured.length === 0) {
     summary =
@@ -126,5 +164,5 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
     if (unmeasured.length > 0) parts.push(`${unmeasured.length} change(s) not measured (${unmeasured[0].why ?? 'not read'})`);
     summary = `${parts.join('; ')}.`;
   }
-  return { changes, summary };
+  return summary;
 }

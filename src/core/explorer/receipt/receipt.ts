@@ -12,7 +12,7 @@ import { type AccountState, pool, readAccountState } from '../../chain/state';
 import type { ChainContext } from '../context';
 import { knownContext } from '../context';
 import { type ExplorerSource, rethrowCancel } from '../source';
-import type { TxView } from '../views';
+import type { EventView, TxView } from '../views';
 import { amountText } from '../units';
 import { type EvmSide, attribute, bech32Of, hexOf } from './attribute';
 import { ledger } from './ledger';
@@ -81,9 +81,14 @@ export async function buildReceipt(src: ExplorerSource, ctx: ChainContext, tx: T
   const notes: string[] = [];
   const prefix = await ctx.prefix();
   const evmDenom = await ctx.evmDenom();
-  const events = tx.events.flatMap((g) =>
-    g.events.map((e) => ({ ...e, ...(g.msgIndex !== undefined && /^\d{1,6}$/.test(g.msgIndex) ? { msgIndex: Number(g.msgIndex) } : {}) })),
-  );
+  // Each event as an object literal of one of two shapes, not a spread copy: V8 gives spread copies a
+  // map each after the first few, and attribute() reading 2,000 objects of 2,000 maps is ~1 ms of misses.
+  const events: Array<EventView & { msgIndex?: number }> = [];
+  for (const g of tx.events) {
+    const msgIndex = g.msgIndex !== undefined && /^\d{1,6}$/.test(g.msgIndex) ? Number(g.msgIndex) : undefined;
+    for (const e of g.events)
+      events.push(msgIndex === undefined ? { type: e.type, attributes: e.attributes } : { type: e.type, attributes: e.attributes, msgIndex });
+  }
   // The display units of the denoms the receipt names (read once per provider, cached).
   const denoms = new Set<string>([...(evmDenom ? [evmDenom] : []), ...(tx.fee?.amount.map((c) => c.denom) ?? [])]);
   for (const e of events)

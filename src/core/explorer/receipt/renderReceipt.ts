@@ -36,48 +36,29 @@ export function wordsSlow(text: string): string {
   return wordByWord(t);
 }
 
-const ADDRESS_WORD = /^(?:0x[0-9a-fA-F]{6,}|[a-z]{1,20}1[02-9ac-hj-np-z]{6,})$/;
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-/** SAFE's characters other than letters and digits: space . , : ; ( ) × − + - */
-const isSafeMark = (c: number): boolean =>
-  c === 32 || c === 46 || c === 44 || c === 58 || c === 59 || c === 40 || c === 41 || c === 0xd7 || c === 0x2212 || c === 43 || c === 45;
+/** What a sentence of SAFE characters must not have either: two spaces together, a letter.letter. */
+const NOT_PLAIN = / {2}|[A-Za-z]\.[A-Za-z]/;
 
 /**
- * words() of the common sentence in one scan: only SAFE characters, no two spaces together, no
- * letter.letter; its addresses in code spans (`t.replace(ADDRESS, id)`: ADDRESS is all word
- * characters between two \b, so it matches whole runs of letters and digits, each run of 8 or
- * more, its shortest match, tested once). Undefined for any other text (then the regular
- * expressions decide).
+ * words() of the common sentence: only SAFE characters, no two spaces together, no letter.letter;
+ * its addresses in code spans. What wordsSlow() gives such a text (its whitespace is single spaces
+ * already), found with ADDRESS's exec() (a scan of native code) and joined without a callback per
+ * match. Undefined for any other text (then words() goes on as wordsSlow() would).
  */
 function plainSentence(t: string): string | undefined {
+  if (!SAFE.test(t) || NOT_PLAIN.test(t)) return undefined;
+  ADDRESS.lastIndex = 0;
+  let m = ADDRESS.exec(t);
+  if (m === null) return t;
   let out = '';
   let last = 0;
-  let i = 0;
-  while (i < t.length) {
-    const c = t.charCodeAt(i);
-    if (isLetter(c) || isDigit(c)) {
-      let j = i + 1;
-      for (; j < t.length; j++) {
-        const d = t.charCodeAt(j);
-        if (!isLetter(d) && !isDigit(d)) break;
-      }
-      if (j - i >= 8) {
-        const w = t.slice(i, j);
-        if (ADDRESS_WORD.test(w)) {
-          out += `${t.slice(last, i)}${id(w)}`;
-          last = j;
-        }
-      }
-      i = j;
-      continue;
-    }
-    if (!isSafeMark(c)) return undefined;
-    if (c === 32 && i > 0 && t.charCodeAt(i - 1) === 32) return undefined;
-    if (c === 46 && i > 0 && isLetter(t.charCodeAt(i - 1)) && i + 1 < t.length && isLetter(t.charCodeAt(i + 1))) return undefined;
-    i++;
-  }
-  return last === 0 ? t : `${out}${t.slice(last)}`;
+  do {
+    out += `${t.slice(last, m.index)}${id(m[0])}`;
+    last = ADDRESS.lastIndex;
+    m = ADDRESS.exec(t);
+  } while (m !== null);
+  // exec() has set lastIndex back to 0 (ADDRESS is shared: wordsSlow()'s replace() starts from there too).
+  return `${out}${t.slice(last)}`;
 }
 
 function wordByWord(t: string): string {
@@ -187,22 +168,37 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
     d.line(`Coverage: ${words(r.coverage)}`);
   }
 
-  const x: Text = { ...memoEscapes(), words: memo(words) };
+  // An object literal of its own (not a spread copy): one shape from the first document on, for the optimised code.
+  const escapes = memoEscapes();
+  const x: Text = { esc: escapes.esc, id: escapes.id, words: memo(words) };
   d.h(level + 1, 'Balance changes');
   if (r.changes.length === 0) d.line('No balance change measured or caused.');
   for (const c of r.changes.slice(0, MAX_SHOWN)) d.line(changeLine(x, c, r.causes));
 
   d.h(level + 1, 'Effects by cause');
   if (r.causes.length === 0) d.line('No Cosmos effect with a balance or stake movement.');
+  // The last precompile origin's words: causes of one precompile call come one after another (made once for them).
+  let lastOrigin: Cause['origin'];
+  let lastBy = '';
   for (let i = 0; i < Math.min(r.causes.length, MAX_SHOWN); i++) {
     const c = r.causes[i];
-    const by = c.origin?.precompile
-      ? ` · by the ${x.esc(c.origin.precompileName ?? 'precompile')} precompile ${x.id(c.origin.precompile)}${c.origin.frame !== undefined ? ` (frame ${c.origin.frame})` : ''}`
-      : c.kind === 'fee'
-        ? ' · by the ante handler'
-        : c.origin?.message !== undefined
-          ? ` · message ${c.origin.message}${c.origin.frame !== undefined ? `, frame ${c.origin.frame}` : ''}`
-          : '';
+    const o = c.origin;
+    let by: string;
+    if (o?.precompile) {
+      const same =
+        lastOrigin !== undefined && o.precompile === lastOrigin.precompile && o.precompileName === lastOrigin.precompileName && o.frame === lastOrigin.frame;
+      if (!same) {
+        lastOrigin = o;
+        lastBy = ` · by the ${x.esc(o.precompileName ?? 'precompile')} precompile ${x.id(o.precompile)}${o.frame !== undefined ? ` (frame ${o.frame})` : ''}`;
+      }
+      by = lastBy;
+    } else
+      by =
+        c.kind === 'fee'
+          ? ' · by the ante handler'
+          : o?.message !== undefined
+            ? ` · message ${o.message}${o.frame !== undefined ? `, frame ${o.frame}` : ''}`
+            : '';
     let events = '';
     for (let k = 0; k < Math.min(c.events.length, 20); k++) events += `${k === 0 ? ' · events ' : ', '}#${c.events[k]}`;
     // Each sentence says its own amounts: words() without the memo (it would keep every one).
@@ -217,6 +213,8 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
   }
 
   d.h(level + 1, `Cosmos events (${r.events.length}${r.logCopies > 0 ? `, of which ${r.logCopies} tx_log copies of the EVM logs` : ''})`);
+  // A cause's words, made for the first of its events (each cause covers two to four).
+  const causeWords: string[] = [];
   for (let i = 0; i < Math.min(r.events.length, MAX_SHOWN); i++) {
     const e = r.events[i];
     const where = e.msgIndex === undefined ? 'tx' : `msg ${e.msgIndex}`;
@@ -224,7 +222,12 @@ export function renderReceipt(d: Doc, r: ReceiptView, level: number): void {
       d.line(`- #${e.index} ${where} ${x.esc(e.type)} · copy of EVM log ${e.copyOfLog} (shown with the EVM logs)`);
       continue;
     }
-    const what = e.cause !== undefined ? ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})` : e.echo ? ` · ${x.words(e.echo)}` : '';
+    const what =
+      e.cause !== undefined
+        ? (causeWords[e.cause] ??= ` · cause ${e.cause} (${x.esc(r.causes[e.cause]?.kind ?? '?')})`)
+        : e.echo
+          ? ` · ${x.words(e.echo)}`
+          : '';
     // The attributes but msg_index (said by `where`), at most MAX_ATTRS.
     let attrs = '';
     let shown = 0;

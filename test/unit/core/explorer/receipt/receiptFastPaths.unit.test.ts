@@ -1,12 +1,14 @@
 // The receipt's fast paths (issue #35's figure: a receipt of 1,000 frames and 2,000 events within 2x
 // its raw documents) against the slow paths they stand in for: esc()/id() deciding the common case in
-// one test, words() scanning a sentence once, signed amounts, the per-document memo (bounded), coins
-// parsed once per text, the ledger's parts merged without a search, the trace's escapes remembered.
+// one test, words() deciding the common sentence with two tests and exec(), signed amounts, the
+// per-document memo (bounded), coins parsed once per text, the ledger's parts merged without a search
+// and their amount texts kept, bech32Of() remembered, the trace's escapes remembered.
 // Each fuzz compares both on the same inputs: any disagreement fails.
 import * as assert from 'node:assert/strict';
 import { Doc, esc, escSlow, id, idSlow, memo, memoEscapes } from '../../../../../src/core/explorer/mdDoc';
 import { frameLine, renderTrace } from '../../../../../src/core/explorer/renderEvm';
-import { canonical, coinsKeyOf, parseCoins } from '../../../../../src/core/explorer/receipt/attribute';
+import { bech32 } from '@scure/base';
+import { bech32Of, canonical, coinsKeyOf, parseCoins } from '../../../../../src/core/explorer/receipt/attribute';
 import { ledger } from '../../../../../src/core/explorer/receipt/ledger';
 import { signedAmount, words, wordsSlow } from '../../../../../src/core/explorer/receipt/renderReceipt';
 import type { Cause } from '../../../../../src/core/explorer/receipt/types';
@@ -255,5 +257,43 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
       ],
     );
     assert.equal(atest.explained, '13');
+  });
+
+  it('the ledger`s parts say their amounts as BigInt prints them, whether a cause wrote them so or not', () => {
+    const A = `0x${'a'.repeat(40)}`;
+    const amounts = ['5', '-5', '0', '-0', '007', '-007', '00', '1'.repeat(80), `-${'9'.repeat(80)}`];
+    const causes: Cause[] = amounts.map((amount) => ({ kind: 'bankTransfer', sentence: '', moves: [{ account: A, denom: 'atest', amount }], events: [] }));
+    const shown: string[] = [];
+    const { changes } = ledger({
+      causes,
+      accounts: [],
+      modules: new Map(),
+      bech32Of: (h) => `b32${h}`,
+      evmDenom: 'atest',
+      display: (amount) => {
+        shown.push(amount);
+        return undefined;
+      },
+    });
+    const expected = amounts.map((a) => BigInt(a)).filter((v) => v !== 0n);
+    assert.deepEqual(
+      changes[0].parts.map((p) => p.amount),
+      expected.map((v) => v.toString()),
+    );
+    // display() is asked with the same text.
+    assert.deepEqual(
+      shown,
+      expected.map((v) => v.toString()),
+    );
+    assert.equal(changes[0].explained, expected.reduce((x, y) => x + y, 0n).toString());
+  });
+
+  it('bech32Of() remembered: the same address as @scure/base makes, for each prefix, asked twice', () => {
+    const hexes = Array.from({ length: 300 }, (_, i) => `0x${(i * 7919).toString(16).padStart(40, '0')}`);
+    // Several prefixes for the same bytes (one memo for all); the second round answers from the memo.
+    const prefixes = ['cosmos', 'cosmos0', 'c', 'cosmosvaloper', 'evmos'];
+    for (let round = 0; round < 2; round++)
+      for (const p of prefixes)
+        for (const h of hexes) assert.equal(bech32Of(h, p), bech32.encode(p, bech32.toWords(Buffer.from(h.slice(2), 'hex')), false), `${p} ${h}`);
   });
 });
