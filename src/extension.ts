@@ -70,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
   const documents = new ResultDocuments();
   const health = new HealthController(http, log, secrets);
   context.subscriptions.push(secrets, documents, health);
-  const history = registerHistory((d) => void context.subscriptions.push(d), log, vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents);
+  const keep = (d: vscode.Disposable) => void context.subscriptions.push(d);
+  const history = registerHistory(keep, log, vscode.Uri.joinPath(context.globalStorageUri, 'history'), documents);
   const storageDir = vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath;
   const a: Activation = {
     log,
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): ActivatedApi {
     health,
     state: context.globalState,
     extensionUri: context.extensionUri,
-    keep: (d: vscode.Disposable) => void context.subscriptions.push(d),
+    keep,
   };
   // Answers left in storage by earlier sessions: stale and partial files go (core/transport/spillFiles.ts).
   const sweep = setTimeout(

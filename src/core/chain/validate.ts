@@ -169,6 +169,12 @@ export function bech32Encode(hrp: string, bytes: Uint8Array): string {
   return encoded.get(key, () => bech32.encode(hrp, bech32.toWords(bytes), false));
 }
 
+/** bech32Encode() of bytes given as hex (`0x…`): the same memo, and no bytes made for an address already encoded. */
+export function bech32EncodeHex(hrp: string, hex: string): string {
+  const body = (hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex).toLowerCase();
+  return encoded.get(`${hrp} ${body}`, () => bech32.encode(hrp, bech32.toWords(Buffer.from(body, 'hex')), false));
+}
+
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
 // --- typed parameters of the module routes (catalogue/modules.ts) ---------------------------------

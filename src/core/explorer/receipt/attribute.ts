@@ -11,8 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { bytesOf } from '../addresses';
-import { BoundedMemo } from '../../base/memo';
-import { bech32Encode } from '../../chain/validate';
+import { bech32EncodeHex } from '../../chain/validate';
 import { precompileAt } from '../../contracts/builtin';
 import type { TraceFrame } from '../../contracts/trace';
 import type { DenomUnit } from '../context';
@@ -103,12 +102,9 @@ export function hexOf(text: string | undefined): string | undefined {
   return b && b.length === 20 ? `0x${Buffer.from(b).toString('hex')}` : undefined;
 }
 
-/** Addresses already converted (a receipt's ledger names the same hundreds; the bytes and key made once each). */
-const bech32s = new BoundedMemo<string>(4096);
-
+/** `0x…` in bech32 (remembered by bech32EncodeHex: a receipt's ledger names the same hundreds, no bytes made again). */
 export function bech32Of(hex: string, prefix: string): string {
-  // The prefix's length first: no two (prefix, hex) pairs share a key.
-  return bech32s.get(`${prefix.length} ${prefix}${hex}`, () => bech32Encode(prefix, Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))));
+  return bech32EncodeHex(prefix, hex);
 }
 
 /** `5450000000000000000atest,1uatom` into coins; the unparsable parts left out. */
