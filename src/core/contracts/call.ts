@@ -11,7 +11,7 @@ import * as l10n from '../base/l10n';
 import { selectorOf } from './builtin';
 import { type Alternative, type EngineSupport, checkCallOverrides } from './engines';
 import { decodeOutputs } from './decode';
-import type { ContractRegistry, ResolveContext } from './registry';
+import { type ContractRegistry, type ResolveContext, atBlock } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
@@ -101,7 +101,7 @@ export async function prepareCall(
   if (typeof spec.function !== 'string' || spec.function.trim() === '')
     refuse(l10n.both('function: a signature such as balanceOf(address), or a name when the ABI is known.'));
   const block = blockParam(spec.block);
-  const contract = await registry.contractAt(spec.address, { ...ctx, block });
+  const contract = await registry.contractAt(spec.address, atBlock(ctx, block));
   const args = splitArgs(spec.args);
   const fn = resolveFunction(spec.function, contract, args.length);
   const data = encodeCall(fn, args);

@@ -108,7 +108,7 @@ function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexCheck
         out[i] = addressAt(data, at + 24);
         break;
       case 1: {
-        if (data.slice(at, at + 62) !== ZERO_31) return undefined;
+        if (!data.startsWith(ZERO_31, at)) return undefined;
         const last = data.slice(at + 62, at + 64);
         if (last === '00') out[i] = false;
         else if (last === '01') out[i] = true;
@@ -119,7 +119,7 @@ function decodeWords(plan: readonly WordPlan[], data: string, from = 2, hexCheck
       case 3: {
         let v: bigint;
         // Most words are small: 13 hex digits (52 bits) read as a number, the rest as a bigint.
-        if (data.slice(at, at + 51) === ZERO_51) {
+        if (data.startsWith(ZERO_51, at)) {
           const low = Number.parseInt(data.slice(at + 51, at + 64), 16);
           if (w.kind === 2 && (!w.big || json)) {
             // json: a big integer as its decimal string already (what argsOf() makes of the bigint).

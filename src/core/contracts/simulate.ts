@@ -21,7 +21,7 @@ import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
 import { resolveFunction } from './call';
 import { decodeOutputs } from './decode';
-import type { ContractRegistry, ResolveContext } from './registry';
+import { type ContractRegistry, type ResolveContext, atBlock } from './registry';
 import { type TraceView, decodeTrace } from './trace';
 import type { Decoded, DecodedArg } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
@@ -303,8 +303,8 @@ export async function prepareSimulation(spec: SimulationSpec, registry: Contract
     calls = spec.steps.map((s) => ({ from: spec.from, gas: spec.gas, ...(s && typeof s === 'object' ? s : {}) }));
   } else calls = [spec];
   const steps: PreparedStep[] = [];
-  const atBlock: ResolveContext = { ...ctx, block };
-  for (let i = 0; i < calls.length; i++) steps.push(await prepareStep(calls[i], registry, atBlock, calls.length > 1 ? `steps[${i}].` : ''));
+  const at = atBlock(ctx, block);
+  for (let i = 0; i < calls.length; i++) steps.push(await prepareStep(calls[i], registry, at, calls.length > 1 ? `steps[${i}].` : ''));
   return { block, steps, overrides, blockOverrides, needs: needsOf({ steps: spec.steps, overrides, blockOverrides }) };
 }
 
@@ -630,7 +630,7 @@ export async function simulate(
   const p = await prepareSimulation(spec, registry, ctx);
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
   const raw = engine === 'eth_simulateV1' ? await runSimulateV1(evm, p) : engine === 'debug_traceCall' ? await runTraceCall(evm, p) : await runEthCall(evm, p);
-  const dctx: ResolveContext = { ...ctx, block: p.block };
+  const dctx = atBlock(ctx, p.block);
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
     // A return without logs (eth_call) needs nothing of the registry: decoded without an await.
@@ -780,7 +780,7 @@ export async function replaySpec(
   if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
   const block = (height - 1n).toString();
   const data = typeof tx.input === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(tx.input) ? tx.input : '0x';
-  const call = registry ? await readableCall(data, tx.to, registry, { ...ctx, block: `0x${(height - 1n).toString(16)}` }) : undefined;
+  const call = registry ? await readableCall(data, tx.to, registry, atBlock(ctx, `0x${(height - 1n).toString(16)}`)) : undefined;
   const spec: SimulationSpec = {
     address: tx.to,
     ...(call ?? { data }),

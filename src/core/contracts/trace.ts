@@ -222,7 +222,7 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
     return names.get(a);
   };
   // By callee, then by selector.
-  const calls = new Map<string, Map<string, Known>>();
+  const calls = new Map<string, { last: Known | undefined; bySelector: Map<string, Known> }>();
   let lastKnown: Known | undefined;
   let lastTo: string | undefined;
   let lastInput = '';
@@ -261,13 +261,18 @@ export async function decodeTrace(root: Json, configAs: 'string' | 'object', reg
       // The same callee and selector as the frame before (a loop of calls): its entry, without a slice or a lookup.
       if (lastKnown !== undefined && to === lastTo && sameSelector(input, lastInput)) known = lastKnown;
       else {
-        const selector = input.slice(0, 10).toLowerCase();
-        let byCallee = calls.get(to ?? '');
-        if (!byCallee) calls.set(to ?? '', (byCallee = new Map()));
-        known = byCallee.get(selector);
-        if (!known) {
-          const c = await registry.callCandidates(selector, to, ctx);
-          byCallee.set(selector, (known = { selector, candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+        let callee = calls.get(to ?? '');
+        if (!callee) calls.set(to ?? '', (callee = { last: undefined, bySelector: new Map() }));
+        // The callee's last selector (calls that alternate between two contracts): no slice, no lookup.
+        if (callee.last !== undefined && sameSelector(input, callee.last.selector)) known = callee.last;
+        else {
+          const selector = input.slice(0, 10).toLowerCase();
+          known = callee.bySelector.get(selector);
+          if (!known) {
+            const c = await registry.callCandidates(selector, to, ctx);
+            callee.bySelector.set(selector, (known = { selector, candidates: c.candidates, contract: c.contract, outputs: new Map() }));
+          }
+          callee.last = known;
         }
         lastKnown = known;
         lastTo = to;

@@ -43,31 +43,82 @@ export const MIN_BUDGET_MS = 50;
  * none, the implicit `success`. `resolve` gives a value side its text (references, variables: it may
  * throw, and the assertion fails with why); `budgetMs` (what is left of the request's timeout, at
  * least MIN_BUDGET_MS) bounds every prepare() of the request together (regex runs): one deadline.
- * Never throws: every problem is a failed result.
+ * Never throws: every problem is a failed result. A promise only when a prepare() waits (a regular
+ * expression run in the worker): a file's thousands of assertions mostly resolve at once.
  */
-export async function evaluateOwn(
+export function evaluateOwn(
   request: Pick<QueryRequest, 'line' | 'assertions'>,
   record: ResultRecord,
   resolve: (value: Located) => string,
   budgetMs: number,
-): Promise<AssertionResult[]> {
-  const own = request.assertions.filter((a) => !isAcross(a));
+): AssertionResult[] | Promise<AssertionResult[]> {
   const deadline = Date.now() + Math.max(MIN_BUDGET_MS, budgetMs);
-  if (own.length === 0) return [evaluate(implicitSuccess(request), record)];
+  const all = request.assertions;
   const results: AssertionResult[] = [];
-  for (const a of own) {
-    try {
-      const kind = kindOf(a);
-      const value = kind.value?.(a);
-      const expected = value ? resolve(value) : undefined;
-      const prepared = await kind.prepare?.(a, record, deadline);
-      const result = evaluate(a, record, expected, prepared);
-      // With its references resolved (the reports' names), when it has any: masked, one line.
-      const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
-      results.push(templated ? { ...result, shownText: a.text.slice(0, value.col - a.col) + oneLine(masker.mask(expected), 80) } : result);
-    } catch (err) {
-      results.push({ assertion: a, passed: false, message: errorMessage(err) });
-    }
+  for (let i = 0; i < all.length; i++) {
+    if (isAcross(all[i])) continue;
+    const result = evaluateOne(all[i], record, resolve, deadline);
+    if (result instanceof Promise) return evaluateRest(result, results, all, i + 1, record, resolve, deadline);
+    results.push(result);
   }
+  if (results.length === 0) results.push(evaluate(implicitSuccess(request), record));
   return results;
+}
+
+/** evaluateOwn() from the first assertion that waits on. */
+async function evaluateRest(
+  waiting: Promise<AssertionResult>,
+  results: AssertionResult[],
+  all: readonly Assertion[],
+  from: number,
+  record: ResultRecord,
+  resolve: (value: Located) => string,
+  deadline: number,
+): Promise<AssertionResult[]> {
+  results.push(await waiting);
+  for (let i = from; i < all.length; i++) if (!isAcross(all[i])) results.push(await evaluateOne(all[i], record, resolve, deadline));
+  return results;
+}
+
+/** One assertion of evaluateOwn(); never throws (nor rejects). */
+function evaluateOne(a: Assertion, record: ResultRecord, resolve: (value: Located) => string, deadline: number): AssertionResult | Promise<AssertionResult> {
+  let value: Located | undefined;
+  let expected: string | undefined;
+  let prepared: MatchOutcome | undefined | Promise<MatchOutcome | undefined>;
+  try {
+    const kind = kindOf(a);
+    value = kind.value?.(a);
+    expected = value ? resolve(value) : undefined;
+    prepared = kind.prepare?.(a, record, deadline);
+  } catch (err) {
+    return failedOn(a, err);
+  }
+  if (prepared instanceof Promise) {
+    return prepared.then(
+      (p) => judged(a, record, value, expected, p),
+      (err: unknown) => failedOn(a, err),
+    );
+  }
+  return judged(a, record, value, expected, prepared);
+}
+
+function judged(
+  a: Assertion,
+  record: ResultRecord,
+  value: Located | undefined,
+  expected: string | undefined,
+  prepared: MatchOutcome | undefined,
+): AssertionResult {
+  try {
+    const result = evaluate(a, record, expected, prepared);
+    // With its references resolved (the reports' names), when it has any: masked, one line.
+    const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
+    return templated ? { ...result, shownText: a.text.slice(0, value!.col - a.col) + oneLine(masker.mask(expected!), 80) } : result;
+  } catch (err) {
+    return failedOn(a, err);
+  }
+}
+
+function failedOn(a: Assertion, err: unknown): AssertionResult {
+  return { assertion: a, passed: false, message: errorMessage(err) };
 }

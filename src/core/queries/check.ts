@@ -6,7 +6,7 @@ import { type Provider, providerNamed, unknownProvider } from '../config/provide
 import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
 import type { QueryFile } from './model';
-import { type Diagnostic, type Located, scanTemplate } from './syntax';
+import { type Diagnostic, type Located, templateParts } from './syntax';
 
 export interface CheckContext {
   /** The providers configured; undefined: not known, provider names are not checked. */
@@ -31,7 +31,7 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
     if (v.text.includes('${') && expandedLength(v, file, MAX_VALUE_CHARS, memo) > MAX_VALUE_CHARS) {
       at(v, v.col, v.text.length, `The value is larger than ${MAX_VALUE_CHARS} characters once its variables are expanded.`);
     }
-    for (const p of scanTemplate(v, [])) {
+    for (const p of templateParts(v)) {
       const refused = p.kind === 'env' && ctx.allowEnv ? envRefusal(p.name, ctx.allowEnv, ctx.envHint) : undefined;
       if (refused && p.kind === 'env') {
         at(v, p.col, p.length, refused.charAt(0).toUpperCase() + refused.slice(1) + '.');
@@ -86,7 +86,7 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
         );
       }
     }
-    if (ctx.providers && r.op && r.provider && !fanOut && scanTemplate(r.provider, []).every((p) => p.kind === 'text')) {
+    if (ctx.providers && r.op && r.provider && !fanOut && templateParts(r.provider).every((p) => p.kind === 'text')) {
       const p = providerNamed(ctx.providers, r.provider.text);
       if (!p) {
         at(r.provider, r.provider.col, r.provider.text.length, unknownProvider(r.provider.text, ctx.providers).shown);

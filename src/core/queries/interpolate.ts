@@ -10,7 +10,7 @@ import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
 import { type ResultRecord, asInteger } from './assertions/values';
 import type { QueryFile } from './model';
-import { type Located, type TemplatePart, getPath, pathText, scanTemplate } from './syntax';
+import { type Located, type TemplatePart, getPath, pathText, templateParts } from './syntax';
 
 /** The environment variables of the CLI's secrets (core/config/envSecrets.ts): never readable through `${env:}`. */
 export { SECRET_ENV_PREFIX } from '../config/envSecrets';
@@ -116,7 +116,7 @@ function expand(v: Located, scope: ValueScope, provider: Provider | undefined, d
   if (!v.text.includes('${') && !v.text.includes('{{')) return { text: v.text, height: 0 };
   let out = '';
   let height = 0;
-  for (const p of scanTemplate(v, [])) {
+  for (const p of templateParts(v)) {
     if (++x.steps > MAX_EXPANSION_STEPS) {
       throw new ValueError(
         `line ${x.top.line}:${x.top.col}: expanding the value takes more than ${MAX_EXPANSION_STEPS} steps (its variables use others too often): simplify them`,
@@ -263,7 +263,7 @@ function resolveRef(p: Extract<TemplatePart, { kind: 'ref' }>, v: Located, scope
 export function expandedLength(v: Located, file: QueryFile, cap = MAX_VALUE_CHARS, memo = new Map<string, number>(), depth = 0): number {
   if (depth > MAX_DEPTH || !v.text.includes('${')) return v.text.length;
   let n = 0;
-  for (const p of scanTemplate(v, [])) {
+  for (const p of templateParts(v)) {
     if (p.kind === 'text') n += p.text.length;
     else if (p.kind === 'var') {
       let known = memo.get(p.name);

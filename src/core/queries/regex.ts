@@ -65,9 +65,9 @@ const DEADLINE_PASSED: MatchOutcome = {
 /**
  * `re` on `text`, finished by `deadline` (a Date.now() time: the request's, shared by its
  * expressions): on the calling thread when its cost is provably small, else in the worker. The
- * outcome, or an error sentence (too long, too slow, no time left).
+ * outcome, or an error sentence (too long, too slow, no time left); a promise only when the worker runs it.
  */
-export async function matchWithin(re: RegExp, text: string, deadline: number): Promise<MatchOutcome> {
+export function matchWithin(re: RegExp, text: string, deadline: number): MatchOutcome | Promise<MatchOutcome> {
   const known = matchAtOnce(text);
   if (known) return known;
   const steps = inlineSteps(re.source, re.flags, text.length);

@@ -21,7 +21,7 @@ import { SIMULATE_OPERATION, type SimulationContext, runSimulationRequest } from
 import { RECEIPT_OPERATION_ID, type ReceiptRunner, runReceiptRequest } from './receiptRequest';
 import { ACCOUNT_OPERATION_ID, type AccountReader, runAccountRequest } from './accountRequest';
 import type { QueryFile, QueryRequest } from './model';
-import { type Diagnostic, type Located, scanTemplate } from './syntax';
+import { type Located, templateParts } from './syntax';
 
 export { interpolate } from './interpolate';
 
@@ -94,12 +94,11 @@ export function assertionsOf(r: RequestRun): { provider?: ProviderRun; a: Assert
 /** The names of the requests a request references. */
 export function referencesOf(r: QueryRequest): Set<string> {
   const out = new Set<string>();
-  const sink: Diagnostic[] = [];
   const values: Located[] = [...r.args.map((a) => a.value), ...(r.provider ? [r.provider] : [])];
   for (const a of r.assertions) if (a.kind === 'compare' || a.kind === 'status') values.push(a.value);
   for (const v of values) {
     if (!v.text.includes('{{')) continue;
-    for (const p of scanTemplate(v, sink)) if (p.kind === 'ref') out.add(p.request);
+    for (const p of templateParts(v)) if (p.kind === 'ref') out.add(p.request);
   }
   return out;
 }
@@ -193,10 +192,11 @@ interface Scope {
   expanded: Expansions;
 }
 
-function recordOf(provider: string, o: Outcome, mask: SecretMasker): ResultRecord {
+/** What assertions and later references read of an outcome (a paged request's: every page's result, its summary). */
+function recordOf(provider: string, o: Outcome, mask: SecretMasker, paged?: { result?: unknown; summary?: string }): ResultRecord {
   let result: unknown;
   try {
-    result = o.error ? undefined : o.result;
+    result = paged ? paged.result : o.error ? undefined : o.result;
   } catch {
     result = undefined;
   }
@@ -206,7 +206,7 @@ function recordOf(provider: string, o: Outcome, mask: SecretMasker): ResultRecor
     status: o.status,
     latencyMs: o.elapsedMs,
     error: o.error ? mask.mask(o.error.message) : undefined,
-    summary: o.summary,
+    summary: paged ? paged.summary : o.summary,
   };
 }
 
@@ -279,11 +279,15 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
   const outcome = simulated ? simulated.outcome : paged ? paged.outcome : await execute(wire, op, args, options);
   const record: ResultRecord =
     paged && !outcome.error
-      ? { ...recordOf(provider.name, outcome, ctx.masker ?? masker), result: paged.result, summary: paged.summary }
-      : { ...recordOf(provider.name, outcome, ctx.masker ?? masker), ...simulated?.fields };
+      ? recordOf(provider.name, outcome, ctx.masker ?? masker, paged)
+      : simulated?.fields
+        ? { ...recordOf(provider.name, outcome, ctx.masker ?? masker), ...simulated.fields }
+        : recordOf(provider.name, outcome, ctx.masker ?? masker);
   // The request's own assertions (step 3's last stage, assert.ts), values resolved for this provider,
-  // a regular expression within what is left of the request's timeout (core/queries/regex.ts).
-  const assertions = await evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);
+  // a regular expression within what is left of the request's timeout (core/queries/regex.ts); awaited
+  // only when one waits (a file of thousands of requests spends no extra turn per request).
+  const own = evaluateOwn(request, record, (v) => interpolate(v, scope, provider), timeoutMs - outcome.elapsedMs);
+  const assertions = Array.isArray(own) ? own : await own;
   const sent = { method: outcome.request.method, url: outcome.request.url, status: outcome.status, elapsedMs: outcome.elapsedMs, summary: record.summary };
   const shown = record.error ?? record.summary ?? (record.result === undefined ? undefined : shorten(record.result, 100));
   const run: ProviderRun = { request, provider: provider.name, outcome, sent, shown, args, record, assertions };
@@ -309,7 +313,7 @@ function assembled(wire: Provider, op: Operation, args: Record<string, string>):
 /** The values of the provider's own secrets: those of its addresses and headers, and those the request's arguments name. */
 function ownSecrets(request: QueryRequest, provider: Provider, ctx: RunContext): string[] {
   const names = new Set(secretNames(provider));
-  for (const a of request.args) if (a.value.text.includes('${secret:')) for (const p of scanTemplate(a.value, [])) if (p.kind === 'secret') names.add(p.name);
+  for (const a of request.args) if (a.value.text.includes('${secret:')) for (const p of templateParts(a.value)) if (p.kind === 'secret') names.add(p.name);
   const values: string[] = [];
   for (const n of names) {
     const v = ctx.secretValue(provider, n);

@@ -56,8 +56,27 @@ export function isName(s: string): boolean {
   return NAME.test(s);
 }
 
+/** Values scanned without an error, by value: the parser, the checks and every run read the same parts. */
+const scanned = new WeakMap<Located, readonly TemplatePart[]>();
+
+/**
+ * The parts of a value, scanned once: a parsed file's values are read by the checks, by the run's
+ * references and by every interpolation, without scanning them again. Diagnostics are the parser's
+ * (scanTemplate); a value that has one is scanned again at each use.
+ */
+export function templateParts(v: Located): readonly TemplatePart[] {
+  return scanned.get(v) ?? scanTemplate(v, []);
+}
+
 /** Splits a value into text and references; `col` is the column of the value's first character. */
 export function scanTemplate(v: Located, diagnostics: Diagnostic[]): TemplatePart[] {
+  const before = diagnostics.length;
+  const parts = scanParts(v, diagnostics);
+  if (diagnostics.length === before) scanned.set(v, parts);
+  return parts;
+}
+
+function scanParts(v: Located, diagnostics: Diagnostic[]): TemplatePart[] {
   const parts: TemplatePart[] = [];
   const s = v.text;
   let i = 0;

@@ -50,8 +50,11 @@ export interface AssertionKind<A extends AssertionBase = AssertionBase> {
   readAfterPath?(a: Located, after: AfterPath, ctx: ReadContext): A | null | undefined;
   /** The value side, a template resolved when the request runs (checked by check.ts, resolved by run.ts). */
   value?(a: A): Located | undefined;
-  /** Work done before evaluating, finished by `deadline` (a Date.now() time: the request's, shared by its assertions). */
-  prepare?(a: A, r: ResultRecord, deadline: number): Promise<MatchOutcome | undefined>;
+  /**
+   * Work done before evaluating, finished by `deadline` (a Date.now() time: the request's, shared by
+   * its assertions); a promise only when it waits (a query file's thousands of assertions mostly do not).
+   */
+  prepare?(a: A, r: ResultRecord, deadline: number): MatchOutcome | undefined | Promise<MatchOutcome | undefined>;
   /** The assertion on one record. */
   evaluate(a: A, r: ResultRecord, input: EvaluateInput): AssertionResult<A>;
   /** For kinds that compare the providers of a fan-out (`provider: *`): the assertion across their records. */

@@ -37,7 +37,7 @@ export const matches: AssertionKind<MatchesAssertion> = {
       return ctx.error(`Bad regular expression: ${(e as Error).message}.`, restCol, rest.length);
     }
   },
-  async prepare(a, r, deadline) {
+  prepare(a, r, deadline) {
     const text = matchedText(r, a.path);
     if (text === undefined) return undefined;
     return matchWithin(a.regex, text, deadline);
