@@ -123,10 +123,8 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   const requests: RequestRun[] = [];
   const want = selected(file, ctx.only);
   const referenced = new Set<string>();
-  const wires: Scope['wires'] = new Map();
-  const options: Scope['options'] = new Map();
-  const chosen: Scope['chosen'] = new Map();
-  const expanded = new Expansions();
+  // One scope for the whole run (not one object per request).
+  const scope: Scope = { file, ctx, done, wires: new Map(), options: new Map(), chosen: new Map(), expanded: new Expansions() };
   for (const r of file.requests) for (const name of referencesOf(r)) referenced.add(name);
   for (const request of file.requests) {
     if (!want.has(request.name)) continue;
@@ -134,7 +132,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
     if (ctx.signal?.aborted) run = { request, runs: [], across: [], error: 'cancelled' };
     else {
       try {
-        run = await runRequest(file, request, ctx, done, { wires, options, chosen, expanded });
+        run = await runRequest(request, scope);
       } catch (err) {
         run = { request, runs: [], across: [], error: (ctx.masker ?? masker).mask(errorMessage(err)) };
       }
@@ -147,19 +145,14 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
   return { requests, passed: requests.every(requestPassed), elapsedMs: Date.now() - started };
 }
 
-async function runRequest(
-  file: QueryFile,
-  request: QueryRequest,
-  ctx: RunContext,
-  done: Map<string, RequestRun>,
-  shared: Pick<Scope, 'wires' | 'options' | 'chosen' | 'expanded'>,
-): Promise<RequestRun> {
+async function runRequest(request: QueryRequest, scope: Scope): Promise<RequestRun> {
+  const { file, ctx } = scope;
   // A request the parser could not read is errored with its located diagnostic; the others run.
-  const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
+  const problem =
+    file.diagnostics.length === 0 ? undefined : file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
   if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
   if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };
-  const scope: Scope = { file, ctx, done, ...shared };
   const providers = chooseProviders(request, scope);
   const runs: ProviderRun[] = new Array(providers.length);
   if (providers.length === 1) {
@@ -173,9 +166,15 @@ async function runRequest(
     const width = Math.max(1, Math.min(ctx.concurrency ?? 4, providers.length));
     await Promise.all(Array.from({ length: width }, worker));
   }
-  const records = runs.map((r) => r.record);
-  const across = request.assertions.filter(isAcross).map((a) => evaluateAcross(a, records));
-  return { request, runs, across };
+  return { request, runs, across: acrossOf(request, runs) };
+}
+
+/** `same` and `within N` of a request, evaluated across its providers' records (none: no list built). */
+function acrossOf(request: QueryRequest, runs: readonly ProviderRun[]): AssertionResult[] {
+  const across: AssertionResult[] = [];
+  let records: ResultRecord[] | undefined;
+  for (const a of request.assertions) if (isAcross(a)) across.push(evaluateAcross(a, (records ??= runs.map((r) => r.record))));
+  return across;
 }
 
 interface Scope {
@@ -185,7 +184,7 @@ interface Scope {
   /** Per provider: the provider as the network sees it (or why not), resolved once per file run. */
   wires: Map<Provider, { wire: Provider } | { error: unknown }>;
   /** Per provider and timeout: the options of execute() (one object, not one per request). */
-  options: Map<string, ExecuteOptions>;
+  options: Map<Provider, Map<number, ExecuteOptions>>;
   /** Per interface and provider name: the provider it resolves to. */
   chosen: Map<string, Provider[]>;
   /** The variables expanded so far (each once per provider and file run: interpolate.ts). */
@@ -210,17 +209,19 @@ function recordOf(provider: string, o: Outcome, mask: SecretMasker, paged?: { re
   };
 }
 
+/** A request that failed on a provider before or instead of sending: its implicit assertion fails with why. */
+function failedRun(request: QueryRequest, provider: Provider, ctx: RunContext, message: string): ProviderRun {
+  const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: (ctx.masker ?? masker).mask(message) };
+  const run = { request, provider: provider.name, record, assertions: [{ assertion: implicitSuccess(request), passed: false, message: record.error! }] };
+  ctx.onResult?.(run);
+  return run;
+}
+
 async function runOne(request: QueryRequest, provider: Provider, scope: Scope): Promise<ProviderRun> {
   const { ctx } = scope;
   const op = request.op!;
-  const failed = (message: string): ProviderRun => {
-    const record: ResultRecord = { provider: provider.name, latencyMs: 0, error: (ctx.masker ?? masker).mask(message) };
-    const run = { request, provider: provider.name, record, assertions: [{ assertion: implicitSuccess(request), passed: false, message: record.error! }] };
-    ctx.onResult?.(run);
-    return run;
-  };
   // Cancelled between two requests of a fan-out: nothing more is resolved or sent.
-  if (ctx.signal?.aborted) return failed('cancelled');
+  if (ctx.signal?.aborted) return failedRun(request, provider, ctx, 'cancelled');
   let args: Record<string, string>;
   let wire: Provider;
   try {
@@ -239,32 +240,33 @@ async function runOne(request: QueryRequest, provider: Provider, scope: Scope): 
     if ('error' in resolved) throw resolved.error;
     wire = resolved.wire;
   } catch (err) {
-    return failed(errorMessage(err));
+    return failedRun(request, provider, ctx, errorMessage(err));
   }
   // Another provider's secret is looked for in the request as it will be sent, not only in each reference.
   if (ctx.foreignSecrets) {
     const leak = foreignSecretIn(ctx, provider, ownSecrets(request, provider, ctx), assembled(wire, op, args));
-    if (leak) return failed(leak);
+    if (leak) return failedRun(request, provider, ctx, leak);
   }
   // The catalogue's broadcasts and every raw request that changes state (core/chain/stateChanging.ts).
   const changes = stateChangingReason(op, args);
   if (changes) {
-    if (!request.confirmed) return failed(`${changes}: add the line "confirm: broadcast" to the request (not sent)`);
+    if (!request.confirmed) return failedRun(request, provider, ctx, `${changes}: add the line "confirm: broadcast" to the request (not sent)`);
     if (ctx.confirmBroadcast) {
       let ok = false;
       try {
         ok = await ctx.confirmBroadcast(request, provider, describeRequest(provider, op, args));
       } catch (err) {
-        return failed(errorMessage(err));
+        return failedRun(request, provider, ctx, errorMessage(err));
       }
-      if (!ok) return failed('not sent: the broadcast was not confirmed');
+      if (!ok) return failedRun(request, provider, ctx, 'not sent: the broadcast was not confirmed');
     }
   }
   // A file's `timeout:` replaces the default, never past the bound of whoever runs it (the CLI's --timeout).
   const timeoutMs = Math.min(request.timeoutMs ?? ctx.execute.timeoutMs, ctx.maxTimeoutMs ?? Infinity);
-  const optionsKey = `${timeoutMs}\u0000${provider.name}`;
-  let options = scope.options.get(optionsKey);
-  if (!options) scope.options.set(optionsKey, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
+  let byTimeout = scope.options.get(provider);
+  if (!byTimeout) scope.options.set(provider, (byTimeout = new Map()));
+  let options = byTimeout.get(timeoutMs);
+  if (!options) byTimeout.set(timeoutMs, (options = { ...ctx.execute, headers: wire.headers, signal: ctx.signal, timeoutMs }));
   const paged = request.pageAll ? await fetchAllPages(wire, op, args, options, request.pageAll) : undefined;
   // evm.simulate: several read requests and the decoding (simulateRequest.ts); its fields at the top of the record.
   // explorer.receipt and explorer.account: the explorer's, passed in by whoever runs the file (receiptRequest.ts, accountRequest.ts).

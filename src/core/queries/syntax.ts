@@ -65,14 +65,20 @@ const scanned = new WeakMap<Located, readonly TemplatePart[]>();
  * (scanTemplate); a value that has one is scanned again at each use.
  */
 export function templateParts(v: Located): readonly TemplatePart[] {
+  if (!hasTemplate(v.text)) return v.text === '' ? [] : [{ kind: 'text', text: v.text }];
   return scanned.get(v) ?? scanTemplate(v, []);
+}
+
+/** Whether a value has anything to resolve (most values are plain text: nothing scanned or kept for them). */
+function hasTemplate(text: string): boolean {
+  return text.includes('${') || text.includes('{{');
 }
 
 /** Splits a value into text and references; `col` is the column of the value's first character. */
 export function scanTemplate(v: Located, diagnostics: Diagnostic[]): TemplatePart[] {
   const before = diagnostics.length;
   const parts = scanParts(v, diagnostics);
-  if (diagnostics.length === before) scanned.set(v, parts);
+  if (diagnostics.length === before && hasTemplate(v.text)) scanned.set(v, parts);
   return parts;
 }
 

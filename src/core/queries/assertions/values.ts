@@ -73,36 +73,48 @@ function expectedValue(text: string): unknown {
 export function preview(v: unknown, max = 200): string {
   if (v === null || typeof v !== 'object') {
     // The common case (a height, a hash, a status): no walk.
-    const s = typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? 'null');
+    const s = scalarText(v);
     return s.length <= max ? s : `${s.slice(0, max)}…`;
   }
-  const out: string[] = [];
-  let length = 0;
-  const push = (s: string): boolean => {
-    out.push(s);
-    length += s.length;
-    return length <= max;
-  };
-  const walk = (x: unknown, depth: number): boolean => {
-    if (x === null || typeof x !== 'object') return push(typeof x === 'bigint' ? x.toString() : (JSON.stringify(x) ?? 'null'));
-    if (depth > 20) return push('…');
-    if (Array.isArray(x)) {
-      if (!push('[')) return false;
-      for (let i = 0; i < x.length; i++) if ((i > 0 && !push(',')) || !walk(x[i], depth + 1)) return false;
-      return push(']');
-    }
-    if (!push('{')) return false;
-    let first = true;
-    for (const k in x) {
-      if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
-      if ((!first && !push(',')) || !push(`${JSON.stringify(k)}:`) || !walk((x as Record<string, unknown>)[k], depth + 1)) return false;
-      first = false;
-    }
-    return push('}');
-  };
-  const whole = walk(v, 0);
-  const text = out.join('');
-  return whole && text.length <= max ? text : `${text.slice(0, max)}…`;
+  const into: PreviewText = { text: '', max };
+  const whole = previewInto(v, 0, into);
+  return whole && into.text.length <= max ? into.text : `${into.text.slice(0, max)}…`;
+}
+
+/** The text a preview has built so far, and where it stops. */
+interface PreviewText {
+  text: string;
+  readonly max: number;
+}
+
+function scalarText(x: unknown): string {
+  return typeof x === 'bigint' ? x.toString() : (JSON.stringify(x) ?? 'null');
+}
+
+/** Appends `s`; false once the text is past its bound (nothing more is visited). */
+function append(into: PreviewText, s: string): boolean {
+  into.text += s;
+  return into.text.length <= into.max;
+}
+
+/** Appends the JSON text of `x` (preview's walk: no closure, no list of pieces, per preview); false once past the bound. */
+function previewInto(x: unknown, depth: number, into: PreviewText): boolean {
+  if (x === null || typeof x !== 'object') return append(into, scalarText(x));
+  if (depth > 20) return append(into, '…');
+  if (Array.isArray(x)) {
+    if (!append(into, '[')) return false;
+    for (let i = 0; i < x.length; i++) if ((i > 0 && !append(into, ',')) || !previewInto(x[i], depth + 1, into)) return false;
+    return append(into, ']');
+  }
+  if (!append(into, '{')) return false;
+  let first = true;
+  for (const k in x) {
+    if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
+    if ((!first && !append(into, ',')) || !append(into, `${JSON.stringify(k)}:`) || !previewInto((x as Record<string, unknown>)[k], depth + 1, into))
+      return false;
+    first = false;
+  }
+  return append(into, '}');
 }
 
 export function shorten(v: unknown, max = 200): string {
