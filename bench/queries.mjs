@@ -4,7 +4,7 @@
 // one assertion each) against the devnet (in its own process), against
 // the same 1,000 requests (same method, URL and body) made with a bare undici.request +
 // JSON.parse at the same concurrency (one at a time, in file order).
-import { childMain, core, interleave, require, startChild, summary } from './lib.mjs';
+import { childMain, core, interleave, require, startChild, summary, time } from './lib.mjs';
 
 const { prepareRun, runPrepared } = core('queries/pipeline');
 const { describeRequest } = core('chain/execute');
@@ -62,9 +62,28 @@ childMain(async ({ requests = 1000, warmup, n }) => {
         JSON.parse(await res.body.text());
       }
     };
-    const r = await interleave({ ours, baseline, warmup, n });
+    // The first run of each in this fresh process (what one CLI run of the file pays: V8 has optimised
+    // nothing yet), for information; then the steady state the target is about (warm-up rounds
+    // dropped: V8 is still compiling the runner's code in the first ~10 rounds, BENCHMARKS.md).
+    const first = { ours: await time(ours), baseline: await time(baseline) };
+    /** CPU milliseconds of this process per round (the devnet runs in its own process). */
+    const cpu = { ours: [], baseline: [] };
+    const cpuOf = (side, fn) => async () => {
+      const c0 = process.cpuUsage();
+      await fn();
+      const d = process.cpuUsage(c0);
+      cpu[side].push((d.user + d.system) / 1000);
+    };
+    const r = await interleave({ ours: cpuOf('ours', ours), baseline: cpuOf('baseline', baseline), warmup, n });
     await http.close();
-    return { requests, ours: summary(r.ours), baseline: summary(r.baseline) };
+    return {
+      requests,
+      warmup,
+      ours: summary(r.ours),
+      baseline: summary(r.baseline),
+      cpu: { ours: summary(cpu.ours.slice(warmup)), baseline: summary(cpu.baseline.slice(warmup)) },
+      first,
+    };
   } finally {
     await server.stop();
   }
