@@ -296,6 +296,10 @@ export function functionForCall(text: string): AbiFunction {
 export function callParams(a: { address: string; function: string; args?: string; block?: string }): unknown[] {
   const fn = functionForCall(a.function);
   const data = encodeCall(fn, splitArgs(a.args));
-  if (typeof a.address !== 'string' || !isAddress(a.address.trim(), { strict: false })) refuse(l10n.both('address: 0x and 40 hex digits.'));
-  return [{ to: getAddress(a.address.trim()), data }, blockParam(a.block?.trim())];
+  const address = typeof a.address === 'string' ? a.address.trim() : '';
+  if (!ADDRESS.test(address)) refuse(l10n.both('address: 0x and 40 hex digits.'));
+  // Remembered (a query file calls the same contract again and again); mixed case must be its checksum, as viem's getAddress says.
+  const to = checksummed(address);
+  if (/[a-f]/.test(address) && /[A-F]/.test(address) && to !== address) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', 'address'));
+  return [{ to, data }, blockParam(a.block?.trim())];
 }

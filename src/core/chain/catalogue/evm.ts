@@ -175,7 +175,11 @@ export const EVM_OPERATIONS: readonly Operation[] = [
 function callOutputs(result: unknown, fn: string): unknown {
   if (typeof result !== 'string') return result;
   try {
-    const decoded = decodeResult(functionForCall(fn), result);
+    const f = functionForCall(fn);
+    // Shorter than its outputs' heads (the `0x` of an address without code): as received, without
+    // building the decoder's error (viem's costs more than the request's own work).
+    if (result.length < 2 + 64 * f.outputs.length) return result;
+    const decoded = decodeResult(f, result);
     return decoded === undefined ? result : decoded;
   } catch {
     return result;

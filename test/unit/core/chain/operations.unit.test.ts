@@ -8,6 +8,7 @@ import { OPERATIONS, findOperation, validateArgs } from '../../../../src/core/ch
 import { type Provider } from '../../../../src/core/config/providers';
 import { toShellCommand } from '../../../../src/core/documents/curl';
 import { setProxy } from '../../../../src/core/transport/proxy';
+import { getAddress } from 'viem';
 import { REPO_ROOT } from '../../helpers/repoRoot';
 
 const provider: Provider = {
@@ -181,5 +182,27 @@ describe('copy as curl', () => {
   it('websocat for the socket', () => {
     const line = toShellCommand(describeRequest(provider, op('consensusWs.subscribeNewBlocks'), {}));
     assert.match(line, /^printf '%s\\n' '.*subscribe.*' \| websocat -n 'wss:\/\/rpc\.example\.org\/websocket'$/);
+  });
+});
+
+describe('operations: evm.callContract builds and decodes', () => {
+  const a = { address: '0x' + 'ab'.repeat(20), function: 'balanceOf(address)(uint256)', args: '0x' + '22'.repeat(20) };
+
+  it('sends the address checksummed, and refuses a mixed-case address whose checksum is wrong', () => {
+    const sent = JSON.parse(describeRequest(provider, op('evm.callContract'), a).body!) as { params: [{ to: string }] };
+    const right = getAddress(a.address);
+    assert.equal(sent.params[0].to, right);
+    // The checksum with its first letter's case flipped: mixed case, and wrong.
+    const k = right.slice(2).search(/[a-fA-F]/) + 2;
+    const wrong = right.slice(0, k) + (right[k] === right[k].toLowerCase() ? right[k].toUpperCase() : right[k].toLowerCase()) + right.slice(k + 1);
+    assert.throws(() => op('evm.callContract').build({ ...a, address: wrong }), /checksum/);
+    assert.doesNotThrow(() => op('evm.callContract').build({ ...a, address: right }));
+  });
+
+  it('decodes the outputs; an answer too short for them (an address without code: 0x) is kept as received', () => {
+    const decode = op('evm.callContract').decodeResult!;
+    assert.equal(decode('0x' + '0'.repeat(62) + '2a', a), '42');
+    assert.equal(decode('0x', a), '0x');
+    assert.equal(decode('0x' + '0'.repeat(62), a), '0x' + '0'.repeat(62));
   });
 });

@@ -335,6 +335,22 @@ describe('query-file assertions: a request’s own, on one provider (evaluateOwn
     const [miss] = await evaluateOwn(request('result.h matches /^0x/'), rec({ h: 'ab' }), asIs, 1000);
     assert.equal(miss.passed, false);
   });
+
+  it('answers at once (no promise) unless a regular expression waits for the worker; one that waits keeps the order', async () => {
+    const now = evaluateOwn(request('result.h == 5', 'result.h matches /^0x/'), rec({ h: '0x5' }), asIs, 1000);
+    assert.ok(Array.isArray(now), 'evaluated without a promise');
+    // Nested quantifiers have no inline bound: this one runs in the worker (a promise), the next after it.
+    const later = evaluateOwn(request('result.h exists', 'result.h matches /^(a+)+$/', 'result.h == 7'), rec({ h: 'aaa' }), asIs, 5000);
+    assert.ok(later instanceof Promise);
+    assert.deepEqual(
+      (await later).map((x) => [x.assertion.text, x.passed]),
+      [
+        ['result.h exists', true],
+        ['result.h matches /^(a+)+$/', true],
+        ['result.h == 7', false],
+      ],
+    );
+  });
 });
 
 describe('query-file assertions: how each kind reads its line, and what it says', () => {
