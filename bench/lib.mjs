@@ -55,6 +55,16 @@ export async function interleave({ ours, baseline, warmup, n }) {
   return { ours: a, baseline: b };
 }
 
+/** `fn` wrapped so that each call pushes the CPU milliseconds of this process it took onto `samples`. */
+export function withCpu(fn, samples) {
+  return async () => {
+    const c0 = process.cpuUsage();
+    await fn();
+    const d = process.cpuUsage(c0);
+    samples.push((d.user + d.system) / 1000);
+  };
+}
+
 export async function time(fn) {
   const t0 = performance.now();
   await fn();

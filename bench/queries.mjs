@@ -4,7 +4,7 @@
 // one assertion each) against the devnet (in its own process), against
 // the same 1,000 requests (same method, URL and body) made with a bare undici.request +
 // JSON.parse at the same concurrency (one at a time, in file order).
-import { childMain, core, interleave, require, startChild, summary, time } from './lib.mjs';
+import { childMain, core, interleave, require, startChild, summary, time, withCpu } from './lib.mjs';
 
 const { prepareRun, runPrepared } = core('queries/pipeline');
 const { describeRequest } = core('chain/execute');
@@ -68,13 +68,7 @@ childMain(async ({ requests = 1000, warmup, n }) => {
     const first = { ours: await time(ours), baseline: await time(baseline) };
     /** CPU milliseconds of this process per round (the devnet runs in its own process). */
     const cpu = { ours: [], baseline: [] };
-    const cpuOf = (side, fn) => async () => {
-      const c0 = process.cpuUsage();
-      await fn();
-      const d = process.cpuUsage(c0);
-      cpu[side].push((d.user + d.system) / 1000);
-    };
-    const r = await interleave({ ours: cpuOf('ours', ours), baseline: cpuOf('baseline', baseline), warmup, n });
+    const r = await interleave({ ours: withCpu(ours, cpu.ours), baseline: withCpu(baseline, cpu.baseline), warmup, n });
     await http.close();
     return {
       requests,

@@ -11,7 +11,7 @@
 // machine the wall-clock ratio mostly measures the scheduler, the CPU ratio what each side costs.
 import http from 'node:http';
 import os from 'node:os';
-import { childMain, core, interleave, require, summary } from './lib.mjs';
+import { childMain, core, interleave, require, summary, withCpu } from './lib.mjs';
 
 const viem = require('viem');
 const { HttpClient } = core('transport/http');
@@ -75,12 +75,7 @@ childMain(async ({ warmup, n, frames }) => {
 
     /** CPU milliseconds of this process per run of each side (warm-up runs dropped at the end). */
     const cpu = { ours: [], baseline: [] };
-    const cpuOf = (side, fn) => async () => {
-      const c0 = process.cpuUsage();
-      await fn();
-      const d = process.cpuUsage(c0);
-      cpu[side].push((d.user + d.system) / 1000);
-    };
+    const cpuOf = (side, fn) => withCpu(fn, cpu[side]);
     const cpuSummary = () => {
       const out = { ours: summary(cpu.ours.slice(warmup)), baseline: summary(cpu.baseline.slice(warmup)) };
       cpu.ours = [];
