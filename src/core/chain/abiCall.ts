@@ -3,17 +3,7 @@
 // its ABI type (the sentence says what to type), the calldata encoded with viem, the block and
 // quantities read. The catalogue's evm.callContract (query files) and src/core/contracts/call.ts use it.
 
-import {
-  type AbiFunction,
-  type AbiParameter,
-  type Hex,
-  decodeAbiParameters,
-  encodeAbiParameters,
-  getAddress,
-  isAddress,
-  parseAbiItem,
-  toFunctionSelector,
-} from 'viem';
+import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeAbiParameters, getAddress, parseAbiItem, toFunctionSelector } from 'viem';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
 
@@ -87,8 +77,7 @@ function coerceWord(type: 'address' | 'bool', v: unknown, name: () => string): u
   const text = textOf(v, name);
   if (type === 'address') {
     if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
-    if (/[a-f]/.test(text) && /[A-F]/.test(text) && !isAddress(text)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
-    return checksummed(text.toLowerCase());
+    return checkedChecksum(text, name);
   }
   if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
   return text.toLowerCase() === 'true';
@@ -237,6 +226,16 @@ export function checksummed(address: string): Hex {
   return c;
 }
 
+/**
+ * The checksummed form of an address already checked as 0x and 40 hex digits (remembered: a query file
+ * or a trace names the same few again and again); a mixed-case one must be its own EIP-55 checksum.
+ */
+function checkedChecksum(address: string, name: () => string): Hex {
+  const c = checksummed(address);
+  if (/[a-f]/.test(address) && /[A-F]/.test(address) && c !== address) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
+  return c;
+}
+
 export function blockParam(b: string | undefined): string {
   if (!b || b === '') return 'latest';
   if (/^(latest|earliest|pending|safe|finalized)$/.test(b)) return b;
@@ -298,8 +297,5 @@ export function callParams(a: { address: string; function: string; args?: string
   const data = encodeCall(fn, splitArgs(a.args));
   const address = typeof a.address === 'string' ? a.address.trim() : '';
   if (!ADDRESS.test(address)) refuse(l10n.both('address: 0x and 40 hex digits.'));
-  // Remembered (a query file calls the same contract again and again); mixed case must be its checksum, as viem's getAddress says.
-  const to = checksummed(address);
-  if (/[a-f]/.test(address) && /[A-F]/.test(address) && to !== address) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', 'address'));
-  return [{ to, data }, blockParam(a.block?.trim())];
+  return [{ to: checkedChecksum(address, () => 'address'), data }, blockParam(a.block?.trim())];
 }

@@ -9,7 +9,7 @@ import { type Assertion, isAcross, kindOf } from './assertions/index';
 import { type AssertionResult as KindResult, type ResultRecord, oneLine } from './assertions/values';
 import type { QueryRequest } from './model';
 import type { MatchOutcome } from './regex';
-import type { Located } from './syntax';
+import { type Located, hasTemplate } from './syntax';
 
 export { type ResultRecord, asInteger, compare, heightOf, matchedText, oneLine, preview, shorten } from './assertions/values';
 
@@ -112,7 +112,7 @@ function judged(
   try {
     const result = evaluate(a, record, expected, prepared);
     // With its references resolved (the reports' names), when it has any: masked, one line.
-    const templated = expected !== undefined && value !== undefined && (value.text.includes('{{') || value.text.includes('${'));
+    const templated = expected !== undefined && value !== undefined && hasTemplate(value.text);
     return templated ? { ...result, shownText: a.text.slice(0, value!.col - a.col) + oneLine(masker.mask(expected!), 80) } : result;
   } catch (err) {
     return failedOn(a, err);

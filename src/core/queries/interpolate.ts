@@ -10,7 +10,7 @@ import type { Provider } from '../config/providers';
 import { SecretMasker, masker } from '../secrets/mask';
 import { type ResultRecord, asInteger } from './assertions/values';
 import type { QueryFile } from './model';
-import { type Located, type TemplatePart, getPath, pathText, templateParts } from './syntax';
+import { type Located, type TemplatePart, getPath, hasTemplate, pathText, templateParts } from './syntax';
 
 /** The environment variables of the CLI's secrets (core/config/envSecrets.ts): never readable through `${env:}`. */
 export { SECRET_ENV_PREFIX } from '../config/envSecrets';
@@ -113,7 +113,7 @@ export function interpolate(v: Located, scope: ValueScope, provider: Provider | 
 
 function expand(v: Located, scope: ValueScope, provider: Provider | undefined, depth: number, x: Expansion): Expanded {
   if (depth > MAX_DEPTH) throw new ValueError(`variables nest too deeply at line ${v.line} (a variable that uses itself?)`);
-  if (!v.text.includes('${') && !v.text.includes('{{')) return { text: v.text, height: 0 };
+  if (!hasTemplate(v.text)) return { text: v.text, height: 0 };
   let out = '';
   let height = 0;
   for (const p of templateParts(v)) {

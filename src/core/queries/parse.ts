@@ -20,7 +20,7 @@ import { assertionReaders } from './assertions/index';
 import type { AfterPath, ReadContext } from './assertions/kind';
 import { readDuration } from './assertions/values';
 import type { Assertion, QueryFile, QueryRequest } from './model';
-import { type Diagnostic, type Located, isName, parsePath, scanTemplate } from './syntax';
+import { type Diagnostic, type Located, hasTemplate, isName, parsePath, scanTemplate } from './syntax';
 
 /** The roots a path may start from: what one request produced on one provider. */
 export const PATH_ROOTS = ['result', 'status', 'latencyMs', 'provider', 'error', 'summary'] as const;
@@ -209,7 +209,7 @@ function checkComplete(r: QueryRequest, diagnostics: Diagnostic[]): void {
     // Known now: the request line's own arguments and those written without a reference (a
     // templated method is checked again, resolved, before it is sent).
     const known: Record<string, string> = { ...r.fixedArgs };
-    for (const a of r.args) if (!a.value.text.includes('${') && !a.value.text.includes('{{')) known[a.key] = a.value.text;
+    for (const a of r.args) if (!hasTemplate(a.value.text)) known[a.key] = a.value.text;
     const why = stateChangingReason(r.op, known);
     if (why) diagnostics.push({ ...at, message: `${why}: add the line "confirm: broadcast" to the request.` });
   }

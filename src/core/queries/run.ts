@@ -148,8 +148,7 @@ export async function runQueryFile(file: QueryFile, ctx: RunContext): Promise<Fi
 async function runRequest(request: QueryRequest, scope: Scope): Promise<RequestRun> {
   const { file, ctx } = scope;
   // A request the parser could not read is errored with its located diagnostic; the others run.
-  const problem =
-    file.diagnostics.length === 0 ? undefined : file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
+  const problem = file.diagnostics.find((d) => d.severity === 'error' && d.line >= request.line && d.line <= request.endLine);
   if (problem) return { request, runs: [], across: [], error: `line ${problem.line}:${problem.col}: ${problem.message}` };
   const op = request.op;
   if (!op) return { request, runs: [], across: [], error: `line ${request.line}:${request.target.col}: unknown operation "${request.target.text}"` };

@@ -69,8 +69,8 @@ export function templateParts(v: Located): readonly TemplatePart[] {
   return scanned.get(v) ?? scanTemplate(v, []);
 }
 
-/** Whether a value has anything to resolve (most values are plain text: nothing scanned or kept for them). */
-function hasTemplate(text: string): boolean {
+/** Whether a value has anything to resolve (`${…}` or `{{…}}`; most values are plain text: nothing scanned or kept for them). */
+export function hasTemplate(text: string): boolean {
   return text.includes('${') || text.includes('{{');
 }
 
