@@ -6,6 +6,7 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import path = require('node:path');
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { EndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { type ExecuteOptions, type Outcome, requestWith, sendRecorded } from './outcome';
@@ -108,7 +109,9 @@ export async function fetchChunked(base: string, options: ExecuteOptions, outcom
     if (writeError) throw writeError;
     await fs.rename(partial, finalPath);
   } catch (err) {
+    // Closed before the file is removed: a stream still opening would create it again after the rm.
     out.destroy();
+    await finished(out).catch(() => undefined);
     await fs.rm(partial, { force: true });
     throw err;
   }
