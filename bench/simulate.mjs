@@ -68,7 +68,9 @@ childMain(async ({ warmup, n, frames }) => {
     const provider = { name: 'bench', endpoints: { evmRpc: url } };
     const options = { http: new HttpClient(), timeoutMs: 20_000, maxBufferBytes: 64 << 20, spillDir: os.tmpdir(), formatWhileReceiving: false };
     const evm = evmCaller(provider, options);
-    const registry = new ContractRegistry({ settings: () => [{ address: TOKEN, abi: TOKEN_ABI, name: 'Token' }] });
+    // One list until the settings change, as the editor's contractSettings() gives it.
+    const settings = Object.freeze([{ address: TOKEN, abi: TOKEN_ABI, name: 'Token' }]);
+    const registry = new ContractRegistry({ settings: () => settings });
     const ctx = { network: 'bench' };
     const spec = { address: TOKEN, function: 'balanceOf(address)', args: [OTHER] };
     const tx = { to: viem.getAddress(TOKEN), data: viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [OTHER] }) };

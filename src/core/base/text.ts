@@ -26,3 +26,23 @@ export function clean(s: string, max: number): string {
 export function endSentence(s: string): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
+
+/**
+ * Whether `s` is hex digits (either case) from index `from` to its end, and has at least one there.
+ * A loop, not a regular expression: these checks run on every call, simulation and log, and a
+ * regular expression's first match after other work costs several times more (bench/simulate.mjs).
+ */
+export function isHexDigits(s: string, from: number): boolean {
+  if (s.length <= from) return false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // 0-9, A-F, a-f
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** `0x` and 40 hex digits (either case): an EVM address as text (the checksum is checked where it matters). */
+export function isEvmAddress(v: unknown): boolean {
+  return typeof v === 'string' && v.length === 42 && v.charCodeAt(0) === 48 && v.charCodeAt(1) === 120 && isHexDigits(v, 2);
+}

@@ -6,6 +6,7 @@
 import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeAbiParameters, getAddress, parseAbiItem, toFunctionSelector } from 'viem';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { isEvmAddress } from '../base/text';
 
 export function refuse(m: l10n.Message): never {
   throw new LocalizedError(m);
@@ -13,8 +14,6 @@ export function refuse(m: l10n.Message): never {
 
 const INT = /^(u?)int(\d*)$/;
 const BYTES_N = /^bytes(\d+)$/;
-/** viem's isAddress(…, { strict: false }). */
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** A value typed as text (or given as JSON) made into what viem encodes for `p`; throws a LocalizedError that says what to type. */
 export function coerceArg(p: AbiParameter, v: unknown): unknown {
@@ -76,7 +75,7 @@ function textOf(v: unknown, name: () => string): string {
 function coerceWord(type: 'address' | 'bool', v: unknown, name: () => string): unknown {
   const text = textOf(v, name);
   if (type === 'address') {
-    if (!ADDRESS.test(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
+    if (!isEvmAddress(text)) refuse(l10n.both('{0}: an address, 0x and 40 hex digits.', name()));
     return checkedChecksum(text, name);
   }
   if (!/^(true|false)$/i.test(text)) refuse(l10n.both('{0}: true or false.', name()));
@@ -216,12 +215,12 @@ const checksums = new Map<string, Hex>();
 
 /** viem's getAddress (EIP-55) of an address already checked, remembered (a trace or a bundle names the same few addresses again and again). */
 export function checksummed(address: string): Hex {
-  const lower = address.toLowerCase();
-  let c = checksums.get(lower);
+  // Kept by the text as given (any case): a hit costs no lower-casing.
+  let c = checksums.get(address);
   if (c === undefined) {
-    c = getAddress(lower);
+    c = getAddress(address.toLowerCase());
     if (checksums.size >= MAX_CHECKSUMS) checksums.clear();
-    checksums.set(lower, c);
+    checksums.set(address, c);
   }
   return c;
 }
@@ -232,8 +231,20 @@ export function checksummed(address: string): Hex {
  */
 function checkedChecksum(address: string, name: () => string): Hex {
   const c = checksummed(address);
-  if (/[a-f]/.test(address) && /[A-F]/.test(address) && c !== address) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
+  if (c !== address && isMixedCase(address)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
   return c;
+}
+
+/** Whether hex text has both lower- and upper-case letters (EIP-55: then it must be its checksum). */
+function isMixedCase(hex: string): boolean {
+  let lower = false;
+  let upper = false;
+  for (let i = 2; i < hex.length; i++) {
+    const c = hex.charCodeAt(i);
+    if (c >= 97 && c <= 102) lower = true;
+    else if (c >= 65 && c <= 70) upper = true;
+  }
+  return lower && upper;
 }
 
 export function blockParam(b: string | undefined): string {
@@ -296,6 +307,6 @@ export function callParams(a: { address: string; function: string; args?: string
   const fn = functionForCall(a.function);
   const data = encodeCall(fn, splitArgs(a.args));
   const address = typeof a.address === 'string' ? a.address.trim() : '';
-  if (!ADDRESS.test(address)) refuse(l10n.both('address: 0x and 40 hex digits.'));
+  if (!isEvmAddress(address)) refuse(l10n.both('address: 0x and 40 hex digits.'));
   return [{ to: checkedChecksum(address, () => 'address'), data }, blockParam(a.block?.trim())];
 }

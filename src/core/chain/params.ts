@@ -8,6 +8,7 @@ import { parseSignature } from './abiCall';
 import { parseDecimalHeight, parseHexQuantity, shownNumber } from '../base/limits';
 import type { Args, ParamSpec } from './operation';
 import * as v from './validate';
+import { isEvmAddress } from '../base/text';
 
 export const height: ParamSpec = {
   key: 'height',
@@ -310,7 +311,7 @@ export const simulateParams: readonly ParamSpec[] = [
     'from',
     () => l10n.t('From'),
     () => l10n.t('The sender (0x…); none when empty'),
-    (t) => (/^0x[0-9a-fA-F]{40}$/.test(t) ? undefined : l10n.t('0x and 40 hex digits.')),
+    (t) => (isEvmAddress(t) ? undefined : l10n.t('0x and 40 hex digits.')),
   ),
   optionalText(
     'value',

@@ -38,6 +38,7 @@ import {
   viewRewards,
   viewUnbondings,
 } from './stateVia';
+import { isEvmAddress } from '../base/text';
 
 export type { StateCometCall } from './stateVia';
 
@@ -161,7 +162,7 @@ export function stateHeight(text: string): string {
 /** The 20 account bytes of `address` (0x or bech32, checksum verified); throws a LocalizedError otherwise. */
 export function accountBytes(address: string): Uint8Array {
   const t = address.trim();
-  if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
+  if (isEvmAddress(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
   const d = bech32Decode(t);
   if (typeof d !== 'string') {
     try {

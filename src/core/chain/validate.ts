@@ -6,6 +6,7 @@ import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
 import { BoundedMemo } from '../base/memo';
 import { dotSegmentOf } from '../config/providers';
+import { isEvmAddress } from '../base/text';
 
 export type Validator = (value: string) => string | undefined;
 
@@ -42,7 +43,7 @@ export function normalizeCometHash(value: string): string {
 
 export const validateEvmAddress: Validator = (value) => {
   const text = value.trim();
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
+  if (!isEvmAddress(text)) return l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
   // Mixed case is an EIP-55 checksum, which must match (as Look Up checks); one case is unchecked.
   const digits = text.slice(2);
   if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && getAddress(`0x${digits.toLowerCase()}`) !== text)

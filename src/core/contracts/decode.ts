@@ -306,12 +306,12 @@ export function decodeErrorWith(data: string, candidates: readonly Candidate[]):
   return undefined;
 }
 
-/** A function's return data by its outputs. Throws (viem's error) when the data does not fit. */
-export function decodeOutputs(fn: AbiFunction, data: string): DecodedArg[] {
+/** A function's return data by its outputs. Throws (viem's error) when the data does not fit. `hexChecked`: `data` is known to be 0x and hex digits. */
+export function decodeOutputs(fn: AbiFunction, data: string, hexChecked = false): DecodedArg[] {
   if (fn.outputs.length === 0) return [];
   // Static words read straight to their JSON form and made into the arguments in place (no bigint made and printed back).
   const plan = planOf(fn.outputs);
-  const words = plan ? decodeWords(plan, data === '' ? '0x' : data, 2, false, true) : undefined;
+  const words = plan ? decodeWords(plan, data === '' ? '0x' : data, 2, hexChecked, true) : undefined;
   if (words) return argsOfWords(fn.outputs, words);
   const values = decodeParams(fn.outputs, (data === '' ? '0x' : data) as Hex);
   return argsOf(fn.outputs, values);

@@ -12,6 +12,7 @@ import { type ArtifactIndex } from './artifacts';
 import { runtimeCode } from './bytecode';
 import { type Candidate, decodeErrorWith, decodeInputWith, decodeLogWith, functionWith } from './decode';
 import type { AddressName, Decoded, KnownContract } from './types';
+import { isEvmAddress } from '../base/text';
 
 /** An entry of `chainEndpoints.contracts`: an ABI (a workspace path, or the ABI itself) attached to an address. */
 export interface ContractSetting {
@@ -57,8 +58,13 @@ export const MAX_ABI_FILE_BYTES = 16 * 1024 * 1024;
 type Match = { contract?: KnownContract; note?: string };
 
 const MAX_CACHED = 5000;
+
+/** The code-match cache's key: a network and an address. */
+function matchKey(network: string | undefined, address: string): string {
+  return `${network ?? ''}|${address.toLowerCase()}`;
+}
+
 const MAX_INDEX_NOTES = 10;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function itemsBySelector(abi: Abi): Map<string, AbiEntry[]> {
   const map = new Map<string, AbiEntry[]>();
@@ -113,6 +119,9 @@ export class ContractRegistry {
   private readonly cached = new Map<string, Candidate[]>();
   private cachedFor = new WeakMap<Abi, Map<string, Candidate[]>>();
   private cachedGeneration = 0;
+  /** The settings by lower-case address, for the list `settings()` gave last. */
+  private settingsIndex: { readonly of: readonly ContractSetting[]; readonly byAddress: Map<string, ContractSetting[]> } | undefined;
+  private readonly settingContracts = new WeakMap<ContractSetting, KnownContract>();
 
   constructor(private readonly opts: RegistryOptions = {}) {}
 
@@ -131,10 +140,10 @@ export class ContractRegistry {
 
   /** What an address is known as without a request: a match already made, a setting, a precompile. */
   nameOf(address: string, network?: string): AddressName | undefined {
-    if (!ADDRESS.test(address)) return undefined;
+    if (!isEvmAddress(address)) return undefined;
     const s = this.settingFor(address, network);
     if (s) return { name: s.name, source: 'chainEndpoints.contracts' };
-    const m = this.matched.get(`${network ?? ''}|${address.toLowerCase()}`)?.contract;
+    const m = this.matched.get(matchKey(network, address))?.contract;
     if (m) return { name: m.name, source: m.source.label };
     const p = precompileAt(address);
     return p && { name: p.name, source: p.source.label };
@@ -149,24 +158,37 @@ export class ContractRegistry {
       for (const n of artifacts.notes.slice(0, MAX_INDEX_NOTES)) this.note(ctx, n);
       if (artifacts.notes.length > MAX_INDEX_NOTES) this.note(ctx, `… and ${artifacts.notes.length - MAX_INDEX_NOTES} more about workspace artifacts`);
     }
-    if (!address || !ADDRESS.test(address)) return undefined;
-    const s = this.settingFor(address, ctx.network);
+    const now = this.knownNow(address, ctx);
+    if (now) return now.contract;
+    // Asked of a file or of the node: `address` is an address (knownNow answered for anything else).
+    const a = address as string;
+    const s = this.settingFor(a, ctx.network);
     if (s) {
-      // An ABI given in the setting is there already: no promise waited for.
-      const abi = Array.isArray(s.abi) ? (s.abi as Abi) : await this.settingAbi(s);
-      if (typeof abi !== 'string')
-        return {
-          name: s.name,
-          abi,
-          source: {
-            kind: 'setting',
-            label: `chainEndpoints.contracts (${typeof s.abi === 'string' ? s.abi : 'ABI in the setting'})`,
-            path: typeof s.abi === 'string' ? s.abi : undefined,
-          },
-        };
-      this.note(ctx, `${address}: chainEndpoints.contracts entry "${s.name}": ${abi}`);
+      const abi = await this.settingAbi(s);
+      if (typeof abi !== 'string') return this.settingContract(s, abi);
+      this.note(ctx, `${a}: chainEndpoints.contracts entry "${s.name}": ${abi}`);
     }
-    return (await this.matchCode(address, ctx)) ?? precompileAt(address);
+    return (await this.matchCode(a, ctx)) ?? precompileAt(a);
+  }
+
+  /**
+   * contractAt()'s answer when it needs nothing read (a setting with its ABI inline, a code match
+   * already made, no artifacts to match): `{ contract }`; undefined when a file, the index or the node
+   * must be asked. A simulation or a call prepared this way goes out without waiting a turn.
+   */
+  contractAtNow(address: string | undefined, ctx: ResolveContext = {}): { readonly contract: KnownContract | undefined } | undefined {
+    // The index's notes are said first, and that waits for the index.
+    if (this.opts.artifacts && ctx.notes) return undefined;
+    return this.knownNow(address, ctx);
+  }
+
+  private knownNow(address: string | undefined, ctx: ResolveContext): { readonly contract: KnownContract | undefined } | undefined {
+    if (!address || !isEvmAddress(address)) return { contract: undefined };
+    const s = this.settingFor(address, ctx.network);
+    // An ABI given in the setting is there already; one in a file is read (and its failure said) by contractAt().
+    if (s) return Array.isArray(s.abi) ? { contract: this.settingContract(s, s.abi as Abi) } : undefined;
+    const m = this.matchNow(address, ctx);
+    return m && { contract: m.contract ?? precompileAt(address) };
   }
 
   /**
@@ -177,12 +199,12 @@ export class ContractRegistry {
     const n = network?.toLowerCase();
     const out: Array<{ address: string; name: string }> = [];
     for (const s of this.opts.settings?.() ?? []) {
-      if (typeof s.address === 'string' && ADDRESS.test(s.address) && (!s.network || s.network.toLowerCase() === n))
+      if (typeof s.address === 'string' && isEvmAddress(s.address) && (!s.network || s.network.toLowerCase() === n))
         out.push({ address: s.address, name: String(s.name) });
     }
     for (const [key, m] of this.matched) {
       const [net, address] = key.split('|');
-      if (m.contract && net === (network ?? '') && ADDRESS.test(address)) out.push({ address, name: m.contract.name });
+      if (m.contract && net === (network ?? '') && isEvmAddress(address)) out.push({ address, name: m.contract.name });
     }
     return out.slice(0, max);
   }
@@ -192,9 +214,36 @@ export class ContractRegistry {
   }
 
   private settingFor(address: string, network?: string): ContractSetting | undefined {
-    const a = address.toLowerCase();
+    const all = this.opts.settings?.();
+    if (!all || all.length === 0) return undefined;
+    // Indexed by address once per list: the editor's list stays the same object until the settings change.
+    let index = this.settingsIndex;
+    if (index?.of !== all) {
+      const byAddress = new Map<string, ContractSetting[]>();
+      for (const e of all) {
+        if (typeof e.address !== 'string') continue;
+        const key = e.address.toLowerCase();
+        const list = byAddress.get(key);
+        if (list) list.push(e);
+        else byAddress.set(key, [e]);
+      }
+      this.settingsIndex = index = { of: all, byAddress };
+    }
+    const entries = index.byAddress.get(address.toLowerCase());
+    if (!entries) return undefined;
     const n = network?.toLowerCase();
-    return this.opts.settings?.().find((s) => typeof s.address === 'string' && s.address.toLowerCase() === a && (!s.network || s.network.toLowerCase() === n));
+    return entries.find((e) => !e.network || e.network.toLowerCase() === n);
+  }
+
+  /** A setting's contract, made once per entry (an ABI is never changed once read). */
+  private settingContract(s: ContractSetting, abi: Abi): KnownContract {
+    let c = this.settingContracts.get(s);
+    if (c === undefined || c.abi !== abi) {
+      const path = typeof s.abi === 'string' ? s.abi : undefined;
+      c = { name: s.name, abi, source: { kind: 'setting', label: `chainEndpoints.contracts (${path ?? 'ABI in the setting'})`, path } };
+      this.settingContracts.set(s, c);
+    }
+    return c;
   }
 
   /** A setting's ABI, or the sentence saying why it cannot be read. */
@@ -223,38 +272,46 @@ export class ContractRegistry {
     return p;
   }
 
-  private async matchCode(address: string, ctx: ResolveContext): Promise<KnownContract | undefined> {
+  /** The code match when no request is needed (one made already, or none possible: `{}`); undefined when the node must be asked. */
+  private matchNow(address: string, ctx: ResolveContext): { readonly contract?: KnownContract } | undefined {
     const artifacts = this.opts.artifacts;
     // An untrusted workspace: not even its code is asked for, and nothing is kept (trust may come later).
-    if (!artifacts || artifacts.withheld || !ctx.getCode || precompileAt(address)) return undefined;
-    const key = `${ctx.network ?? ''}|${address.toLowerCase()}`;
-    let m = this.matched.get(key);
-    if (!m) {
-      const hex = await ctx.getCode(address, ctx.block ?? 'latest');
-      const code = hex === undefined ? undefined : runtimeCode(hex);
-      if (!code) return undefined; // no code (yet), or it could not be read: nothing kept
-      const { matches: same, cut } = await artifacts.matching(code);
-      if (cut) this.note(ctx, `${address}: ${cut}`);
-      // The same contract built twice (two output folders) is one match.
-      const distinct = [...new Map(same.map((a) => [`${a.name}|${JSON.stringify(a.abi)}`, a])).values()];
-      if (distinct.length === 1) {
-        const a = distinct[0];
-        m = {
-          contract: { name: a.name, abi: a.abi, source: { kind: 'bytecode', label: `workspace artifact ${a.path} (runtime code matched)`, path: a.path } },
-        };
-      } else if (distinct.length > 1) {
-        m = {
-          note: `${address}: its code matches ${distinct.length} artifacts (${distinct
-            .slice(0, 4)
-            .map((a) => a.path)
-            .join(', ')}): ambiguous, not used`,
-        };
-      } else {
-        m = { note: `${address}: its code matches no workspace artifact` };
-      }
-      if (this.matched.size >= MAX_CACHED) this.matched.delete(this.matched.keys().next().value as string);
-      this.matched.set(key, m);
+    if (!artifacts || artifacts.withheld || !ctx.getCode || precompileAt(address)) return {};
+    const m = this.matched.get(matchKey(ctx.network, address));
+    if (m?.note) this.note(ctx, m.note);
+    return m;
+  }
+
+  private async matchCode(address: string, ctx: ResolveContext): Promise<KnownContract | undefined> {
+    const known = this.matchNow(address, ctx);
+    if (known) return known.contract;
+    const artifacts = this.opts.artifacts!;
+    const getCode = ctx.getCode!;
+    const hex = await getCode(address, ctx.block ?? 'latest');
+    const code = hex === undefined ? undefined : runtimeCode(hex);
+    if (!code) return undefined; // no code (yet), or it could not be read: nothing kept
+    const { matches: same, cut } = await artifacts.matching(code);
+    if (cut) this.note(ctx, `${address}: ${cut}`);
+    // The same contract built twice (two output folders) is one match.
+    const distinct = [...new Map(same.map((a) => [`${a.name}|${JSON.stringify(a.abi)}`, a])).values()];
+    let m: Match;
+    if (distinct.length === 1) {
+      const a = distinct[0];
+      m = {
+        contract: { name: a.name, abi: a.abi, source: { kind: 'bytecode', label: `workspace artifact ${a.path} (runtime code matched)`, path: a.path } },
+      };
+    } else if (distinct.length > 1) {
+      m = {
+        note: `${address}: its code matches ${distinct.length} artifacts (${distinct
+          .slice(0, 4)
+          .map((a) => a.path)
+          .join(', ')}): ambiguous, not used`,
+      };
+    } else {
+      m = { note: `${address}: its code matches no workspace artifact` };
     }
+    if (this.matched.size >= MAX_CACHED) this.matched.delete(this.matched.keys().next().value as string);
+    this.matched.set(matchKey(ctx.network, address), m);
     if (m.note) this.note(ctx, m.note);
     return m.contract;
   }
@@ -344,8 +401,8 @@ export class ContractRegistry {
   decodeLogKnown(log: { address?: string; topics: readonly string[]; data: string }, network?: string): Decoded | undefined {
     const topic0 = log.topics[0]?.toLowerCase();
     if (!topic0 || !/^0x[0-9a-f]{64}$/.test(topic0)) return undefined;
-    const a = log.address && ADDRESS.test(log.address) ? log.address : undefined;
-    const contract = a ? (this.matched.get(`${network ?? ''}|${a.toLowerCase()}`)?.contract ?? precompileAt(a)) : undefined;
+    const a = log.address && isEvmAddress(log.address) ? log.address : undefined;
+    const contract = a ? (this.matched.get(matchKey(network, a))?.contract ?? precompileAt(a)) : undefined;
     const out: Candidate[] = [];
     if (contract) {
       let map = this.selectors.get(contract.abi);

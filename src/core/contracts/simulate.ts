@@ -23,10 +23,11 @@ import { resolveFunction } from './call';
 import { decodeOutputs } from './decode';
 import { type ContractRegistry, type ResolveContext, atBlock } from './registry';
 import { type TraceView, decodeTrace } from './trace';
-import type { Decoded, DecodedArg } from './types';
+import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
 import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
+import { isEvmAddress, isHexDigits } from '../base/text';
 
 export {
   type Alternative,
@@ -177,8 +178,6 @@ const BLOCK_KEYS: Readonly<Record<string, string>> = {
 const NATIVE_TRANSFER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const MAX_LOGS = 1000;
-/** viem's isAddress(…, { strict: false }), without its cache's key built per call. */
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 // ---- the spec, checked before anything is sent ----
 
@@ -240,56 +239,94 @@ export interface PreparedStep {
 
 export interface PreparedSimulation {
   readonly block: string;
+  /** The resolve context at `block`. */
+  readonly at: ResolveContext;
   readonly steps: readonly PreparedStep[];
   readonly overrides?: Record<string, Record<string, unknown>>;
   readonly blockOverrides?: Record<string, string>;
   readonly needs: Needs;
 }
 
-/** `ctx` is the context at the simulation's block. */
-async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): Promise<PreparedStep> {
+/** The call's target (`to`, or `address`), checked. */
+function targetOf(c: SimulationCall, at: string): string {
   const to = c.to ?? c.address;
-  if (typeof to !== 'string' || !ADDRESS.test(to)) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
-  let data: Hex;
-  let fn: AbiFunction | undefined;
-  let contract: { name: string; source: { label: string } } | undefined;
-  if (c.data !== undefined) {
-    if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
-    if (typeof c.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
-    data = c.data as Hex;
-    const found = await registry.functionFor(data, to, ctx);
-    fn = found?.fn;
-    contract = found?.decoded.contract ? { name: found.decoded.contract, source: { label: found.decoded.source ?? '' } } : undefined;
-  } else {
-    if (typeof c.function !== 'string' || c.function.trim() === '')
-      refuse(l10n.both('{0}function: a signature such as balanceOf(address), or a name when the ABI is known (or give data).', at));
-    const known = await registry.contractAt(to, ctx);
-    const args = splitArgs(c.args);
-    fn = resolveFunction(c.function, known, args.length);
-    data = encodeCall(fn, args);
-    contract = known;
-    // A bare signature (no outputs) on an address without a known ABI: the outputs of the ABIs known for its selector (a standard ERC-20…).
-    if (fn.outputs.length === 0) {
-      const found = await registry.functionFor(data, to, ctx);
-      if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
-    }
-  }
+  if (typeof to !== 'string' || !isEvmAddress(to)) refuse(l10n.both('{0}address: 0x and 40 hex digits.', at));
+  return to;
+}
+
+/** The function named by `c.function` (a signature, or a name in the known ABI) and its calldata. */
+function encodeStep(c: SimulationCall, known: KnownContract | undefined, at: string): { fn: AbiFunction; data: Hex } {
+  if (typeof c.function !== 'string' || c.function.trim() === '')
+    refuse(l10n.both('{0}function: a signature such as balanceOf(address), or a name when the ABI is known (or give data).', at));
+  const args = splitArgs(c.args);
+  const fn = resolveFunction(c.function, known, args.length);
+  return { fn, data: encodeCall(fn, args) };
+}
+
+/** The step's transaction: the target and calldata, then the sender, value, gas and nonce given. */
+function finishStep(
+  c: SimulationCall,
+  to: string,
+  data: Hex,
+  fn: AbiFunction | undefined,
+  contract: { readonly name: string; readonly source: { readonly label: string } } | undefined,
+  at: string,
+): PreparedStep {
   const tx: Record<string, string> = { to: checksummed(to), data };
   if (c.from !== undefined) {
-    if (typeof c.from !== 'string' || !ADDRESS.test(c.from)) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
+    if (typeof c.from !== 'string' || !isEvmAddress(c.from)) refuse(l10n.both('{0}from: 0x and 40 hex digits.', at));
     tx.from = checksummed(c.from);
   }
-  const value = quantity(c.value === undefined ? undefined : String(c.value), `${at}value`);
+  const value = c.value === undefined ? undefined : quantity(String(c.value), `${at}value`);
   if (value) tx.value = value;
-  const gas = quantity(c.gas === undefined ? undefined : String(c.gas), `${at}gas`);
+  const gas = c.gas === undefined ? undefined : quantity(String(c.gas), `${at}gas`);
   if (gas) tx.gas = gas;
-  const nonce = quantity(c.nonce === undefined ? undefined : String(c.nonce), `${at}nonce`);
+  const nonce = c.nonce === undefined ? undefined : quantity(String(c.nonce), `${at}nonce`);
   if (nonce) tx.nonce = nonce;
   return { tx, fn, contract: contract?.name, source: contract?.source.label };
 }
 
-/** Everything checked before anything is sent: each call's calldata, the block, the overrides. */
-export async function prepareSimulation(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): Promise<PreparedSimulation> {
+/**
+ * A step prepared without waiting a turn (most simulations: a function of a contract whose ABI is in
+ * the settings or matched already, its outputs declared); undefined when the registry must read a
+ * file, the index or the node. `ctx` is the context at the simulation's block.
+ */
+function prepareStepNow(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): PreparedStep | undefined {
+  const to = targetOf(c, at);
+  if (c.data !== undefined) return undefined;
+  const now = registry.contractAtNow(to, ctx);
+  if (!now) return undefined;
+  const { fn, data } = encodeStep(c, now.contract, at);
+  // A bare signature's outputs are looked up by selector below.
+  return fn.outputs.length === 0 ? undefined : finishStep(c, to, data, fn, now.contract, at);
+}
+
+/** `ctx` is the context at the simulation's block. */
+async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): Promise<PreparedStep> {
+  const now = prepareStepNow(c, registry, ctx, at);
+  if (now) return now;
+  const to = targetOf(c, at);
+  if (c.data !== undefined) {
+    if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
+    if (typeof c.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
+    const found = await registry.functionFor(c.data, to, ctx);
+    const contract = found?.decoded.contract ? { name: found.decoded.contract, source: { label: found.decoded.source ?? '' } } : undefined;
+    return finishStep(c, to, c.data as Hex, found?.fn, contract, at);
+  }
+  const known = await registry.contractAt(to, ctx);
+  const encoded = encodeStep(c, known, at);
+  const data = encoded.data;
+  let fn = encoded.fn;
+  // A bare signature (no outputs) on an address without a known ABI: the outputs of the ABIs known for its selector (a standard ERC-20…).
+  if (fn.outputs.length === 0) {
+    const found = await registry.functionFor(data, to, ctx);
+    if (found && found.fn.outputs.length > 0 && signatureOf(found.fn) === signatureOf(fn)) fn = found.fn;
+  }
+  return finishStep(c, to, data, fn, known, at);
+}
+
+/** The spec checked, its steps still to prepare (`calls`: a bundle's steps with their defaults). */
+function specParts(spec: SimulationSpec, ctx: ResolveContext): PreparedSimulation & { readonly calls: readonly SimulationCall[]; readonly steps: PreparedStep[] } {
   if (spec === null || typeof spec !== 'object') refuse(l10n.both('A simulation is an object: { address, function, args } or { steps: [...] }.'));
   const block = blockParam(spec.block);
   const overrides = checkOverrides(spec.overrides);
@@ -302,23 +339,44 @@ export async function prepareSimulation(spec: SimulationSpec, registry: Contract
     // Keys given beside steps are each step's defaults (from, value, gas).
     calls = spec.steps.map((s) => ({ from: spec.from, gas: spec.gas, ...(s && typeof s === 'object' ? s : {}) }));
   } else calls = [spec];
-  const steps: PreparedStep[] = [];
-  const at = atBlock(ctx, block);
-  for (let i = 0; i < calls.length; i++) steps.push(await prepareStep(calls[i], registry, at, calls.length > 1 ? `steps[${i}].` : ''));
-  return { block, steps, overrides, blockOverrides, needs: needsOf({ steps: spec.steps, overrides, blockOverrides }) };
+  return { block, at: atBlock(ctx, block), steps: [], overrides, blockOverrides, needs: needsOf({ steps: spec.steps, overrides, blockOverrides }), calls };
+}
+
+const stepPrefix = (i: number, n: number) => (n > 1 ? `steps[${i}].` : '');
+
+/** prepareSimulation() when every step is prepared without waiting (prepareStepNow); undefined otherwise. */
+export function prepareSimulationNow(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): PreparedSimulation | undefined {
+  const parts = specParts(spec, ctx);
+  const calls = parts.calls;
+  for (let i = 0; i < calls.length; i++) {
+    const step = prepareStepNow(calls[i], registry, parts.at, stepPrefix(i, calls.length));
+    if (!step) return undefined;
+    parts.steps.push(step);
+  }
+  return parts;
+}
+
+/** Everything checked before anything is sent: each call's calldata, the block, the overrides. */
+export async function prepareSimulation(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): Promise<PreparedSimulation> {
+  const parts = specParts(spec, ctx);
+  const calls = parts.calls;
+  for (let i = 0; i < calls.length; i++) parts.steps.push(await prepareStep(calls[i], registry, parts.at, stepPrefix(i, calls.length)));
+  return parts;
 }
 
 // ---- running ----
 
 function hex(v: unknown, max = 1 << 22): string | undefined {
-  return typeof v === 'string' && v.length <= max && /^0x[0-9a-fA-F]*$/.test(v) ? v : undefined;
+  return typeof v === 'string' && v.length <= max && v.startsWith('0x') && (v.length === 2 || isHexDigits(v, 2)) ? v : undefined;
 }
 function dec(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
+  if (typeof v !== 'string' || v.length > 66 || !v.startsWith('0x') || !isHexDigits(v, 2)) return undefined;
+  // Up to 13 hex digits (52 bits) is a number: no bigint made (most gas figures).
+  return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
 }
 function lowerAddr(v: unknown): string | undefined {
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
+  return typeof v === 'string' && isEvmAddress(v) ? v.toLowerCase() : undefined;
 }
 
 type Json = Record<string, any>;
@@ -461,14 +519,9 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
   let step: RawStep;
   // eth_call and eth_estimateGas sent together (one round trip of latency, not two), in that order,
   // both answers awaited at once: the same two requests, sent as a client sends them bare.
-  const settle = <T>(pr: Promise<T>) =>
-    pr.then(
-      (v) => ({ v }),
-      (err: unknown) => ({ err }),
-    );
-  const [c, e] = await Promise.all([settle(evm('eth_call', callParams)), settle(evm('eth_estimateGas', gasParams))]);
-  if ('v' in c) {
-    const h = hex(c.v);
+  const [c, e] = await Promise.allSettled([evm('eth_call', callParams), evm('eth_estimateGas', gasParams)]);
+  if (c.status === 'fulfilled') {
+    const h = hex(c.value);
     step =
       h === undefined
         ? { ok: false, error: 'the node answered something other than hex data', logs: [], transfers: [] }
@@ -482,15 +535,15 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
                 : [],
           };
   } else {
-    rethrowCancel(c.err);
-    const r = revertOf(c.err);
+    rethrowCancel(c.reason);
+    const r = revertOf(c.reason);
     step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
   }
-  if ('err' in e) {
-    rethrowCancel(e.err);
-    step.gasError = errorMessage(e.err).slice(0, 300);
+  if (e.status === 'rejected') {
+    rethrowCancel(e.reason);
+    step.gasError = errorMessage(e.reason).slice(0, 300);
   } else {
-    const g = dec(e.v);
+    const g = dec(e.value);
     if (g) step.gasUsed = g;
     else step.gasError = 'the node answered something other than a quantity';
   }
@@ -530,7 +583,8 @@ function okStep(step: Mutable<StepResult>, s: PreparedStep, raw: RawStep, logs: 
     return step;
   }
   try {
-    const outputs = decodeOutputs(s.fn, data);
+    // Every engine's return data is checked as 0x and hex (hex()) when read.
+    const outputs = decodeOutputs(s.fn, data, true);
     step.outputs = outputs;
     step.result = s.fn.outputs.length > 0 ? resultOf(outputs) : undefined;
     step.logs = logs;
@@ -606,6 +660,13 @@ export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string)
   return out;
 }
 
+/** The eth_call engine's note, made once per provider in a row (a query file simulates on one provider again and again). */
+function ethCallNote(provider: string): string {
+  if (provider !== lastNote.provider) lastNote = { provider, text: l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', provider) };
+  return lastNote.text;
+}
+let lastNote = { provider: '', text: '' };
+
 export interface SimulateOptions {
   readonly provider: string;
   readonly support: EngineSupport;
@@ -627,10 +688,11 @@ export async function simulate(
   ctx: ResolveContext,
   o: SimulateOptions,
 ): Promise<SimulationResult> {
-  const p = await prepareSimulation(spec, registry, ctx);
+  // Sent without waiting a turn when nothing must be read first.
+  const p = prepareSimulationNow(spec, registry, ctx) ?? (await prepareSimulation(spec, registry, ctx));
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
   const raw = engine === 'eth_simulateV1' ? await runSimulateV1(evm, p) : engine === 'debug_traceCall' ? await runTraceCall(evm, p) : await runEthCall(evm, p);
-  const dctx = atBlock(ctx, p.block);
+  const dctx = p.at;
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
     // A return without logs (eth_call) needs nothing of the registry: decoded without an await.
@@ -643,7 +705,7 @@ export async function simulate(
   }
   const last = steps[steps.length - 1];
   const notes: string[] = [];
-  if (engine === 'eth_call') notes.push(l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', o.provider));
+  if (engine === 'eth_call') notes.push(ethCallNote(o.provider));
   if (engine === 'eth_simulateV1') notes.push(l10n.t('eth_simulateV1 gives no call tree: the logs and native transfers of each call.'));
   return {
     engine,

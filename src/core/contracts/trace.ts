@@ -8,6 +8,7 @@ import type { AbiFunction } from 'viem';
 import { type ContractRegistry, type ResolveContext, decodeCallAgainst } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { type Candidate, decodeOutputs, functionWithHex } from './decode';
+import { isEvmAddress } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -77,7 +78,7 @@ function decQuantity(v: unknown): string | undefined {
   return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
 }
 function addr(v: unknown): string | undefined {
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : undefined;
+  return typeof v === 'string' && isEvmAddress(v) ? v.toLowerCase() : undefined;
 }
 
 const NO_CALLS: readonly Json[] = [];

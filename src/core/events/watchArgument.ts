@@ -8,6 +8,7 @@ import * as l10n from '../base/l10n';
 import { type Provider, providerNamed, unknownProvider } from '../config/providers';
 import { validateQuery } from './query';
 import type { EvmSubscription, WatchTarget } from './spec';
+import { isEvmAddress } from '../base/text';
 
 export const EVM_SUBSCRIPTIONS: readonly EvmSubscription[] = ['newHeads', 'logs', 'newPendingTransactions'];
 
@@ -23,7 +24,6 @@ export interface WatchArgument {
   evm?: EvmWatchSpec;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TOPIC = /^0x[0-9a-fA-F]{64}$/;
 
 /** The sentence for an EVM address filter, or undefined when valid (one address or several, comma-separated). */
@@ -32,7 +32,7 @@ export function validateEvmAddresses(text: string): string | undefined {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const bad = parts.find((p) => !ADDRESS.test(p));
+  const bad = parts.find((p) => !isEvmAddress(p));
   return bad === undefined ? undefined : l10n.t('"{0}" is not a contract address: 0x followed by 40 hex digits.', bad);
 }
 
@@ -88,7 +88,7 @@ export function readWatchArgument(arg: unknown, providers: readonly Provider[]):
     const spec: { subscription: EvmSubscription; address?: string | string[]; topics?: Array<string | string[] | null> } = { subscription };
     if (e.address !== undefined) {
       const list = typeof e.address === 'string' ? [e.address] : Array.isArray(e.address) ? e.address : undefined;
-      if (!list || list.some((x) => typeof x !== 'string' || !ADDRESS.test(x)))
+      if (!list || list.some((x) => typeof x !== 'string' || !isEvmAddress(x)))
         fail(l10n.both('"evm.address" must be a contract address (0x + 40 hex digits) or a list of them.'));
       spec.address = typeof e.address === 'string' ? e.address : (list as string[]);
     }

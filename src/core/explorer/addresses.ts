@@ -7,6 +7,7 @@ import { bech32 } from '@scure/base';
 import { BoundedMemo } from '../base/memo';
 import { bech32Decode, bech32Encode } from '../chain/validate';
 import type { AddressRole } from './identify';
+import { isEvmAddress } from '../base/text';
 
 export interface AddressForms {
   /** 0x with the EIP-55 checksum (20-byte addresses only). */
@@ -56,7 +57,7 @@ const decoded = new BoundedMemo<Uint8Array | undefined>(4096);
 /** 0x hex (any case) or bech32 (checksum verified) into its bytes; undefined when it is neither. */
 export function bytesOf(text: string): Uint8Array | undefined {
   const t = text.trim();
-  if (/^0x[0-9a-fA-F]{40}$/.test(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
+  if (isEvmAddress(t)) return Uint8Array.from(Buffer.from(t.slice(2), 'hex'));
   if (t.length > 90) return undefined; // longer than any bech32 string: not remembered either
   return decoded
     .get(t, () => {

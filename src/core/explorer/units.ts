@@ -6,6 +6,7 @@
 import { checksumAddress } from './addresses';
 import type { DenomUnit } from './context';
 import { displayAmount } from './decodeEvm';
+import { isEvmAddress } from '../base/text';
 
 /** `123456800 wei (0.1234568 gwei)`; the input as given when it is no whole number (hex accepted). */
 export function weiWithGwei(wei: string): string {
@@ -21,7 +22,7 @@ export function weiWithGwei(wei: string): string {
 
 /** An EVM address in its EIP-55 form; anything else unchanged. */
 export function evmAddress(text: string): string {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return text;
+  if (!isEvmAddress(text)) return text;
   return checksumAddress(Uint8Array.from(Buffer.from(text.slice(2), 'hex'))) ?? text;
 }
 

@@ -11,6 +11,7 @@ import type { ExecuteOptions, Outcome } from '../chain/execute';
 import type { Args, Operation, ParamSpec } from '../chain/operation';
 import { recordedRun } from '../chain/outcome';
 import type { Provider } from '../config/providers';
+import { isEvmAddress } from '../base/text';
 
 export const ACCOUNT_OPERATION_ID = 'explorer.account';
 
@@ -48,7 +49,7 @@ const accountAddress: ParamSpec = {
   },
   validate: (value) => {
     const t = value.trim();
-    if (/^0x[0-9a-fA-F]{40}$/.test(t) || /^[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{38,64}$/.test(t)) return undefined;
+    if (isEvmAddress(t) || /^[a-z][a-z0-9]{0,30}1[02-9ac-hj-np-z]{38,64}$/.test(t)) return undefined;
     return l10n.t('Type an account address: 0x and 40 hex digits, or bech32 such as cosmos1….');
   },
 };

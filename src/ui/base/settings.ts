@@ -59,6 +59,7 @@ export function readSettings(): Settings {
 }
 
 let cached: Settings | undefined;
+let cachedContracts: ContractsLevels | undefined;
 let watching = 0;
 
 /**
@@ -68,8 +69,12 @@ let watching = 0;
  */
 export function watchSettings(): vscode.Disposable {
   cached = undefined;
+  cachedContracts = undefined;
   watching++;
-  const forget = () => (cached = undefined);
+  const forget = () => {
+    cached = undefined;
+    cachedContracts = undefined;
+  };
   const subscriptions = [
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && forget()),
     vscode.workspace.onDidGrantWorkspaceTrust(forget),
@@ -172,7 +177,19 @@ export async function writeUserProviderEntries(entries: unknown[]): Promise<void
 }
 
 /** `chainEndpoints.contracts` at each level (the contracts registry trusts the workspace's levels only in a trusted workspace). */
-export function contractsSettingLevels(): { user?: unknown[]; workspace?: unknown[]; folder?: unknown[] } {
+export function contractsSettingLevels(): ContractsLevels {
+  if (!watching) return readContractsLevels();
+  // The same object until the settings or the trust change (watchSettings), so what is built from it can be kept.
+  return (cachedContracts ??= readContractsLevels());
+}
+
+export interface ContractsLevels {
+  readonly user?: unknown[];
+  readonly workspace?: unknown[];
+  readonly folder?: unknown[];
+}
+
+function readContractsLevels(): ContractsLevels {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('contracts');
   return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, folder: inspected?.workspaceFolderValue };
 }
@@ -180,6 +197,8 @@ export function contractsSettingLevels(): { user?: unknown[]; workspace?: unknow
 /** Replaces `chainEndpoints.contracts` in user settings (Attach Artifact…). */
 export async function writeUserContracts(entries: unknown[]): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update('contracts', entries, vscode.ConfigurationTarget.Global);
+  // Read again from now on, whether or not the change event has come yet.
+  cachedContracts = undefined;
 }
 
 /** The editor's own proxy settings (`http.*`), read for src/ui/providers/proxySettings.ts. */

@@ -9,6 +9,7 @@ import * as l10n from '../../core/base/l10n';
 import type { CommandDeps } from '../base/deps';
 import { contractsSettingLevels, writeUserContracts } from '../base/settings';
 import { absoluteArtifactPath, contractRegistry } from './contracts';
+import { isEvmAddress } from '../../core/base/text';
 
 export interface AttachArgument {
   readonly address?: string;
@@ -25,11 +26,11 @@ export async function attachArtifact(deps: CommandDeps, arg?: unknown): Promise<
     (await vscode.window.showInputBox({
       title: l10n.t('Attach an Artifact to an Address'),
       prompt: l10n.t('The contract address (0x…)'),
-      validateInput: (t) => (/^0x[0-9a-fA-F]{40}$/.test(t.trim()) ? undefined : l10n.t('0x and 40 hex digits.')),
+      validateInput: (t) => (isEvmAddress(t.trim()) ? undefined : l10n.t('0x and 40 hex digits.')),
     }))
   )?.trim();
   if (!address) return false;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new LocalizedError(l10n.both('0x and 40 hex digits.'));
+  if (!isEvmAddress(address)) throw new LocalizedError(l10n.both('0x and 40 hex digits.'));
   let artifact = a.artifact;
   let name = a.name;
   if (!artifact) {

@@ -33,6 +33,7 @@ import { documentName } from '../../core/documents/resultName';
 import { type ProviderRun, type RunHost, apiHost, runOnProvider } from '../requests/run';
 import { editorHost, hostBase } from '../requests/host';
 import { callOverridesChecked } from './simulate';
+import { isEvmAddress } from '../../core/base/text';
 
 export interface CallContractArgument extends Partial<CallSpec> {
   /** A provider's name, or "best" (of `network`). */
@@ -101,7 +102,7 @@ export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts:
       await prompts.input({
         title: l10n.t('Call Contract · {0}', provider.name),
         prompt: l10n.t('The contract address (0x…)'),
-        validate: (t) => (/^0x[0-9a-fA-F]{40}$/.test(t.trim()) ? undefined : l10n.t('0x and 40 hex digits.')),
+        validate: (t) => (isEvmAddress(t.trim()) ? undefined : l10n.t('0x and 40 hex digits.')),
       })
     )?.trim();
   if (!address) return undefined;

@@ -17,7 +17,8 @@ import type { ContractsOption } from '../../core/explorer/source';
 import type { Provider } from '../../core/config/providers';
 import { currentNetworks, networkPeers } from '../providers/networkDirectory';
 import type { CommandDeps } from '../base/deps';
-import { SECTION, contractsSettingLevels, readSettings } from '../base/settings';
+import { type ContractsLevels, SECTION, contractsSettingLevels, readSettings } from '../base/settings';
+import { isEvmAddress } from '../../core/base/text';
 
 const ARTIFACT_GLOB = '{**/out/*.sol/*.json,**/artifacts/contracts/**/*.json}';
 const EXCLUDE = '{**/node_modules/**,**/build-info/**,**/*.dbg.json}';
@@ -78,14 +79,26 @@ function settingUri(p: string): vscode.Uri {
  * label is still a claim ("this address is USDC"): an untrusted folder does not get to make it, and
  * every decoding names its ABI's source.
  */
-export function contractSettings(): ContractSetting[] {
+export function contractSettings(): readonly ContractSetting[] {
   const levels = contractsSettingLevels();
-  const values = [levels.user, ...(vscode.workspace.isTrusted ? [levels.workspace, levels.folder] : [])];
+  const trusted = vscode.workspace.isTrusted;
+  // The same list while the settings and the trust stay (the registry indexes it once).
+  if (levels === lastLevels && trusted === lastTrusted && lastSettings) return lastSettings;
+  lastLevels = levels;
+  lastTrusted = trusted;
+  return (lastSettings = Object.freeze(readContractSettings(levels, trusted)));
+}
+let lastLevels: ContractsLevels | undefined;
+let lastTrusted: boolean | undefined;
+let lastSettings: readonly ContractSetting[] | undefined;
+
+function readContractSettings(levels: ContractsLevels, trusted: boolean): ContractSetting[] {
+  const values = [levels.user, ...(trusted ? [levels.workspace, levels.folder] : [])];
   const out: ContractSetting[] = [];
   for (const v of values) {
     if (!Array.isArray(v)) continue;
     for (const e of v.slice(0, 1000) as Array<Record<string, unknown>>) {
-      if (!e || typeof e !== 'object' || typeof e.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(e.address)) continue;
+      if (!e || typeof e !== 'object' || typeof e.address !== 'string' || !isEvmAddress(e.address)) continue;
       if (typeof e.abi !== 'string' && !Array.isArray(e.abi)) continue;
       out.push({
         address: e.address,

@@ -21,6 +21,7 @@ import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import type { CometCall, ExplorerSource } from '../source';
 import { rethrowCancel } from '../source';
+import { isEvmAddress } from '../../base/text';
 
 /** Entries on one page of history. */
 export const HISTORY_PAGE_SIZE = 25;
@@ -226,7 +227,7 @@ export function entriesOfLogs(logs: unknown, account: string): Item[] {
   for (const l of logs as Json[]) {
     const h = hexNum(l?.blockNumber);
     const tx = typeof l?.transactionHash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(l.transactionHash) ? l.transactionHash.toLowerCase() : undefined;
-    const token = typeof l?.address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(l.address) ? getAddress(l.address) : undefined;
+    const token = typeof l?.address === 'string' && isEvmAddress(l.address) ? getAddress(l.address) : undefined;
     const topics: unknown[] = Array.isArray(l?.topics) ? l.topics : [];
     const from = topicAddress(topics[1]);
     const to = topicAddress(topics[2]);

@@ -12,6 +12,7 @@ import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import { displayAmount } from '../decodeEvm';
 import { type ExplorerSource, rethrowCancel } from '../source';
+import { isEvmAddress } from '../../base/text';
 
 /** The most tokens read for one page (each: one balanceOf, and three metadata calls the first time). */
 export const MAX_TOKENS = 20;
@@ -85,7 +86,7 @@ export async function tokenPairs(src: ExplorerSource, notes: string[]): Promise<
     const pairs: unknown = r?.token_pairs;
     if (!Array.isArray(pairs)) return [];
     return (pairs as Json[]).flatMap((p) =>
-      typeof p?.erc20_address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(p.erc20_address)
+      typeof p?.erc20_address === 'string' && isEvmAddress(p.erc20_address)
         ? [{ address: getAddress(p.erc20_address), source: `token pair ${String(p.denom ?? '').slice(0, 80)}`.trim() }]
         : [],
     );

@@ -264,4 +264,37 @@ describe('contracts: decoding calls, logs and reverts', () => {
     assert.equal((await r.contractAt(TOKEN, s.ctx))?.name, 'Token', 'no setting: the code match');
     assert.equal(r.nameOf(other, 'devnet')?.name, 'MyToken');
   });
+
+  it('contractAtNow: answers without waiting only what needs nothing read (inline ABI, a match made), else undefined; the same answer as contractAt', async () => {
+    const s = setup();
+    const inline = '0x5555555555555555555555555555555555555555';
+    const inFile = '0x4444444444444444444444444444444444444444';
+    const settings = [
+      { address: inline.toUpperCase().replace('0X', '0x'), abi: [...TOKEN_ABI], name: 'Inline' },
+      { address: inFile, abi: 'out/Token.sol/Token.json', name: 'InFile' },
+    ];
+    const r = new ContractRegistry({ artifacts: s.index, settings: () => settings, readFile: (p) => fs.promises.readFile(path.join(s.root, p)) });
+    const quiet = { network: 'devnet', getCode: s.ctx.getCode };
+    assert.equal(r.contractAtNow(inline, quiet)?.contract?.name, 'Inline', 'an inline ABI, matched in any case');
+    assert.equal(r.contractAtNow(inline, quiet)?.contract, await r.contractAt(inline, quiet), 'the same contract object both ways');
+    assert.equal(r.contractAtNow(inFile, quiet), undefined, 'an ABI in a file is read first');
+    assert.equal(r.contractAtNow(TOKEN, quiet), undefined, 'no match made yet: the code is asked for');
+    assert.equal((await r.contractAt(TOKEN, quiet))?.name, 'Token');
+    assert.equal(r.contractAtNow(TOKEN, quiet)?.contract?.name, 'Token', 'the match made, answered now');
+    assert.deepEqual(r.contractAtNow('0x12', quiet), { contract: undefined }, 'not an address: nothing, at once');
+    assert.equal(r.contractAtNow(inline, s.ctx), undefined, "with notes to write, the index's notes come first");
+    assert.equal(r.contractAtNow('0x0000000000000000000000000000000000000804', {})?.contract?.name, 'bank', 'a precompile without artifacts');
+  });
+
+  it('settings: a new list is read again (the index is per list); an entry for another network is not used', async () => {
+    const a = '0x6666666666666666666666666666666666666666';
+    let settings: Array<{ address: string; abi: unknown[]; name: string; network?: string }> = [{ address: a, abi: [...TOKEN_ABI], name: 'First', network: 'other' }];
+    const r = new ContractRegistry({ settings: () => settings as never });
+    assert.equal(await r.contractAt(a, { network: 'devnet' }), undefined);
+    settings = [...settings, { address: a, abi: [...TOKEN_ABI], name: 'Second' }];
+    assert.equal((await r.contractAt(a, { network: 'devnet' }))?.name, 'Second', 'the new list is indexed');
+    assert.equal((await r.contractAt(a, { network: 'OTHER' }))?.name, 'First', 'networks compared in any case; the first entry that fits');
+    settings = [];
+    assert.equal(await r.contractAt(a, { network: 'devnet' }), undefined, 'an emptied list: nothing');
+  });
 });

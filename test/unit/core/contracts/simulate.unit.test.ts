@@ -210,6 +210,41 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.deepEqual(engineFor({ bundle: false, overrides: true, blockOverrides: false }, {}), { missing: 'overrides' });
   });
 
+  it('a call whose ABI needs nothing read goes out at once (no turn waited); one whose ABI is asked for gives the same result', async () => {
+    const to = '0x7777777777777777777777777777777777777777';
+    const sent: string[] = [];
+    const evm = async (method: string, params: readonly unknown[]) => {
+      sent.push(`${method} ${JSON.stringify(params)}`);
+      return method === 'eth_call' ? encodeAbiParameters([{ type: 'uint256' }], [750n]) : '0x5208';
+    };
+    const spec: SimulationSpec = { address: to, function: 'balanceOf', args: [bob] };
+    const known = Object.freeze([{ address: to, abi: TOKEN_ABI, name: 'Inline' }]);
+    const inline = new ContractRegistry({ settings: () => known });
+    const pending = simulate(evm, spec, inline, { network: 'devnet' }, { provider: 'p', support: {} });
+    assert.deepEqual(
+      sent.map((x) => x.split(' ')[0]),
+      ['eth_call', 'eth_estimateGas'],
+      'both requests sent before simulate() returned',
+    );
+    const now = await pending;
+    // The same ABI from a file: read first (a turn waited), the same requests and result.
+    const fromFile = new ContractRegistry({
+      settings: () => [{ address: to, abi: 'token.json', name: 'Inline' }],
+      fileSize: async () => 100,
+      readFile: async () => new TextEncoder().encode(JSON.stringify(TOKEN_ABI)),
+    });
+    const before = sent.length;
+    const later = simulate(evm, spec, fromFile, { network: 'devnet' }, { provider: 'p', support: {} });
+    assert.equal(sent.length, before, 'nothing sent before the file is read');
+    const read = await later;
+    assert.deepEqual(sent.slice(before), sent.slice(0, before), 'the same requests');
+    assert.equal(now.result, '750');
+    assert.equal(read.result, now.result);
+    assert.equal(read.steps[0].gasUsed, '21000');
+    assert.equal(now.steps[0].contract, 'Inline');
+    assert.deepEqual({ ...read, steps: undefined }, { ...now, steps: undefined });
+  });
+
   it('refuses bad input before sending: an unknown override key, data and function together, a non-address', async () => {
     const { evm, methods } = counted('anvil-like');
     const s = ALL_ENGINES;
