@@ -45,7 +45,7 @@ function traceTree(frames) {
   };
 }
 
-childMain(async ({ warmup, n, frames }) => {
+childMain(async ({ warmup, n, callN = n, frames }) => {
   const tree = traceTree(frames);
   const count = (f) => 1 + (f.calls ?? []).reduce((s, c) => s + count(c), 0);
   const answers = {
@@ -96,7 +96,7 @@ childMain(async ({ warmup, n, frames }) => {
         await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
       }),
       warmup,
-      n,
+      n: callN,
     });
     const callCpu = cpuSummary();
     if (result?.result !== '750') throw new Error(`eth_call engine decoded ${JSON.stringify(result?.result)}`);

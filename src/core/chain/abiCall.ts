@@ -230,9 +230,17 @@ export function checksummed(address: string): Hex {
  * or a trace names the same few again and again); a mixed-case one must be its own EIP-55 checksum.
  */
 function checkedChecksum(address: string, name: () => string): Hex {
-  const c = checksummed(address);
-  if (c !== address && isMixedCase(address)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
-  return c;
+  if (wrongChecksum(address)) refuse(l10n.both('{0}: the checksum (mixed case) is wrong.', name()));
+  return checksummed(address);
+}
+
+/**
+ * Whether an address (0x and 40 hex digits, checked) is in mixed case and not its own EIP-55
+ * checksum: mixed case is a checksum, which must match; one case is unchecked. The one rule for
+ * prompts, Look Up, calls and simulations.
+ */
+export function wrongChecksum(address: string): boolean {
+  return checksummed(address) !== address && isMixedCase(address);
 }
 
 /** Whether hex text has both lower- and upper-case letters (EIP-55: then it must be its checksum). */

@@ -2,11 +2,11 @@
 // undefined when the value is acceptable; `normalize*` turns an accepted value into wire form.
 
 import { bech32 } from '@scure/base';
-import { getAddress } from 'viem';
 import * as l10n from '../base/l10n';
 import { BoundedMemo } from '../base/memo';
 import { dotSegmentOf } from '../config/providers';
 import { isEvmAddress } from '../base/text';
+import { wrongChecksum } from './abiCall';
 
 export type Validator = (value: string) => string | undefined;
 
@@ -44,9 +44,7 @@ export function normalizeCometHash(value: string): string {
 export const validateEvmAddress: Validator = (value) => {
   const text = value.trim();
   if (!isEvmAddress(text)) return l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
-  // Mixed case is an EIP-55 checksum, which must match (as Look Up checks); one case is unchecked.
-  const digits = text.slice(2);
-  if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && getAddress(`0x${digits.toLowerCase()}`) !== text)
+  if (wrongChecksum(text))
     return l10n.t('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text);
   return undefined;
 };

@@ -5,9 +5,9 @@
 // verified); an account or operator address with `@HEIGHT` (`cosmos1…@1200`, `0x…@1200`) is its state
 // at that height, with `@A..B` the comparison of two heights, and `<address> history page N` a page of its history. Nothing is sent for input refused here: the error says what to type.
 
-import { getAddress } from 'viem';
 import { LocalizedError } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { wrongChecksum } from '../chain/abiCall';
 import { bech32Decode } from '../chain/validate';
 import { bech32 } from '@scure/base';
 
@@ -127,12 +127,8 @@ function identifyHex(text: string, prefixed: boolean, digits: string): Query {
     return prefixed ? { kind: 'evmHash', hash: `0x${digits.toLowerCase()}` } : { kind: 'cosmosHash', hash: digits.toUpperCase() };
   }
   if (digits.length === 40) {
-    if (prefixed && digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
-      // Mixed case: an EIP-55 checksum, which must match.
-      if (getAddress(`0x${digits.toLowerCase()}`) !== text) {
-        refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
-      }
-    }
+    if (prefixed && wrongChecksum(text))
+      refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
     return { kind: 'address', bytes: hexBytes(digits), role: prefixed ? 'account' : 'valcons', typed: text };
   }
   return refuse(l10n.both('{0} hex digits: a hash has 64 (0x for an EVM hash) and an address 40 (0x…).', String(digits.length)));
