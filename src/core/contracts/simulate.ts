@@ -326,7 +326,10 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
 }
 
 /** The spec checked, its steps still to prepare (`calls`: a bundle's steps with their defaults). */
-function specParts(spec: SimulationSpec, ctx: ResolveContext): PreparedSimulation & { readonly calls: readonly SimulationCall[]; readonly steps: PreparedStep[] } {
+function specParts(
+  spec: SimulationSpec,
+  ctx: ResolveContext,
+): PreparedSimulation & { readonly calls: readonly SimulationCall[]; readonly steps: PreparedStep[] } {
   if (spec === null || typeof spec !== 'object') refuse(l10n.both('A simulation is an object: { address, function, args } or { steps: [...] }.'));
   const block = blockParam(spec.block);
   const overrides = checkOverrides(spec.overrides);
@@ -508,7 +511,12 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
   ];
 }
 
-async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
+/**
+ * The eth_call engine's two requests, sent together (one round trip of latency, not two), in that
+ * order, both answers awaited at once: as a client sends them bare. Not an async function: the
+ * simulation awaits the answers itself (a layer of promises less on the cheapest engine).
+ */
+function sendEthCall(evm: EvmCall, p: PreparedSimulation): Promise<[PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]> {
   const tx = p.steps[0].tx;
   // The parameters written out (a spread of an empty list is an iteration all the same).
   const callParams: unknown[] = [tx, p.block];
@@ -516,10 +524,13 @@ async function runEthCall(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[
   if (p.blockOverrides) callParams.push(p.blockOverrides);
   const gasParams: unknown[] = [tx, p.block];
   if (p.overrides) gasParams.push(p.overrides);
+  return Promise.allSettled([evm('eth_call', callParams), evm('eth_estimateGas', gasParams)]);
+}
+
+/** The eth_call engine's step from its two answers. */
+function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]): RawStep[] {
+  const tx = p.steps[0].tx;
   let step: RawStep;
-  // eth_call and eth_estimateGas sent together (one round trip of latency, not two), in that order,
-  // both answers awaited at once: the same two requests, sent as a client sends them bare.
-  const [c, e] = await Promise.allSettled([evm('eth_call', callParams), evm('eth_estimateGas', gasParams)]);
   if (c.status === 'fulfilled') {
     const h = hex(c.value);
     step =
@@ -623,7 +634,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Native and token balance changes of the accounts involved (from the transfers and the ERC-20 Transfer logs). */
 export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string) => string | undefined = () => undefined): BalanceChange[] {
   // Most simulations move nothing (eth_call has no logs): no maps built for them.
-  if (steps.every((s) => !s.ok || (s.transfers.length === 0 && s.logs.length === 0))) return [];
+  let moves = false;
+  for (const s of steps) if (s.ok && (s.transfers.length > 0 || s.logs.length > 0)) moves = true;
+  if (!moves) return [];
   const deltas = new Map<string, bigint>();
   const names = new Map<string, string | undefined>();
   const add = (account: string, asset: string, d: bigint, assetName?: string) => {
@@ -662,7 +675,8 @@ export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string)
 
 /** The eth_call engine's note, made once per provider in a row (a query file simulates on one provider again and again). */
 function ethCallNote(provider: string): string {
-  if (provider !== lastNote.provider) lastNote = { provider, text: l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', provider) };
+  if (provider !== lastNote.provider)
+    lastNote = { provider, text: l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', provider) };
   return lastNote.text;
 }
 let lastNote = { provider: '', text: '' };
@@ -691,7 +705,12 @@ export async function simulate(
   // Sent without waiting a turn when nothing must be read first.
   const p = prepareSimulationNow(spec, registry, ctx) ?? (await prepareSimulation(spec, registry, ctx));
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
-  const raw = engine === 'eth_simulateV1' ? await runSimulateV1(evm, p) : engine === 'debug_traceCall' ? await runTraceCall(evm, p) : await runEthCall(evm, p);
+  const raw =
+    engine === 'eth_simulateV1'
+      ? await runSimulateV1(evm, p)
+      : engine === 'debug_traceCall'
+        ? await runTraceCall(evm, p)
+        : ethCallSteps(p, await sendEthCall(evm, p));
   const dctx = p.at;
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
