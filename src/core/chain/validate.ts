@@ -44,8 +44,7 @@ export function normalizeCometHash(value: string): string {
 export const validateEvmAddress: Validator = (value) => {
   const text = value.trim();
   if (!isEvmAddress(text)) return l10n.t('Type an EVM address: 0x followed by 40 hex digits.');
-  if (wrongChecksum(text))
-    return l10n.t('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text);
+  if (wrongChecksum(text)) return l10n.t('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text);
   return undefined;
 };
 

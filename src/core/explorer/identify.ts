@@ -127,8 +127,7 @@ function identifyHex(text: string, prefixed: boolean, digits: string): Query {
     return prefixed ? { kind: 'evmHash', hash: `0x${digits.toLowerCase()}` } : { kind: 'cosmosHash', hash: digits.toUpperCase() };
   }
   if (digits.length === 40) {
-    if (prefixed && wrongChecksum(text))
-      refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
+    if (prefixed && wrongChecksum(text)) refuse(l10n.both('{0} has a wrong EIP-55 checksum (mixed case): check it, or type it all in lowercase.', text));
     return { kind: 'address', bytes: hexBytes(digits), role: prefixed ? 'account' : 'valcons', typed: text };
   }
   return refuse(l10n.both('{0} hex digits: a hash has 64 (0x for an EVM hash) and an address 40 (0x…).', String(digits.length)));

@@ -288,7 +288,9 @@ describe('contracts: decoding calls, logs and reverts', () => {
 
   it('settings: a new list is read again (the index is per list); an entry for another network is not used', async () => {
     const a = '0x6666666666666666666666666666666666666666';
-    let settings: Array<{ address: string; abi: unknown[]; name: string; network?: string }> = [{ address: a, abi: [...TOKEN_ABI], name: 'First', network: 'other' }];
+    let settings: Array<{ address: string; abi: unknown[]; name: string; network?: string }> = [
+      { address: a, abi: [...TOKEN_ABI], name: 'First', network: 'other' },
+    ];
     const r = new ContractRegistry({ settings: () => settings as never });
     assert.equal(await r.contractAt(a, { network: 'devnet' }), undefined);
     settings = [...settings, { address: a, abi: [...TOKEN_ABI], name: 'Second' }];
