@@ -45,6 +45,7 @@ export function atBlock(ctx: ResolveContext, block: string | undefined): Resolve
 
 export interface RegistryOptions {
   readonly artifacts?: ArtifactIndex;
+  /** The entries of `chainEndpoints.contracts`: the same list object while they are unchanged (it is indexed once per list), a new one when they change. */
   readonly settings?: () => readonly ContractSetting[];
   /** Reads a file named by a setting's `abi`. */
   readonly readFile?: (path: string) => Promise<Uint8Array>;
