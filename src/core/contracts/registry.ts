@@ -194,18 +194,19 @@ export class ContractRegistry {
 
   /**
    * The contract addresses known without a request on `network` (the account page's token candidates):
-   * the settings' entries, then the code matches already made (workspace artifacts), at most `max`.
+   * the settings' entries, then the code matches already made (workspace artifacts), at most `max`;
+   * each with its ABI when it is known without reading a file.
    */
-  knownAddresses(network?: string, max = 50): Array<{ address: string; name: string }> {
+  knownAddresses(network?: string, max = 50): Array<{ address: string; name: string; abi?: Abi }> {
     const n = network?.toLowerCase();
-    const out: Array<{ address: string; name: string }> = [];
+    const out: Array<{ address: string; name: string; abi?: Abi }> = [];
     for (const s of this.opts.settings?.() ?? []) {
       if (typeof s.address === 'string' && isEvmAddress(s.address) && (!s.network || s.network.toLowerCase() === n))
-        out.push({ address: s.address, name: String(s.name) });
+        out.push({ address: s.address, name: String(s.name), abi: Array.isArray(s.abi) ? (s.abi as Abi) : undefined });
     }
     for (const [key, m] of this.matched) {
       const [net, address] = key.split('|');
-      if (m.contract && net === (network ?? '') && isEvmAddress(address)) out.push({ address, name: m.contract.name });
+      if (m.contract && net === (network ?? '') && isEvmAddress(address)) out.push({ address, name: m.contract.name, abi: m.contract.abi });
     }
     return out.slice(0, max);
   }

@@ -13,7 +13,7 @@ import { signatureOf } from '../contracts/values';
 import type { AddressView } from './views';
 import { type AccountPage, accountPage } from './account/accountState';
 import { readHistory } from './account/history';
-import { type TokenCandidate, chooseTokens, readTokens, tokenPairs } from './account/tokens';
+import { type TokenCandidate, chooseTokens, hasBalanceOf, readTokens, tokenPairs } from './account/tokens';
 import { type AccountSnapshot, compareSnapshots } from './account/compare';
 import { TRANSFER_TOPIC, entriesOfLogs, paddedTopic, LOG_WINDOW } from './account/history';
 import { rethrowCancel } from './source';
@@ -168,7 +168,10 @@ async function tokenCandidates(
     }
   }
   const network = src.contracts?.network ?? src.chainId;
-  const workspace = (src.contracts?.registry.knownAddresses(network) ?? []).map((k) => ({ address: k.address, source: `workspace (${k.name})` }));
+  // A workspace contract whose ABI is known and has no balanceOf(address) is not a token (a router, a vault).
+  const workspace = (src.contracts?.registry.knownAddresses(network) ?? [])
+    .filter((k) => k.abi === undefined || hasBalanceOf(k.abi))
+    .map((k) => ({ address: k.address, source: `workspace (${k.name})` }));
   return chooseTokens([pairs, logged, workspace]);
 }
 

@@ -6,7 +6,7 @@
 // workspace knows (settings and artifacts matched to code). A token whose `balanceOf` fails is
 // named with why; more candidates than MAX_TOKENS are counted, not read.
 
-import { decodeAbiParameters, getAddress, hexToString } from 'viem';
+import { type Abi, decodeAbiParameters, getAddress, hexToString } from 'viem';
 import { EndpointError, errorMessage } from '../../base/errors';
 import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
@@ -60,6 +60,11 @@ export function forgetTokenMetadata(): void {
 }
 
 const SELECTOR = { balanceOf: '0x70a08231', name: '0x06fdde03', symbol: '0x95d89b41', decimals: '0x313ce567' } as const;
+
+/** Whether an ABI has ERC-20's `balanceOf(address)` (what the page reads of a token). */
+export function hasBalanceOf(abi: Abi): boolean {
+  return abi.some((x) => x.type === 'function' && x.name === 'balanceOf' && x.inputs.length === 1 && x.inputs[0].type === 'address');
+}
 
 /** A string answer of name()/symbol(): ABI `string`, or an old token's `bytes32`. */
 export function decodeText(data: unknown): string | undefined {

@@ -15,7 +15,8 @@ import {
   paddedTopic,
   readHistory,
 } from '../../../../../src/core/explorer/account/history';
-import { forgetTokenMetadata } from '../../../../../src/core/explorer/account/tokens';
+import { forgetTokenMetadata, hasBalanceOf } from '../../../../../src/core/explorer/account/tokens';
+import { ContractRegistry } from '../../../../../src/core/contracts/registry';
 import { identify } from '../../../../../src/core/explorer/identify';
 import { scanBudget, scanLinks } from '../../../../../src/core/explorer/links';
 import { lookUp } from '../../../../../src/core/explorer/lookup';
@@ -24,7 +25,7 @@ import { type ExplorerSource, executeSource } from '../../../../../src/core/expl
 import type { AddressView, LookupResult } from '../../../../../src/core/explorer/views';
 import { HttpClient } from '../../../../../src/core/transport/http';
 import { type Devnet, startDevnet } from '../../../../devnet/devnet';
-import { TOKEN_ABI } from '../../../../devnet/fixtureContracts';
+import { ROUTER_ABI, TOKEN_ABI } from '../../../../devnet/fixtureContracts';
 import type { FixtureDeployment } from '../../../../devnet/fixtureTxs';
 import * as os from 'node:os';
 import { parseQueryFile } from '../../../../../src/core/queries/parse';
@@ -198,6 +199,21 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
     assert.ok(token.symbol && token.decimals === 18, JSON.stringify(token));
     assert.ok(page.tokens!.list.length <= 20);
     assert.match(renderLookup({ kind: 'address', provider: 'full', query: bob.hex, found: 'x', notes: [], address: page }), /### ERC-20 tokens/);
+  });
+
+  it('workspace contracts are token candidates only when their known ABI reads balances: the router is not listed "not read"', async () => {
+    const bob = devnet.chain.ledger.keys[1];
+    const f = fixture();
+    const settings = Object.freeze([
+      { address: f.token, abi: TOKEN_ABI, name: 'FixtureToken' },
+      { address: f.router, abi: ROUTER_ABI, name: 'FixtureRouter' },
+    ]);
+    const registry = new ContractRegistry({ settings: () => settings });
+    const page = address(await lookUp(source(0, { contracts: { registry } }), bob.hex));
+    const listed = (page.tokens?.list ?? []).map((t) => t.address.toLowerCase());
+    assert.ok(listed.includes(f.token.toLowerCase()), JSON.stringify(page.tokens));
+    assert.ok(!listed.includes(f.router.toLowerCase()), `the router is no token: ${JSON.stringify(page.tokens)}`);
+    assert.ok(hasBalanceOf(TOKEN_ABI) && !hasBalanceOf(ROUTER_ABI));
   });
 
   it('compares two heights: pending rewards grew, bank and delegations unchanged; redelegations listed', async () => {
