@@ -27,11 +27,7 @@ export function endSentence(s: string): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
-/**
- * Whether `s` is hex digits (either case) from index `from` to its end, and has at least one there.
- * A loop, not a regular expression: these checks run on every call, simulation and log, and a
- * regular expression's first match after other work costs several times more (bench/simulate.mjs).
- */
+/** Whether `s` is hex digits (either case) from index `from` to its end, and has at least one there. */
 export function isHexDigits(s: string, from: number): boolean {
   if (s.length <= from) return false;
   for (let i = from; i < s.length; i++) {
@@ -45,4 +41,27 @@ export function isHexDigits(s: string, from: number): boolean {
 /** `0x` and 40 hex digits (either case): an EVM address as text (the checksum is checked where it matters). */
 export function isEvmAddress(v: unknown): boolean {
   return typeof v === 'string' && v.length === 42 && v.charCodeAt(0) === 48 && v.charCodeAt(1) === 120 && isHexDigits(v, 2);
+}
+
+/** An EVM address from a node's answer, in lower case; undefined when it is not one. */
+export function lowerEvmAddress(v: unknown): string | undefined {
+  return isEvmAddress(v) ? (v as string).toLowerCase() : undefined;
+}
+
+/** A 0x quantity from a node's answer (1 to 64 hex digits, either case) as a decimal string; undefined for anything else. */
+export function hexQuantityDecimal(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length > 66 || !v.startsWith('0x') || !isHexDigits(v, 2)) return undefined;
+  // Up to 13 hex digits (52 bits) is a number: no bigint made (most gas figures and heights).
+  return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
+}
+
+const HEX_TEXT = /^0x[0-9a-fA-F]*$/;
+
+/**
+ * Hex data from a node's answer (`0x` and hex digits, maybe none), at most `max` characters;
+ * undefined otherwise. A regular expression: a trace checks a thousand long inputs with it, where a
+ * loop over the characters was slower.
+ */
+export function hexText(v: unknown, max = Number.POSITIVE_INFINITY): string | undefined {
+  return typeof v === 'string' && v.length <= max && HEX_TEXT.test(v) ? v : undefined;
 }

@@ -14,6 +14,7 @@ import { decodeOutputs } from './decode';
 import { type ContractRegistry, type ResolveContext, atBlock } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
+import { hexText } from '../base/text';
 
 export { coerceArg, encodeCall, splitArgs } from '../chain/abiCall';
 
@@ -134,7 +135,7 @@ export async function callContract(
   let outcome: CallOutcome;
   try {
     const raw = (await evm('eth_call', params)) as unknown;
-    const hex = typeof raw === 'string' && /^0x[0-9a-fA-F]*$/.test(raw) ? raw : undefined;
+    const hex = hexText(raw);
     if (hex === undefined) outcome = { ...base, error: 'the node answered something other than hex data' };
     else {
       try {

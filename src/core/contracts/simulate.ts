@@ -27,7 +27,7 @@ import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
 import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
-import { isEvmAddress, isHexDigits } from '../base/text';
+import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../base/text';
 
 export {
   type Alternative,
@@ -297,14 +297,12 @@ function prepareStepNow(c: SimulationCall, registry: ContractRegistry, ctx: Reso
   const now = registry.contractAtNow(to, ctx);
   if (!now) return undefined;
   const { fn, data } = encodeStep(c, now.contract, at);
-  // A bare signature's outputs are looked up by selector below.
+  // A bare signature's outputs are looked up by selector (prepareStep).
   return fn.outputs.length === 0 ? undefined : finishStep(c, to, data, fn, now.contract, at);
 }
 
-/** `ctx` is the context at the simulation's block. */
+/** A step whose ABI or outputs must be read first (a file, the index, the node). `ctx` is the context at the simulation's block. */
 async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: ResolveContext, at: string): Promise<PreparedStep> {
-  const now = prepareStepNow(c, registry, ctx, at);
-  if (now) return now;
   const to = targetOf(c, at);
   if (c.data !== undefined) {
     if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
@@ -347,39 +345,38 @@ function specParts(
 
 const stepPrefix = (i: number, n: number) => (n > 1 ? `steps[${i}].` : '');
 
-/** prepareSimulation() when every step is prepared without waiting (prepareStepNow); undefined otherwise. */
-export function prepareSimulationNow(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): PreparedSimulation | undefined {
+/**
+ * Everything checked before anything is sent: each call's calldata, the block, the overrides.
+ * Prepared at once while no step needs anything read (prepareStepNow: most simulations), so their
+ * requests go out without waiting a turn; a promise from the first step that does.
+ */
+export function prepareSimulation(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): PreparedSimulation | Promise<PreparedSimulation> {
   const parts = specParts(spec, ctx);
   const calls = parts.calls;
   for (let i = 0; i < calls.length; i++) {
     const step = prepareStepNow(calls[i], registry, parts.at, stepPrefix(i, calls.length));
-    if (!step) return undefined;
+    if (!step) return prepareRest(parts, i, registry);
     parts.steps.push(step);
   }
   return parts;
 }
 
-/** Everything checked before anything is sent: each call's calldata, the block, the overrides. */
-export async function prepareSimulation(spec: SimulationSpec, registry: ContractRegistry, ctx: ResolveContext): Promise<PreparedSimulation> {
-  const parts = specParts(spec, ctx);
+/** The steps from `from` on, each after what it needs is read. */
+async function prepareRest(parts: ReturnType<typeof specParts>, from: number, registry: ContractRegistry): Promise<PreparedSimulation> {
   const calls = parts.calls;
-  for (let i = 0; i < calls.length; i++) parts.steps.push(await prepareStep(calls[i], registry, parts.at, stepPrefix(i, calls.length)));
+  for (let i = from; i < calls.length; i++) parts.steps.push(await prepareStep(calls[i], registry, parts.at, stepPrefix(i, calls.length)));
   return parts;
 }
 
 // ---- running ----
 
-function hex(v: unknown, max = 1 << 22): string | undefined {
-  return typeof v === 'string' && v.length <= max && v.startsWith('0x') && (v.length === 2 || isHexDigits(v, 2)) ? v : undefined;
+/** Hex data of an answer, at most 4 MiB of it. */
+function hex(v: unknown): string | undefined {
+  return hexText(v, 1 << 22);
 }
+/** A quantity as a decimal string: 0x hex, or a JSON number (some engines write gas that way). */
 function dec(v: unknown): string | undefined {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-  if (typeof v !== 'string' || v.length > 66 || !v.startsWith('0x') || !isHexDigits(v, 2)) return undefined;
-  // Up to 13 hex digits (52 bits) is a number: no bigint made (most gas figures).
-  return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
-}
-function lowerAddr(v: unknown): string | undefined {
-  return typeof v === 'string' && isEvmAddress(v) ? v.toLowerCase() : undefined;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : hexQuantityDecimal(v);
 }
 
 type Json = Record<string, any>;
@@ -403,7 +400,7 @@ function readLogs(v: unknown): RawStep['logs'] {
   const out: RawStep['logs'] = [];
   for (const l of v.slice(0, MAX_LOGS)) {
     if (!l || typeof l !== 'object') continue;
-    const address = lowerAddr(l.address);
+    const address = lowerEvmAddress(l.address);
     const topics = Array.isArray(l.topics) ? l.topics.filter((t: unknown) => typeof t === 'string' && /^0x[0-9a-fA-F]{64}$/.test(t)).slice(0, 4) : [];
     if (!address) continue;
     out.push({ address, topics, data: hex(l.data) ?? '0x' });
@@ -490,8 +487,8 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
     // Most frames move no value: their addresses are read only when one does.
     const v = f.value === '0x0' || f.value === undefined ? undefined : dec(f.value);
     if (v && v !== '0' && f.type !== 'DELEGATECALL') {
-      const from = lowerAddr(f.from);
-      const to = lowerAddr(f.to);
+      const from = lowerEvmAddress(f.from);
+      const to = lowerEvmAddress(f.to);
       if (from && to) transfers.push({ from, to, value: v });
     }
     if (Array.isArray(f.calls)) for (let i = f.calls.length - 1; i >= 0; i--) stack.push(f.calls[i] as Json);
@@ -673,14 +670,6 @@ export function balanceChanges(steps: readonly StepResult[], nameOf: (a: string)
   return out;
 }
 
-/** The eth_call engine's note, made once per provider in a row (a query file simulates on one provider again and again). */
-function ethCallNote(provider: string): string {
-  if (provider !== lastNote.provider)
-    lastNote = { provider, text: l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', provider) };
-  return lastNote.text;
-}
-let lastNote = { provider: '', text: '' };
-
 export interface SimulateOptions {
   readonly provider: string;
   readonly support: EngineSupport;
@@ -703,7 +692,8 @@ export async function simulate(
   o: SimulateOptions,
 ): Promise<SimulationResult> {
   // Sent without waiting a turn when nothing must be read first.
-  const p = prepareSimulationNow(spec, registry, ctx) ?? (await prepareSimulation(spec, registry, ctx));
+  const prepared = prepareSimulation(spec, registry, ctx);
+  const p = prepared instanceof Promise ? await prepared : prepared;
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
   const raw =
     engine === 'eth_simulateV1'
@@ -724,7 +714,7 @@ export async function simulate(
   }
   const last = steps[steps.length - 1];
   const notes: string[] = [];
-  if (engine === 'eth_call') notes.push(ethCallNote(o.provider));
+  if (engine === 'eth_call') notes.push(l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', o.provider));
   if (engine === 'eth_simulateV1') notes.push(l10n.t('eth_simulateV1 gives no call tree: the logs and native transfers of each call.'));
   return {
     engine,
@@ -837,7 +827,7 @@ export async function readOriginal(
     original: {
       hash,
       status: receipt.status === '0x1' ? 'success' : 'reverted',
-      gasUsed: typeof receipt.gasUsed === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(receipt.gasUsed) ? BigInt(receipt.gasUsed).toString() : undefined,
+      gasUsed: hexQuantityDecimal(receipt.gasUsed),
       logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
       logEvents,
     },
@@ -862,11 +852,12 @@ export async function replaySpec(
   const block = (height - 1n).toString();
   const data = typeof tx.input === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(tx.input) ? tx.input : '0x';
   const call = registry ? await readableCall(data, tx.to, registry, atBlock(ctx, `0x${(height - 1n).toString(16)}`)) : undefined;
+  const value = hexQuantityDecimal(tx.value);
   const spec: SimulationSpec = {
     address: tx.to,
     ...(call ?? { data }),
     from: tx.from,
-    value: typeof tx.value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(tx.value) && BigInt(tx.value) > 0n ? BigInt(tx.value).toString() : undefined,
+    value: value === '0' ? undefined : value,
     gas: typeof tx.gas === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.gas) ? BigInt(tx.gas).toString() : undefined,
     nonce: typeof tx.nonce === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.nonce) ? BigInt(tx.nonce).toString() : undefined,
     block,

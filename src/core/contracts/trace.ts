@@ -8,7 +8,7 @@ import type { AbiFunction } from 'viem';
 import { type ContractRegistry, type ResolveContext, decodeCallAgainst } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { type Candidate, decodeOutputs, functionWithHex } from './decode';
-import { isEvmAddress } from '../base/text';
+import { hexQuantityDecimal, hexText, lowerEvmAddress } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -70,15 +70,9 @@ export async function fetchCallTrace(evm: EvmCall, hash: string): Promise<{ root
   return { root: (await evm('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: false } }])) as Json, configAs: 'object' };
 }
 
-const HEX = /^0x[0-9a-fA-F]*$/;
-function hexStr(v: unknown, max = 1 << 20): string | undefined {
-  return typeof v === 'string' && v.length <= max && HEX.test(v) ? v : undefined;
-}
-function decQuantity(v: unknown): string | undefined {
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
-}
-function addr(v: unknown): string | undefined {
-  return typeof v === 'string' && isEvmAddress(v) ? v.toLowerCase() : undefined;
+/** A frame's hex field, at most 1 MiB of it. */
+function hexStr(v: unknown): string | undefined {
+  return hexText(v, 1 << 20);
 }
 
 const NO_CALLS: readonly Json[] = [];
@@ -139,7 +133,7 @@ class FrameReader {
     if (v === undefined) return undefined;
     if (v === this.lastQ[field] && typeof v === 'string') return this.lastQOut[field];
     let d = this.quantities.get(v);
-    if (d === undefined && !this.quantities.has(v)) this.quantities.set(v, (d = decQuantity(v)));
+    if (d === undefined && !this.quantities.has(v)) this.quantities.set(v, (d = hexQuantityDecimal(v)));
     this.lastQ[field] = v;
     this.lastQOut[field] = d;
     return d;
@@ -163,7 +157,7 @@ class FrameReader {
       if (v === this.lastA) return this.lastAOut;
       if (v === this.lastB) return this.lastBOut;
     }
-    const d = this.once(v, addr);
+    const d = this.once(v, lowerEvmAddress);
     this.lastB = this.lastA;
     this.lastBOut = this.lastAOut;
     this.lastA = v;

@@ -1,7 +1,7 @@
 // What a watch produces: one plain-data entry per event (or a gap / note line), and the reading
 // of a CometBFT event or an EVM notification into its line (height, type, key attributes, hash).
 
-import { isObject as isRecord } from '../base/text';
+import { hexQuantityDecimal, isObject as isRecord } from '../base/text';
 import type { WatchOptions } from './spec';
 
 export type WatchEntryKind = 'event' | 'gap' | 'note';
@@ -83,11 +83,6 @@ export function readCometEvent(result: Record<string, unknown>, preferred: reado
   };
 }
 
-function hexHeight(v: unknown): string | undefined {
-  const s = str(v);
-  return s && /^0x[0-9a-fA-F]{1,64}$/.test(s) ? BigInt(s).toString() : undefined;
-}
-
 /** The line of an EVM `eth_subscription` notification's `result`. */
 export function readEvmNotification(subscription: string, result: unknown, decodeLog?: WatchOptions['decodeLog']): EntryFields {
   if (subscription === 'newPendingTransactions') {
@@ -106,7 +101,7 @@ export function readEvmNotification(subscription: string, result: unknown, decod
   }
   const r = isRecord(result) ? result : {};
   if (subscription === 'logs') {
-    const height = hexHeight(r.blockNumber);
+    const height = hexQuantityDecimal(r.blockNumber);
     const tx = str(r.transactionHash);
     const topics = Array.isArray(r.topics) ? r.topics.map(str).filter((t): t is string => !!t) : [];
     const decoded = decodeLog?.({ address: str(r.address), topics, data: str(r.data) ?? '0x' });
@@ -122,11 +117,11 @@ export function readEvmNotification(subscription: string, result: unknown, decod
       ...(decoded ? { decoded: decoded.decoded } : {}),
     };
   }
-  const height = hexHeight(r.number);
+  const height = hexQuantityDecimal(r.number);
   const parts: string[] = [];
   const hash = str(r.hash);
   if (hash) parts.push(`hash=${short(hash)}`);
-  const gasUsed = hexHeight(r.gasUsed);
+  const gasUsed = hexQuantityDecimal(r.gasUsed);
   if (gasUsed) parts.push(`gasUsed=${gasUsed}`);
   return { type: subscription, ...(height ? { height } : {}), summary: parts.join('  ') };
 }

@@ -13,6 +13,7 @@ import { amountText, evmAddress } from './units';
 import { cometCalls, evmHashesOf, localTx, readEvents } from './lookupTx';
 import { type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
+import { hexQuantityDecimal } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -20,10 +21,6 @@ type Json = Record<string, any>;
 const RECOVER_UP_TO = 100;
 /** Transactions decoded in full per page of a larger block (the others are a line each). */
 export const PAGE_SIZE = 100;
-
-function hexToDec(v: unknown): string | undefined {
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
-}
 
 const shortType = (t: string) => t.slice(t.lastIndexOf('.') + 1);
 
@@ -206,9 +203,9 @@ async function evmBlock(src: ExplorerSource, height: string): Promise<BlockView[
   return {
     hash: String(b.hash),
     txCount: Array.isArray(b.transactions) ? b.transactions.length : 0,
-    gasUsed: hexToDec(b.gasUsed) ?? '?',
-    gasLimit: hexToDec(b.gasLimit),
-    baseFeePerGas: hexToDec(b.baseFeePerGas),
+    gasUsed: hexQuantityDecimal(b.gasUsed) ?? '?',
+    gasLimit: hexQuantityDecimal(b.gasLimit),
+    baseFeePerGas: hexQuantityDecimal(b.baseFeePerGas),
   };
 }
 
@@ -265,7 +262,7 @@ export async function lookUpBlockByHash(
   if (src.has.evm) {
     tried.push('eth_getBlockByHash');
     const b = (await attempt(notes, 'eth_getBlockByHash', () => src.evm('eth_getBlockByHash', [`0x${hex.toLowerCase()}`, false]))) as Json | null | undefined;
-    const n = hexToDec(b?.number);
+    const n = hexQuantityDecimal(b?.number);
     if (n) return lookUpBlockAt(src, ctx, n, notes, tried);
   }
   return undefined;

@@ -12,6 +12,7 @@ import type { ChainContext } from './context';
 import { type CometCall, type ExplorerSource, attempt, rethrowCancel } from './source';
 import { withDisplayAmounts } from './units';
 import type { EventGroup, EventView, EvmLog, EvmView, MessageView, TxView } from './views';
+import { hexQuantityDecimal } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -29,10 +30,6 @@ export const cometCalls = {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined;
-}
-
-function hexToDec(v: unknown): string | undefined {
-  return typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString() : undefined;
 }
 
 export function readEvents(events: unknown): EventView[] {
@@ -178,18 +175,18 @@ export async function evmView(
             cosmosHash: local?.cosmosHash,
             from: str(t.from),
             to: str(t.to) ?? undefined,
-            value: await ctx.evmValue(hexToDec(t.value) ?? '0'),
-            nonce: hexToDec(t.nonce),
-            gas: hexToDec(t.gas),
-            gasPrice: hexToDec(t.gasPrice),
-            maxFeePerGas: hexToDec(t.maxFeePerGas),
-            maxPriorityFeePerGas: hexToDec(t.maxPriorityFeePerGas),
+            value: await ctx.evmValue(hexQuantityDecimal(t.value) ?? '0'),
+            nonce: hexQuantityDecimal(t.nonce),
+            gas: hexQuantityDecimal(t.gas),
+            gasPrice: hexQuantityDecimal(t.gasPrice),
+            maxFeePerGas: hexQuantityDecimal(t.maxFeePerGas),
+            maxPriorityFeePerGas: hexQuantityDecimal(t.maxPriorityFeePerGas),
             input: str(t.input),
-            type: hexToDec(t.type),
-            blockNumber: hexToDec(t.blockNumber),
+            type: hexQuantityDecimal(t.type),
+            blockNumber: hexQuantityDecimal(t.blockNumber),
             blockHash: str(t.blockHash),
-            gasUsed: hexToDec(receipt?.gasUsed),
-            effectiveGasPrice: hexToDec(receipt?.effectiveGasPrice),
+            gasUsed: hexQuantityDecimal(receipt?.gasUsed),
+            effectiveGasPrice: hexQuantityDecimal(receipt?.effectiveGasPrice),
             status: receipt ? (receipt.status === '0x1' ? 'success' : 'failed') : undefined,
             contractAddress: str(receipt?.contractAddress) ?? undefined,
             logs: Array.isArray(receipt?.logs)
@@ -197,7 +194,7 @@ export async function evmView(
                   address: String(l.address),
                   topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
                   data: String(l.data ?? '0x'),
-                  logIndex: hexToDec(l.logIndex),
+                  logIndex: hexQuantityDecimal(l.logIndex),
                 }))
               : undefined,
             source: 'evmRpc',

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isEvmAddress, isHexDigits } from '../../../../src/core/base/text';
+import { hexQuantityDecimal, hexText, isEvmAddress, isHexDigits, lowerEvmAddress } from '../../../../src/core/base/text';
 
 describe('text: hex checks without regular expressions', () => {
   it('isEvmAddress: 0x and exactly 40 hex digits, either case; anything else is not', () => {
@@ -36,5 +36,18 @@ describe('text: hex checks without regular expressions', () => {
     assert.equal(isHexDigits('0x0g', 2), false);
     assert.equal(isHexDigits('zz12', 2), true, 'what comes before `from` is not looked at');
     assert.equal(isHexDigits('0123456789abcdefABCDEF', 0), true);
+  });
+
+  it("a node's fields: quantities as decimal (1 to 64 digits, as BigInt reads them), hex data within a bound, addresses in lower case", () => {
+    for (const q of ['0x0', '0x5208', '0xFFFFFFFFFFFFF', '0x10000000000000', '0x' + 'f'.repeat(64), '0x00ff'])
+      assert.equal(hexQuantityDecimal(q), BigInt(q).toString(), q);
+    for (const bad of ['0x', '0x' + '1'.repeat(65), '5208', '0xg', ' 0x1', 21000, undefined]) assert.equal(hexQuantityDecimal(bad), undefined, String(bad));
+    assert.equal(hexText('0x'), '0x');
+    assert.equal(hexText('0xabCD'), '0xabCD');
+    assert.equal(hexText('0xabc', 4), undefined, 'longer than the bound');
+    assert.equal(hexText('0xzz'), undefined);
+    assert.equal(hexText(1), undefined);
+    assert.equal(lowerEvmAddress('0x' + 'AB'.repeat(20)), '0x' + 'ab'.repeat(20));
+    assert.equal(lowerEvmAddress('0x' + 'AB'.repeat(19)), undefined);
   });
 });
