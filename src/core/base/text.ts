@@ -27,20 +27,18 @@ export function endSentence(s: string): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
-/** Whether `s` is hex digits (either case) from index `from` to its end, and has at least one there. */
-export function isHexDigits(s: string, from: number): boolean {
-  if (s.length <= from) return false;
-  for (let i = from; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // 0-9, A-F, a-f
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
-}
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
 
-/** `0x` and 40 hex digits (either case): an EVM address as text (the checksum is checked where it matters). */
+/**
+ * `0x` and 40 hex digits (either case): an EVM address as text (the checksum is checked where it
+ * matters). A regular expression, not a loop over the characters: its matcher is native code from
+ * the first call, where a loop runs interpreted until V8 optimises it, and a simulation or a query
+ * runs these checks a few times per request, too rarely to be optimised (a loop was 40% of a
+ * simulation's own time there; see BENCHMARKS.md, session 17).
+ */
 export function isEvmAddress(v: unknown): boolean {
-  return typeof v === 'string' && v.length === 42 && v.charCodeAt(0) === 48 && v.charCodeAt(1) === 120 && isHexDigits(v, 2);
+  return typeof v === 'string' && v.length === 42 && EVM_ADDRESS.test(v);
 }
 
 /** An EVM address from a node's answer, in lower case; undefined when it is not one. */
@@ -50,7 +48,7 @@ export function lowerEvmAddress(v: unknown): string | undefined {
 
 /** A 0x quantity from a node's answer (1 to 64 hex digits, either case) as a decimal string; undefined for anything else. */
 export function hexQuantityDecimal(v: unknown): string | undefined {
-  if (typeof v !== 'string' || v.length > 66 || !v.startsWith('0x') || !isHexDigits(v, 2)) return undefined;
+  if (typeof v !== 'string' || v.length > 66 || !HEX_QUANTITY.test(v)) return undefined;
   // Up to 13 hex digits (52 bits) is a number: no bigint made (most gas figures and heights).
   return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
 }

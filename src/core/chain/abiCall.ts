@@ -243,17 +243,16 @@ export function wrongChecksum(address: string): boolean {
   return checksummed(address) !== address && isMixedCase(address);
 }
 
-/** Whether hex text has both lower- and upper-case letters (EIP-55: then it must be its checksum). */
+/**
+ * Whether hex text has both lower- and upper-case letters (EIP-55: then it must be its checksum).
+ * Two regular expressions (native from the first call), not a loop run interpreted: every address
+ * argument in lower case comes here.
+ */
 function isMixedCase(hex: string): boolean {
-  let lower = false;
-  let upper = false;
-  for (let i = 2; i < hex.length; i++) {
-    const c = hex.charCodeAt(i);
-    if (c >= 97 && c <= 102) lower = true;
-    else if (c >= 65 && c <= 70) upper = true;
-  }
-  return lower && upper;
+  return LOWER_HEX_LETTER.test(hex) && UPPER_HEX_LETTER.test(hex);
 }
+const LOWER_HEX_LETTER = /[a-f]/;
+const UPPER_HEX_LETTER = /[A-F]/;
 
 export function blockParam(b: string | undefined): string {
   if (!b || b === '') return 'latest';
