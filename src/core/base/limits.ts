@@ -6,6 +6,13 @@
 export const INT64_MAX = 9223372036854775807n;
 /** The most hex digits of a uint256 quantity. */
 const UINT256_HEX_DIGITS = 64;
+/**
+ * The longest integer text given to BigInt: a uint256 in decimal (78 digits) or 0x hex (66
+ * characters), signed. BigInt reads and prints a longer number in time that grows faster than its
+ * length (a 1 MB "number" costs it about a second to read and print), and no chain sends one: longer
+ * text is not a number here.
+ */
+export const MAX_INTEGER_TEXT = 80;
 /** How much of a server's number is repeated in a sentence. */
 const SHOWN_DIGITS = 24;
 

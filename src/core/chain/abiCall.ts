@@ -44,10 +44,10 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
   const int = INT.exec(type);
   if (int) {
     if (!/^-?\d+$|^0x[0-9a-fA-F]+$/.test(text)) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', name()));
-    const n = text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);
     const bits = BigInt(int[2] || '256');
     const [min, max] = int[1] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
-    if (n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name(), min.toString(), max.toString()));
+    const n = integerOf(text);
+    if (n === undefined || n < min || n > max) refuse(l10n.both('{0}: out of range ({1} to {2}).', name(), min.toString(), max.toString()));
     return n;
   }
   const bn = BYTES_N.exec(type);
@@ -62,6 +62,20 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
   }
   if (type === 'string') return typeof v === 'string' ? v : text;
   refuse(l10n.both('{0}: this type is not supported here.', name()));
+}
+
+/**
+ * An integer's text (decimal with an optional -, or 0x hex; checked) as a bigint; undefined past 78
+ * significant decimal digits or 64 hex digits, which is past any 256-bit range. Leading zeros are
+ * dropped first: BigInt never reads more than 80 characters (a 1 MB argument would cost it a second).
+ */
+function integerOf(text: string): bigint | undefined {
+  const hex = text.startsWith('0x');
+  const negative = text.startsWith('-');
+  const digits = text.slice(hex ? 2 : negative ? 1 : 0).replace(/^0+(?=[0-9a-fA-F])/, '');
+  if (digits.length > (hex ? 64 : 78)) return undefined;
+  const n = BigInt(hex ? `0x${digits}` : digits);
+  return negative ? -n : n;
 }
 
 /** A scalar argument as text (a string trimmed, a number, bigint or boolean written out). */

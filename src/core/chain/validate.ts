@@ -16,7 +16,10 @@ export const validateHeight: Validator = (value) => {
   const text = value.trim();
   if (text === '') return l10n.t('Type a block height: a whole number from 1 to 9223372036854775807.');
   if (!/^\d+$/.test(text)) return l10n.t('"{0}" is not a block height: type a whole number from 1 to 9223372036854775807.', text);
-  const n = BigInt(text);
+  // Past 19 digits (leading zeros aside) it is past int64: said before BigInt reads a pasted megabyte.
+  const digits = text.replace(/^0+(?=\d)/, '');
+  if (digits.length > 19) return l10n.t('That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.');
+  const n = BigInt(digits);
   if (n < 1n) return l10n.t('Heights start at 1: type a whole number from 1 to 9223372036854775807.');
   if (n > MAX_INT64) return l10n.t('That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.');
   return undefined;
@@ -27,7 +30,8 @@ export const validateOptionalHeight: Validator = (value) => (value.trim() === ''
 
 /** Canonical decimal form: no spaces, no leading zeros. */
 export function normalizeHeight(value: string): string {
-  return BigInt(value.trim()).toString();
+  // Checked by validateHeight (19 digits after leading zeros): BigInt reads only those.
+  return BigInt(value.trim().replace(/^0+(?=\d)/, '')).toString();
 }
 
 export const validateEvmTxHash: Validator = (value) =>

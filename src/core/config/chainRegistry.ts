@@ -302,9 +302,9 @@ function evmChainIdOf(
   }
   if (!chainId) return undefined;
   if (chainType === 'eip155') {
-    return /^\d+$/.test(chainId) && BigInt(chainId) > 0n ? { id: BigInt(chainId).toString() } : undefined;
+    return /^\d{1,78}$/.test(chainId) && BigInt(chainId) > 0n ? { id: BigInt(chainId).toString() } : undefined;
   }
-  const ethermint = /^[a-z][a-z0-9]*_(\d+)-\d+$/i.exec(chainId);
+  const ethermint = /^[a-z][a-z0-9]*_(\d{1,78})-\d+$/i.exec(chainId);
   const evmish = hasEvmRpc || listHas(doc.extra_codecs, 'ethermint') || listHas(doc.key_algos, 'ethsecp256k1');
   if (ethermint && evmish && BigInt(ethermint[1]) > 0n) {
     const id = BigInt(ethermint[1]).toString();
@@ -315,8 +315,9 @@ function evmChainIdOf(
 
 function decimalId(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return String(v);
-  if (typeof v === 'string' && /^\d+$/.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
-  if (typeof v === 'string' && /^0x[0-9a-f]+$/i.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
+  // A uint256 at most (a longer "number" in a chain.json is none, and never given to BigInt).
+  if (typeof v === 'string' && /^\d{1,78}$/.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
+  if (typeof v === 'string' && /^0x[0-9a-f]{1,64}$/i.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
   return undefined;
 }
 

@@ -227,8 +227,9 @@ function normalizeEvmChainId(value: unknown): string | undefined | null {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return '0x' + value.toString(16);
   if (typeof value === 'string') {
     const t = value.trim();
-    if (/^0x[0-9a-fA-F]+$/.test(t)) return '0x' + BigInt(t).toString(16);
-    if (/^\d+$/.test(t) && BigInt(t) > 0n) return '0x' + BigInt(t).toString(16);
+    // A uint256 at most: a longer "number" in a settings file is invalid (and never given to BigInt).
+    if (/^0x[0-9a-fA-F]{1,64}$/.test(t)) return '0x' + BigInt(t).toString(16);
+    if (/^\d{1,78}$/.test(t) && BigInt(t) > 0n) return '0x' + BigInt(t).toString(16);
   }
   return null;
 }

@@ -437,8 +437,10 @@ async function runSimulateV1(evm: EvmCall, p: PreparedSimulation): Promise<RawSt
     const transfers: Transfer[] = [];
     const logs = all.filter((l) => {
       if (l.address !== NATIVE_TRANSFER_ADDRESS) return true;
-      if (l.topics[0] === TRANSFER_TOPIC && l.topics.length === 3)
-        transfers.push({ from: `0x${l.topics[1].slice(26)}`, to: `0x${l.topics[2].slice(26)}`, value: BigInt(l.data === '0x' ? 0 : l.data).toString() });
+      // Its data is the 32-byte value: anything longer is no transfer (and never given to BigInt).
+      const value = l.data === '0x' ? '0' : hexQuantityDecimal(l.data);
+      if (l.topics[0] === TRANSFER_TOPIC && l.topics.length === 3 && value !== undefined)
+        transfers.push({ from: `0x${l.topics[1].slice(26)}`, to: `0x${l.topics[2].slice(26)}`, value });
       return false;
     });
     const err = call.error && typeof call.error === 'object' ? (call.error as Json) : undefined;

@@ -2,6 +2,7 @@
 // the hash as keccak256 of those bytes, the sender recovered from the signature, values in base
 // units and in the display denom (18 decimals unless the bank's denom metadata says otherwise).
 
+import { MAX_INTEGER_TEXT, shownNumber } from '../base/limits';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { type Hex, type TransactionSerializable, formatUnits, getAddress, keccak256, parseTransaction, serializeTransaction } from 'viem';
 
@@ -86,6 +87,7 @@ export function serializeSigned(tx: TransactionSerializable, signature: { r: Hex
 
 /** `amount` base units shown with `decimals` (trailing zeros trimmed). */
 export function displayAmount(amount: string | bigint, decimals: number): string {
+  if (typeof amount === 'string' && amount.length > MAX_INTEGER_TEXT) return shownNumber(amount);
   try {
     return formatUnits(BigInt(amount), decimals);
   } catch {

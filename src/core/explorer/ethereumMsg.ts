@@ -48,7 +48,8 @@ function readFields(bytes: Uint8Array): Fields {
 const text = (v: bigint | Uint8Array | undefined) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : undefined);
 const num = (v: bigint | Uint8Array | undefined) => (typeof v === 'bigint' ? v : 0n);
 const hexOf = (v: bigint | Uint8Array | undefined): Hex => (v instanceof Uint8Array ? `0x${Buffer.from(v).toString('hex')}` : '0x');
-const big = (s: string | undefined) => (s && /^\d+$/.test(s) ? BigInt(s) : 0n);
+// A uint256 in decimal (a longer string in a hostile transaction is no amount, and never given to BigInt).
+const big = (s: string | undefined) => (s && /^\d{1,78}$/.test(s) ? BigInt(s) : 0n);
 
 /** Reads a MsgEthereumTx's value; throws when the bytes are not protobuf. */
 export function readEthereumMsg(bytes: Uint8Array): EthereumMsg {
@@ -87,7 +88,8 @@ function innerTx(typeUrl: string, f: Fields): Hex | undefined {
   if (!layout) return undefined;
   const to = text(g(name === 'LegacyTx' ? 4 : name === 'AccessListTx' ? 5 : 6)) || undefined;
   const vBytes = g(layout.sig);
-  const v = vBytes instanceof Uint8Array && vBytes.length > 0 ? BigInt(hexOf(vBytes)) : 0n;
+  // v is a word at most (longer bytes in a hostile transaction are no signature, and never given to BigInt).
+  const v = vBytes instanceof Uint8Array && vBytes.length > 0 && vBytes.length <= 32 ? BigInt(hexOf(vBytes)) : 0n;
   const signature = { r: padded(g(layout.sig + 1)), s: padded(g(layout.sig + 2)) };
   const accessList = (n: number) =>
     (f.get(n) ?? [])

@@ -7,9 +7,11 @@ import { checksumAddress } from './addresses';
 import type { DenomUnit } from './context';
 import { displayAmount } from './decodeEvm';
 import { isEvmAddress } from '../base/text';
+import { MAX_INTEGER_TEXT, shownNumber } from '../base/limits';
 
 /** `123456800 wei (0.1234568 gwei)`; the input as given when it is no whole number (hex accepted). */
 export function weiWithGwei(wei: string): string {
+  if (wei.length > MAX_INTEGER_TEXT) return shownNumber(wei);
   let n: bigint;
   try {
     n = BigInt(wei.trim());
@@ -33,6 +35,7 @@ export function amountText(amount: string, denom: string, unit: DenomUnit | unde
 
 /** `0x2328 = 9000`: an EVM chain id (hex or decimal) in both forms. */
 export function chainIdText(id: string): string {
+  if (id.length > MAX_INTEGER_TEXT) return shownNumber(id);
   let n: bigint;
   try {
     n = BigInt(id.trim());

@@ -6,11 +6,13 @@ import { formatHeight } from '../../core/base/numbers';
 import type { InterfaceId } from '../../core/config/providers';
 import type { Capabilities } from '../../core/health/capabilities';
 import { escapeMarkdown } from '../../core/documents/markdown';
+import { MAX_INTEGER_TEXT, shownNumber } from '../../core/base/limits';
 
 const yesNo = (v: boolean | undefined, yes: string, no: string): string | undefined => (v === undefined ? undefined : v ? yes : no);
 
 /** An EVM chain id in hex and decimal (`0x2328 = 9000`), as the explorer writes it. */
 function bothForms(id: string): string {
+  if (id.length > MAX_INTEGER_TEXT) return shownNumber(id);
   try {
     const n = BigInt(id);
     return `0x${n.toString(16)} = ${n.toString()}`;

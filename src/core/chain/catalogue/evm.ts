@@ -4,7 +4,7 @@
 
 import * as l10n from '../../base/l10n';
 import { EndpointError, LocalizedError } from '../../base/errors';
-import { callParams, decodeResult, functionForCall } from '../abiCall';
+import { callParams, decodeResult, functionForCall, quantity } from '../abiCall';
 import type { Operation } from '../operation';
 import {
   callArgs,
@@ -136,9 +136,12 @@ export const EVM_OPERATIONS: readonly Operation[] = [
           string,
         ];
         if (a.from?.trim()) tx.from = a.from.trim();
-        if (a.value?.trim()) tx.value = `0x${BigInt(a.value.trim()).toString(16)}`;
-        if (a.gas?.trim()) tx.gas = `0x${BigInt(a.gas.trim()).toString(16)}`;
-        if (a.nonce?.trim()) tx.nonce = `0x${BigInt(a.nonce.trim()).toString(16)}`;
+        const value = quantity(a.value?.trim(), 'value');
+        if (value) tx.value = value;
+        const gas = quantity(a.gas?.trim(), 'gas');
+        if (gas) tx.gas = gas;
+        const nonce = quantity(a.nonce?.trim(), 'nonce');
+        if (nonce) tx.nonce = nonce;
         return { kind: 'jsonrpc', method: 'eth_call', params: [tx, block] };
       } catch (err) {
         throw asInputError(err);

@@ -3,6 +3,7 @@
 // ERC-20 balances, each change with its before, after and difference. Amounts are decimal strings
 // (DecCoins keep their 18 fractional digits); the arithmetic is exact (BigInt on scaled values).
 
+import { MAX_INTEGER_TEXT } from '../../base/limits';
 import type { TokenBalance } from './tokens';
 import type { AccountChange, AccountComparison, AccountStateView, Coin } from '../views';
 
@@ -18,6 +19,8 @@ const DEC = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
 
 /** b − a for two decimal strings (exact); undefined when either is not a decimal. */
 export function decimalDelta(a: string, b: string): string | undefined {
+  // Amounts and shares (80 digits and 40 decimals at most, as the state reads keep them): nothing longer goes to BigInt.
+  if (a.length > 2 * MAX_INTEGER_TEXT || b.length > 2 * MAX_INTEGER_TEXT) return undefined;
   const ma = DEC.exec(a);
   const mb = DEC.exec(b);
   if (!ma || !mb) return undefined;

@@ -361,9 +361,9 @@ export function attribute(input: AttributionInput): Attribution {
     const denom = fee[0]?.denom ?? input.evmDenom;
     // The price charged per gas is tx.fee / gas limit (the block's base fee + tip at N's start), not the
     // receipt's effectiveGasPrice (the next block's base fee on evmd v0.3.2): fee − gas used × that price.
-    const limit = evm.gas && /^\d+$/.test(evm.gas) && evm.gas !== '0' ? BigInt(evm.gas) : undefined;
+    const limit = evm.gas && /^\d{1,78}$/.test(evm.gas) && evm.gas !== '0' ? BigInt(evm.gas) : undefined;
     const expected =
-      fee.length === 1 && limit && evm.gasUsed && /^\d+$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
+      fee.length === 1 && limit && evm.gasUsed && /^\d{1,78}$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
         ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
         : undefined;
     const back = transfers.filter((i) => !used.has(i) && tFrom[i] === FEE_COLLECTOR && tTo[i] === payer);
