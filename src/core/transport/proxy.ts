@@ -1,7 +1,8 @@
 // Proxies: whether a request to an address goes directly or through the proxy the editor (or the
 // environment) names, and the CONNECT tunnel that carries WebSockets through it (HTTP goes through
-// undici's ProxyAgent, in http.ts). The editor side calls setProxy(); until then, and in plain
-// Node (tests, benchmarks), everything goes directly. Never imports vscode.
+// undici's ProxyAgent, in http.ts). The editor side hands in where its settings are read
+// (setProxySource(): read on first use, so activation reads none) or calls setProxy(); until then,
+// and in plain Node (tests, benchmarks), everything goes directly. Never imports vscode.
 
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
@@ -27,26 +28,47 @@ type Bypass = { all: true } | { all?: false; host: string; port?: string };
 let current: ProxySettings = { noProxy: [], strictSSL: true };
 let bypass: Bypass[] = [];
 let generation = 0;
+/** Where the settings are read, until they are (the first request or socket after activation or a change). */
+let source: (() => ProxySettings) | undefined;
 
-/** Installs the proxy settings (the editor's, read by src/ui/providers/proxySettings.ts). */
+/** Installs the proxy settings. */
 export function setProxy(settings: ProxySettings): void {
+  source = undefined;
   current = { ...settings, url: settings.url?.trim() || undefined };
   bypass = settings.noProxy.map(readBypass).filter((b): b is Bypass => b !== undefined);
   generation++;
 }
 
-export function proxySettings(): ProxySettings {
+/**
+ * Where the proxy settings are read (the editor's, src/ui/providers/proxySettings.ts): read on the
+ * first request or socket that asks, and again after the next call (a change of the settings).
+ * Activation hands this in and reads nothing: the editor's first reading of its configuration costs
+ * milliseconds.
+ */
+export function setProxySource(read: () => ProxySettings): void {
+  source = read;
+  generation++;
+}
+
+/** The settings, read from their source first when it changed. */
+function settingsNow(): ProxySettings {
+  if (source !== undefined) setProxy(source());
   return current;
+}
+
+export function proxySettings(): ProxySettings {
+  return settingsNow();
 }
 
 /** Changes whenever the settings do (what caches of agents compare). */
 export function proxyGeneration(): number {
+  settingsNow();
   return generation;
 }
 
 /** The proxy a request to `address` goes through, or undefined for a direct connection. */
 export function proxyFor(address: string | Readonly<URL>): string | undefined {
-  if (!current.url) return undefined;
+  if (!settingsNow().url) return undefined;
   let url: URL;
   try {
     url = typeof address === 'string' ? new URL(address) : address;

@@ -16,7 +16,7 @@ import { HealthMonitor } from '../../../../src/core/health/health';
 import { HttpClient } from '../../../../src/core/transport/http';
 import { findOperation } from '../../../../src/core/chain/operations';
 import { type Provider } from '../../../../src/core/config/providers';
-import { proxyFor, proxyFromEnvironment, setProxy } from '../../../../src/core/transport/proxy';
+import { proxyFor, proxyFromEnvironment, proxyGeneration, setProxy, setProxySource } from '../../../../src/core/transport/proxy';
 import { listen } from '../../helpers/httpServer';
 import { selfSigned } from '../../helpers/selfSigned';
 
@@ -260,6 +260,28 @@ describe('proxies', function () {
       assert.ok(ws407.error!.message.endsWith(asks), ws407.error!.message);
       for (const o of [http407, tunnel407, ws407]) assert.doesNotMatch(o.error!.message, /s3cret|wrong/);
     });
+  });
+
+  it("the editor's settings are read on the first request that asks, once, and again after a change (activation reads none)", () => {
+    let reads = 0;
+    let url = 'http://proxy.invalid:3128';
+    const before = proxyGeneration();
+    setProxySource(() => {
+      reads++;
+      return { url, noProxy: ['direct.invalid'], strictSSL: true };
+    });
+    assert.equal(reads, 0, 'handing the source in reads nothing');
+    assert.notEqual(proxyGeneration(), before, 'agents cached before are stale');
+    assert.equal(proxyFor('http://node.invalid:8545'), url);
+    assert.equal(proxyFor('http://direct.invalid:8545'), undefined);
+    assert.equal(reads, 1, 'read once for every later request');
+    url = 'http://other.invalid:3128';
+    setProxySource(() => {
+      reads++;
+      return { url, noProxy: [], strictSSL: true };
+    });
+    assert.equal(proxyFor('http://node.invalid:8545'), 'http://other.invalid:3128');
+    assert.equal(reads, 2);
   });
 
   it('a proxy that is down: the sentence says the proxy was refused, not the node', async () => {
