@@ -23,8 +23,10 @@ export function escapeMarkdown(text: string, max = MAX_TOOLTIP_TEXT): string {
  * Not for a table cell: a `|` inside a code span still splits the cell (use escapeMarkdown there).
  */
 export function codeSpan(s: string): string {
-  const runs = s.match(/`+/g);
-  const fence = '`'.repeat(runs ? Math.max(...runs.map((r) => r.length)) + 1 : 1);
+  // The longest run, by a loop (a spread into Math.max throws past ~100,000 runs).
+  let longest = 0;
+  for (const r of s.match(/`+/g) ?? []) if (r.length > longest) longest = r.length;
+  const fence = '`'.repeat(longest + 1);
   const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
   return `${fence}${pad}${s}${pad}${fence}`;
 }

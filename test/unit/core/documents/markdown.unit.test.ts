@@ -4,7 +4,7 @@
 // comes out of a value, and the value reads back as it was (one line, bounded).
 
 import * as assert from 'node:assert/strict';
-import { escapeMarkdown, markdownCode } from '../../../../src/core/documents/markdown';
+import { codeSpan, escapeMarkdown, markdownCode } from '../../../../src/core/documents/markdown';
 
 // markdown-it has no types here (a devDependency used only by tests).
 const MarkdownIt = require('markdown-it') as new (o: object) => { parse(src: string, env: object): Token[] };
@@ -109,5 +109,11 @@ describe('Markdown: one escaper for server and file text (markdown-it, linkify a
     assert.ok(escapeMarkdown(big).length < 1_000);
     assert.ok(markdownCode(big).length < 1_000);
     assert.deepEqual(read(`x ${markdownCode(big)}`).unsafe, []);
+  });
+
+  it('codeSpan of a line with 300,000 runs of backticks: one fence longer than the longest run (no spread into Math.max)', () => {
+    const s = `${'` '.repeat(300_000)}\`\`\``;
+    const span = codeSpan(s);
+    assert.ok(span.startsWith('```` ') && span.endsWith(' ````'), span.slice(0, 8));
   });
 });
