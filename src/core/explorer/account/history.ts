@@ -22,6 +22,7 @@ import { pool } from '../../chain/state';
 import type { CometCall, ExplorerSource } from '../source';
 import { rethrowCancel } from '../source';
 import { isEvmAddress } from '../../base/text';
+import { checksummed } from '../../chain/abiCall';
 
 /** Entries on one page of history. */
 export const HISTORY_PAGE_SIZE = 25;
@@ -37,6 +38,9 @@ export const HISTORY_CACHE = 16;
 export const HISTORY_TTL_MS = 10 * 60_000;
 /** The highest page number read (each page costs the pages before it when its cursor is gone). */
 export const MAX_HISTORY_PAGE = 400;
+
+/** The most token transfers of one transaction an entry lists. */
+export const MAX_TX_TRANSFERS = 50;
 
 /** The most token addresses remembered from the Transfer logs read. */
 export const MAX_TOKENS_SEEN = 100;
@@ -216,29 +220,38 @@ export function entriesOfSearch(result: unknown, role: string): Item[] {
 /** A 20-byte address as a 32-byte topic. */
 export const paddedTopic = (hex: string): string => `0x${'0'.repeat(24)}${hex.slice(2).toLowerCase()}`;
 const topicAddress = (t: unknown): string | undefined =>
-  typeof t === 'string' && /^0x0{24}[0-9a-fA-F]{40}$/.test(t) ? getAddress(`0x${t.slice(26)}`) : undefined;
+  typeof t === 'string' && /^0x0{24}[0-9a-fA-F]{40}$/.test(t) ? checksummed(`0x${t.slice(26)}`) : undefined;
 const hexNum = (v: unknown): bigint | undefined => (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v) : undefined);
 
 /** `Transfer` logs as entries, one per transaction (its transfers together), for `account` (0x, any case). */
 export function entriesOfLogs(logs: unknown, account: string): Item[] {
   if (!Array.isArray(logs)) throw new EndpointError('protocol', l10n.both('eth_getLogs: the answer is not a list'));
   const me = account.toLowerCase();
-  const byTx = new Map<string, { h: bigint; i: number; transfers: TokenTransfer[]; roles: Set<string> }>();
+  // Per transaction: its transfers (the first MAX_TX_TRANSFERS kept) and every (log, token) seen, so a
+  // log found twice (as sender and as recipient) counts once, in a Set: a hostile answer of 200,000
+  // logs in one transaction compared each with all before it ran for minutes.
+  const byTx = new Map<string, { h: bigint; i: number; transfers: TokenTransfer[]; seen: Set<string>; roles: Set<string> }>();
   for (const l of logs as Json[]) {
     const h = hexNum(l?.blockNumber);
     const tx = typeof l?.transactionHash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(l.transactionHash) ? l.transactionHash.toLowerCase() : undefined;
-    const token = typeof l?.address === 'string' && isEvmAddress(l.address) ? getAddress(l.address) : undefined;
+    // Remembered checksums (checksummed()): a page of logs names the same few addresses again and again.
+    const token = typeof l?.address === 'string' && isEvmAddress(l.address) ? checksummed(l.address) : undefined;
     const topics: unknown[] = Array.isArray(l?.topics) ? l.topics : [];
     const from = topicAddress(topics[1]);
     const to = topicAddress(topics[2]);
     if (h === undefined || !tx || !token || !from || !to || topics[0] !== TRANSFER_TOPIC) continue;
     const i = Number(hexNum(l.transactionIndex) ?? 0n);
-    const item = byTx.get(tx) ?? { h, i, transfers: [], roles: new Set<string>() };
+    const item = byTx.get(tx) ?? { h, i, transfers: [], seen: new Set<string>(), roles: new Set<string>() };
     byTx.set(tx, item);
     const tokenId = topics.length === 4 ? hexNum(topics[3]) : undefined;
     const amount = tokenId === undefined ? hexNum(l.data === '0x' ? undefined : l.data) : undefined;
     const logIndex = hexNum(l.logIndex);
-    if (item.transfers.some((t) => t.logIndex === logIndex?.toString() && t.token === token)) continue; // found as sender and as recipient
+    const key = `${logIndex?.toString()}|${token}`;
+    if (item.seen.has(key)) continue; // found as sender and as recipient
+    item.seen.add(key);
+    if (from.toLowerCase() === me) item.roles.add('token sender');
+    if (to.toLowerCase() === me) item.roles.add('token recipient');
+    if (item.transfers.length >= MAX_TX_TRANSFERS) continue;
     item.transfers.push({
       token,
       from,
@@ -247,8 +260,6 @@ export function entriesOfLogs(logs: unknown, account: string): Item[] {
       ...(tokenId !== undefined ? { tokenId: tokenId.toString() } : {}),
       ...(logIndex !== undefined ? { logIndex: logIndex.toString() } : {}),
     });
-    if (from.toLowerCase() === me) item.roles.add('token sender');
-    if (to.toLowerCase() === me) item.roles.add('token recipient');
   }
   return [...byTx.entries()].map(([tx, x]) => ({
     h: x.h,
@@ -259,7 +270,7 @@ export function entriesOfLogs(logs: unknown, account: string): Item[] {
       evmHashes: [tx],
       actions: ['EVM token transfer'],
       roles: [...x.roles],
-      transfers: x.transfers.slice(0, 50),
+      transfers: x.transfers,
       lookUp: tx,
     },
   }));
@@ -520,7 +531,8 @@ async function fillPage(src: ExplorerSource, c: Cursor, budget: { left: number }
       affordable.map((s) => async () => {
         try {
           const r = await s.read(src);
-          s.buf.push(...r.items.filter((x) => cmp(x, s.floor) <= 0 || s.floor === TOP));
+          // One by one: a spread passes every item as an argument (a hostile page of 200,000 throws).
+          for (const x of r.items) if (cmp(x, s.floor) <= 0 || s.floor === TOP) s.buf.push(x);
           s.floor = r.floor;
           s.done = r.done;
         } catch (err) {

@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { type Abi, type AbiFunction, encodeAbiParameters, encodeFunctionResult, toFunctionSelector } from 'viem';
+import { QueryDelegatorDelegationsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import { EndpointError } from '../../../../src/core/base/errors';
 import { type StateSource, STATE_CONCURRENCY, isStateCall, readAccountState, readThrough } from '../../../../src/core/chain/state';
 import { STATE_MAX_VALIDATORS, STATE_VIEWS_ABI, type StateCometCall, decText, timestampText } from '../../../../src/core/chain/stateVia';
@@ -307,6 +308,28 @@ describe('state at a height through precompile views and abci_query (core/chain/
       });
       assert.deepEqual(s.rewards.value, [{ validator, reward: [{ denom: 'atest', amount: '7' }] }]);
     });
+  });
+
+  it('a page of 200,000 delegations (a hostile abci_query answer) is read, not a "Maximum call stack size exceeded"', async () => {
+    const base = replay([ex('dev0-after/abci')], ABCI);
+    const many = QueryDelegatorDelegationsResponse.encode(
+      QueryDelegatorDelegationsResponse.fromPartial({
+        // 7 bytes each (1.4 MB, under the 4 MiB cap on a value): a validator named "v", nothing else.
+        delegationResponses: Array.from({ length: 200_000 }, () => ({ delegation: { validatorAddress: 'v' } })),
+      }),
+    ).finish();
+    const source: StateSource = {
+      ...base,
+      comet: async (c) => {
+        const r = structuredClone(await base.comet!(c)) as Json;
+        if (String(c.json.path).endsWith('/DelegatorDelegations')) r.response.value = Buffer.from(many).toString('base64');
+        return r;
+      },
+    };
+    const st = await readAccountState(source, dev0.hex, { height: h });
+    assert.equal(st.delegations.note, undefined, st.delegations.note);
+    assert.equal(st.delegations.value?.length, 200_000);
+    assert.deepEqual(st.delegations.value?.[199_999], { validator: 'v', shares: '0.000000000000000000' });
   });
 
   describe('hostile abci_query answers are a note on their read', () => {

@@ -10,7 +10,9 @@ import { forgetContext } from '../../../../../src/core/explorer/context';
 import {
   HISTORY_PAGE_SIZE,
   type HistoryEntry,
+  MAX_TX_TRANSFERS,
   TRANSFER_TOPIC,
+  entriesOfLogs,
   forgetHistory,
   paddedTopic,
   readHistory,
@@ -343,5 +345,35 @@ describe('explorer: the account page: history, tokens, comparison, coverage', fu
     await assert.rejects(readHistory(src, alice().bech32, alice().hex, { typed: alice().bech32 }), (e: Error) => /cancel/i.test(e.message));
     const next = await readHistory(source(0), alice().bech32, alice().hex, { typed: alice().bech32, page: 2 });
     assert.equal(next.cached, false);
+  });
+});
+
+describe('explorer: the account history from hostile eth_getLogs answers', () => {
+  const ME = '0x' + '11'.repeat(20);
+  const TOKEN = '0x' + '22'.repeat(20);
+  const log = (logIndex: number, tx = '0x' + 'ab'.repeat(32)) => ({
+    address: TOKEN,
+    topics: [TRANSFER_TOPIC, paddedTopic(ME), paddedTopic('0x' + '33'.repeat(20))],
+    data: '0x' + '0'.repeat(63) + '1',
+    blockNumber: '0x10',
+    transactionHash: tx,
+    transactionIndex: '0x0',
+    logIndex: `0x${logIndex.toString(16)}`,
+  });
+
+  it('200,000 Transfer logs in one transaction: one entry, its first 50 transfers, read in linear time (each was compared with all before it)', () => {
+    const logs = Array.from({ length: 200_000 }, (_, i) => log(i));
+    const entries = entriesOfLogs(logs, ME);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0].entry.transfers?.length, MAX_TX_TRANSFERS);
+    assert.deepEqual(entries[0].entry.roles, ['token sender']);
+  });
+
+  it('a log found twice (as sender and as recipient) is listed once', () => {
+    const entries = entriesOfLogs([log(7), log(7), log(8)], ME);
+    assert.deepEqual(
+      entries[0].entry.transfers?.map((t) => t.logIndex),
+      ['7', '8'],
+    );
   });
 });
