@@ -161,7 +161,8 @@ export class EntryStream {
         summary: l10n.t('{0} entries left the buffer before they could be shown', missed),
       });
     }
-    out.push(...this.ring.from(this.delivered + 1 - first.seq));
+    // One by one: a spread passes every event as an argument (a buffer raised past ~125,000 throws).
+    for (const e of this.ring.from(this.delivered + 1 - first.seq)) out.push(e);
     this.delivered = this.seq;
     for (const listener of [...this.listeners]) {
       try {

@@ -53,14 +53,15 @@ export function groupEvents(events: readonly EventView[]): EventGroup[] {
 
 /** The Ethereum hashes the events name (ethereum_tx.ethereumTxHash), in order; read as given (EventViews or a node's JSON). */
 export function evmHashesOf(events: unknown): string[] {
-  const out: string[] = [];
-  if (!Array.isArray(events)) return out;
+  const out = new Set<string>();
+  if (!Array.isArray(events)) return [];
   for (const e of events.slice(0, 5000) as Json[]) {
     if (e?.type !== 'ethereum_tx' || !Array.isArray(e.attributes)) continue;
     const h: unknown = (e.attributes as Json[]).find((a) => a?.key === 'ethereumTxHash')?.value;
-    if (typeof h === 'string' && /^0x[0-9a-fA-F]{64}$/.test(h) && !out.includes(h.toLowerCase())) out.push(h.toLowerCase());
+    // A Set keeps the order of first sight (a list searched for each was 5,000² for a hostile transaction, per transaction of a block).
+    if (typeof h === 'string' && /^0x[0-9a-fA-F]{64}$/.test(h)) out.add(h.toLowerCase());
   }
-  return out;
+  return [...out];
 }
 
 /** A transaction as the REST tx service gives it (`tx` and `tx_response`). */
@@ -161,7 +162,7 @@ export async function evmView(
   ctx: ChainContext,
   hash: string,
   notes: string[],
-  local?: { raw?: `0x${string}`; cosmosHash?: string; events?: readonly EventView[] },
+  local?: { raw?: `0x${string}`; cosmosHash?: string; events?: readonly EventView[]; ethEvent?: EventView },
 ): Promise<EvmView | undefined> {
   if (src.has.evm) {
     try {
@@ -207,7 +208,9 @@ export async function evmView(
       notes.push(`eth_getTransactionByHash: ${errorMessage(err)}`);
     }
   }
-  const eth = local?.events?.find((e) => e.type === 'ethereum_tx' && e.attributes.some((a) => a.key === 'ethereumTxHash' && a.value.toLowerCase() === hash));
+  const eth =
+    local?.ethEvent ??
+    local?.events?.find((e) => e.type === 'ethereum_tx' && e.attributes.some((a) => a.key === 'ethereumTxHash' && a.value.toLowerCase() === hash));
   const attr = (k: string) => eth?.attributes.find((a) => a.key === k)?.value;
   const status = eth ? (attr('ethereumTxFailed') ? 'failed' : 'success') : undefined;
   if (local?.raw) {
@@ -223,17 +226,31 @@ export async function evmView(
   return { hash, cosmosHash: local.cosmosHash, gasUsed: attr('txGasUsed'), status, source: 'events' };
 }
 
-/** Adds the EVM view of each MsgEthereumTx. */
+/** The most MsgEthereumTx of one transaction read and decoded (a node's transaction can claim any number). */
+export const MAX_EVM_MESSAGES = 100;
+
+/** Adds the EVM view of each MsgEthereumTx (the first MAX_EVM_MESSAGES). */
 async function withEvm(src: ExplorerSource, ctx: ChainContext, tx: TxView, notes: string[], known?: EvmView): Promise<TxView> {
   const events = tx.events.flatMap((g) => g.events);
+  // Each EVM hash's ethereum_tx event, found once (each message searching every event was
+  // messages × attributes: minutes for a hostile transaction).
+  const ethByHash = new Map<string, EventView>();
+  for (const e of events)
+    if (e.type === 'ethereum_tx')
+      for (const a of e.attributes) if (a.key === 'ethereumTxHash' && !ethByHash.has(a.value.toLowerCase())) ethByHash.set(a.value.toLowerCase(), e);
   const evm: EvmView[] = [];
+  let read = 0;
   for (const m of tx.messages) {
     if (!m.evmHash) continue;
+    if (read++ === MAX_EVM_MESSAGES) {
+      notes.push(`Only the first ${MAX_EVM_MESSAGES} Ethereum transactions of this transaction are read.`);
+      break;
+    }
     // Already read from the EVM RPC (and traced): not read again.
     const v =
       known && known.hash === m.evmHash
         ? { ...known, cosmosHash: tx.hash }
-        : await evmView(src, ctx, m.evmHash, notes, { raw: m.ethereum?.raw, cosmosHash: tx.hash, events });
+        : await evmView(src, ctx, m.evmHash, notes, { raw: m.ethereum?.raw, cosmosHash: tx.hash, events, ethEvent: ethByHash.get(m.evmHash.toLowerCase()) });
     if (v) evm.push(v);
   }
   return { ...tx, evm };

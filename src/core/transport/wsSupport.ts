@@ -7,7 +7,7 @@ import type WebSocket from 'ws';
 import * as l10n from '../base/l10n';
 import { errorMessage } from '../base/errors';
 import { WS_OPEN } from './lazy';
-import { isObject } from '../base/text';
+import { MAX_SERVER_TEXT, clean, isObject } from '../base/text';
 
 /** Named timers; setting a key replaces its previous timer. */
 export class Timers<K extends string = string> {
@@ -75,12 +75,22 @@ export function rawLength(data: WebSocket.RawData): number {
   return data.byteLength;
 }
 
+/** A server's text in one line of at most MAX_SERVER_TEXT characters, its true length said when cut; a long one is never scanned whole. */
+function serverText(s: string): string {
+  return s.length > 4 * MAX_SERVER_TEXT
+    ? l10n.t('{0}… ({1} characters)', clean(s.slice(0, MAX_SERVER_TEXT), MAX_SERVER_TEXT), s.length)
+    : clean(s, MAX_SERVER_TEXT);
+}
+
 /** One sentence for a JSON-RPC error on a subscription (limits, cancellation). */
 export function describeRpcError(error: unknown): string {
   if (!isObject(error)) return l10n.t('subscription failed: {0}', JSON.stringify(error));
-  const data = typeof error.data === 'string' ? error.data : '';
-  const message = typeof error.message === 'string' ? error.message : '';
-  const cancelled = /subscription was cancell?ed \(reason: (.*)\)/i.exec(data);
+  // The server's words in one bounded line: a 16 MB `data` repeating "subscription was cancelled
+  // (reason: " without its ")" kept an unbounded pattern scanning to the end from every repeat (hours).
+  const data = typeof error.data === 'string' ? serverText(error.data) : '';
+  const message = typeof error.message === 'string' ? serverText(error.message) : '';
+  // Read only in a text short enough to be whole (a cut one ends with its length in brackets).
+  const cancelled = data.length <= MAX_SERVER_TEXT ? /subscription was cancell?ed \(reason: (.*)\)/i.exec(data) : null;
   if (cancelled) return l10n.t('subscription cancelled: {0}', cancelled[1]);
   if (data) return data; // e.g. "max_subscription_clients 100 reached"
   return l10n.t('subscription failed: {0} ({1})', message || l10n.t('error'), String(error.code));

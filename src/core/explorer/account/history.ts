@@ -39,6 +39,9 @@ export const HISTORY_TTL_MS = 10 * 60_000;
 /** The highest page number read (each page costs the pages before it when its cursor is gone). */
 export const MAX_HISTORY_PAGE = 400;
 
+/** The most Ethereum hashes one Cosmos transaction's entry keeps. */
+export const MAX_ENTRY_EVM_HASHES = 50;
+
 /** The most token transfers of one transaction an entry lists. */
 export const MAX_TX_TRANSFERS = 50;
 
@@ -184,7 +187,9 @@ export function entriesOfSearch(result: unknown, role: string): Item[] {
   const txs: unknown = (result as Json)?.txs;
   if (!Array.isArray(txs)) throw new EndpointError('protocol', l10n.both('tx_search: the answer has no "txs" list'));
   const out: Item[] = [];
-  for (const t of txs as Json[]) {
+  // The page asked for (HISTORY_PAGE_SIZE): a node answering more is cut there (200,000 entries of one
+  // hash made filling a page compare each with all the others, for minutes).
+  for (const t of (txs as Json[]).slice(0, HISTORY_PAGE_SIZE)) {
     const height = typeof t?.height === 'string' && /^[0-9]{1,19}$/.test(t.height) ? BigInt(t.height) : undefined;
     const hash = typeof t?.hash === 'string' && /^[0-9A-Fa-f]{64}$/.test(t.hash) ? t.hash.toUpperCase() : undefined;
     if (height === undefined || !hash) continue;
@@ -195,7 +200,9 @@ export function entriesOfSearch(result: unknown, role: string): Item[] {
     for (const e of events) {
       for (const a of attrsOf(e)) {
         if (e.type === 'message' && a.key === 'action' && a.value) actions.add(a.value.slice(0, 120));
-        if (e.type === 'ethereum_tx' && a.key === 'ethereumTxHash' && /^0x[0-9a-fA-F]{64}$/.test(a.value)) evmHashes.add(a.value.toLowerCase());
+        // At most MAX_ENTRY_EVM_HASHES (entries are joined by comparing these lists, each with each).
+        if (e.type === 'ethereum_tx' && a.key === 'ethereumTxHash' && evmHashes.size < MAX_ENTRY_EVM_HASHES && /^0x[0-9a-fA-F]{64}$/.test(a.value))
+          evmHashes.add(a.value.toLowerCase());
       }
     }
     const code = typeof t.tx_result?.code === 'number' ? t.tx_result.code : undefined;

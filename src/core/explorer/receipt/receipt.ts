@@ -24,6 +24,19 @@ export const RECEIPT_PARALLEL_ACCOUNTS = 2;
 export const RECEIPT_STATE_REQUESTS = MAX_RECEIPT_ACCOUNTS * 2 * 7;
 /** Denoms whose display unit is read (one metadata request each, cached per provider). */
 const MAX_UNITS = 8;
+/** The longest `amount` or `fee` attribute read for denoms (a list of coins; longer is no list a chain writes). */
+const MAX_COINS_TEXT = 64 * 1024;
+
+/** The denoms `first`, then those the events' `amount` and `fee` attributes name (`100atest,5uatom`), in order of first sight. */
+export function denomsNamed(events: readonly EventView[], first: readonly string[]): Set<string> {
+  const denoms = new Set<string>(first);
+  for (const e of events)
+    for (const at of e.attributes)
+      // Bounded digits: an unbounded [0-9]+ backtracked from every start of a long run of digits (a hostile 1 MB value: half an hour).
+      if ((at.key === 'amount' || at.key === 'fee') && at.value.length <= MAX_COINS_TEXT)
+        for (const m of at.value.matchAll(/[0-9]{1,78}([a-zA-Z][a-zA-Z0-9/:._-]{1,127})/g)) denoms.add(m[1]);
+  return denoms;
+}
 
 export interface ReceiptOptions {
   /** A provider of the same network that keeps old states (capabilities: archive), named when this one has pruned N−1. */
@@ -90,10 +103,7 @@ export async function buildReceipt(src: ExplorerSource, ctx: ChainContext, tx: T
       events.push(msgIndex === undefined ? { type: e.type, attributes: e.attributes } : { type: e.type, attributes: e.attributes, msgIndex });
   }
   // The display units of the denoms the receipt names (read once per provider, cached).
-  const denoms = new Set<string>([...(evmDenom ? [evmDenom] : []), ...(tx.fee?.amount.map((c) => c.denom) ?? [])]);
-  for (const e of events)
-    for (const at of e.attributes)
-      if (at.key === 'amount' || at.key === 'fee') for (const m of at.value.matchAll(/[0-9]+([a-zA-Z][a-zA-Z0-9/:._-]{1,127})/g)) denoms.add(m[1]);
+  const denoms = denomsNamed(events, [...(evmDenom ? [evmDenom] : []), ...(tx.fee?.amount.map((c) => c.denom) ?? [])]);
   for (const d of [...denoms].slice(0, MAX_UNITS)) await ctx.unit(d);
   const known = knownContext(src.provider);
   const unit = (denom: string) => known.unit(denom);

@@ -249,6 +249,26 @@ describe('events: the batched entry stream', () => {
     stream.dispose();
   });
 
+  it('a buffer raised to 200,000 and resumed delivers all of them in one batch (a spread of them threw)', async () => {
+    const stream = new EntryStream(
+      200_000,
+      Number.POSITIVE_INFINITY,
+      10,
+      () => undefined,
+      () => undefined,
+    );
+    let got = 0;
+    const errors: string[] = [];
+    stream.listen((b) => (got += b.length));
+    stream.pause();
+    for (let i = 1; i <= 200_000; i++) stream.push('event', { summary: '' }, 1);
+    stream.resume();
+    await new Promise((r) => setTimeout(r, 100));
+    stream.dispose();
+    assert.deepEqual(errors, []);
+    assert.equal(got, 200_000);
+  });
+
   it('batches come at most once per batchMs', async () => {
     const stream = new EntryStream(
       10_000,

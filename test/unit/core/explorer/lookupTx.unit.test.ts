@@ -285,6 +285,12 @@ describe('explorer: readers of calls and events', () => {
     );
   });
 
+  it('evmHashesOf: 5,000 events naming 5,000 distinct hashes, in order, in linear time (each was searched in the list before)', () => {
+    const hashes = Array.from({ length: 5000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
+    const events = hashes.map((h) => ({ type: 'ethereum_tx', attributes: [{ key: 'ethereumTxHash', value: h }] }));
+    assert.deepEqual(evmHashesOf([...events, ...events]), hashes);
+  });
+
   it('evmHashesOf: ethereum_tx hashes only, well-formed, lower case, each once', () => {
     const h = '0x' + 'AB'.repeat(32);
     const ev = (type: string, value: unknown) => ({ type, attributes: [{ key: 'ethereumTxHash', value }] });

@@ -10,9 +10,11 @@ import { forgetContext } from '../../../../../src/core/explorer/context';
 import {
   HISTORY_PAGE_SIZE,
   type HistoryEntry,
+  MAX_ENTRY_EVM_HASHES,
   MAX_TX_TRANSFERS,
   TRANSFER_TOPIC,
   entriesOfLogs,
+  entriesOfSearch,
   forgetHistory,
   paddedTopic,
   readHistory,
@@ -375,5 +377,16 @@ describe('explorer: the account history from hostile eth_getLogs answers', () =>
       entries[0].entry.transfers?.map((t) => t.logIndex),
       ['7', '8'],
     );
+  });
+
+  it('a tx_search page of 200,000 entries of one transaction is cut to the page asked for; an entry keeps at most 50 Ethereum hashes', () => {
+    const evmEvents = Array.from({ length: 500 }, (_, i) => ({
+      type: 'ethereum_tx',
+      attributes: [{ key: 'ethereumTxHash', value: `0x${i.toString(16).padStart(64, '0')}` }],
+    }));
+    const tx = { height: '7', hash: 'AB'.repeat(32), index: 0, tx_result: { code: 0, events: evmEvents } };
+    const items = entriesOfSearch({ txs: Array.from({ length: 200_000 }, () => tx), total_count: '200000' }, 'sender');
+    assert.equal(items.length, HISTORY_PAGE_SIZE);
+    assert.equal(items[0].entry.evmHashes.length, MAX_ENTRY_EVM_HASHES);
   });
 });

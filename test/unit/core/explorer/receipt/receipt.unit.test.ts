@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { forgetContext } from '../../../../../src/core/explorer/context';
 import { lookUp } from '../../../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../../../src/core/explorer/render';
-import { changesByAccount, RECEIPT_STATE_REQUESTS } from '../../../../../src/core/explorer/receipt/receipt';
+import { changesByAccount, denomsNamed, RECEIPT_STATE_REQUESTS } from '../../../../../src/core/explorer/receipt/receipt';
 import type { ReceiptView } from '../../../../../src/core/explorer/receipt/types';
 import { MAX_STATE_REQUESTS } from '../../../../../src/core/explorer/source';
 import type { LookupResult } from '../../../../../src/core/explorer/views';
@@ -244,5 +244,16 @@ describe('explorer: the two-layer receipt (#35)', () => {
     assert.ok(doc.includes('`[click](https://evil.example) <img src=x>`'));
     const outsideCode = doc.replace(/(`+)[\s\S]*?\1/g, '');
     assert.ok(!outsideCode.includes('<img') && !outsideCode.includes('](https'), outsideCode);
+  });
+});
+
+describe('receipt: the denoms its events name', () => {
+  it('amount and fee lists, in order; a 1 MB run of digits is no list (its pattern backtracked from every start, for minutes)', () => {
+    const ev = (key: string, value: string) => ({ type: 'transfer', attributes: [{ key, value }] });
+    assert.deepEqual(
+      [...denomsNamed([ev('amount', '100atest,5uatom'), ev('fee', '7ibc/ABC'), ev('sender', '9zzz')], ['atest'])],
+      ['atest', 'uatom', 'ibc/ABC'],
+    );
+    assert.deepEqual([...denomsNamed([ev('amount', '9'.repeat(1 << 20)), ev('amount', `${'9'.repeat(40_000)}!`)], [])], []);
   });
 });
