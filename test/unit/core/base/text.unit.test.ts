@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../../../../src/core/base/text';
 
-describe('text: hex checks of a node\'s fields and of input', () => {
+describe("text: hex checks of a node's fields and of input", () => {
   it('isEvmAddress: 0x and exactly 40 hex digits, either case; anything else is not', () => {
     const ok = '0x' + 'aB'.repeat(20);
     assert.equal(isEvmAddress(ok), true);
@@ -34,7 +34,8 @@ describe('text: hex checks of a node\'s fields and of input', () => {
   it("a node's fields: quantities as decimal (1 to 64 digits, as BigInt reads them), hex data within a bound, addresses in lower case", () => {
     for (const q of ['0x0', '0x5208', '0xFFFFFFFFFFFFF', '0x10000000000000', '0x' + 'f'.repeat(64), '0x00ff', '0xaBcD'])
       assert.equal(hexQuantityDecimal(q), BigInt(q).toString(), q);
-    for (const bad of ['0x', '0x' + '1'.repeat(65), '5208', '0xg', ' 0x1', '0x1\n', '0X1', 21000, undefined]) assert.equal(hexQuantityDecimal(bad), undefined, String(bad));
+    for (const bad of ['0x', '0x' + '1'.repeat(65), '5208', '0xg', ' 0x1', '0x1\n', '0X1', 21000, undefined])
+      assert.equal(hexQuantityDecimal(bad), undefined, String(bad));
     assert.equal(hexText('0x'), '0x');
     assert.equal(hexText('0xabCD'), '0xabCD');
     assert.equal(hexText('0xabc', 4), undefined, 'longer than the bound');
