@@ -13,6 +13,7 @@
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
 import { LocalizedError } from '../base/errors';
+import { withoutTrailingSlashes } from './providers';
 import * as l10n from '../base/l10n';
 import type { Message } from '../base/l10n';
 import { findSecretReference } from './secretScope';
@@ -347,7 +348,7 @@ function groupFor(groups: Map<string, Group>, label: string, named: boolean): Gr
 function wsFromRpc(rpc: string): string {
   const url = new URL(rpc);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/websocket`;
+  url.pathname = `${withoutTrailingSlashes(url.pathname)}/websocket`;
   url.search = '';
   return url.toString();
 }

@@ -12,7 +12,14 @@ export function parseJsonText(text: string): { value: unknown } | { error: Messa
   try {
     return { value: JSON.parse(body) };
   } catch {
-    const { position, problem } = findJsonError(body);
+    let found: { position: number; problem: string };
+    try {
+      found = findJsonError(body);
+    } catch {
+      // jsonc-parser's visitor recurses once per level: 100,000 "[" overflow the stack.
+      return { error: l10n.both('The file is not valid JSON: it is nested too deeply to read.') };
+    }
+    const { position, problem } = found;
     const before = body.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');

@@ -2,6 +2,7 @@
 // port, path without a trailing slash) and compared per slot (consensus RPC, WebSocket, REST, EVM).
 
 import * as l10n from '../base/l10n';
+import { withoutTrailingSlashes } from './providers';
 
 /** The addresses a candidate takes from the file (derived ones are not compared for duplicates). */
 export type Slot = 'rpc' | 'consensusWs' | 'rest' | 'evmRpc';
@@ -55,7 +56,7 @@ export function findDuplicate(slots: Partial<Record<Slot, string>>, existing: re
 export function normalizeAddress(input: string | URL): string {
   const url = typeof input === 'string' ? new URL(input.trim()) : new URL(input.href);
   url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '');
+  url.pathname = withoutTrailingSlashes(url.pathname);
   const s = url.toString();
   // URL keeps a lone "/" path for http(s); drop it unless a query follows.
   return url.search ? s : s.replace(/\/$/, '');

@@ -22,6 +22,8 @@ export interface CheckContext {
 }
 
 export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[] {
+  // Every request's name, once (a search of the requests for each reference was references × requests).
+  const allNames = new Set(file.requests.map((r) => r.name));
   const out: Diagnostic[] = [];
   const at = (v: Located, col: number, length: number, message: string, severity: 'error' | 'warning' = 'error') =>
     out.push({ line: v.line, col, endCol: col + Math.max(1, length), severity, message });
@@ -44,7 +46,7 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
       } else if (p.kind === 'ref') {
         if (!allowRefs) at(v, p.col, p.length, 'A variable cannot reference a request: use the reference in the request itself.');
         else if (!before.has(p.request)) {
-          const later = file.requests.some((r) => r.name === p.request);
+          const later = allNames.has(p.request);
           at(
             v,
             p.col,

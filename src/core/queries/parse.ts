@@ -47,6 +47,9 @@ export function parseQueryFile(source: string): QueryFile {
   /** After a request line that could not be read: its lines belong to no request (the line's diagnostic says why). */
   let skipping = false;
   const names = new Set<string>();
+  // The rest of a line is read with [^]* (any character), not .*: a U+2028 or U+2029 inside a line (lines
+  // split on \r and \n only, as the editor does) made .*$ fail and the engine try every split of the
+  // spaces before it, a time quadratic in the line (a 50,000-character line: 3 s).
   lines.forEach((raw, index) => {
     const line = index + 1;
     const indent = raw.length - raw.trimStart().length;
@@ -57,7 +60,7 @@ export function parseQueryFile(source: string): QueryFile {
     if (text === '' || text.startsWith('#')) return;
 
     let m: RegExpExecArray | null;
-    if ((m = /^@([^\s=]*)\s*=\s?(.*)$/.exec(text))) {
+    if ((m = /^@([^\s=]*)\s*=\s?([^]*)$/.exec(text))) {
       if (!isName(m[1])) return error(col, m[1].length + 1, `"@${m[1]}" is not a variable name: use letters, digits, "_" and "-".`);
       const valueCol = col + text.length - m[2].length;
       const value = { text: m[2].trim(), line, col: valueCol };
@@ -65,7 +68,7 @@ export function parseQueryFile(source: string): QueryFile {
       file.variables.set(m[1], value);
       return;
     }
-    if ((m = /^request(?:\s+|$)(.*)$/.exec(text))) {
+    if ((m = /^request(?:\s+|$)([^]*)$/.exec(text))) {
       current = readRequestHeader(m[1], line, col + text.length - m[1].length, names, error);
       skipping = !current;
       if (current) file.requests.push(current);
@@ -74,13 +77,13 @@ export function parseQueryFile(source: string): QueryFile {
     if (skipping) return;
     if (current) current.endLine = line;
     if (!current) return error(col, text.length, 'Expected "request <name> = <operation>", "@name = value" or a # comment.');
-    if ((m = /^assert(?:\s+|$)(.*)$/.exec(text))) {
+    if ((m = /^assert(?:\s+|$)([^]*)$/.exec(text))) {
       const at = col + text.length - m[1].length;
       const a = readAssertion({ text: m[1].trim(), line, col: at }, file.diagnostics, extraRootsOf(current.op?.id));
       if (a) current.assertions.push(a);
       return;
     }
-    if ((m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*:\s?(.*)$/.exec(text))) {
+    if ((m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*:\s?([^]*)$/.exec(text))) {
       const value: Located = { text: m[2].trim(), line, col: col + text.length - m[2].length };
       readKey(current, m[1], col, value, file.diagnostics, error);
       return;
@@ -94,7 +97,7 @@ export function parseQueryFile(source: string): QueryFile {
 type ErrorAt = (col: number, len: number, message: string) => void;
 
 function readRequestHeader(rest: string, line: number, col: number, names: Set<string>, error: ErrorAt): QueryRequest | undefined {
-  const m = /^([^\s=]*)\s*=\s*(.*)$/.exec(rest);
+  const m = /^([^\s=]*)\s*=\s*([^]*)$/.exec(rest);
   if (!m || !m[1]) {
     error(col, Math.max(1, rest.length), 'Expected "request <name> = <operation or raw request>", e.g. "request latest = consensusRpc.status".');
     return undefined;

@@ -157,7 +157,9 @@ export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts:
 }
 
 export function callUri(provider: string, spec: CallSpec): vscode.Uri {
-  const name = spec.function.replace(/\(.*$/, '');
+  // The name before its parameters (a slice: /\(.*$/ retried from every "(" of a hostile ABI's name).
+  const paren = spec.function.indexOf('(');
+  const name = paren < 0 ? spec.function : spec.function.slice(0, paren);
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
     path: documentName(provider, `Call ${name} ${spec.address.slice(0, 8)}`, 'md'),

@@ -7,6 +7,7 @@
 import { decodeCosmosTx } from '../../core/explorer/decodeCosmos';
 import { decodeEvmRaw, type EvmTx } from '../../core/explorer/decodeEvm';
 import { errorMessage } from '../../core/base/errors';
+import * as l10n from '../../core/base/l10n';
 
 /** Base64 of a transaction larger than this is not decoded (CometBFT's default max tx is 1 MiB). */
 const MAX_TX_BASE64 = 1_500_000;
@@ -24,7 +25,12 @@ export function txOfEvent(data: unknown): string | undefined {
 }
 
 function json(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x), 2);
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x), 2);
+  } catch (err) {
+    // An event nested thousands of levels deep (JSON.parse reads it; JSON.stringify's recursion overflows).
+    return l10n.t('The event cannot be shown: {0}', errorMessage(err));
+  }
 }
 
 /** The expanded line's text, before any length cut. `labels` are the (translated) section titles. */

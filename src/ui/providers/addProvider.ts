@@ -3,6 +3,7 @@
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
 import vscode = require('vscode');
+import { withoutTrailingSlashes } from '../../core/config/providers';
 import { INTERFACES, INTERFACE_LABELS, type InterfaceId, validateAddress } from '../../core/config/providers';
 import { readSettings, userProviderEntries, writeUserProviderEntries } from '../base/settings';
 
@@ -23,7 +24,7 @@ function suggest(iface: InterfaceId, entry: Record<string, string>): string {
     try {
       const url = new URL(consensus);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-      url.pathname = `${url.pathname.replace(/\/+$/, '')}/websocket`;
+      url.pathname = `${withoutTrailingSlashes(url.pathname)}/websocket`;
       return url.toString();
     } catch {
       return '';

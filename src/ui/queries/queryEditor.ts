@@ -105,7 +105,13 @@ function item(label: string, kind: vscode.CompletionItemKind, detail?: string, i
   return c;
 }
 
+/** The longest text before the cursor that completion reads: its patterns are written for a line a person types. */
+const MAX_COMPLETION_LINE = 1000;
+
 function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionItem[] {
+  // Past MAX_COMPLETION_LINE nothing is offered: the patterns below retry from every position of a
+  // line, a time quadratic in a hostile one (100,000 characters: 11 s on each keystroke).
+  if (pos.character > MAX_COMPLETION_LINE) return [];
   const before = doc.lineAt(pos.line).text.slice(0, pos.character);
   const file = parsedOf(doc);
   const K = vscode.CompletionItemKind;

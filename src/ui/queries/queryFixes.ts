@@ -27,8 +27,11 @@ function rangeOf(a: AmbiguousRequest): vscode.Range {
 
 /** The ambiguity diagnostics the checks did not already report at the same place. */
 export function ambiguityDiagnostics(file: QueryFile, existing: readonly vscode.Diagnostic[]): vscode.Diagnostic[] {
+  // The lines that have a provider diagnostic already, found once (each request searching them all was requests × diagnostics).
+  const reported = new Set<number>();
+  for (const d of existing) if (/provider/i.test(d.message)) reported.add(d.range.start.line);
   return ambiguousRequests(file, readSettings().providers.providers)
-    .filter((a) => !existing.some((d) => d.range.start.line === a.request.target.line - 1 && /provider/i.test(d.message)))
+    .filter((a) => !reported.has(a.request.target.line - 1))
     .map((a) => {
       const d = new vscode.Diagnostic(rangeOf(a), ambiguityMessage(a), vscode.DiagnosticSeverity.Error);
       d.source = 'chain-endpoints';

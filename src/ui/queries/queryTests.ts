@@ -165,10 +165,23 @@ export class QueryTests extends Disposable {
       m.location = new vscode.Location(uri, new vscode.Position(d.line - 1, d.col - 1));
       return m;
     };
+    // The errors by line, sorted once: each request takes the first within its lines (a search of them all per request was requests × errors).
+    const byLine = [...errors].sort((a, b) => a.line - b.line);
+    const firstAtOrAfter = (line: number): Diagnostic | undefined => {
+      let lo = 0;
+      let hi = byLine.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (byLine[mid].line < line) lo = mid + 1;
+        else hi = mid;
+      }
+      return byLine[lo];
+    };
     for (const r of file.requests) {
       const item = fileItem.children.get(`${uri.toString()}#${r.name}`);
       if (!item) continue;
-      const error = errors.find((d) => d.line >= r.line && d.line <= r.endLine);
+      const next = firstAtOrAfter(r.line);
+      const error = next && next.line <= r.endLine ? next : undefined;
       if (error) run.errored(item, located(error));
       else if (!only || only.has(r.name)) run.skipped(item);
     }

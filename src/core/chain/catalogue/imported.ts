@@ -11,6 +11,8 @@ import { dotSegmentOf } from '../../config/providers';
 import { stateChangingConsensusPath } from '../stateChanging';
 
 export const MAX_IMPORTED_ROUTES = 400;
+/** The most paths of a document read for routes (valid or not). */
+export const MAX_PATHS_READ = 5 * MAX_IMPORTED_ROUTES;
 const MAX_PARAMS = 24;
 const MAX_ENUM = 64;
 
@@ -57,6 +59,7 @@ export function readOpenApi(doc: unknown, known: ReadonlySet<string>): ImportRes
   const routes: RouteDefinition[] = [];
   const skipped = { invalid: 0, known: 0, overLimit: 0, sends: 0 };
   const ids = new Set<string>();
+  let read = 0;
   for (const [path, item] of Object.entries(doc.paths)) {
     const get = isObject(item) ? item.get : undefined;
     if (!isObject(get)) continue;
@@ -69,7 +72,9 @@ export function readOpenApi(doc: unknown, known: ReadonlySet<string>): ImportRes
       skipped.sends++;
       continue;
     }
-    if (routes.length >= MAX_IMPORTED_ROUTES) {
+    // Past the limit, or past MAX_PATHS_READ paths read (invalid ones included: a document of 100,000
+    // copies of one route would otherwise be read whole), the rest is counted, not read.
+    if (routes.length >= MAX_IMPORTED_ROUTES || ++read > MAX_PATHS_READ) {
       skipped.overLimit++;
       continue;
     }
@@ -105,7 +110,13 @@ function readRoute(path: string, get: Json, v3: boolean, shared: unknown): Route
     }
     if (params.length >= MAX_PARAMS) return undefined;
     const schema = v3 && isObject(p.schema) ? p.schema : p;
-    const values = Array.isArray(schema.enum) ? schema.enum.filter((x): x is string => typeof x === 'string' && x.length <= 80).slice(0, MAX_ENUM) : undefined;
+    // Read from the enum's first items only: YAML aliases let one huge list stand in every parameter of every path.
+    const values = Array.isArray(schema.enum)
+      ? schema.enum
+          .slice(0, 4 * MAX_ENUM)
+          .filter((x): x is string => typeof x === 'string' && x.length <= 80)
+          .slice(0, MAX_ENUM)
+      : undefined;
     const param: RouteParam = { name, in: p.in, kind: kindOf(name, text(schema.type, 20), text(schema.format, 20), Boolean(values?.length)) };
     if (values?.length) param.enum = values;
     if (p.in === 'path' || p.required === true) param.required = true;
