@@ -221,14 +221,18 @@ describe('events: the Watch Events argument', () => {
 });
 
 describe('events: the batched entry stream', () => {
-  it('while paused the buffer keeps filling; resume says how many left it unseen, then delivers the rest in order', async () => {
-    const stream = new EntryStream(
-      100,
+  /** A stream of `capacity` entries (no byte bound) batched every `batchMs`, whose callbacks do nothing. */
+  const entryStream = (capacity: number, batchMs: number) =>
+    new EntryStream(
+      capacity,
       Number.POSITIVE_INFINITY,
-      10,
+      batchMs,
       () => undefined,
       () => undefined,
     );
+
+  it('while paused the buffer keeps filling; resume says how many left it unseen, then delivers the rest in order', async () => {
+    const stream = entryStream(100, 10);
     const got: Array<{ seq: number; kind: string; summary: string }> = [];
     stream.listen((b) => got.push(...b));
     stream.pause();
@@ -250,13 +254,7 @@ describe('events: the batched entry stream', () => {
   });
 
   it('a buffer raised to 200,000 and resumed delivers all of them in one batch (a spread of them threw)', async () => {
-    const stream = new EntryStream(
-      200_000,
-      Number.POSITIVE_INFINITY,
-      10,
-      () => undefined,
-      () => undefined,
-    );
+    const stream = entryStream(200_000, 10);
     let got = 0;
     const errors: string[] = [];
     stream.listen((b) => (got += b.length));
@@ -270,13 +268,7 @@ describe('events: the batched entry stream', () => {
   });
 
   it('batches come at most once per batchMs', async () => {
-    const stream = new EntryStream(
-      10_000,
-      Number.POSITIVE_INFINITY,
-      100,
-      () => undefined,
-      () => undefined,
-    );
+    const stream = entryStream(10_000, 100);
     const at: number[] = [];
     stream.listen(() => at.push(performance.now()));
     // Event-loop stalls (GC, other processes on 2 cores) delay the batch timer: a late batch is
