@@ -23,10 +23,19 @@ export function parseDecimalHeight(value: unknown): bigint | undefined {
   return n <= INT64_MAX ? n : undefined;
 }
 
+/** Whether `value` is a 0x-hex quantity (EVM) of at most a uint256's 64 digits. */
+export function isHexQuantity(value: unknown): value is string {
+  return typeof value === 'string' && value.length >= 3 && value.length <= UINT256_HEX_DIGITS + 2 && /^0x[0-9a-fA-F]+$/.test(value);
+}
+
 /** A 0x-hex quantity (EVM): a bigint within uint256, or undefined (not a quantity). */
 export function parseHexQuantity(value: unknown): bigint | undefined {
-  if (typeof value !== 'string' || value.length < 3 || value.length > UINT256_HEX_DIGITS + 2 || !/^0x[0-9a-fA-F]+$/.test(value)) return undefined;
-  return BigInt(value);
+  return isHexQuantity(value) ? BigInt(value) : undefined;
+}
+
+/** A decimal quantity of at most a uint256's 78 digits (Cosmos amounts, chain ids): a bigint, or undefined (not one). */
+export function parseDecimalQuantity(value: unknown): bigint | undefined {
+  return typeof value === 'string' && /^\d{1,78}$/.test(value) ? BigInt(value) : undefined;
 }
 
 /** An EVM block number: a hex quantity that also fits int64 (no chain is past that). */

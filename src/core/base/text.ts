@@ -3,6 +3,7 @@
 // transport/jsonRpc.ts: they read no JSON-RPC.)
 
 import * as l10n from './l10n';
+import { isHexQuantity } from './limits';
 
 /** A plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -28,7 +29,6 @@ export function endSentence(s: string): string {
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const HEX_QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
 
 /**
  * `0x` and 40 hex digits (either case): an EVM address as text (the checksum is checked where it
@@ -48,7 +48,7 @@ export function lowerEvmAddress(v: unknown): string | undefined {
 
 /** A 0x quantity from a node's answer (1 to 64 hex digits, either case) as a decimal string; undefined for anything else. */
 export function hexQuantityDecimal(v: unknown): string | undefined {
-  if (typeof v !== 'string' || v.length > 66 || !HEX_QUANTITY.test(v)) return undefined;
+  if (!isHexQuantity(v)) return undefined;
   // Up to 13 hex digits (52 bits) is a number: no bigint made (most gas figures and heights).
   return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
 }

@@ -12,6 +12,7 @@
 //   grpc, grpc-web    -> not one of the five interfaces: noted, not imported
 // Entries are grouped by `provider`; entries without one by the host of their address.
 
+import { parseDecimalQuantity } from '../base/limits';
 import { LocalizedError } from '../base/errors';
 import { withoutTrailingSlashes } from './providers';
 import * as l10n from '../base/l10n';
@@ -303,7 +304,8 @@ function evmChainIdOf(
   }
   if (!chainId) return undefined;
   if (chainType === 'eip155') {
-    return /^\d{1,78}$/.test(chainId) && BigInt(chainId) > 0n ? { id: BigInt(chainId).toString() } : undefined;
+    const id = parseDecimalQuantity(chainId);
+    return id !== undefined && id > 0n ? { id: id.toString() } : undefined;
   }
   const ethermint = /^[a-z][a-z0-9]*_(\d{1,78})-\d+$/i.exec(chainId);
   const evmish = hasEvmRpc || listHas(doc.extra_codecs, 'ethermint') || listHas(doc.key_algos, 'ethsecp256k1');
@@ -317,7 +319,8 @@ function evmChainIdOf(
 function decimalId(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return String(v);
   // A uint256 at most (a longer "number" in a chain.json is none, and never given to BigInt).
-  if (typeof v === 'string' && /^\d{1,78}$/.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
+  const decimal = typeof v === 'string' ? parseDecimalQuantity(v.trim()) : undefined;
+  if (decimal !== undefined && decimal > 0n) return decimal.toString();
   if (typeof v === 'string' && /^0x[0-9a-f]{1,64}$/i.test(v.trim()) && BigInt(v.trim()) > 0n) return BigInt(v.trim()).toString();
   return undefined;
 }

@@ -1,6 +1,7 @@
 // Providers: the `chainEndpoints.providers` setting turned into validated endpoints.
 // Never imports vscode: the settings value comes in as plain JSON.
 
+import { parseDecimalQuantity, parseHexQuantity } from '../base/limits';
 import * as l10n from '../base/l10n';
 import { BoundedMemo } from '../base/memo';
 import { EndpointError } from '../base/errors';
@@ -228,8 +229,10 @@ function normalizeEvmChainId(value: unknown): string | undefined | null {
   if (typeof value === 'string') {
     const t = value.trim();
     // A uint256 at most: a longer "number" in a settings file is invalid (and never given to BigInt).
-    if (/^0x[0-9a-fA-F]{1,64}$/.test(t)) return '0x' + BigInt(t).toString(16);
-    if (/^\d{1,78}$/.test(t) && BigInt(t) > 0n) return '0x' + BigInt(t).toString(16);
+    const hex = parseHexQuantity(t);
+    if (hex !== undefined) return '0x' + hex.toString(16);
+    const decimal = parseDecimalQuantity(t);
+    if (decimal !== undefined && decimal > 0n) return '0x' + decimal.toString(16);
   }
   return null;
 }

@@ -4,6 +4,7 @@
 // Cosmos EVM: field 5 the sender's bytes and field 6 the signed RLP bytes themselves. Either way
 // the result is the signed bytes viem reads (src/core/explorer/decodeEvm.ts).
 
+import { parseDecimalQuantity } from '../base/limits';
 import { BinaryReader } from 'cosmjs-types/binary';
 import type { Hex, TransactionSerializable } from 'viem';
 import { serializeSigned } from './decodeEvm';
@@ -49,7 +50,7 @@ const text = (v: bigint | Uint8Array | undefined) => (v instanceof Uint8Array ? 
 const num = (v: bigint | Uint8Array | undefined) => (typeof v === 'bigint' ? v : 0n);
 const hexOf = (v: bigint | Uint8Array | undefined): Hex => (v instanceof Uint8Array ? `0x${Buffer.from(v).toString('hex')}` : '0x');
 // A uint256 in decimal (a longer string in a hostile transaction is no amount, and never given to BigInt).
-const big = (s: string | undefined) => (s && /^\d{1,78}$/.test(s) ? BigInt(s) : 0n);
+const big = (s: string | undefined) => parseDecimalQuantity(s) ?? 0n;
 
 /** Reads a MsgEthereumTx's value; throws when the bytes are not protobuf. */
 export function readEthereumMsg(bytes: Uint8Array): EthereumMsg {

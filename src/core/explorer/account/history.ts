@@ -15,6 +15,7 @@
 // transaction index is on, which blocks the EVM transfers cover, and a provider of the same network
 // that keeps older blocks or indexes transactions when the caller knows one (its capabilities).
 
+import { parseHexQuantity } from '../../base/limits';
 import { getAddress } from 'viem';
 import { EndpointError, errorMessage } from '../../base/errors';
 import * as l10n from '../../base/l10n';
@@ -228,7 +229,7 @@ export function entriesOfSearch(result: unknown, role: string): Item[] {
 export const paddedTopic = (hex: string): string => `0x${'0'.repeat(24)}${hex.slice(2).toLowerCase()}`;
 const topicAddress = (t: unknown): string | undefined =>
   typeof t === 'string' && /^0x0{24}[0-9a-fA-F]{40}$/.test(t) ? checksummed(`0x${t.slice(26)}`) : undefined;
-const hexNum = (v: unknown): bigint | undefined => (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v) : undefined);
+const hexNum = parseHexQuantity;
 
 /** `Transfer` logs as entries, one per transaction (its transfers together), for `account` (0x, any case). */
 export function entriesOfLogs(logs: unknown, account: string): Item[] {

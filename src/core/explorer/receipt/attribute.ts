@@ -9,6 +9,7 @@
 // ledger (ledger.ts) checks every explanation against the balances measured at N−1 and N.
 // Pure and synchronous: the caller reads the units and the trace.
 
+import { parseDecimalQuantity } from '../../base/limits';
 import { createHash } from 'node:crypto';
 import { bytesOf } from '../addresses';
 import { bech32EncodeHex } from '../../chain/validate';
@@ -361,10 +362,11 @@ export function attribute(input: AttributionInput): Attribution {
     const denom = fee[0]?.denom ?? input.evmDenom;
     // The price charged per gas is tx.fee / gas limit (the block's base fee + tip at N's start), not the
     // receipt's effectiveGasPrice (the next block's base fee on evmd v0.3.2): fee − gas used × that price.
-    const limit = evm.gas && /^\d{1,78}$/.test(evm.gas) && evm.gas !== '0' ? BigInt(evm.gas) : undefined;
+    const limit = parseDecimalQuantity(evm.gas);
+    const gasUsed = parseDecimalQuantity(evm.gasUsed);
     const expected =
-      fee.length === 1 && limit && evm.gasUsed && /^\d{1,78}$/.test(evm.gasUsed) && BigInt(fee[0].amount) % limit === 0n
-        ? BigInt(fee[0].amount) - BigInt(evm.gasUsed) * (BigInt(fee[0].amount) / limit)
+      fee.length === 1 && limit && gasUsed !== undefined && BigInt(fee[0].amount) % limit === 0n
+        ? BigInt(fee[0].amount) - gasUsed * (BigInt(fee[0].amount) / limit)
         : undefined;
     const back = transfers.filter((i) => !used.has(i) && tFrom[i] === FEE_COLLECTOR && tTo[i] === payer);
     const amountOf = (i: number) => coinsOf(a[i].get('amount')).find((c) => c.denom === denom)?.amount ?? '0';
