@@ -32,7 +32,7 @@ import { providerPrompts } from '../providers/providerPicks';
 import { documentName } from '../../core/documents/resultName';
 import { type ProviderRun, type RunHost, apiHost, runOnProvider } from '../requests/run';
 import { editorHost, hostBase } from '../requests/host';
-import { callOverridesChecked } from './simulate';
+import { callOverridesChecked, functionNameOf } from './simulate';
 import { isEvmAddress } from '../../core/base/text';
 
 export interface CallContractArgument extends Partial<CallSpec> {
@@ -157,9 +157,7 @@ export async function readCallArgument(arg: unknown, deps: CommandDeps, prompts:
 }
 
 export function callUri(provider: string, spec: CallSpec): vscode.Uri {
-  // The name before its parameters (a slice: /\(.*$/ retried from every "(" of a hostile ABI's name).
-  const paren = spec.function.indexOf('(');
-  const name = paren < 0 ? spec.function : spec.function.slice(0, paren);
+  const name = functionNameOf(spec.function);
   return vscode.Uri.from({
     scheme: RESULT_SCHEME,
     path: documentName(provider, `Call ${name} ${spec.address.slice(0, 8)}`, 'md'),

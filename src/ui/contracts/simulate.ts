@@ -135,7 +135,9 @@ export async function simulateCommand(deps: CommandDeps, arg?: unknown): Promise
 async function showSimulation(deps: CommandDeps, provider: Provider, spec: SimulationSpec, original?: ReplayOriginal): Promise<vscode.Uri> {
   const result = await runSimulation(deps, editorHost(deps), provider, spec, l10n.t('Simulating on {0}', provider.name));
   const text = masker.mask(renderSimulation(result, original));
-  const title = original ? `Replay ${original.hash.slice(0, 10)}` : `Simulate ${nameOf(result.steps[0].function ?? 'call')} ${result.steps[0].to.slice(0, 8)}`;
+  const title = original
+    ? `Replay ${original.hash.slice(0, 10)}`
+    : `Simulate ${functionNameOf(result.steps[0].function ?? 'call')} ${result.steps[0].to.slice(0, 8)}`;
   return deps.documents.showData(simulationUri(provider.name, spec, title), Buffer.from(text, 'utf8'), { language: 'markdown' });
 }
 
@@ -185,8 +187,8 @@ export async function replayCommand(deps: CommandDeps, arg?: unknown): Promise<v
   return doc.uri;
 }
 
-/** A function's name before its parameters (a slice: /\(.*$/ retried from every "(" of a hostile ABI's name). */
-function nameOf(signature: string): string {
+/** A function's name before its parameters, for a document's title (a slice: /\(.*$/ retried from every "(" of a hostile ABI's name). */
+export function functionNameOf(signature: string): string {
   const paren = signature.indexOf('(');
   return paren < 0 ? signature : signature.slice(0, paren);
 }

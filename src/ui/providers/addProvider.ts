@@ -3,8 +3,7 @@
 // from the first one typed (same base for HTTP and RPC, `/websocket` for the socket).
 
 import vscode = require('vscode');
-import { withoutTrailingSlashes } from '../../core/config/providers';
-import { INTERFACES, INTERFACE_LABELS, type InterfaceId, validateAddress } from '../../core/config/providers';
+import { INTERFACES, INTERFACE_LABELS, type InterfaceId, validateAddress, withoutTrailingSlashes } from '../../core/config/providers';
 import { readSettings, userProviderEntries, writeUserProviderEntries } from '../base/settings';
 
 const EXAMPLES: Record<InterfaceId, string> = {
