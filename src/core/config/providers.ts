@@ -51,6 +51,17 @@ export interface Provider {
   readonly origin?: 'user' | 'workspace';
 }
 
+/**
+ * The most providers read from the settings: more is no one's list (a chain's registry names a few
+ * dozen), and each one is probed, charted and listed. The rest are left out with one problem line.
+ */
+export const MAX_PROVIDERS = 200;
+/** The longest provider name, Cosmos chain-id, header value and the most headers of one provider. */
+const MAX_NAME = 100;
+const MAX_CHAIN_ID = 128;
+const MAX_HEADERS = 32;
+const MAX_HEADER_VALUE = 8192;
+
 export interface ProviderProblem {
   /** Position in the settings array. */
   readonly index: number;
@@ -142,7 +153,13 @@ export function parseProviders(raw: unknown): ParsedProviders {
     return { providers, problems };
   }
   const seen = new Set<string>();
-  raw.forEach((entry, index) => {
+  if (raw.length > MAX_PROVIDERS) {
+    problems.push({
+      index: MAX_PROVIDERS,
+      message: l10n.t('Only the first {0} providers are read; the {1} after them are left out.', MAX_PROVIDERS, raw.length - MAX_PROVIDERS),
+    });
+  }
+  raw.slice(0, MAX_PROVIDERS).forEach((entry, index) => {
     if (!isRecord(entry)) {
       problems.push({ index, message: l10n.t('Entry {0} is not an object with a "name" and addresses.', index + 1) });
       return;
@@ -150,6 +167,10 @@ export function parseProviders(raw: unknown): ParsedProviders {
     const name = typeof entry.name === 'string' ? entry.name.trim() : '';
     if (!name) {
       problems.push({ index, message: l10n.t('Entry {0} has no name: add "name": "My provider".', index + 1) });
+      return;
+    }
+    if (name.length > MAX_NAME) {
+      problems.push({ index, message: l10n.t('Entry {0}: a name is at most {1} characters (this one has {2}).', index + 1, MAX_NAME, name.length) });
       return;
     }
     if (seen.has(name.toLowerCase())) {
@@ -179,6 +200,10 @@ export function parseProviders(raw: unknown): ParsedProviders {
       return;
     }
     const chainId = typeof entry.chainId === 'string' && entry.chainId.trim() ? entry.chainId.trim() : undefined;
+    if (chainId !== undefined && chainId.length > MAX_CHAIN_ID) {
+      problems.push({ index, name, message: l10n.t('{0}: chainId must be a chain-id (at most {1} characters) such as "evmos_9000-4".', name, MAX_CHAIN_ID) });
+      return;
+    }
     const evmChainId = normalizeEvmChainId(entry.evmChainId);
     if (evmChainId === null) {
       problems.push({ index, name, message: l10n.t('{0}: evmChainId must be a number or a 0x-hex quantity such as "0x40000".', name) });
@@ -213,10 +238,13 @@ function parseHeaders(value: unknown): Record<string, string> | undefined | stri
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) return l10n.t('headers must be an object such as {"x-api-key": "${secret:my-key}"}.');
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!HEADER_NAME.test(k)) return l10n.t('"{0}" is not a valid header name.', k);
+  const entries = Object.entries(value);
+  if (entries.length > MAX_HEADERS) return l10n.t('headers: at most {0} headers (this provider has {1}).', MAX_HEADERS, entries.length);
+  for (const [k, v] of entries) {
+    if (k.length > MAX_NAME || !HEADER_NAME.test(k)) return l10n.t('"{0}" is not a valid header name.', k.length > MAX_NAME ? `${k.slice(0, 40)}…` : k);
     if (typeof v !== 'string') return l10n.t('header "{0}" must be a string (use "${secret:NAME}" for a secret).', k);
     if (/[\r\n]/.test(v)) return l10n.t('header "{0}" contains a line break.', k);
+    if (v.length > MAX_HEADER_VALUE) return l10n.t('header "{0}" is longer than {1} characters.', k, MAX_HEADER_VALUE);
     out[k] = v;
   }
   return out;

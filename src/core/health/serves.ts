@@ -135,8 +135,11 @@ export function bestProvidersFor(
   rows: readonly InterfaceHealth[],
   exclude?: string,
 ): Provider[] {
+  // The interface's row of each provider, in one pass over the rows (the first one wins, as a search would).
+  const rowOf = new Map<string, InterfaceHealth>();
+  for (const r of rows) if (r.iface === op.iface && !rowOf.has(r.provider)) rowOf.set(r.provider, r);
   const scored = providers
-    .map((p, order) => ({ p, order, row: rows.find((r) => r.provider === p.name && r.iface === op.iface), verdict: canServe(op, args, capsOf(p.name)) }))
+    .map((p, order) => ({ p, order, row: rowOf.get(p.name), verdict: canServe(op, args, capsOf(p.name)) }))
     .filter((c) => c.p.endpoints[op.iface] && c.p.name !== exclude && c.verdict.served !== false && c.row?.state !== 'down' && c.row?.state !== 'stale');
   const weight = (c: (typeof scored)[number]) => (c.verdict.served ? 0 : 1) * 1000 + (c.row?.rank ?? 100) + (c.row?.state === 'healthy' ? 0 : 200);
   return scored.sort((a, b) => weight(a) - weight(b) || a.order - b.order).map((c) => c.p);

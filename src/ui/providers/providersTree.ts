@@ -97,27 +97,17 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
       const rows = this.health.rows();
       const networks = this.networks();
       // One network keeps the plain list of providers; several are shown above their providers.
-      const top =
-        networks.length > 1
-          ? networks.map((n) => new NetworkNode(n, rowsOf(rows, n)))
-          : providers.map(
-              (p) =>
-                new ProviderNode(
-                  p,
-                  rows.filter((r) => r.provider === p.name),
-                ),
-            );
+      let top: TreeNode[];
+      if (networks.length > 1) top = networks.map((n) => new NetworkNode(n, rowsOf(rows, n)));
+      else {
+        const byProvider = rowsByProvider(rows);
+        top = providers.map((p) => new ProviderNode(p, byProvider.get(p.name) ?? []));
+      }
       return [...top, ...problems.map((p) => new ProblemNode(p))];
     }
     if (node instanceof NetworkNode) {
-      const rows = this.health.rows();
-      return node.network.providers.map(
-        (p) =>
-          new ProviderNode(
-            p,
-            rows.filter((r) => r.provider === p.name),
-          ),
-      );
+      const byProvider = rowsByProvider(this.health.rows());
+      return node.network.providers.map((p) => new ProviderNode(p, byProvider.get(p.name) ?? []));
     }
     if (node instanceof ProviderNode) {
       const caps = this.health.capabilities(node.provider.name);
@@ -220,6 +210,17 @@ export class ProvidersTree extends Disposable implements vscode.TreeDataProvider
     if (state === 'broken') messages.push(vscode.l10n.t('No valid provider: fix the entries below in settings, or add a provider.'));
     this.view.message = messages.length ? messages.join(' ') : undefined;
   }
+}
+
+/** The rows of each provider, in their order: one pass over the rows, not one per provider. */
+function rowsByProvider<R extends { provider: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.provider);
+    if (list) list.push(r);
+    else out.set(r.provider, [r]);
+  }
+  return out;
 }
 
 function rowsOf<R extends { provider: string }>(rows: readonly R[], network: Network): R[] {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_PROVIDERS, dotSegmentOf, joinUrl, parseProviders, validateAddress } from '../../../../src/core/config/providers';
+import { DEFAULT_PROVIDERS, MAX_PROVIDERS, dotSegmentOf, joinUrl, parseProviders, validateAddress } from '../../../../src/core/config/providers';
 import { EndpointError } from '../../../../src/core/base/errors';
 import { redactUrl } from '../../../../src/core/secrets/redact';
 import { REPO_ROOT } from '../../helpers/repoRoot';
@@ -17,6 +17,8 @@ describe('providers: settings validation', () => {
   it('package.json declares the same default providers as the code', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.contributes.configuration.properties['chainEndpoints.providers'].default, DEFAULT_PROVIDERS);
+    // The settings editor warns at the bound the reader applies.
+    assert.equal(pkg.contributes.configuration.properties['chainEndpoints.providers'].maxItems, MAX_PROVIDERS);
   });
 
   it('reports each invalid entry and keeps the valid ones', () => {
@@ -56,6 +58,38 @@ describe('providers: settings validation', () => {
     const { providers, problems } = parseProviders({ name: 'x' });
     assert.equal(providers.length, 0);
     assert.match(problems[0].message, /must be an array/);
+  });
+
+  it('reads at most MAX_PROVIDERS providers, and says how many it left out', () => {
+    const many = Array.from({ length: MAX_PROVIDERS + 5000 }, (_, i) => ({ name: `p${i}`, rest: `https://r${i}.example.org` }));
+    const { providers, problems } = parseProviders(many);
+    assert.equal(providers.length, MAX_PROVIDERS);
+    assert.equal(providers.at(-1)!.name, `p${MAX_PROVIDERS - 1}`);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0].message, new RegExp(`first ${MAX_PROVIDERS} providers .* 5000 after them`));
+  });
+
+  it('refuses a huge name, chain-id or header set with a short sentence (never the text itself)', () => {
+    const huge = 'x'.repeat(100_000);
+    const { providers, problems } = parseProviders([
+      { name: huge, rest: 'https://a.example.org' },
+      { name: 'chain', rest: 'https://b.example.org', chainId: huge },
+      { name: 'headers', rest: 'https://c.example.org', headers: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`h${i}`, 'v'])) },
+      { name: 'value', rest: 'https://d.example.org', headers: { 'x-api-key': huge } },
+      { name: 'key', rest: 'https://e.example.org', headers: { [huge]: 'v' } },
+      { name: 'fine', rest: 'https://f.example.org', chainId: 'evmos_9000-4', headers: { 'x-api-key': 'k' } },
+    ]);
+    assert.deepEqual(
+      providers.map((p) => p.name),
+      ['fine'],
+    );
+    assert.equal(problems.length, 5);
+    for (const p of problems) assert.ok(p.message.length < 300, p.message.slice(0, 300));
+    assert.match(problems[0].message, /at most 100 characters \(this one has 100000\)/);
+    assert.match(problems[1].message, /chainId must be a chain-id/);
+    assert.match(problems[2].message, /at most 32 headers \(this provider has 1000\)/);
+    assert.match(problems[3].message, /longer than 8192 characters/);
+    assert.match(problems[4].message, /not a valid header name/);
   });
 
   it('explains what to type for an unparsable address', () => {
