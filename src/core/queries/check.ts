@@ -5,7 +5,7 @@
 import { type Provider, providerNamed, unknownProvider } from '../config/providers';
 import { isAcross, valueOf } from './assertions/index';
 import { MAX_VALUE_CHARS, envRefusal, expandedLength } from './interpolate';
-import type { QueryFile } from './model';
+import type { QueryFile, QueryRequest } from './model';
 import { type Diagnostic, type Located, templateParts } from './syntax';
 
 export interface CheckContext {
@@ -99,4 +99,25 @@ export function checkQueryFile(file: QueryFile, ctx: CheckContext): Diagnostic[]
     before.add(r.name);
   }
   return out.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/**
+ * The first error in `errors` (list order) within each request's lines, for a run the checks stopped.
+ * Each error is placed once among the requests (sorted by line, not overlapping) by a binary search:
+ * searching every error for each request was requests × errors (minutes for a hostile file).
+ */
+export function firstErrorOfEachRequest(requests: readonly QueryRequest[], errors: readonly Diagnostic[]): Map<QueryRequest, Diagnostic> {
+  const first = new Map<QueryRequest, Diagnostic>();
+  for (const d of errors) {
+    let lo = 0;
+    let hi = requests.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (requests[mid].line <= d.line) lo = mid + 1;
+      else hi = mid;
+    }
+    const r = requests[lo - 1];
+    if (r && d.line <= r.endLine && !first.has(r)) first.set(r, d);
+  }
+  return first;
 }

@@ -5,10 +5,11 @@
 
 import vscode = require('vscode');
 import { escapeMarkdown } from '../../core/documents/markdown';
+import { firstErrorOfEachRequest } from '../../core/queries/check';
 import { parseQueryFile } from '../../core/queries/parse';
 import { type ProviderRun, type RequestRun, assertionsOf } from '../../core/queries/run';
 import type { AssertionResult } from '../../core/queries/assert';
-import type { QueryFile, QueryRequest } from '../../core/queries/model';
+import type { QueryFile } from '../../core/queries/model';
 import type { Diagnostic } from '../../core/queries/syntax';
 import type { CommandDeps } from '../base/deps';
 import { Disposable } from '../base/lifecycle';
@@ -165,21 +166,7 @@ export class QueryTests extends Disposable {
       m.location = new vscode.Location(uri, new vscode.Position(d.line - 1, d.col - 1));
       return m;
     };
-    // Each request's first error in the list, each error placed once by its line among the requests (in
-    // line order, not overlapping): a search of every error per request was requests × errors.
-    const firstError = new Map<QueryRequest, Diagnostic>();
-    const requests = file.requests;
-    for (const d of errors) {
-      let lo = 0;
-      let hi = requests.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (requests[mid].line <= d.line) lo = mid + 1;
-        else hi = mid;
-      }
-      const r = requests[lo - 1];
-      if (r && d.line <= r.endLine && !firstError.has(r)) firstError.set(r, d);
-    }
+    const firstError = firstErrorOfEachRequest(file.requests, errors);
     for (const r of file.requests) {
       const item = fileItem.children.get(`${uri.toString()}#${r.name}`);
       if (!item) continue;

@@ -7,7 +7,7 @@ import { CancellationTokenSource, vscodeStub } from '../../helpers/vscodeStub'; 
 import * as assert from 'node:assert/strict';
 import { LocalizedError } from '../../../../src/core/base/errors';
 import { HttpClient } from '../../../../src/core/transport/http';
-import { simulateForApi } from '../../../../src/ui/contracts/simulate';
+import { functionNameOf, simulateForApi } from '../../../../src/ui/contracts/simulate';
 import { type Devnet, startDevnet } from '../../../devnet/devnet';
 import { ALL_ENGINES } from '../../../devnet/evm';
 import { TOKEN_ABI } from '../../../devnet/fixtureContracts';
@@ -128,5 +128,13 @@ describe('ui/contracts/simulate: simulate() through the runner (devnet)', functi
     source.cancel();
     await assert.rejects(simulateForApi(t.deps, { provider: 'anvil', ...transfer(), token: source.token as never }), /was cancelled\.$/);
     assert.deepEqual(received('anvil'), []);
+  });
+});
+
+describe('ui/contracts/simulate: a document title', () => {
+  it('names a function by what comes before its first "(" (a hostile ABI name of 100,000 "(" costs one scan)', () => {
+    assert.equal(functionNameOf('transfer(address,uint256)'), 'transfer');
+    assert.equal(functionNameOf('call'), 'call');
+    assert.equal(functionNameOf(`x${'('.repeat(100_000)}`), 'x');
   });
 });
