@@ -13,6 +13,15 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** How much of a server's own text (error message, data) goes into a sentence. */
 export const MAX_SERVER_TEXT = 300;
 
+/**
+ * A server's scalar as text: a string as it is, a number, bigint or boolean printed; anything else
+ * (an object, a list, null, nothing) `fallback`. Never String() of a server's object: a list nested
+ * thousands deep overflows the stack when printed, and an object prints as "[object Object]".
+ */
+export function scalarText(v: unknown, fallback = ''): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : fallback;
+}
+
 /** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
 export function clean(s: string, max: number): string {
   const line = s

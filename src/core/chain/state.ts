@@ -38,7 +38,7 @@ import {
   viewRewards,
   viewUnbondings,
 } from './stateVia';
-import { isEvmAddress } from '../base/text';
+import { isEvmAddress, scalarText } from '../base/text';
 
 export type { StateCometCall } from './stateVia';
 
@@ -357,7 +357,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
             const v: unknown = d.delegation?.validator_address;
             if (typeof v !== 'string') return [];
             const bal = coinsOf([d.balance])[0];
-            return [{ validator: v, shares: String(d.delegation?.shares ?? ''), ...(bal ? { balance: bal } : {}) }];
+            return [{ validator: v, shares: scalarText(d.delegation?.shares), ...(bal ? { balance: bal } : {}) }];
           }),
       },
       P && {
@@ -402,10 +402,10 @@ export async function readAccountState(src: StateSource, address: string, opts: 
             if (typeof v !== 'string' || !Array.isArray(u.entries)) return [];
             return (u.entries as Json[]).map((e) => ({
               validator: v,
-              creationHeight: String(e?.creation_height ?? ''),
-              completionTime: String(e?.completion_time ?? ''),
-              initialBalance: String(e?.initial_balance ?? ''),
-              balance: String(e?.balance ?? ''),
+              creationHeight: scalarText(e?.creation_height),
+              completionTime: scalarText(e?.completion_time),
+              initialBalance: scalarText(e?.initial_balance),
+              balance: scalarText(e?.balance),
             }));
           }),
       },
@@ -439,10 +439,10 @@ export async function readAccountState(src: StateSource, address: string, opts: 
             return (r.entries as Json[]).map((e) => ({
               source,
               destination,
-              creationHeight: String(e?.redelegation_entry?.creation_height ?? ''),
-              completionTime: String(e?.redelegation_entry?.completion_time ?? ''),
-              initialBalance: String(e?.redelegation_entry?.initial_balance ?? ''),
-              balance: String(e?.balance ?? ''),
+              creationHeight: scalarText(e?.redelegation_entry?.creation_height),
+              completionTime: scalarText(e?.redelegation_entry?.completion_time),
+              initialBalance: scalarText(e?.redelegation_entry?.initial_balance),
+              balance: scalarText(e?.balance),
             }));
           }),
       },

@@ -13,7 +13,7 @@ import { amountText, evmAddress } from './units';
 import { cometCalls, evmHashesOf, localTx, readEvents } from './lookupTx';
 import { type ExplorerSource, attempt, rethrowCancel } from './source';
 import type { BlockPage, BlockTxLine, BlockView, EventView, EvmView, MessageView, TxView } from './views';
-import { hexQuantityDecimal } from '../base/text';
+import { hexQuantityDecimal, scalarText } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -163,7 +163,7 @@ function take<T>(s: Promise<Settled<T>>, what: string, notes: string[]): Promise
 /** A block from CometBFT's block (or block_by_hash) answer, with its results and EVM block. */
 export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Json, notes: string[], wantedPage?: number, extras?: Extras): Promise<BlockView> {
   const header: Json = r.block?.header ?? {};
-  const height = String(header.height ?? '');
+  const height = scalarText(header.height);
   const asked = extras ?? askExtras(src, height);
   const prefix = await ctx.prefix();
   const results = await take(asked.results, 'block_results', notes);
@@ -174,13 +174,14 @@ export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Js
   for (let i = 0; i < txs.length; i++) {
     const result = results?.txs_results?.[i] as Json | undefined;
     const decode = !page || (i >= page.first && i <= page.last);
-    lines.push(decode ? await blockTx(String(txs[i]), i, height, result, ctx, recover, notes) : txLine(String(txs[i]), i, result));
+    lines.push(decode ? await blockTx(scalarText(txs[i]), i, height, result, ctx, recover, notes) : txLine(scalarText(txs[i]), i, result));
   }
   if (!recover && txs.length > 0)
     notes.push(
       `In a block of more than ${RECOVER_UP_TO} transactions, Ethereum senders are read from the events, not recovered from signatures: look up a transaction to verify its sender.`,
     );
-  const events = readEvents(results?.finalize_block_events ?? [...(results?.begin_block_events ?? []), ...(results?.end_block_events ?? [])]);
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const events = readEvents(results?.finalize_block_events ?? [...list(results?.begin_block_events), ...list(results?.end_block_events)]);
   const proposerHex = typeof header.proposer_address === 'string' && /^[0-9A-Fa-f]{40}$/.test(header.proposer_address) ? header.proposer_address : undefined;
   return {
     height,
@@ -199,9 +200,9 @@ export async function composeBlock(src: ExplorerSource, ctx: ChainContext, r: Js
 async function evmBlock(src: ExplorerSource, height: string): Promise<BlockView['evm']> {
   if (!src.has.evm || !/^\d+$/.test(height)) return undefined;
   const b = (await src.evm('eth_getBlockByNumber', [`0x${BigInt(height).toString(16)}`, false])) as Json | null;
-  if (!b) return undefined;
+  if (!b || typeof b !== 'object') return undefined;
   return {
-    hash: String(b.hash),
+    hash: scalarText(b.hash, '?'),
     txCount: Array.isArray(b.transactions) ? b.transactions.length : 0,
     gasUsed: hexQuantityDecimal(b.gasUsed) ?? '?',
     gasLimit: hexQuantityDecimal(b.gasLimit),

@@ -12,7 +12,7 @@ import type { ChainContext } from './context';
 import { type CometCall, type ExplorerSource, attempt, rethrowCancel } from './source';
 import { withDisplayAmounts } from './units';
 import type { EventGroup, EventView, EvmLog, EvmView, MessageView, TxView } from './views';
-import { hexQuantityDecimal } from '../base/text';
+import { hexQuantityDecimal, scalarText } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -35,8 +35,8 @@ function str(v: unknown): string | undefined {
 export function readEvents(events: unknown): EventView[] {
   if (!Array.isArray(events)) return [];
   return events.slice(0, 5000).map((e: Json) => ({
-    type: String(e?.type ?? ''),
-    attributes: (Array.isArray(e?.attributes) ? e.attributes : []).map((a: Json) => ({ key: String(a?.key ?? ''), value: String(a?.value ?? '') })),
+    type: scalarText(e?.type),
+    attributes: (Array.isArray(e?.attributes) ? e.attributes : []).map((a: Json) => ({ key: scalarText(a?.key), value: scalarText(a?.value) })),
   }));
 }
 
@@ -73,7 +73,7 @@ async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
   let evmIndex = 0;
   const messages: MessageView[] = (Array.isArray(tx.body?.messages) ? tx.body.messages : []).map((m: Json) => {
     const { ['@type']: typeUrl, ...fields } = m ?? {};
-    const view: MessageView = { typeUrl: String(typeUrl ?? '?'), fields };
+    const view: MessageView = { typeUrl: scalarText(typeUrl, '?'), fields };
     if (/MsgEthereumTx$/.test(view.typeUrl)) {
       const stated = typeof fields.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(fields.hash) ? fields.hash.toLowerCase() : undefined;
       return { ...view, evmHash: stated ?? hashes[evmIndex++] };
@@ -85,7 +85,7 @@ async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
   const fee: Json | undefined = tx.auth_info?.fee;
   const prefix = await ctx.prefix();
   return {
-    hash: String(res.txhash ?? ''),
+    hash: scalarText(res.txhash),
     height: str(res.height),
     timestamp: str(res.timestamp),
     code: typeof res.code === 'number' ? res.code : undefined,
@@ -97,8 +97,8 @@ async function txFromRest(r: Json, ctx: ChainContext): Promise<TxView> {
     messages,
     memo: str(tx.body?.memo) ?? '',
     fee: fee && {
-      amount: await Promise.all((Array.isArray(fee.amount) ? fee.amount : []).map((c: Json) => ctx.coin(String(c.denom), String(c.amount)))),
-      gasLimit: String(fee.gas_limit ?? ''),
+      amount: await Promise.all((Array.isArray(fee.amount) ? fee.amount : []).map((c: Json) => ctx.coin(scalarText(c?.denom), scalarText(c?.amount)))),
+      gasLimit: scalarText(fee.gas_limit),
       payer: str(fee.payer) || undefined,
       granter: str(fee.granter) || undefined,
     },
@@ -115,7 +115,7 @@ export async function txFromComet(r: Json, ctx: ChainContext): Promise<TxView> {
     height: str(r.height),
     index: typeof r.index === 'number' ? r.index : undefined,
   };
-  return (await localTx(Buffer.from(String(r.tx ?? ''), 'base64'), r.tx_result, ctx, where)).tx;
+  return (await localTx(Buffer.from(scalarText(r.tx), 'base64'), r.tx_result, ctx, where)).tx;
 }
 
 /**
@@ -172,7 +172,7 @@ export async function evmView(
         return await withDecoding(
           src,
           {
-            hash: String(t.hash ?? hash).toLowerCase(),
+            hash: scalarText(t.hash, hash).toLowerCase(),
             cosmosHash: local?.cosmosHash,
             from: str(t.from),
             to: str(t.to) ?? undefined,
@@ -192,10 +192,10 @@ export async function evmView(
             contractAddress: str(receipt?.contractAddress) ?? undefined,
             logs: Array.isArray(receipt?.logs)
               ? receipt.logs.slice(0, 1000).map((l: Json): EvmLog => ({
-                  address: String(l.address),
-                  topics: Array.isArray(l.topics) ? l.topics.map(String) : [],
-                  data: String(l.data ?? '0x'),
-                  logIndex: hexQuantityDecimal(l.logIndex),
+                  address: scalarText(l?.address),
+                  topics: Array.isArray(l?.topics) ? l.topics.map((x: unknown) => scalarText(x)) : [],
+                  data: scalarText(l?.data, '0x'),
+                  logIndex: hexQuantityDecimal(l?.logIndex),
                 }))
               : undefined,
             source: 'evmRpc',

@@ -1,6 +1,7 @@
 // A signer as the REST tx service writes it (`public_key: { "@type", key }`), with its address.
 
 import { signerAddressFromKey, type Signer } from './decodeCosmos';
+import { scalarText } from '../base/text';
 
 type Json = Record<string, any>;
 
@@ -14,7 +15,7 @@ export function signerFromJson(s: Json, prefix: string): Signer {
     pubKey: key,
     address: addr?.bech32,
     hexAddress: addr?.hex,
-    sequence: String(s?.sequence ?? ''),
+    sequence: scalarText(s?.sequence),
     mode: typeof mode === 'string' ? mode : undefined,
   };
 }

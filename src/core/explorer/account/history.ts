@@ -22,7 +22,7 @@ import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import type { CometCall, ExplorerSource } from '../source';
 import { rethrowCancel } from '../source';
-import { isEvmAddress } from '../../base/text';
+import { isEvmAddress, scalarText } from '../../base/text';
 import { checksummed } from '../../chain/abiCall';
 
 /** Entries on one page of history. */
@@ -180,7 +180,7 @@ const searchCall = (query: string, page: number, perPage: number): CometCall => 
 
 const attrsOf = (e: Json): Array<{ key: string; value: string }> =>
   Array.isArray(e?.attributes)
-    ? (e.attributes as Json[]).filter((a) => typeof a?.key === 'string').map((a) => ({ key: a.key, value: String(a.value ?? '') }))
+    ? (e.attributes as Json[]).filter((a) => typeof a?.key === 'string').map((a) => ({ key: a.key, value: scalarText(a.value) }))
     : [];
 
 /** One `tx_search` answer's transactions as entries. */
