@@ -12,6 +12,7 @@
 
 import * as assert from 'node:assert/strict';
 import { errorMessage } from '../../../src/core/base/errors';
+import { ContractRegistry } from '../../../src/core/contracts/registry';
 import { forgetContext } from '../../../src/core/explorer/context';
 import { lookUp } from '../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../src/core/explorer/render';
@@ -128,7 +129,9 @@ const FLOWS: Flow[] = [
   { name: 'an account', source: () => fakeSource(), query: VALIDATOR },
   ...['delegate', 'contract-delegate', 'erc20-transfer', 'bank-send', 'undelegate'].map((name) => {
     const fx = receiptFixture(name);
-    return { name: `the receipt of ${name}`, source: () => receiptSource(fx), query: (fx.evmHash ?? fx.cometHash) as string, receipt: true };
+    // The receipt with the contracts registry (built-in ABIs and the precompiles): the call tree decoded too.
+    const source = (): ExplorerSource => ({ ...receiptSource(fx), contracts: { registry: new ContractRegistry({ settings: () => [] }) } });
+    return { name: `the receipt of ${name}`, source, query: (fx.evmHash ?? fx.cometHash) as string, receipt: true };
   }),
 ];
 
