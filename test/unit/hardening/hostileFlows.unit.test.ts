@@ -13,6 +13,15 @@
 import * as assert from 'node:assert/strict';
 import { errorMessage } from '../../../src/core/base/errors';
 import { ContractRegistry } from '../../../src/core/contracts/registry';
+import { type EngineSupport } from '../../../src/core/contracts/engines';
+import { type SimulationSpec, evmCaller, simulate } from '../../../src/core/contracts/simulate';
+import type { EvmCall } from '../../../src/core/contracts/trace';
+import { renderSimulation } from '../../../src/core/explorer/renderSimulation';
+import { HttpClient } from '../../../src/core/transport/http';
+import { type Devnet, startDevnet } from '../../devnet/devnet';
+import { ALL_ENGINES } from '../../devnet/evm';
+import { TOKEN_ABI } from '../../devnet/fixtureContracts';
+import type { FixtureDeployment } from '../../devnet/fixtureTxs';
 import { forgetContext } from '../../../src/core/explorer/context';
 import { lookUp } from '../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../src/core/explorer/render';
@@ -189,6 +198,114 @@ describe('hardening: whole explorer flows on answers with one field changed', fu
           clearTimeout(timer);
         }
       }
+      assert.deepEqual(failures, [], `seed ${SEED}:\n${failures.join('\n')}`);
+      assert.deepEqual(unhandled.map(errorMessage), []);
+    });
+  }
+});
+
+describe('hardening: simulations on answers with one field changed (devnet engines)', function () {
+  this.timeout(600_000);
+  let devnet: Devnet;
+  let http: HttpClient;
+  let d: FixtureDeployment;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  before(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    devnet = await startDevnet({ realTxs: true, blockIntervalMs: 0, providers: [{ name: 'anvil', capabilities: { engines: ALL_ENGINES } }] });
+    devnet.produceBlock();
+    d = devnet.chain.ledger.fixtureDeployment as FixtureDeployment;
+    http = new HttpClient();
+  });
+  after(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await http.close();
+    await devnet.stop();
+  });
+
+  const registry = () => new ContractRegistry({ settings: () => [{ address: d.token, abi: TOKEN_ABI, name: 'FixtureToken' }] });
+  const evmOf = () => {
+    const p = devnet.providers[0];
+    return evmCaller({ name: p.name, endpoints: { evmRpc: p.evmRpc } }, { http, timeoutMs: 10_000, maxBufferBytes: 16 * 1024 * 1024 });
+  };
+  const bob = () => devnet.chain.ledger.keys[1].hex;
+  const cases: Array<{ name: string; support: EngineSupport; spec: () => SimulationSpec }> = [
+    {
+      name: 'a transfer on eth_simulateV1',
+      support: { simulateV1: true, traceCall: true, callOverrides: true },
+      spec: () => ({ address: d.token, function: 'transfer(address,uint256)', args: [bob(), '7'], from: d.deployer }),
+    },
+    {
+      name: 'a transfer on debug_traceCall',
+      support: { traceCall: true, callOverrides: true },
+      spec: () => ({ address: d.token, function: 'transfer(address,uint256)', args: [bob(), '7'], from: d.deployer }),
+    },
+    {
+      name: 'a revert on debug_traceCall',
+      support: { traceCall: true },
+      spec: () => ({ address: d.token, function: 'transfer(address,uint256)', args: [bob(), '5'], from: devnet.chain.ledger.keys[3].hex }),
+    },
+    { name: 'a balance on eth_call', support: {}, spec: () => ({ address: d.token, function: 'balanceOf(address)', args: [bob()] }) },
+    {
+      name: 'a bundle on eth_simulateV1',
+      support: { simulateV1: true },
+      spec: () => ({
+        steps: [
+          { address: d.token, function: 'approve(address,uint256)', args: [bob(), '9'], from: d.deployer },
+          { address: d.token, function: 'transferFrom(address,address,uint256)', args: [d.deployer, bob(), '9'], from: bob() },
+        ],
+      }),
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: settles as a result or a sentence, never as an engine's error`, async () => {
+      let calls = 0;
+      const counting: EvmCall = (m, p) => {
+        calls++;
+        return evmOf()(m, p);
+      };
+      const clean = await simulate(counting, c.spec(), registry(), { network: 'devnet' }, { provider: 'anvil', support: c.support });
+      renderSimulation(clean);
+      assert.ok(calls > 0);
+      const r = seededRandom(SEED + c.name.length * 104_729);
+      const kinds = Object.keys(MUTATIONS);
+      const failures: string[] = [];
+      const outcomes = { results: 0, sentences: 0 };
+      for (let i = 0; i < Math.ceil(CASES_PER_FLOW / 2); i++) {
+        const at = Math.floor(r() * calls);
+        const kind = kinds[Math.floor(r() * kinds.length)];
+        let n = 0;
+        let changed = '';
+        const evm = evmOf();
+        const hostileEvm: EvmCall = async (m, p) => {
+          const answer = await evm(m, p);
+          if (n++ !== at) return answer;
+          const x = mutated(r, answer, kind);
+          changed = `${m} at ${x.where}`;
+          return x.value;
+        };
+        const label = () => `case ${i} (answer ${at} of ${calls}, ${kind}${changed ? `: ${changed}` : ''})`;
+        try {
+          const result = await simulate(hostileEvm, c.spec(), registry(), { network: 'devnet' }, { provider: 'anvil', support: c.support });
+          outcomes.results++;
+          const text = renderSimulation(result);
+          const m = ENGINE_ERROR.exec(text);
+          if (m) failures.push(`${label()}: the document says ${JSON.stringify(text.slice(Math.max(0, m.index - 100), m.index + 200))}`);
+          const outside = text.replace(/(`+)[^]*?\1/g, '');
+          const markup = /<img|\]\(command:/.exec(outside);
+          if (markup)
+            failures.push(`${label()}: markup outside a code span: ${JSON.stringify(outside.slice(Math.max(0, markup.index - 100), markup.index + 100))}`);
+        } catch (err) {
+          outcomes.sentences++;
+          const js = err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError;
+          if (js || ENGINE_ERROR.test(errorMessage(err)))
+            failures.push(`${label()}: rejected with ${(err as Error).name}: ${errorMessage(err).slice(0, 300)}\n${ownFrames(err)}`);
+          else if (errorMessage(err).length > 5_000) failures.push(`${label()}: a sentence of ${errorMessage(err).length} characters`);
+        }
+      }
+      console.log(`      ${calls} answers; ${outcomes.results} results, ${outcomes.sentences} sentences`);
       assert.deepEqual(failures, [], `seed ${SEED}:\n${failures.join('\n')}`);
       assert.deepEqual(unhandled.map(errorMessage), []);
     });
