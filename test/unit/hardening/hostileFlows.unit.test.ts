@@ -118,6 +118,27 @@ function ownFrames(err: unknown): string {
     .join('\n');
 }
 
+/** What is wrong with a document: an engine's error in it, or the server's markup outside a code span. */
+function documentFaults(label: string, text: string): string[] {
+  const faults: string[] = [];
+  const m = ENGINE_ERROR.exec(text);
+  if (m) faults.push(`${label}: the document says ${JSON.stringify(text.slice(Math.max(0, m.index - 100), m.index + 200))}`);
+  // Server text is plain words or inside a code span: outside the spans, no tag and no link of its own.
+  const outside = text.replace(/(`+)[^]*?\1/g, '');
+  const markup = /<img|\]\(command:/.exec(outside);
+  if (markup) faults.push(`${label}: markup outside a code span: ${JSON.stringify(outside.slice(Math.max(0, markup.index - 100), markup.index + 100))}`);
+  return faults;
+}
+
+/** What is wrong with a rejection: a JavaScript error (a bug, not a node's fault), or a sentence nobody can read. */
+function rejectionFaults(label: string, err: unknown): string[] {
+  const js = err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError;
+  if (js || ENGINE_ERROR.test(errorMessage(err)))
+    return [`${label}: rejected with ${(err as Error).name}: ${errorMessage(err).slice(0, 300)}\n${ownFrames(err)}`];
+  if (errorMessage(err).length > 5_000) return [`${label}: a sentence of ${errorMessage(err).length} characters`];
+  return [];
+}
+
 interface Flow {
   readonly name: string;
   readonly source: () => ExplorerSource;
@@ -181,19 +202,9 @@ describe('hardening: whole explorer flows on answers with one field changed', fu
           }
           const engine = settled.notes.find((n) => ENGINE_ERROR.test(n));
           if (engine) failures.push(`${label()}: a note says ${JSON.stringify(engine.slice(0, 300))}`);
-          const text = renderLookup(settled);
-          const m = ENGINE_ERROR.exec(text);
-          if (m) failures.push(`${label()}: the document says ${JSON.stringify(text.slice(Math.max(0, m.index - 100), m.index + 200))}`);
-          // Server text is plain words or inside a code span: outside the spans, no tag and no link of its own.
-          const outside = text.replace(/(`+)[^]*?\1/g, '');
-          const markup = /<img|\]\(command:/.exec(outside);
-          if (markup)
-            failures.push(`${label()}: markup outside a code span: ${JSON.stringify(outside.slice(Math.max(0, markup.index - 100), markup.index + 100))}`);
+          failures.push(...documentFaults(label(), renderLookup(settled)));
         } catch (err) {
-          const js = err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError;
-          if (js || ENGINE_ERROR.test(errorMessage(err)))
-            failures.push(`${label()}: rejected with ${(err as Error).name}: ${errorMessage(err).slice(0, 300)}\n${ownFrames(err)}`);
-          else if (errorMessage(err).length > 5_000) failures.push(`${label()}: a sentence of ${errorMessage(err).length} characters`);
+          failures.push(...rejectionFaults(label(), err));
         } finally {
           clearTimeout(timer);
         }
@@ -290,19 +301,10 @@ describe('hardening: simulations on answers with one field changed (devnet engin
         try {
           const result = await simulate(hostileEvm, c.spec(), registry(), { network: 'devnet' }, { provider: 'anvil', support: c.support });
           outcomes.results++;
-          const text = renderSimulation(result);
-          const m = ENGINE_ERROR.exec(text);
-          if (m) failures.push(`${label()}: the document says ${JSON.stringify(text.slice(Math.max(0, m.index - 100), m.index + 200))}`);
-          const outside = text.replace(/(`+)[^]*?\1/g, '');
-          const markup = /<img|\]\(command:/.exec(outside);
-          if (markup)
-            failures.push(`${label()}: markup outside a code span: ${JSON.stringify(outside.slice(Math.max(0, markup.index - 100), markup.index + 100))}`);
+          failures.push(...documentFaults(label(), renderSimulation(result)));
         } catch (err) {
           outcomes.sentences++;
-          const js = err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || err instanceof SyntaxError;
-          if (js || ENGINE_ERROR.test(errorMessage(err)))
-            failures.push(`${label()}: rejected with ${(err as Error).name}: ${errorMessage(err).slice(0, 300)}\n${ownFrames(err)}`);
-          else if (errorMessage(err).length > 5_000) failures.push(`${label()}: a sentence of ${errorMessage(err).length} characters`);
+          failures.push(...rejectionFaults(label(), err));
         }
       }
       console.log(`      ${calls} answers; ${outcomes.results} results, ${outcomes.sentences} sentences`);
