@@ -181,12 +181,23 @@ const MAX_LOGS = 1000;
 
 // ---- the spec, checked before anything is sent ----
 
+/** The most addresses a simulation's state overrides name, and storage slots in all (checksumming 100,000 addresses blocked the host 5 s). */
+export const MAX_OVERRIDE_ADDRESSES = 1000;
+export const MAX_OVERRIDE_SLOTS = 10_000;
+
+/** 0x and whole bytes of hex. No repeated group: `(..)*` overflowed the matcher's stack past ~8 MB ("Maximum call stack size exceeded"). */
+function isHexBytes(v: unknown): v is string {
+  return hexText(v) !== undefined && (v as string).length % 2 === 0;
+}
+
 /** The state overrides checked and normalised (addresses checksummed, quantities 0x). */
 export function checkOverrides(o: unknown): Record<string, Record<string, unknown>> | undefined {
   if (o === undefined) return undefined;
   const shape = l10n.both('overrides: an object by address, e.g. {"0x…": {"balance": "0x1"}}.');
   if (o === null || typeof o !== 'object' || Array.isArray(o)) refuse(shape);
+  if (Object.keys(o).length > MAX_OVERRIDE_ADDRESSES) refuse(l10n.both('overrides: at most {0} addresses.', String(MAX_OVERRIDE_ADDRESSES)));
   const out: Record<string, Record<string, unknown>> = {};
+  let slots = 0;
   for (const [addr, v] of Object.entries(o)) {
     if (!isAddress(addr, { strict: false })) refuse(l10n.both('overrides: {0} is not an address (0x and 40 hex digits).', addr.slice(0, 60)));
     if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(shape);
@@ -195,10 +206,12 @@ export function checkOverrides(o: unknown): Record<string, Record<string, unknow
       if (!ADDRESS_KEYS.has(k)) refuse(l10n.both('overrides: {0} is not one of balance, nonce, code, state, stateDiff.', k.slice(0, 40)));
       if (k === 'balance' || k === 'nonce') entry[k] = quantity(String(x), `overrides.${k}`) ?? '0x0';
       else if (k === 'code') {
-        if (typeof x !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(x)) refuse(l10n.both('overrides: code is 0x and hex bytes.'));
+        if (!isHexBytes(x)) refuse(l10n.both('overrides: code is 0x and hex bytes.'));
         entry[k] = x;
       } else {
         if (x === null || typeof x !== 'object' || Array.isArray(x)) refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
+        slots += Object.keys(x).length;
+        if (slots > MAX_OVERRIDE_SLOTS) refuse(l10n.both('overrides: at most {0} storage slots in all.', String(MAX_OVERRIDE_SLOTS)));
         for (const [slot, val] of Object.entries(x as Record<string, unknown>))
           if (!/^0x[0-9a-fA-F]{64}$/.test(slot) || typeof val !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(val))
             refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
@@ -306,7 +319,7 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
   const to = targetOf(c, at);
   if (c.data !== undefined) {
     if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
-    if (typeof c.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
+    if (!isHexBytes(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
     const found = await registry.functionFor(c.data, to, ctx);
     const contract = found?.decoded.contract ? { name: found.decoded.contract, source: { label: found.decoded.source ?? '' } } : undefined;
     return finishStep(c, to, c.data as Hex, found?.fn, contract, at);
@@ -852,7 +865,7 @@ export async function replaySpec(
   const height = typeof tx.blockNumber === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.blockNumber) ? BigInt(tx.blockNumber) : undefined;
   if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
   const block = (height - 1n).toString();
-  const data = typeof tx.input === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(tx.input) ? tx.input : '0x';
+  const data = isHexBytes(tx.input) ? tx.input : '0x';
   const call = registry ? await readableCall(data, tx.to, registry, atBlock(ctx, `0x${(height - 1n).toString(16)}`)) : undefined;
   const value = hexQuantityDecimal(tx.value);
   const spec: SimulationSpec = {
