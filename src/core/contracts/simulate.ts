@@ -433,6 +433,32 @@ function rethrowCancel(err: unknown): void {
   if (isEndpointError(err) && err.kind === 'cancelled') throw err;
 }
 
+/** What a node answers for a block whose state it no longer keeps (Cosmos SDK, cosmos/evm; geth's path scheme). */
+const PRUNED_STATE =
+  /version does not exist|failed to load state at height|is not available, lowest height is|missing trie node|historical state (?:is )?not available/i;
+
+/**
+ * eth_call's failure that is no outcome of the call (a timeout, an HTTP error, the method refused, the
+ * block's state pruned) thrown as the request's failure: shown as "reverted or failed" it made a
+ * replay at a pruned parent block report its status changed to reverted.
+ */
+function rethrowRequestFailure(err: unknown, provider: string, block: string): void {
+  rethrowCancel(err);
+  if (!isEndpointError(err)) throw err;
+  if (PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(provider, block);
+  if (err.kind !== 'rpc' || err.detail.code === -32601 || err.detail.code === -32602) throw err;
+}
+
+function prunedBlock(provider: string, block: string): LocalizedError {
+  return new LocalizedError(
+    l10n.both(
+      'Block {0} is pruned on {1}: its state is no longer kept there, so nothing can be simulated at it (a provider that keeps old states, an archive node, can).',
+      /^0x[0-9a-fA-F]+$/.test(block) ? BigInt(block).toString() : block,
+      provider,
+    ),
+  );
+}
+
 async function runSimulateV1(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
   const blockStateCall: Json = { calls: p.steps.map((s) => s.tx) };
   if (p.overrides) blockStateCall.stateOverrides = p.overrides;
@@ -540,7 +566,7 @@ function sendEthCall(evm: EvmCall, p: PreparedSimulation): Promise<[PromiseSettl
 }
 
 /** The eth_call engine's step from its two answers. */
-function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]): RawStep[] {
+function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>], provider: string): RawStep[] {
   const tx = p.steps[0].tx;
   let step: RawStep;
   if (c.status === 'fulfilled') {
@@ -558,7 +584,7 @@ function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unkno
                 : [],
           };
   } else {
-    rethrowCancel(c.reason);
+    rethrowRequestFailure(c.reason, provider, p.block);
     const r = revertOf(c.reason);
     step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
   }
@@ -710,12 +736,19 @@ export async function simulate(
   const prepared = prepareSimulation(spec, registry, ctx);
   const p = prepared instanceof Promise ? await prepared : prepared;
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
-  const raw =
-    engine === 'eth_simulateV1'
-      ? await runSimulateV1(evm, p)
-      : engine === 'debug_traceCall'
-        ? await runTraceCall(evm, p)
-        : ethCallSteps(p, await sendEthCall(evm, p));
+  let raw: RawStep[];
+  try {
+    raw =
+      engine === 'eth_simulateV1'
+        ? await runSimulateV1(evm, p)
+        : engine === 'debug_traceCall'
+          ? await runTraceCall(evm, p)
+          : ethCallSteps(p, await sendEthCall(evm, p), o.provider);
+  } catch (err) {
+    // The node's words for a pruned block ("version does not exist…") said as what they mean.
+    if (isEndpointError(err) && err.kind !== 'cancelled' && PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(o.provider, p.block);
+    throw err;
+  }
   const dctx = p.at;
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {

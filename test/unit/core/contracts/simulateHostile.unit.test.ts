@@ -3,9 +3,9 @@
 // slots, 10 MB of code or calldata, a bytes argument of 10 MB, a signature of 160 KB.
 
 import * as assert from 'node:assert/strict';
-import { LocalizedError } from '../../../../src/core/base/errors';
+import { EndpointError, LocalizedError } from '../../../../src/core/base/errors';
 import { ContractRegistry } from '../../../../src/core/contracts/registry';
-import { MAX_OVERRIDE_ADDRESSES, checkOverrides, prepareSimulation } from '../../../../src/core/contracts/simulate';
+import { type EvmCall, MAX_OVERRIDE_ADDRESSES, checkOverrides, prepareSimulation, simulate } from '../../../../src/core/contracts/simulate';
 
 const TO = '0x1111111111111111111111111111111111111111';
 
@@ -60,5 +60,45 @@ describe('simulate: hostile specs', () => {
       assert.ok(r.message.length < 400, `${r.message.length} characters: ${r.message.slice(0, 200)}`);
       assert.ok(r.ms < 1000, `${r.ms} ms`);
     }
+  });
+
+  describe('a node whose eth_call fails for a reason that is not the call`s', () => {
+    const PRUNED = 'rpc error: code = NotFound desc = failed to load state at height 5; version does not exist';
+    const node =
+      (fail: Record<string, unknown>): EvmCall =>
+      async (method) => {
+        const f = fail[method];
+        if (f) throw f;
+        return method === 'eth_estimateGas' ? '0x5208' : '0x';
+      };
+    const run = (evm: EvmCall, support = {}) =>
+      simulate(evm, { address: TO, data: '0x12345678', from: TO, block: '5' }, registry, {}, { provider: 'p', support });
+
+    it('the parent block pruned: refused in a sentence naming the block (was: "reverted or failed", a replay`s status "changed")', async () => {
+      for (const support of [{}, { traceCall: true }, { simulateV1: true }]) {
+        const method = 'traceCall' in support ? 'debug_traceCall' : 'simulateV1' in support ? 'eth_simulateV1' : 'eth_call';
+        const r = await refusal(() => run(node({ [method]: new EndpointError('rpc', PRUNED, { code: -32000 }) }), support));
+        assert.match(r.message, /^Block 5 is pruned on p: its state is no longer kept there/, method);
+      }
+    });
+
+    it('a 429, a timeout or the method refused: the request`s failure (rejects), not a failed call', async () => {
+      for (const err of [
+        new EndpointError('http', 'HTTP 429 Too Many Requests', { status: 429 }),
+        new EndpointError('timeout', 'no answer within 10 s'),
+        new EndpointError('rpc', 'the method eth_call does not exist/is not available', { code: -32601 }),
+      ]) {
+        await assert.rejects(run(node({ eth_call: err })), (e: unknown) => e === err);
+      }
+    });
+
+    it('a revert or an execution error is still the call`s outcome', async () => {
+      const reverted = await run(node({ eth_call: new EndpointError('rpc', 'execution reverted', { code: 3, data: '0x' }) }));
+      assert.equal(reverted.ok, false);
+      assert.ok(reverted.steps[0].revert);
+      const oog = await run(node({ eth_call: new EndpointError('rpc', 'out of gas', { code: -32000 }) }));
+      assert.equal(oog.ok, false);
+      assert.equal(oog.steps[0].error, 'out of gas');
+    });
   });
 });
