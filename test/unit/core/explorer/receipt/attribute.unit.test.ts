@@ -54,3 +54,32 @@ describe('receipt: amounts that cannot be read', () => {
     assert.equal(unreadCoins(undefined, 0), 0);
   });
 });
+
+describe('receipt: tx_log copies of the EVM logs', () => {
+  const A = `0x${'1'.repeat(40)}`;
+  const logs = Array.from({ length: 1000 }, (_, i) => ({ address: A, topics: [`0x${i.toString(16).padStart(64, '0')}`], data: '0x' }));
+  const copy = (l: { address: string; topics: string[]; data: string }) => ({
+    type: 'tx_log',
+    attributes: [{ key: 'txLog', value: JSON.stringify({ ...l, address: l.address.toUpperCase().replace('0X', '0x') }) }],
+    msgIndex: 0,
+  });
+  const run = (events: ReturnType<typeof copy>[]) =>
+    attribute({ events, messages: [], prefix: 'cosmos', evmDenom: 'atest', unit: () => undefined, evm: { hash: '0x', message: 0, from: A, to: A, logs } });
+
+  it('each copy names its log, in order, each log once (a second copy of one log is no copy)', () => {
+    const r = run([copy(logs[7]), copy(logs[3]), copy(logs[7]), copy({ address: A, topics: [logs[1].topics[0], logs[2].topics[0]], data: '0x' })]);
+    assert.deepEqual(
+      r.events.map((e) => e.copyOfLog),
+      [7, 3, undefined, undefined],
+    );
+    assert.equal(r.logCopies, 2);
+  });
+
+  it('5,000 tx_log events that copy none of 1,000 logs: read in well under a second (was 1.5 s of comparisons)', () => {
+    const none = copy({ address: A, topics: [`0x${'f'.repeat(64)}`], data: '0x' });
+    const t0 = Date.now();
+    const r = run(Array.from({ length: 5000 }, () => none));
+    assert.equal(r.logCopies, 0);
+    assert.ok(Date.now() - t0 < 400, `${Date.now() - t0} ms`);
+  });
+});
