@@ -28,6 +28,7 @@ import { canonicalType, resultOf, signatureOf } from './values';
 
 import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
 import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../base/text';
+import { parseHexQuantity } from '../base/limits';
 
 export {
   type Alternative,
@@ -864,6 +865,9 @@ export async function readOriginal(
   const [tx, receipt] = (await Promise.all([evm('eth_getTransactionByHash', [hash]), evm('eth_getTransactionReceipt', [hash])])) as [Json | null, Json | null];
   if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
     throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
+  // 0x1 or 0x0 (any spelling of either): a receipt without a status is not taken for a revert.
+  const status = parseHexQuantity(receipt.status);
+  if (status !== 0n && status !== 1n) throw new LocalizedError(l10n.both('The receipt of {0} has no status (0x1 or 0x0): it cannot be compared.', hash));
   const logs = Array.isArray(receipt.logs) ? readLogs(receipt.logs) : [];
   const logEvents: string[] = [];
   for (const l of logs.slice(0, MAX_LOGS)) {
@@ -874,7 +878,7 @@ export async function readOriginal(
     tx,
     original: {
       hash,
-      status: receipt.status === '0x1' ? 'success' : 'reverted',
+      status: status === 1n ? 'success' : 'reverted',
       gasUsed: hexQuantityDecimal(receipt.gasUsed),
       logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
       logEvents,

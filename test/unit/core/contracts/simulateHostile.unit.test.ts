@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { EndpointError, LocalizedError } from '../../../../src/core/base/errors';
 import { ContractRegistry } from '../../../../src/core/contracts/registry';
-import { type EvmCall, MAX_OVERRIDE_ADDRESSES, checkOverrides, prepareSimulation, simulate } from '../../../../src/core/contracts/simulate';
+import { type EvmCall, MAX_OVERRIDE_ADDRESSES, checkOverrides, prepareSimulation, readOriginal, simulate } from '../../../../src/core/contracts/simulate';
 
 const TO = '0x1111111111111111111111111111111111111111';
 
@@ -100,5 +100,17 @@ describe('simulate: hostile specs', () => {
       assert.equal(oog.ok, false);
       assert.equal(oog.steps[0].error, 'out of gas');
     });
+  });
+
+  it('a replay`s original: a receipt without a status is refused, never taken for a revert; 0x01 is a success', async () => {
+    const hash = `0x${'ab'.repeat(32)}`;
+    const node =
+      (status: unknown): EvmCall =>
+      async (method) =>
+        method === 'eth_getTransactionByHash' ? { to: TO, from: TO, blockNumber: '0x6', input: '0x' } : { status, gasUsed: '0x5208', logs: [] };
+    for (const status of [undefined, '0x2', 'garbage', null])
+      assert.match((await refusal(() => readOriginal(node(status), hash))).message, /has no status/, String(status));
+    assert.equal((await readOriginal(node('0x01'), hash)).original.status, 'success');
+    assert.equal((await readOriginal(node('0x0'), hash)).original.status, 'reverted');
   });
 });
