@@ -6,7 +6,7 @@
 import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeAbiParameters, getAddress, parseAbiItem, toFunctionSelector } from 'viem';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { isEvmAddress } from '../base/text';
+import { clean, isEvmAddress } from '../base/text';
 
 export function refuse(m: l10n.Message): never {
   throw new LocalizedError(m);
@@ -57,7 +57,8 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
     return text;
   }
   if (type === 'bytes') {
-    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name()));
+    // No repeated group: `(..)*` overflowed the matcher's stack past ~8 MB ("Maximum call stack size exceeded").
+    if (!/^0x[0-9a-fA-F]*$/.test(text) || text.length % 2 !== 0) refuse(l10n.both('{0}: 0x and an even number of hex digits.', name()));
     return text;
   }
   if (type === 'string') return typeof v === 'string' ? v : text;
@@ -155,9 +156,10 @@ export function parseSignature(text: string): AbiFunction {
   try {
     fn = parseAbiItem(human) as AbiFunction;
   } catch (err) {
-    refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)): {1}', t, errorMessage(err).split('\n')[0]));
+    // The text repeated cut (a 160 KB signature was echoed whole into the notification and the log).
+    refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)): {1}', clean(t, 120), clean(errorMessage(err).split('\n')[0], 200)));
   }
-  if (fn?.type !== 'function') refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)).', t));
+  if (fn?.type !== 'function') refuse(l10n.both('{0} is not a function signature (e.g. balanceOf(address)).', clean(t, 120)));
   // Read once per text (a query file or a simulation calls the same few functions again and again); never changed after.
   if (parsed.size >= MAX_PARSED) parsed.clear();
   parsed.set(human, fn);

@@ -14,7 +14,7 @@ import { decodeOutputs } from './decode';
 import { type ContractRegistry, type ResolveContext, atBlock } from './registry';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
-import { hexText } from '../base/text';
+import { clean, hexText } from '../base/text';
 
 export { coerceArg, encodeCall, splitArgs } from '../chain/abiCall';
 
@@ -78,12 +78,12 @@ function resolveUncached(text: string, contract: KnownContract | undefined, argC
     if (named.length === 0)
       refuse(
         contract
-          ? l10n.both('{0} has no function named {1}.', contract.name, t)
-          : l10n.both('No ABI is known for this address: give the signature, e.g. {0}(address).', t),
+          ? l10n.both('{0} has no function named {1}.', contract.name, clean(t, 120))
+          : l10n.both('No ABI is known for this address: give the signature, e.g. {0}(address).', clean(t, 120)),
       );
     if (fit.length === 1) return fit[0];
     if (named.length === 1) return named[0];
-    refuse(l10n.both('{0} is overloaded: give the signature ({1}).', t, named.map(signatureOf).join(', ')));
+    refuse(l10n.both('{0} is overloaded: give the signature ({1}).', clean(t, 120), clean(named.map(signatureOf).join(', '), 600)));
   }
   const fn = parseSignature(t);
   // The known ABI's function of the same signature has names and outputs.

@@ -28,6 +28,7 @@ import { canonicalType, resultOf, signatureOf } from './values';
 
 import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
 import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../base/text';
+import { parseHexQuantity } from '../base/limits';
 
 export {
   type Alternative,
@@ -181,12 +182,23 @@ const MAX_LOGS = 1000;
 
 // ---- the spec, checked before anything is sent ----
 
+/** The most addresses a simulation's state overrides name, and storage slots in all (checksumming 100,000 addresses blocked the host 5 s). */
+export const MAX_OVERRIDE_ADDRESSES = 1000;
+export const MAX_OVERRIDE_SLOTS = 10_000;
+
+/** 0x and whole bytes of hex. No repeated group: `(..)*` overflowed the matcher's stack past ~8 MB ("Maximum call stack size exceeded"). */
+function isHexBytes(v: unknown): v is string {
+  return hexText(v) !== undefined && (v as string).length % 2 === 0;
+}
+
 /** The state overrides checked and normalised (addresses checksummed, quantities 0x). */
 export function checkOverrides(o: unknown): Record<string, Record<string, unknown>> | undefined {
   if (o === undefined) return undefined;
   const shape = l10n.both('overrides: an object by address, e.g. {"0x…": {"balance": "0x1"}}.');
   if (o === null || typeof o !== 'object' || Array.isArray(o)) refuse(shape);
+  if (Object.keys(o).length > MAX_OVERRIDE_ADDRESSES) refuse(l10n.both('overrides: at most {0} addresses.', String(MAX_OVERRIDE_ADDRESSES)));
   const out: Record<string, Record<string, unknown>> = {};
+  let slots = 0;
   for (const [addr, v] of Object.entries(o)) {
     if (!isAddress(addr, { strict: false })) refuse(l10n.both('overrides: {0} is not an address (0x and 40 hex digits).', addr.slice(0, 60)));
     if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(shape);
@@ -195,10 +207,12 @@ export function checkOverrides(o: unknown): Record<string, Record<string, unknow
       if (!ADDRESS_KEYS.has(k)) refuse(l10n.both('overrides: {0} is not one of balance, nonce, code, state, stateDiff.', k.slice(0, 40)));
       if (k === 'balance' || k === 'nonce') entry[k] = quantity(String(x), `overrides.${k}`) ?? '0x0';
       else if (k === 'code') {
-        if (typeof x !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(x)) refuse(l10n.both('overrides: code is 0x and hex bytes.'));
+        if (!isHexBytes(x)) refuse(l10n.both('overrides: code is 0x and hex bytes.'));
         entry[k] = x;
       } else {
         if (x === null || typeof x !== 'object' || Array.isArray(x)) refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
+        slots += Object.keys(x).length;
+        if (slots > MAX_OVERRIDE_SLOTS) refuse(l10n.both('overrides: at most {0} storage slots in all.', String(MAX_OVERRIDE_SLOTS)));
         for (const [slot, val] of Object.entries(x as Record<string, unknown>))
           if (!/^0x[0-9a-fA-F]{64}$/.test(slot) || typeof val !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(val))
             refuse(l10n.both('overrides: {0} is an object of 32-byte slots to 32-byte values.', k));
@@ -306,7 +320,7 @@ async function prepareStep(c: SimulationCall, registry: ContractRegistry, ctx: R
   const to = targetOf(c, at);
   if (c.data !== undefined) {
     if (c.function !== undefined) refuse(l10n.both('{0}give function (with args) or data, not both.', at));
-    if (typeof c.data !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
+    if (!isHexBytes(c.data)) refuse(l10n.both('{0}data: 0x and hex bytes.', at));
     const found = await registry.functionFor(c.data, to, ctx);
     const contract = found?.decoded.contract ? { name: found.decoded.contract, source: { label: found.decoded.source ?? '' } } : undefined;
     return finishStep(c, to, c.data as Hex, found?.fn, contract, at);
@@ -420,6 +434,32 @@ function rethrowCancel(err: unknown): void {
   if (isEndpointError(err) && err.kind === 'cancelled') throw err;
 }
 
+/** What a node answers for a block whose state it no longer keeps (Cosmos SDK, cosmos/evm; geth's path scheme). */
+const PRUNED_STATE =
+  /version does not exist|failed to load state at height|is not available, lowest height is|missing trie node|historical state (?:is )?not available/i;
+
+/**
+ * eth_call's failure that is no outcome of the call (a timeout, an HTTP error, the method refused, the
+ * block's state pruned) thrown as the request's failure: shown as "reverted or failed" it made a
+ * replay at a pruned parent block report its status changed to reverted.
+ */
+function rethrowRequestFailure(err: unknown, provider: string, block: string): void {
+  rethrowCancel(err);
+  if (!isEndpointError(err)) throw err;
+  if (PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(provider, block);
+  if (err.kind !== 'rpc' || err.detail.code === -32601 || err.detail.code === -32602) throw err;
+}
+
+function prunedBlock(provider: string, block: string): LocalizedError {
+  return new LocalizedError(
+    l10n.both(
+      'Block {0} is pruned on {1}: its state is no longer kept there, so nothing can be simulated at it (a provider that keeps old states, an archive node, can).',
+      /^0x[0-9a-fA-F]+$/.test(block) ? BigInt(block).toString() : block,
+      provider,
+    ),
+  );
+}
+
 async function runSimulateV1(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
   const blockStateCall: Json = { calls: p.steps.map((s) => s.tx) };
   if (p.overrides) blockStateCall.stateOverrides = p.overrides;
@@ -527,7 +567,7 @@ function sendEthCall(evm: EvmCall, p: PreparedSimulation): Promise<[PromiseSettl
 }
 
 /** The eth_call engine's step from its two answers. */
-function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]): RawStep[] {
+function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>], provider: string): RawStep[] {
   const tx = p.steps[0].tx;
   let step: RawStep;
   if (c.status === 'fulfilled') {
@@ -545,7 +585,7 @@ function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unkno
                 : [],
           };
   } else {
-    rethrowCancel(c.reason);
+    rethrowRequestFailure(c.reason, provider, p.block);
     const r = revertOf(c.reason);
     step = { ok: false, reverted: r.reverted, revertData: r.data, error: r.message.slice(0, 300), logs: [], transfers: [] };
   }
@@ -697,12 +737,19 @@ export async function simulate(
   const prepared = prepareSimulation(spec, registry, ctx);
   const p = prepared instanceof Promise ? await prepared : prepared;
   const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
-  const raw =
-    engine === 'eth_simulateV1'
-      ? await runSimulateV1(evm, p)
-      : engine === 'debug_traceCall'
-        ? await runTraceCall(evm, p)
-        : ethCallSteps(p, await sendEthCall(evm, p));
+  let raw: RawStep[];
+  try {
+    raw =
+      engine === 'eth_simulateV1'
+        ? await runSimulateV1(evm, p)
+        : engine === 'debug_traceCall'
+          ? await runTraceCall(evm, p)
+          : ethCallSteps(p, await sendEthCall(evm, p), o.provider);
+  } catch (err) {
+    // The node's words for a pruned block ("version does not exist…") said as what they mean.
+    if (isEndpointError(err) && err.kind !== 'cancelled' && PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(o.provider, p.block);
+    throw err;
+  }
   const dctx = p.at;
   const steps: StepResult[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -818,6 +865,9 @@ export async function readOriginal(
   const [tx, receipt] = (await Promise.all([evm('eth_getTransactionByHash', [hash]), evm('eth_getTransactionReceipt', [hash])])) as [Json | null, Json | null];
   if (!tx || typeof tx !== 'object' || !receipt || typeof receipt !== 'object')
     throw new LocalizedError(l10n.both('No mined transaction {0} on this provider.', hash));
+  // 0x1 or 0x0 (any spelling of either): a receipt without a status is not taken for a revert.
+  const status = parseHexQuantity(receipt.status);
+  if (status !== 0n && status !== 1n) throw new LocalizedError(l10n.both('The receipt of {0} has no status (0x1 or 0x0): it cannot be compared.', hash));
   const logs = Array.isArray(receipt.logs) ? readLogs(receipt.logs) : [];
   const logEvents: string[] = [];
   for (const l of logs.slice(0, MAX_LOGS)) {
@@ -828,7 +878,7 @@ export async function readOriginal(
     tx,
     original: {
       hash,
-      status: receipt.status === '0x1' ? 'success' : 'reverted',
+      status: status === 1n ? 'success' : 'reverted',
       gasUsed: hexQuantityDecimal(receipt.gasUsed),
       logs: Array.isArray(receipt.logs) ? receipt.logs.length : 0,
       logEvents,
@@ -852,7 +902,7 @@ export async function replaySpec(
   const height = typeof tx.blockNumber === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(tx.blockNumber) ? BigInt(tx.blockNumber) : undefined;
   if (height === undefined || height === 0n) throw new LocalizedError(l10n.both('{0} is not mined yet.', hash));
   const block = (height - 1n).toString();
-  const data = typeof tx.input === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(tx.input) ? tx.input : '0x';
+  const data = isHexBytes(tx.input) ? tx.input : '0x';
   const call = registry ? await readableCall(data, tx.to, registry, atBlock(ctx, `0x${(height - 1n).toString(16)}`)) : undefined;
   const value = hexQuantityDecimal(tx.value);
   const spec: SimulationSpec = {

@@ -68,6 +68,15 @@ function stepSection(d: Doc, s: StepResult, level: number, title: string): void 
   }
 }
 
+/**
+ * A table cell: esc()'s text with every `|` escaped. A code span does not hold a pipe in a table: the row
+ * is split there first, the span left open and the rest read as Markdown (a returned string
+ * `"|[x](command:…)|` made a link).
+ */
+function cell(v: string): string {
+  return esc(v).replace(/\|/g, '\\|');
+}
+
 function changeLine(c: BalanceChange): string {
   const who = `${id(c.account)}${c.accountName ? ` (${esc(c.accountName)})` : ''}`;
   const asset = c.asset === 'native' ? 'wei (native)' : `of ${id(c.asset)}${c.assetName ? ` (${esc(c.assetName)})` : ''}`;
@@ -93,7 +102,7 @@ export function renderSimulation(r: SimulationResult, original?: ReplayOriginal)
     d.h(2, 'Beside the original');
     d.line(`| | mined ${id(original.hash)} | simulated | |`);
     d.line('|---|---|---|---|');
-    for (const c of compareReplay(original, r)) d.line(`| ${c.what} | ${esc(c.original)} | ${esc(c.simulated)} | ${c.changed ? 'changed' : ''} |`);
+    for (const c of compareReplay(original, r)) d.line(`| ${c.what} | ${cell(c.original)} | ${cell(c.simulated)} | ${c.changed ? 'changed' : ''} |`);
   }
   if (r.steps.length === 1) stepSection(d, first, 2, 'Result');
   else for (const s of r.steps) stepSection(d, s, 2, `Step ${s.index}`);

@@ -17,17 +17,42 @@ export interface LedgerInput {
   readonly display: (amount: string, denom: string) => string | undefined;
 }
 
+/** A snapshot's balances by denom: where they were read, and which denoms are not known (not read, or not a whole number). */
+interface Balances {
+  /** `bank`: the bank's balances; `evm`: eth_getBalance for the EVM denom (the bank was not read). */
+  readonly source: 'bank' | 'evm';
+  readonly amounts: Map<string, bigint>;
+  /** Denoms listed with an amount that is no whole number. */
+  readonly unreadable: Set<string>;
+  /** Only the first pages were read: a denom not listed is not known to be 0. */
+  readonly truncated: boolean;
+}
+
 /** The balances of a snapshot by denom (the bank's; the EVM view for the EVM denom when the bank was not read). */
-function balancesOf(s: StateSnapshot | undefined, evmDenom: string | undefined): Map<string, bigint> | undefined {
+function balancesOf(s: StateSnapshot | undefined, evmDenom: string | undefined): Balances | undefined {
   if (!s) return undefined;
   if (s.balances) {
-    const m = new Map<string, bigint>();
-    for (const c of s.balances) if (/^\d+$/.test(c.amount)) m.set(c.denom, BigInt(c.amount));
-    return m;
+    const amounts = new Map<string, bigint>();
+    const unreadable = new Set<string>();
+    for (const c of s.balances) {
+      if (/^\d{1,78}$/.test(c.amount)) amounts.set(c.denom, BigInt(c.amount));
+      else unreadable.add(c.denom);
+    }
+    return { source: 'bank', amounts, unreadable, truncated: s.balancesTruncated === true };
   }
-  if (evmDenom && s.evmBalance !== undefined && /^\d+$/.test(s.evmBalance)) return new Map([[evmDenom, BigInt(s.evmBalance)]]);
+  if (evmDenom && s.evmBalance !== undefined && /^\d{1,78}$/.test(s.evmBalance))
+    return { source: 'evm', amounts: new Map([[evmDenom, BigInt(s.evmBalance)]]), unreadable: new Set(), truncated: false };
   return undefined;
 }
+
+/** Why `denom`'s balance at one of the heights is not known although both snapshots have balances (undefined: it is known, 0 when not listed). */
+function unknownDenom(b: Balances, denom: string, height: string): string | undefined {
+  if (b.unreadable.has(denom)) return `its amount at ${height} is not a whole number`;
+  if (b.truncated && !b.amounts.has(denom)) return `not among the first denoms read at ${height} (the account holds more than were read)`;
+  return undefined;
+}
+
+const SOURCE_TEXT = { bank: 'the bank balances', evm: 'eth_getBalance' } as const;
 
 /** A cause's movement of one account and denom; `text`: its amount as the cause wrote it when that is its decimal form (no BigInt printed again). */
 interface Part {
@@ -75,27 +100,36 @@ export function ledger(input: LedgerInput): { changes: BalanceChange[]; summary:
   const read = new Set<string>();
   for (const acc of input.accounts) {
     read.add(acc.account);
-    const before = balancesOf(acc.before, input.evmDenom);
-    const after = balancesOf(acc.after, input.evmDenom);
+    const b0 = balancesOf(acc.before, input.evmDenom);
+    const a0 = balancesOf(acc.after, input.evmDenom);
+    // Read through different interfaces (the bank at one height, eth_getBalance at the other): never compared.
+    const mixed = b0 !== undefined && a0 !== undefined && b0.source !== a0.source;
+    const before = mixed ? undefined : b0;
+    const after = mixed ? undefined : a0;
     const exp = expected.get(acc.account) ?? new Map<string, { sum: bigint; parts: Part[] }>();
-    const denoms = new Set<string>([...exp.keys(), ...(before?.keys() ?? []), ...(after?.keys() ?? [])]);
+    const denoms = new Set<string>([...exp.keys(), ...(before?.amounts.keys() ?? []), ...(after?.amounts.keys() ?? [])]);
     for (const denom of [...denoms].sort()) {
       const e = exp.get(denom) ?? { sum: 0n, parts: [] };
       const parts = partsOf(e.parts, denom);
       const base = { account: acc.account, bech32: acc.bech32, denom, explained: e.sum.toString(), parts };
-      if (!before || !after) {
+      const unknown = before && after ? (unknownDenom(before, denom, acc.before!.height) ?? unknownDenom(after, denom, acc.after!.height)) : undefined;
+      if (!before || !after || unknown) {
         if (e.parts.length === 0) continue;
         const missing = [...(acc.before?.missing ?? []), ...(acc.after?.missing ?? [])].slice(0, 2).join('; ');
-        const why = acc.before?.pruned
-          ? `height ${acc.before.height} is pruned on this provider`
-          : acc.after?.pruned
-            ? `height ${acc.after.height} is pruned on this provider`
-            : missing || 'the balances were not read';
+        const why =
+          unknown ??
+          (mixed
+            ? `the balance at ${acc.before!.height} was read through ${SOURCE_TEXT[b0.source]}, at ${acc.after!.height} through ${SOURCE_TEXT[a0.source]}: not compared`
+            : acc.before?.pruned
+              ? `height ${acc.before.height} is pruned on this provider`
+              : acc.after?.pruned
+                ? `height ${acc.after.height} is pruned on this provider`
+                : missing || 'the balances were not read');
         changes.push({ ...base, status: 'unmeasured', why });
         continue;
       }
-      const b = before.get(denom) ?? 0n;
-      const a = after.get(denom) ?? 0n;
+      const b = before.amounts.get(denom) ?? 0n;
+      const a = after.amounts.get(denom) ?? 0n;
       const measured = a - b;
       if (measured === 0n && e.sum === 0n && parts.length === 0) continue;
       const rest = measured - e.sum;

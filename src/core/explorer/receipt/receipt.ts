@@ -50,6 +50,7 @@ function snapshot(s: AccountState, height: string): StateSnapshot {
   return {
     height,
     ...(s.balances.value ? { balances: s.balances.value.map((c) => ({ denom: c.denom, amount: c.amount })) } : {}),
+    ...(s.balances.value && s.balances.truncated ? { balancesTruncated: true } : {}),
     ...(s.evmBalance.value !== undefined ? { evmBalance: s.evmBalance.value } : {}),
     ...(s.delegations.value
       ? { delegations: s.delegations.value.map((d) => ({ validator: d.validator, shares: d.shares, ...(d.balance ? { amount: d.balance.amount } : {}) })) }

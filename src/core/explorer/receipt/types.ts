@@ -101,6 +101,8 @@ export interface BalanceChange {
 export interface StateSnapshot {
   readonly height: string;
   readonly balances?: readonly Coin[];
+  /** The bank balances are the first pages only (more denoms than read): a denom absent from them is not known to be 0. */
+  readonly balancesTruncated?: boolean;
   /** eth_getBalance at the block (EVM unit). */
   readonly evmBalance?: string;
   readonly delegations?: ReadonlyArray<{ readonly validator: string; readonly shares: string; readonly amount?: string }>;
