@@ -26,7 +26,7 @@ import { type TraceView, decodeTrace } from './trace';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
-import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine } from './engines';
+import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine, engineFor } from './engines';
 import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../base/text';
 import { parseHexQuantity } from '../base/limits';
 
@@ -460,6 +460,26 @@ function prunedBlock(provider: string, block: string): LocalizedError {
   );
 }
 
+/** The node refused the method itself (JSON-RPC -32601: not served, or not enabled). */
+function methodRefused(err: unknown): boolean {
+  return isEndpointError(err) && err.kind === 'rpc' && err.detail.code === -32601;
+}
+
+/** A provider refused the engine its capabilities said it serves, and no other engine of its can do what the simulation needs. */
+function engineRefused(provider: string, engine: SimulationEngine, needs: Needs, alternatives: readonly Alternative[] = []): LocalizedError {
+  const other = alternatives.find((a) => a.name !== provider && 'engine' in engineFor(needs, a.support));
+  const why = l10n.both(
+    '{0} refused {1} (method not found), though its capabilities said it serves it, and nothing else it serves can run this simulation',
+    provider,
+    engine,
+  );
+  return new LocalizedError(
+    other
+      ? l10n.both('{0}; {1}, on the same network, can. Probe its capabilities again.', why, other.name)
+      : l10n.both('{0}; no other provider of the same network is known to. Probe its capabilities again.', why),
+  );
+}
+
 async function runSimulateV1(evm: EvmCall, p: PreparedSimulation): Promise<RawStep[]> {
   const blockStateCall: Json = { calls: p.steps.map((s) => s.tx) };
   if (p.overrides) blockStateCall.stateOverrides = p.overrides;
@@ -736,19 +756,38 @@ export async function simulate(
   // Sent without waiting a turn when nothing must be read first.
   const prepared = prepareSimulation(spec, registry, ctx);
   const p = prepared instanceof Promise ? await prepared : prepared;
-  const engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
-  let raw: RawStep[];
-  try {
-    raw =
-      engine === 'eth_simulateV1'
-        ? await runSimulateV1(evm, p)
-        : engine === 'debug_traceCall'
-          ? await runTraceCall(evm, p)
-          : ethCallSteps(p, await sendEthCall(evm, p), o.provider);
-  } catch (err) {
-    // The node's words for a pruned block ("version does not exist…") said as what they mean.
-    if (isEndpointError(err) && err.kind !== 'cancelled' && PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(o.provider, p.block);
-    throw err;
+  let engine = chooseEngine(o.provider, p.needs, o.support, o.alternatives);
+  const notes: string[] = [];
+  let raw: RawStep[] | undefined;
+  let support = o.support;
+  while (raw === undefined) {
+    try {
+      raw =
+        engine === 'eth_simulateV1'
+          ? await runSimulateV1(evm, p)
+          : engine === 'debug_traceCall'
+            ? await runTraceCall(evm, p)
+            : ethCallSteps(p, await sendEthCall(evm, p), o.provider);
+    } catch (err) {
+      // The node's words for a pruned block ("version does not exist…") said as what they mean.
+      if (isEndpointError(err) && err.kind !== 'cancelled' && PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(o.provider, p.block);
+      if (engine === 'eth_call' || !methodRefused(err)) throw err;
+      // Probed as served, refused now (the node's configuration changed, or a proxy in front of it):
+      // the next engine that can, said in the result; else one sentence naming a provider that can.
+      const refused = engine;
+      support = { ...support, ...(refused === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) };
+      const next = engineFor(p.needs, support);
+      if (!('engine' in next)) throw engineRefused(o.provider, refused, p.needs, o.alternatives);
+      notes.push(
+        l10n.t(
+          '{0} refused {1} (method not found), though its capabilities said it serves it: simulated through {2} instead. Probe its capabilities again.',
+          o.provider,
+          refused,
+          next.engine,
+        ),
+      );
+      engine = next.engine;
+    }
   }
   const dctx = p.at;
   const steps: StepResult[] = [];
@@ -762,7 +801,6 @@ export async function simulate(
     steps.push(step);
   }
   const last = steps[steps.length - 1];
-  const notes: string[] = [];
   if (engine === 'eth_call') notes.push(l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', o.provider));
   if (engine === 'eth_simulateV1') notes.push(l10n.t('eth_simulateV1 gives no call tree: the logs and native transfers of each call.'));
   return {

@@ -210,6 +210,36 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.deepEqual(engineFor({ bundle: false, overrides: true, blockOverrides: false }, {}), { missing: 'overrides' });
   });
 
+  it('a provider that refuses the engine its capabilities claim: the next engine that can, said in the result; else one sentence naming a provider that can', async () => {
+    // evmd-like serves neither eth_simulateV1 nor debug_traceCall (-32601), whatever stale capabilities say.
+    const stale: EngineSupport = { simulateV1: true, traceCall: true, callOverrides: false };
+    const { evm, methods } = counted('evmd-like');
+    const result = await simulate(evm, transfer(7n), registry, { network: 'devnet' }, { provider: 'evmd-like', support: stale });
+    assert.equal(result.engine, 'eth_call');
+    assert.equal(result.result, true);
+    assert.deepEqual(methods.slice(0, 2), ['eth_simulateV1', 'debug_traceCall']);
+    assert.ok(methods.includes('eth_call'));
+    assert.match(
+      result.notes[0],
+      /^evmd-like refused eth_simulateV1 \(method not found\), though its capabilities said it serves it: simulated through debug_traceCall instead/,
+    );
+    assert.match(result.notes[1], /refused debug_traceCall .* simulated through eth_call instead/);
+    // A bundle needs eth_simulateV1: nothing else can run it.
+    const bundle: SimulationSpec = { steps: [transfer(1n), transfer(2n)] };
+    const asked = counted('evmd-like');
+    await assert.rejects(
+      simulate(
+        asked.evm,
+        bundle,
+        registry,
+        { network: 'devnet' },
+        { provider: 'evmd-like', support: stale, alternatives: [{ name: 'anvil-like', support: ALL_ENGINES }] },
+      ),
+      /^Error: evmd-like refused eth_simulateV1 \(method not found\), though its capabilities said it serves it, and nothing else it serves can run this simulation; anvil-like, on the same network, can\. Probe its capabilities again\.$/,
+    );
+    assert.deepEqual(asked.methods, ['eth_simulateV1']);
+  });
+
   it('a call whose ABI needs nothing read goes out at once (no turn waited); one whose ABI is asked for gives the same result', async () => {
     const to = '0x7777777777777777777777777777777777777777';
     const sent: string[] = [];
