@@ -94,6 +94,7 @@ export async function accountPage(
     ...(s.evmDenom.value ? { evmDenom: s.evmDenom.value } : {}),
     ...(s.fractional.value !== undefined ? { fractional: s.fractional.value } : {}),
     ...(s.reconciliation ? { reconciliation: { ...s.reconciliation, line: reconciliationLine(s.reconciliation) } } : {}),
+    ...(s.unreconciled ? { unreconciled: s.unreconciled } : {}),
     ...(delegations ? { delegations } : {}),
     ...(rewards ? { rewards } : {}),
     ...(unbondings ? { unbondings } : {}),
