@@ -5,6 +5,7 @@
 // the kept cursor, a provider with its index off and a pruned one said in the coverage lines.
 import * as assert from 'node:assert/strict';
 import { encodeFunctionData, type Hex } from 'viem';
+import { EndpointError } from '../../../../../src/core/base/errors';
 import type { Provider } from '../../../../../src/core/config/providers';
 import { forgetContext } from '../../../../../src/core/explorer/context';
 import {
@@ -388,5 +389,32 @@ describe('explorer: the account history from hostile eth_getLogs answers', () =>
     const items = entriesOfSearch({ txs: Array.from({ length: 200_000 }, () => tx), total_count: '200000' }, 'sender');
     assert.equal(items.length, HISTORY_PAGE_SIZE);
     assert.equal(items[0].entry.evmHashes.length, MAX_ENTRY_EVM_HASHES);
+  });
+
+  it('eth_getLogs answering 429 Too Many Requests: asked once (not again at once in smaller windows), said in the coverage', async () => {
+    forgetHistory();
+    for (const err of [
+      new EndpointError('http', 'HTTP 429 Too Many Requests (retry after 30 s)', { status: 429, retryAfter: '30' }),
+      new EndpointError('rpc', 'JSON-RPC error -32005 rate limit exceeded.', { code: -32005 }),
+    ]) {
+      let logCalls = 0;
+      const src: ExplorerSource = {
+        provider: `rate-limited ${err.kind}`,
+        has: { rest: false, comet: false, evm: true },
+        rest: () => Promise.reject(new Error('no REST')),
+        comet: () => Promise.reject(new Error('no CometBFT')),
+        evm: async (method) => {
+          if (method === 'eth_blockNumber') return '0x100000';
+          logCalls++;
+          throw err;
+        },
+      };
+      const page = await readHistory(src, bech32Encode('cosmos', Buffer.alloc(20, 1)), ME, { typed: ME });
+      assert.equal(logCalls, 2, `${err.message}: both topics once`);
+      assert.ok(
+        page.coverage.lines.some((l) => l.includes('eth_getLogs failed') && /429|rate limit/.test(l)),
+        page.coverage.lines.join('\n'),
+      );
+    }
   });
 });
