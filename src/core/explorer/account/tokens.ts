@@ -19,6 +19,8 @@ export const MAX_TOKENS = 20;
 /** eth_calls in flight at once. */
 export const TOKEN_CONCURRENCY = 6;
 const MAX_METADATA = 2000;
+/** The token pairs asked for (one page). */
+export const TOKEN_PAIRS_PAGE = 100;
 
 export interface TokenBalance {
   readonly address: string;
@@ -95,10 +97,11 @@ const word = (data: unknown): bigint | undefined => (typeof data === 'string' &&
 export async function tokenPairs(src: ExplorerSource, notes: string[]): Promise<TokenCandidate[]> {
   if (!src.has.rest) return [];
   try {
-    const r = (await src.rest('/cosmos/evm/erc20/v1/token_pairs?pagination.limit=100')) as Json;
+    const r = (await src.rest(`/cosmos/evm/erc20/v1/token_pairs?pagination.limit=${TOKEN_PAIRS_PAGE}`)) as Json;
     const pairs: unknown = r?.token_pairs;
     if (!Array.isArray(pairs)) return [];
-    return (pairs as Json[]).flatMap((p) =>
+    // The page asked for: a node answering 330,000 pairs had each checksummed (10 s with the editor blocked), MAX_TOKENS read.
+    return (pairs.slice(0, TOKEN_PAIRS_PAGE) as Json[]).flatMap((p) =>
       typeof p?.erc20_address === 'string' && isEvmAddress(p.erc20_address)
         ? [{ address: getAddress(p.erc20_address), source: `token pair ${String(p.denom ?? '').slice(0, 80)}`.trim() }]
         : [],

@@ -7,7 +7,7 @@ import type { Provider } from '../../../../../src/core/config/providers';
 import { encodeAbiParameters } from 'viem';
 import { accountPage } from '../../../../../src/core/explorer/account/accountState';
 import { addressForms } from '../../../../../src/core/explorer/addresses';
-import { decodeText } from '../../../../../src/core/explorer/account/tokens';
+import { TOKEN_PAIRS_PAGE, decodeText, tokenPairs } from '../../../../../src/core/explorer/account/tokens';
 import { ChainContext, forgetContext } from '../../../../../src/core/explorer/context';
 import { identify } from '../../../../../src/core/explorer/identify';
 import { lookUp } from '../../../../../src/core/explorer/lookup';
@@ -267,5 +267,19 @@ describe('explorer: the account page against a hostile validator and token', () 
     // A token's name() with the same characters (ABI string).
     const name = encodeAbiParameters([{ type: 'string' }], ['\u202EDSU\u2069 Coin\u0085']);
     assert.equal(decodeText(name), 'DSU Coin');
+  });
+
+  it(`a token pairs answer of 330,000 pairs: the ${TOKEN_PAIRS_PAGE} asked for are read, in well under a second`, async () => {
+    const pairs = Array.from({ length: 330_000 }, (_, i) => ({ erc20_address: `0x${i.toString(16).padStart(40, '0')}`, denom: `d${i}` }));
+    const src = {
+      provider: 'many pairs',
+      has: { rest: true, comet: false, evm: true },
+      rest: async () => ({ token_pairs: pairs }),
+    } as unknown as ExplorerSource;
+    const started = Date.now();
+    const found = await tokenPairs(src, []);
+    assert.equal(found.length, TOKEN_PAIRS_PAGE);
+    assert.equal(found[0].source, 'token pair d0');
+    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
   });
 });
