@@ -307,9 +307,12 @@ function searchStream(query: string, role: string, cursor: Cursor): Stream {
       const r = (await src.comet(searchCall(query, page + 1, HISTORY_PAGE_SIZE))) as Json;
       const items = entriesOfSearch(r, role);
       const total = typeof r?.total_count === 'string' && /^[0-9]{1,12}$/.test(r.total_count) ? Number(r.total_count) : undefined;
-      if (total !== undefined) cursor.cosmosTotal = Math.max(cursor.cosmosTotal ?? 0, total);
+      // A total below what the pages already hold is not the index's count: the pages say when they end.
+      const counted = page * HISTORY_PAGE_SIZE + items.length;
+      const trusted = total !== undefined && total >= counted ? total : undefined;
+      if (trusted !== undefined) cursor.cosmosTotal = Math.max(cursor.cosmosTotal ?? 0, trusted);
       page++;
-      const done = items.length < HISTORY_PAGE_SIZE || (total !== undefined && page * HISTORY_PAGE_SIZE >= total);
+      const done = items.length < HISTORY_PAGE_SIZE || (trusted !== undefined && page * HISTORY_PAGE_SIZE >= trusted);
       return { items, floor: items.length > 0 ? items[items.length - 1] : s.floor, done };
     },
   };
