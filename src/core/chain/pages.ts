@@ -1,6 +1,6 @@
 // Every page of a paged module route (query files' `page: all`): follows `pagination.next_key`
 // with the same request, bounded by a number of pages and of items (a page's items past the bound
-// are left out, whatever its size), and merges the pages into one answer (the list field
+// are left out, whatever its size; a next_key already followed ends it, said), and merges the pages into one answer (the list field
 // concatenated, the last page's pagination). Each page goes through execute() like any request
 // (timeouts, caps, cancellation).
 
@@ -37,7 +37,16 @@ export async function fetchAllPages(provider: Provider, op: Operation, args: Arg
   let left = field ? append(list, first[field] as unknown[]) : 0;
   let pages = 1;
   let last = first;
+  // The keys followed: a key again (the same next_key forever, a cycle) would merge a page twice.
+  const followed = new Set<string>();
+  let repeated = false;
   while (outcome.nextPage && pages < Math.min(maxPages, MAX_PAGES) && list.length < MAX_ITEMS) {
+    const key = JSON.stringify(outcome.nextPage);
+    if (followed.has(key)) {
+      repeated = true;
+      break;
+    }
+    followed.add(key);
     outcome = await execute(provider, op, outcome.nextPage, options);
     pages++;
     if (outcome.error) break;
@@ -46,9 +55,11 @@ export async function fetchAllPages(provider: Provider, op: Operation, args: Arg
   }
   const truncated = !outcome.error && (Boolean(outcome.nextPage) || left > 0);
   const result = field ? { ...first, [field]: list, pagination: last?.pagination ?? null } : last;
-  const summary = truncated
-    ? l10n.t('{0} {1} over {2} pages (stopped: more pages left)', list.length, field ?? '', pages)
-    : l10n.t('{0} {1} over {2} pages', list.length, field ?? '', pages);
+  const summary = repeated
+    ? l10n.t('{0} {1} over {2} pages (stopped: the next page key repeats an earlier one)', list.length, field ?? '', pages)
+    : truncated
+      ? l10n.t('{0} {1} over {2} pages (stopped: more pages left)', list.length, field ?? '', pages)
+      : l10n.t('{0} {1} over {2} pages', list.length, field ?? '', pages);
   return { outcome, result: outcome.error ? undefined : result, pages, items: list.length, truncated, summary };
 }
 

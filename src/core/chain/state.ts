@@ -21,7 +21,11 @@ import { bech32Decode, bech32Encode } from './validate';
 import { bech32 } from '@scure/base';
 import {
   DISTRIBUTION_PRECOMPILE,
+  MAX_PAGE_KEY_BYTES,
+  PAGE_KEY_REPEATED,
+  PAGE_KEY_TOO_LONG,
   STAKING_PRECOMPILE,
+  pageOnce,
   STATE_MAX_VALIDATORS,
   type StateCometCall,
   Unserved,
@@ -140,6 +144,8 @@ export interface AccountState {
   readonly unbondings: StateRead<readonly UnbondingEntry[]>;
   readonly redelegations: StateRead<readonly RedelegationEntry[]>;
   readonly reconciliation?: Reconciliation;
+  /** Why bank and EVM balances are not reconciled although both sides were asked for (a part not read, or not read as a number). */
+  readonly unreconciled?: string;
   /** One sentence when the height is pruned on this provider (every read that said so). */
   readonly coverage?: string;
   /** Which interface the Cosmos reads went through (`read through: REST`, …; see readThrough()). */
@@ -198,11 +204,16 @@ export async function pool(tasks: ReadonlyArray<() => Promise<void>>, limit: num
 const unexpected = (m: l10n.Message): EndpointError => new EndpointError('protocol', m);
 
 const isAmount = (s: unknown): s is string => typeof s === 'string' && /^[0-9]{1,80}(\.[0-9]{1,40})?$/.test(s);
+/** A denom (the SDK's are at most 128 characters): no space, control or direction character; anything else is not one. */
+const isDenom = (s: unknown): s is string => typeof s === 'string' && /^[^\s\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]{1,128}$/.test(s);
 
 function coinsOf(list: unknown): StateCoin[] {
   if (!Array.isArray(list)) return [];
-  return list.flatMap((c: Json) => (c && typeof c.denom === 'string' && isAmount(c.amount) ? [{ denom: c.denom, amount: c.amount }] : []));
+  return list.flatMap((c: Json) => (c && isDenom(c.denom) && isAmount(c.amount) ? [{ denom: c.denom, amount: c.amount }] : []));
 }
+
+/** A page key as the REST gateway writes it (base64 of a store key); a longer or other text is no key. */
+const isPageKey = (k: string): boolean => k.length <= (MAX_PAGE_KEY_BYTES * 4) / 3 + 4 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(k);
 
 /** The interface a read went through. */
 export type StatePath = 'REST' | 'precompile views' | 'abci_query' | 'EVM RPC';
@@ -210,7 +221,7 @@ export type StatePath = 'REST' | 'precompile views' | 'abci_query' | 'EVM RPC';
 /** One way of doing a read: its interface, and the read (a note when the value is partial). */
 interface Way<T> {
   readonly path: StatePath;
-  readonly run: () => Promise<{ value: T; truncated?: boolean; note?: string }>;
+  readonly run: () => Promise<{ value: T; truncated?: boolean; note?: string; stop?: string }>;
 }
 
 /** Whether an EVM call is a state read at a height (eth_getBalance, or a precompile view at a block): counted as such by a source. */
@@ -260,7 +271,8 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     for (const w of usable) {
       try {
         const r = await w.run();
-        const note = r.note ?? (r.truncated ? `${what}: only the first ${STATE_MAX_PAGES * STATE_PAGE_SIZE} read` : undefined);
+        const read = Array.isArray(r.value) ? r.value.length : STATE_MAX_PAGES * STATE_PAGE_SIZE;
+        const note = r.note ?? (r.truncated ? `${what}: only the first ${read} read${r.stop ? ` (${r.stop})` : ''}` : undefined);
         return { value: r.value, via: w.path, ...(r.truncated ? { truncated: true } : {}), ...(note ? { note } : {}) };
       } catch (err) {
         if (isEndpointError(err) && err.kind === 'cancelled') throw err;
@@ -284,22 +296,53 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     if (!r || typeof r !== 'object') throw unexpected(l10n.both('the answer is not a JSON object'));
     return r as Json;
   };
-  /** Every page of a paged route (by `pagination.key`), up to STATE_MAX_PAGES. */
-  const paged = async <T>(path: string, field: string, item: (x: Json) => T[]): Promise<{ value: T[]; truncated?: boolean }> => {
+  /**
+   * Every page of a paged route (by `pagination.key`), up to STATE_MAX_PAGES. A page is cut at the
+   * STATE_PAGE_SIZE entries asked (a node answering 1,000,000 gives the first 100, the read partial); a
+   * next_key already followed (the same key forever, a cycle) or that is no key ends the read, partial,
+   * never reading a page again (its entries would show twice).
+   */
+  const paged = async <T>(path: string, field: string, item: (x: Json) => T[]): Promise<{ value: T[]; truncated?: boolean; stop?: string }> => {
     const out: T[] = [];
+    const followed = new Set<string>();
+    const pages = new Set<string>();
     let key: string | undefined;
     for (let page = 0; page < STATE_MAX_PAGES; page++) {
       const q = `pagination.limit=${STATE_PAGE_SIZE}${key ? `&pagination.key=${encodeURIComponent(key)}` : ''}`;
       const r = await rest(`${path}?${q}`);
       const list: unknown = r[field];
       if (!Array.isArray(list)) throw unexpected(l10n.both('the answer has no "{0}" list', field));
+      const entries = list.slice(0, STATE_PAGE_SIZE);
+      // The same entries again (a node that ignores the key): read once.
+      if (entries.length > 0 && !pageOnce(pages, JSON.stringify(entries))) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
       // One by one: a spread passes every entry as an argument (a hostile page of 130,000 throws).
-      for (const x of list) if (x && typeof x === 'object') for (const y of item(x as Json)) out.push(y);
+      for (const x of entries) if (x && typeof x === 'object') for (const y of item(x as Json)) out.push(y);
+      if (list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };
       const next: unknown = r.pagination?.next_key;
       if (typeof next !== 'string' || next === '') return { value: out };
+      if (followed.has(next)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
+      if (!isPageKey(next)) return { value: out, truncated: true, stop: PAGE_KEY_TOO_LONG };
+      followed.add(next);
       key = next;
     }
     return { value: out, truncated: true };
+  };
+  /** Denoms whose bank entry was left out (its amount is not a number): the reconciliation cannot take them for 0. */
+  const unreadable = new Set<string>();
+  /** The bank's coins as sent: those that read as coins; the others left out, counted in the note. */
+  const bank = async (
+    r: Promise<{ value: ReadonlyArray<{ denom: unknown; amount: unknown }>; truncated?: boolean; stop?: string }>,
+  ): Promise<{ value: StateCoin[]; truncated?: boolean; note?: string }> => {
+    const { value: sent, truncated, stop } = await r;
+    const value = coinsOf(sent);
+    const out = sent.length - value.length;
+    if (out === 0) return { value, ...(truncated ? { truncated, ...(stop ? { stop } : {}) } : {}) };
+    for (const c of sent) if (isDenom(c.denom) && !isAmount(c.amount)) unreadable.add(c.denom);
+    const named = [...unreadable].slice(0, 3).join(', ');
+    const note = `bank balances: ${out} ${out === 1 ? 'entry' : 'entries'} left out (a denom or an amount that is not one${named ? `: ${named}` : ''})${
+      truncated ? `; only the first ${sent.length} read${stop ? ` (${stop})` : ''}` : ''
+    }`;
+    return { value, ...(truncated ? { truncated } : {}), note };
   };
   // The validators the account delegates to, through the distribution precompile: asked once, for delegations and unbondings.
   let validators: Promise<{ value: string[]; truncated?: boolean }> | undefined;
@@ -322,7 +365,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
         path: 'REST',
         run: async () => {
           const d: unknown = (await rest('/cosmos/evm/vm/v1/params')).params?.evm_denom;
-          if (typeof d !== 'string' || d === '') throw unexpected(l10n.both('the EVM params name no evm_denom'));
+          if (!isDenom(d)) throw unexpected(l10n.both('the EVM params name no evm_denom'));
           return { value: d };
         },
       },
@@ -331,8 +374,8 @@ export async function readAccountState(src: StateSource, address: string, opts: 
   });
   tasks.push(async () => {
     balances = await read('bank balances', [
-      R && { path: 'REST', run: () => paged(`/cosmos/bank/v1beta1/balances/${account}`, 'balances', (c) => coinsOf([c])) },
-      A && { path: 'abci_query', run: () => abciBalances(via, account, height, paging) },
+      R && { path: 'REST', run: () => bank(paged(`/cosmos/bank/v1beta1/balances/${account}`, 'balances', (c) => [{ denom: c.denom, amount: c.amount }])) },
+      A && { path: 'abci_query', run: () => bank(abciBalances(via, account, height, paging)) },
     ]);
   });
   tasks.push(async () => {
@@ -470,7 +513,8 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     height !== undefined && reads.some((r) => r.pruned)
       ? `Height ${height} is pruned on this provider: its state is no longer kept there (a provider that keeps old states, an archive node, can answer).`
       : undefined;
-  const reconciliation = reconcile(evmDenom.value, balances.value, fractional.value, evmBalance.value);
+  const cannot = unreconciled(evmDenom, balances, fractional, evmBalance, unreadable);
+  const reconciliation = cannot === undefined ? reconcile(evmDenom.value, balances.value, fractional.value, evmBalance.value) : undefined;
   const through = readThrough({ 'EVM denom': evmDenom, 'bank balances': balances, fraction: fractional, delegations, rewards, unbondings, redelegations });
   return {
     account,
@@ -485,6 +529,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
     unbondings,
     redelegations,
     ...(reconciliation ? { reconciliation } : {}),
+    ...(cannot ? { unreconciled: cannot } : {}),
     ...(coverage ? { coverage } : {}),
     ...(through ? { readThrough: through } : {}),
   };
@@ -506,6 +551,36 @@ export function readThrough(reads: Readonly<Record<string, StateRead<unknown>>>)
   if (by.size === 0) return undefined;
   if (by.size === 1) return `read through: ${[...by.keys()][0]}`;
   return `read through: ${[...by].map(([p, names]) => `${p} (${names.join(', ')})`).join(', ')}`;
+}
+
+/**
+ * Why the reconciliation cannot be made, when the account has an EVM denom and an EVM balance to
+ * reconcile: a part not read (never taken for 0: a failed fraction read would show a difference that
+ * may not be there; without it only an agreement is shown), the denom's bank entry left out (an amount that is no number), the denom missing
+ * from balances read in part, or listed twice with two amounts. undefined: it can be made (or there
+ * is nothing to reconcile: no EVM denom or balance on this provider, a pruned height).
+ */
+export function unreconciled(
+  denom: StateRead<string>,
+  coins: StateRead<readonly StateCoin[]>,
+  fraction: StateRead<string>,
+  evm: StateRead<string>,
+  unreadable: ReadonlySet<string> = new Set(),
+): string | undefined {
+  if (denom.value === undefined || evm.unavailable || [denom, coins, fraction, evm].some((r) => r.pruned)) return undefined;
+  const d = denom.value;
+  const not = (what: string) => `not made: ${what}`;
+  if (evm.value === undefined) return not('the EVM balance was not read');
+  if (coins.value === undefined) return not('the bank balances were not read');
+  if (unreadable.has(d)) return not(`the bank's ${d} amount is not a number`);
+  const mine = coins.value.filter((c) => c.denom === d);
+  if (mine.length === 0 && coins.truncated) return not(`the bank balances were read in part and ${d} is not among them`);
+  if (new Set(mine.map((c) => c.amount)).size > 1) return not(`the bank lists ${d} more than once, with different amounts`);
+  if (mine.some((c) => !/^[0-9]+$/.test(c.amount))) return not(`the bank's ${d} amount is not a whole number`);
+  // A fraction not read may be what the two differ by: only an agreement without it is shown (then there is none).
+  if (fraction.value === undefined && !fraction.unavailable && reconcile(d, coins.value, undefined, evm.value)?.equal === false)
+    return not('the precise-bank fraction was not read');
+  return undefined;
 }
 
 /**

@@ -15,6 +15,7 @@
 // Every answer is checked: a wrong length, a garbage ABI return or a non-SDK abci answer is an error
 // on that read, never an empty list.
 
+import { createHash } from 'node:crypto';
 import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { QueryAllBalancesRequest, QueryAllBalancesResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { PageRequest } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
@@ -250,7 +251,26 @@ function decoded<T>(what: string, bytes: Uint8Array, decode: (b: Uint8Array) => 
   }
 }
 
-/** Paged gRPC query: each page's items, up to `maxPages` pages of `limit`. */
+/** The most bytes of a page key (the SDK's keys are a store key: tens of bytes). */
+export const MAX_PAGE_KEY_BYTES = 1024;
+/** Why a paged read stopped early (state.ts says it in the read's note). */
+export const PAGE_KEY_REPEATED = "the provider's pagination does not advance: a page or its next key came again";
+export const PAGE_KEY_TOO_LONG = "the provider's next page key is not one";
+
+/** Whether a page (its text or bytes) is new among `seen` (their digests), remembering it. */
+export function pageOnce(seen: Set<string>, page: string | Uint8Array): boolean {
+  const digest = createHash('sha256').update(page).digest('hex');
+  if (seen.has(digest)) return false;
+  seen.add(digest);
+  return true;
+}
+
+/**
+ * Paged gRPC query: each page's items, up to `maxPages` pages of `limit`. A page is cut at the `limit`
+ * asked (a node answering 200,000 entries gives the first `limit`); a next key already followed (the
+ * same key forever, a cycle), a page's answer already read (a node ignoring the key) or a key longer
+ * than MAX_PAGE_KEY_BYTES ends the read, partial, never taking a page twice (its entries would show twice).
+ */
 async function abciPaged<T>(
   src: ViaSource,
   path: string,
@@ -259,15 +279,25 @@ async function abciPaged<T>(
   decode: (b: Uint8Array) => { items: T[]; nextKey?: Uint8Array },
   limit: number,
   maxPages: number,
-): Promise<{ value: T[]; truncated?: boolean }> {
+): Promise<{ value: T[]; truncated?: boolean; stop?: string }> {
   const out: T[] = [];
+  const followed = new Set<string>();
+  const pages = new Set<string>();
   let key: Uint8Array = new Uint8Array();
   for (let page = 0; page < maxPages; page++) {
     const pagination = PageRequest.fromPartial({ key, limit: BigInt(limit) });
-    const r = decoded(path, await abciQuery(src, path, request(pagination), height), decode);
-    // One by one: a spread passes every item as an argument (a hostile page of 200,000 throws).
-    for (const item of r.items) out.push(item);
+    const bytes = await abciQuery(src, path, request(pagination), height);
+    const r = decoded(path, bytes, decode);
+    // The same answer again (a node that ignores the key): read once.
+    if (r.items.length > 0 && !pageOnce(pages, bytes)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
+    // One by one (a spread passes every item as an argument: a hostile page of 200,000 throws), the page asked at most.
+    for (const item of r.items.slice(0, limit)) out.push(item);
+    if (r.items.length > limit) return { value: out, truncated: true };
     if (!r.nextKey || r.nextKey.length === 0) return { value: out };
+    const next = Buffer.from(r.nextKey).toString('hex');
+    if (followed.has(next)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
+    if (r.nextKey.length > MAX_PAGE_KEY_BYTES) return { value: out, truncated: true, stop: PAGE_KEY_TOO_LONG };
+    followed.add(next);
     key = r.nextKey;
   }
   return { value: out, truncated: true };
@@ -289,7 +319,8 @@ export function abciBalances(src: ViaSource, account: string, height: string | u
     (b) => {
       const r = QueryAllBalancesResponse.decode(b);
       return {
-        items: r.balances.filter((c) => c.denom !== '' && isAmount(c.amount)).map((c) => ({ denom: c.denom, amount: c.amount })),
+        // Every coin as sent: state.ts keeps the readable ones and says which it left out (an amount that is no number is not "none").
+        items: r.balances.map((c) => ({ denom: c.denom, amount: c.amount })),
         nextKey: r.pagination?.nextKey,
       };
     },

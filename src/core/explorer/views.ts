@@ -243,6 +243,8 @@ export interface AccountStateView {
   readonly fractional?: string;
   /** `bank(<evm denom>) = EVM balance`, or the difference; `line` says it in one sentence. */
   readonly reconciliation?: Reconciliation & { readonly line: string };
+  /** Why there is no reconciliation although the account has both sides (`not made: the precise-bank fraction was not read`). */
+  readonly unreconciled?: string;
   /** undefined: not read (a note says why); [] none. */
   readonly delegations?: readonly DelegationView[];
   readonly rewards?: readonly RewardView[];

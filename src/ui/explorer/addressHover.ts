@@ -51,9 +51,20 @@ async function balancesLine(deps: CommandDeps, provider: Provider, account: stri
       src.has.rest ? src.rest(`/cosmos/bank/v1beta1/balances/${account}?pagination.limit=5`) : Promise.resolve(undefined),
       src.has.evm ? src.evm('eth_getBalance', [hex, 'latest']) : Promise.resolve(undefined),
     ]);
-    if (bank.status === 'fulfilled' && bank.value) {
-      const list = ((bank.value as Json).balances ?? []) as Json[];
-      parts.push(`bank: ${list.length === 0 ? 'none' : list.map((c) => `${String(c.amount)} ${String(c.denom)}`).join(', ')}`);
+    if (bank.status === 'fulfilled' && bank.value !== undefined) {
+      // The five asked for (a node may send more, or something that is no list: never "none" then).
+      const list: unknown = (bank.value as Json | null)?.balances;
+      const coins = Array.isArray(list)
+        ? (list as unknown[]).slice(0, 5).flatMap((c) => {
+            const { amount, denom } = (c ?? {}) as Json;
+            return typeof amount === 'string' && typeof denom === 'string' ? [`${amount} ${denom}`] : [];
+          })
+        : [];
+      const next: unknown = (bank.value as Json | null)?.pagination?.next_key;
+      const more = Array.isArray(list) && (list.length > 5 || (typeof next === 'string' && next !== ''));
+      if (!Array.isArray(list)) parts.push(`bank: ${vscode.l10n.t('the answer has no balances list')}`);
+      else if (list.length > 0 && coins.length === 0) parts.push(`bank: ${vscode.l10n.t('no coin in the answer reads as one')}`);
+      else parts.push(`bank: ${list.length === 0 ? 'none' : `${coins.join(', ')}${more ? ', …' : ''}`}`);
     } else if (bank.status === 'rejected') parts.push(`bank: ${errorMessage(bank.reason)}`);
     if (evm.status === 'fulfilled' && typeof evm.value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(evm.value)) {
       parts.push(`EVM: ${displayAmount(BigInt(evm.value), 18)}`);

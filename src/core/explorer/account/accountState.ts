@@ -10,6 +10,7 @@ import { type AccountState, type Reconciliation, type StateCoin, STATE_CONCURREN
 import type { AddressForms } from '../addresses';
 import type { ChainContext } from '../context';
 import { type ExplorerSource, rethrowCancel } from '../source';
+import { shownName } from './tokens';
 import type { AccountStateView, Coin, DelegationView, RedelegationView, RewardView, UnbondingView } from '../views';
 
 /** Balances shown with their display units (each unit is one metadata read; the rest in base units). */
@@ -94,6 +95,7 @@ export async function accountPage(
     ...(s.evmDenom.value ? { evmDenom: s.evmDenom.value } : {}),
     ...(s.fractional.value !== undefined ? { fractional: s.fractional.value } : {}),
     ...(s.reconciliation ? { reconciliation: { ...s.reconciliation, line: reconciliationLine(s.reconciliation) } } : {}),
+    ...(s.unreconciled ? { unreconciled: s.unreconciled } : {}),
     ...(delegations ? { delegations } : {}),
     ...(rewards ? { rewards } : {}),
     ...(unbondings ? { unbondings } : {}),
@@ -118,13 +120,17 @@ async function readMonikers(src: ExplorerSource, s: AccountState, height: string
       ...[...(s.delegations.value ?? []), ...(s.rewards.value ?? []), ...(s.unbondings.value ?? [])].map((x) => x.validator),
       ...(s.redelegations.value ?? []).flatMap((r) => [r.source, r.destination]),
     ]),
-  ].slice(0, MAX_MONIKERS);
+  ]
+    // An operator address (bech32): any other text is not asked about (it would go into the path as it is).
+    .filter((v) => /^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{6,90}$/.test(v))
+    .slice(0, MAX_MONIKERS);
   await pool(
     wanted.map((v) => async () => {
       try {
         const r = (await src.rest(`/cosmos/staking/v1beta1/validators/${v}`, height)) as Json;
         const m: unknown = r?.validator?.description?.moniker;
-        if (typeof m === 'string' && m !== '') names.set(v, m.slice(0, 70));
+        const shown = typeof m === 'string' ? shownName(m, 70) : '';
+        if (shown !== '') names.set(v, shown);
       } catch (err) {
         rethrowCancel(err); // a moniker is a nicety: the operator address is still shown
       }

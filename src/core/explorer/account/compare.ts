@@ -5,7 +5,7 @@
 
 import { MAX_INTEGER_TEXT } from '../../base/limits';
 import type { TokenBalance } from './tokens';
-import type { AccountChange, AccountComparison, AccountStateView, Coin } from '../views';
+import type { AccountChange, AccountComparison, AccountStateView, Coin, ValidatorRef } from '../views';
 
 /** What one height holds, as the account page reads it. */
 export interface AccountSnapshot {
@@ -41,6 +41,7 @@ function diffMaps(
   out: AccountChange[],
   same: string[],
   not: string[],
+  labels?: ReadonlyMap<string, string>,
 ): void {
   if (!a || !b) {
     not.push(part);
@@ -54,7 +55,7 @@ function diffMaps(
     const delta = decimalDelta(before, after);
     if (delta !== undefined && /^[+-]?0$/.test(delta)) continue; // 5 and 5.000000000000000000
     changed = true;
-    out.push({ part, what: k, before, after, ...(delta !== undefined ? { delta } : {}) });
+    out.push({ part, what: labels?.get(k) ?? k, before, after, ...(delta !== undefined ? { delta } : {}) });
   }
   if (!changed) same.push(part);
 }
@@ -75,59 +76,85 @@ export function compareSnapshots(from: string, to: string, a: AccountSnapshot, b
     unchanged,
     notCompared,
   );
-  const stake = <T>(list: readonly T[] | undefined, key: (x: T) => string, amount: (x: T) => string) => {
+  // Stake is matched by validator address (a moniker read at one height only, or changed, is the same
+  // validator), and shown with its moniker; pending rewards per validator and denom.
+  const labels = new Map<string, string>();
+  const stake = <T>(list: readonly T[] | undefined, key: (x: T) => string, amount: (x: T) => string, label?: (x: T) => string) => {
     if (!list) return undefined;
     const m = new Map<string, string>();
     for (const x of list) {
       const k = key(x);
       const prev = m.get(k);
       m.set(k, prev === undefined ? amount(x) : (decimalDelta(`-${prev}`, amount(x)) ?? amount(x)).replace(/^\+/, ''));
+      // The fuller label (with the moniker, where one height read it).
+      const l = label?.(x);
+      if (l !== undefined && (labels.get(k)?.length ?? 0) < l.length) labels.set(k, l);
     }
     return m;
   };
   const named = (v: { validator: string; moniker?: string }) => (v.moniker ? `${v.validator} (${v.moniker})` : v.validator);
+  const byValidator = (v: { validator: string }) => v.validator;
+  // An amount where the node gave one, else the shares (said: shares and an amount are not compared as numbers).
+  const staked = (d: { shares: string; amount?: Coin }) => d.amount?.amount ?? `${d.shares} shares`;
   diffMaps(
     'delegation',
-    stake(a.state?.delegations, named, (d) => d.amount?.amount ?? d.shares),
-    stake(b.state?.delegations, named, (d) => d.amount?.amount ?? d.shares),
+    stake(a.state?.delegations, byValidator, staked, named),
+    stake(b.state?.delegations, byValidator, staked, named),
     changes,
     unchanged,
     notCompared,
+    labels,
   );
+  const rewardCoins = (list: AccountStateView['rewards']) => list?.flatMap((r) => r.reward.map((c) => ({ ...r, coin: c })));
+  const rewardKey = (r: { validator: string; coin: Coin }) => `${r.validator} ${r.coin.denom}`;
   diffMaps(
     'pending rewards',
-    stake(a.state?.rewards, named, (r) => r.reward.map((c) => c.amount)[0] ?? '0'),
-    stake(b.state?.rewards, named, (r) => r.reward.map((c) => c.amount)[0] ?? '0'),
+    stake(
+      rewardCoins(a.state?.rewards),
+      rewardKey,
+      (r) => r.coin.amount,
+      (r) => `${named(r)} ${r.coin.denom}`,
+    ),
+    stake(
+      rewardCoins(b.state?.rewards),
+      rewardKey,
+      (r) => r.coin.amount,
+      (r) => `${named(r)} ${r.coin.denom}`,
+    ),
     changes,
     unchanged,
     notCompared,
+    labels,
   );
   diffMaps(
     'unbonding',
-    stake(a.state?.unbondings, named, (u) => u.balance.amount),
-    stake(b.state?.unbondings, named, (u) => u.balance.amount),
+    stake(a.state?.unbondings, byValidator, (u) => u.balance.amount, named),
+    stake(b.state?.unbondings, byValidator, (u) => u.balance.amount, named),
     changes,
     unchanged,
     notCompared,
+    labels,
   );
+  // By the two validators' addresses (their views are objects: a template of them was "[object Object]" for every one).
+  const route = (r: { source: { validator: string }; destination: { validator: string } }) => `${r.source.validator} → ${r.destination.validator}`;
+  const routeLabel = (r: { source: ValidatorRef; destination: ValidatorRef }) => `${named(r.source)} → ${named(r.destination)}`;
   diffMaps(
     'redelegation',
-    stake(
-      a.state?.redelegations,
-      (r) => `${r.source} → ${r.destination}`,
-      (r) => r.balance,
-    ),
-    stake(
-      b.state?.redelegations,
-      (r) => `${r.source} → ${r.destination}`,
-      (r) => r.balance,
-    ),
+    stake(a.state?.redelegations, route, (r) => r.balance, routeLabel),
+    stake(b.state?.redelegations, route, (r) => r.balance, routeLabel),
     changes,
     unchanged,
     notCompared,
+    labels,
   );
+  // By address (a symbol read at one height only is the same token), shown with its symbol.
   const tokens = (list: readonly TokenBalance[] | undefined) =>
-    list && new Map(list.filter((t) => t.balance !== undefined).map((t) => [`${t.symbol ? `${t.symbol} ` : ''}${t.address}`, t.balance!]));
-  diffMaps('token', tokens(a.tokens), tokens(b.tokens), changes, unchanged, notCompared);
+    stake(
+      list?.filter((t) => t.balance !== undefined),
+      (t) => t.address.toLowerCase(),
+      (t) => t.balance!,
+      (t) => `${t.symbol ? `${t.symbol} ` : ''}${t.address}`,
+    );
+  diffMaps('token', tokens(a.tokens), tokens(b.tokens), changes, unchanged, notCompared, labels);
   return { from, to, changes, unchanged, notCompared };
 }

@@ -17,7 +17,7 @@
 
 import { parseHexQuantity } from '../../base/limits';
 import { getAddress } from 'viem';
-import { EndpointError, errorMessage } from '../../base/errors';
+import { EndpointError, errorMessage, isEndpointError } from '../../base/errors';
 import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import type { CometCall, ExplorerSource } from '../source';
@@ -307,9 +307,12 @@ function searchStream(query: string, role: string, cursor: Cursor): Stream {
       const r = (await src.comet(searchCall(query, page + 1, HISTORY_PAGE_SIZE))) as Json;
       const items = entriesOfSearch(r, role);
       const total = typeof r?.total_count === 'string' && /^[0-9]{1,12}$/.test(r.total_count) ? Number(r.total_count) : undefined;
-      if (total !== undefined) cursor.cosmosTotal = Math.max(cursor.cosmosTotal ?? 0, total);
+      // A total below what the pages already hold is not the index's count: the pages say when they end.
+      const counted = page * HISTORY_PAGE_SIZE + items.length;
+      const trusted = total !== undefined && total >= counted ? total : undefined;
+      if (trusted !== undefined) cursor.cosmosTotal = Math.max(cursor.cosmosTotal ?? 0, trusted);
       page++;
-      const done = items.length < HISTORY_PAGE_SIZE || (total !== undefined && page * HISTORY_PAGE_SIZE >= total);
+      const done = items.length < HISTORY_PAGE_SIZE || (trusted !== undefined && page * HISTORY_PAGE_SIZE >= trusted);
       return { items, floor: items.length > 0 ? items[items.length - 1] : s.floor, done };
     },
   };
@@ -346,8 +349,9 @@ function logStream(hex: string, tip: bigint, earliest: bigint, cursor: Cursor): 
           return { items, floor: { h: low, i: -1 }, done };
         } catch (err) {
           rethrowCancel(err);
-          // A range or result cap: a smaller window, down to MIN_LOG_WINDOW blocks.
-          if (/range|distance|too many|more than|limit|exceed/i.test(errorMessage(err)) && window > BigInt(MIN_LOG_WINDOW)) {
+          // A range or result cap: a smaller window, down to MIN_LOG_WINDOW blocks. A rate limit ("429
+          // Too Many Requests", "rate limit exceeded") is no range refusal: asking again at once, smaller, is not waiting.
+          if (!isRateLimit(err) && /range|distance|too many|more than|limit|exceed/i.test(errorMessage(err)) && window > BigInt(MIN_LOG_WINDOW)) {
             window /= 2n;
             continue;
           }
@@ -357,6 +361,11 @@ function logStream(hex: string, tip: bigint, earliest: bigint, cursor: Cursor): 
     },
   };
   return s;
+}
+
+/** A rate limit (HTTP 429, or a JSON-RPC error that says so), not a cap on the range asked. */
+function isRateLimit(err: unknown): boolean {
+  return (isEndpointError(err) && err.detail.status === 429) || /\b429\b|rate.?limit|too many requests/i.test(errorMessage(err));
 }
 
 /** The blocks the provider keeps and whether it indexes transactions (CometBFT status); undefined parts unknown. */

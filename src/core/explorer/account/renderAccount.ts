@@ -15,7 +15,7 @@ const validator = (v: ValidatorRef) => `${id(v.validator)}${v.moniker ? ` (${esc
 /** The lines under the address's balances: reconciliation, fraction, coverage. */
 export function renderBalanceLines(d: Doc, s: AccountStateView): void {
   d.kv('precise-bank fraction', s.fractional && esc(s.fractional));
-  d.kv('reconciliation', s.reconciliation && esc(s.reconciliation.line));
+  d.kv('reconciliation', s.reconciliation ? esc(s.reconciliation.line) : s.unreconciled && esc(s.unreconciled));
   d.kv('state', s.readThrough && esc(s.readThrough));
 }
 

@@ -19,6 +19,8 @@ export const MAX_TOKENS = 20;
 /** eth_calls in flight at once. */
 export const TOKEN_CONCURRENCY = 6;
 const MAX_METADATA = 2000;
+/** The token pairs asked for (one page). */
+export const TOKEN_PAIRS_PAGE = 100;
 
 export interface TokenBalance {
   readonly address: string;
@@ -66,17 +68,25 @@ export function hasBalanceOf(abi: Abi): boolean {
   return abi.some((x) => x.type === 'function' && x.name === 'balanceOf' && x.inputs.length === 1 && x.inputs[0].type === 'address');
 }
 
+/** Control and direction characters: a right-to-left override in a name turns the rest of its line around. */
+const UNSHOWN = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
+
+/** A name a contract or validator gives itself, as shown: without control or direction characters, at most `max` characters. */
+export function shownName(s: string, max: number): string {
+  return s
+    .slice(0, 4 * max)
+    .replace(UNSHOWN, '')
+    .slice(0, max);
+}
+
 /** A string answer of name()/symbol(): ABI `string`, or an old token's `bytes32`. */
 export function decodeText(data: unknown): string | undefined {
   if (typeof data !== 'string' || !/^0x[0-9a-fA-F]*$/.test(data) || data.length < 66) return undefined;
   try {
     const [s] = decodeAbiParameters([{ type: 'string' }], data as `0x${string}`);
-    return s.replace(/[\u0000-\u001F\u007F]/g, '').slice(0, 64);
+    return shownName(s, 64);
   } catch {
-    if (data.length === 66)
-      return hexToString(data as `0x${string}`, { size: 32 })
-        .replace(/[\u0000-\u001F\u007F]/g, '')
-        .slice(0, 64);
+    if (data.length === 66) return shownName(hexToString(data as `0x${string}`, { size: 32 }), 64);
     return undefined;
   }
 }
@@ -87,10 +97,11 @@ const word = (data: unknown): bigint | undefined => (typeof data === 'string' &&
 export async function tokenPairs(src: ExplorerSource, notes: string[]): Promise<TokenCandidate[]> {
   if (!src.has.rest) return [];
   try {
-    const r = (await src.rest('/cosmos/evm/erc20/v1/token_pairs?pagination.limit=100')) as Json;
+    const r = (await src.rest(`/cosmos/evm/erc20/v1/token_pairs?pagination.limit=${TOKEN_PAIRS_PAGE}`)) as Json;
     const pairs: unknown = r?.token_pairs;
     if (!Array.isArray(pairs)) return [];
-    return (pairs as Json[]).flatMap((p) =>
+    // The page asked for: a node answering 330,000 pairs had each checksummed (10 s with the editor blocked), MAX_TOKENS read.
+    return (pairs.slice(0, TOKEN_PAIRS_PAGE) as Json[]).flatMap((p) =>
       typeof p?.erc20_address === 'string' && isEvmAddress(p.erc20_address)
         ? [{ address: getAddress(p.erc20_address), source: `token pair ${String(p.denom ?? '').slice(0, 80)}`.trim() }]
         : [],

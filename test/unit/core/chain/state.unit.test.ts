@@ -162,6 +162,114 @@ describe('state at a height (core/chain/state)', function () {
     );
   });
 
+  /** A provider answering every read (an account holding 5 atest, no stake), `over` answering first. */
+  const fake = (over: { rest?: (path: string) => unknown; evm?: () => unknown } = {}): StateSource => ({
+    has: { rest: true, evm: true },
+    rest: async (path) => {
+      const r = over.rest?.(path);
+      if (r instanceof Error) throw r;
+      if (r !== undefined) return r;
+      if (path.startsWith('/cosmos/evm/vm/v1/params')) return { params: { evm_denom: 'atest' } };
+      if (path.includes('/bank/v1beta1/balances/')) return { balances: [{ denom: 'atest', amount: '5' }], pagination: { next_key: null } };
+      if (path.includes('/fractional_balance/')) return { fractional_balance: { denom: 'atest', amount: '0' } };
+      if (path.includes('/rewards')) return { rewards: [] };
+      const list = ['delegation_responses', 'unbonding_responses', 'redelegation_responses'].find((f) => path.includes(f.split('_')[0]));
+      return { [list ?? 'delegation_responses']: [], pagination: {} };
+    },
+    evm: async () => over.evm?.() ?? '0x5',
+  });
+  const someone = `0x${'11'.repeat(20)}`;
+  const delegation = (v: string) => ({ delegation: { validator_address: v, shares: '10' }, balance: { denom: 'atest', amount: '10' } });
+
+  it('REST pagination that does not advance (the same next_key forever, a cycle, a node ignoring the key) reads each page once, said partial', async () => {
+    for (const [name, page] of [
+      ['the same next_key forever', (key: string | null) => ({ delegation_responses: [delegation(`v${key ?? ''}`)], pagination: { next_key: 'QQ==' } })],
+      [
+        'a cycle',
+        (key: string | null) => ({ delegation_responses: [delegation(`v${key ?? ''}`)], pagination: { next_key: key === 'QQ==' ? 'Qg==' : 'QQ==' } }),
+      ],
+      ['a node ignoring the key', () => ({ delegation_responses: [delegation('v')], pagination: { next_key: 'QQ==' } })],
+    ] as const) {
+      let asked = 0;
+      const s = await readAccountState(
+        fake({
+          rest: (path) => {
+            if (!path.includes('/staking/v1beta1/delegations/')) return undefined;
+            asked++;
+            return page(new URLSearchParams(path.split('?')[1]).get('pagination.key'));
+          },
+        }),
+        someone,
+        { height: '7' },
+      );
+      const validators = s.delegations.value?.map((d) => d.validator);
+      assert.equal(new Set(validators).size, validators?.length, `${name}: ${JSON.stringify(validators)}`);
+      assert.equal(s.delegations.truncated, true, name);
+      assert.match(s.delegations.note ?? '', /pagination does not advance/, name);
+      assert.ok(asked <= 3, `${name}: ${asked} pages asked`);
+    }
+  });
+
+  it('a REST page of 1,000,000 entries gives the 100 asked, said partial', async () => {
+    const many = Array.from({ length: 1_000_000 }, (_, i) => ({ denom: `d${i}`, amount: '1' }));
+    const s = await readAccountState(
+      fake({ rest: (p) => (p.includes('/bank/') ? { balances: many, pagination: { next_key: 'QQ==' } } : undefined) }),
+      someone,
+      {
+        height: '7',
+      },
+    );
+    assert.equal(s.balances.value?.length, 100);
+    assert.equal(s.balances.truncated, true);
+    assert.equal(s.balances.note, 'bank balances: only the first 100 read');
+    // atest is not among the 100 read: no reconciliation that takes its bank amount for 0.
+    assert.equal(s.reconciliation, undefined);
+    assert.equal(s.unreconciled, 'not made: the bank balances were read in part and atest is not among them');
+  });
+
+  it('says it cannot reconcile rather than show a difference that is not there', async () => {
+    // The EVM denom's amount is a 1 MB number: left out, and said; never taken for 0 (a "difference" of 5).
+    let s = await readAccountState(
+      fake({ rest: (p) => (p.includes('/bank/') ? { balances: [{ denom: 'atest', amount: '1'.repeat(1 << 20) }] } : undefined) }),
+      someone,
+    );
+    assert.deepEqual(s.balances.value, []);
+    assert.equal(s.balances.note, 'bank balances: 1 entry left out (a denom or an amount that is not one: atest)');
+    assert.equal(s.reconciliation, undefined);
+    assert.equal(s.unreconciled, "not made: the bank's atest amount is not a number");
+    // The fraction read failed (429) on a 6-decimal denom extended by precise-bank: it may be the difference.
+    const evm = `0x${(5n * 10n ** 12n + 7n).toString(16)}`;
+    s = await readAccountState(
+      fake({ rest: (p) => (p.includes('fractional') ? new Error('HTTP 429 Too Many Requests') : undefined), evm: () => evm }),
+      someone,
+    );
+    assert.equal(s.reconciliation, undefined);
+    assert.equal(s.unreconciled, 'not made: the precise-bank fraction was not read');
+    // Without the fraction, an agreement is still an agreement.
+    s = await readAccountState(fake({ rest: (p) => (p.includes('fractional') ? new Error('HTTP 429 Too Many Requests') : undefined) }), someone);
+    assert.equal(s.reconciliation?.equal, true);
+    assert.equal(s.unreconciled, undefined);
+    // atest twice with two amounts.
+    s = await readAccountState(
+      fake({
+        rest: (p) =>
+          p.includes('/bank/')
+            ? {
+                balances: [
+                  { denom: 'atest', amount: '5' },
+                  { denom: 'atest', amount: '4' },
+                ],
+              }
+            : undefined,
+      }),
+      someone,
+    );
+    assert.equal(s.unreconciled, 'not made: the bank lists atest more than once, with different amounts');
+    // The EVM balance not read.
+    s = await readAccountState(fake({ evm: () => '<html>' }), someone);
+    assert.equal(s.unreconciled, 'not made: the EVM balance was not read');
+  });
+
   it('reconciles bank × scale + fraction with the EVM balance, or shows the difference', () => {
     // A 6-decimal denom extended to 18 by precise-bank.
     assert.deepEqual(reconcile('uatom', [{ denom: 'uatom', amount: '5' }], '123', '5000000000123'), {

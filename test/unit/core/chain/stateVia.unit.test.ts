@@ -310,7 +310,7 @@ describe('state at a height through precompile views and abci_query (core/chain/
     });
   });
 
-  it('a page of 200,000 delegations (a hostile abci_query answer) is read, not a "Maximum call stack size exceeded"', async () => {
+  it('a page of 200,000 delegations (a hostile abci_query answer) gives the 100 asked, said partial (no "Maximum call stack size exceeded")', async () => {
     const base = replay([ex('dev0-after/abci')], ABCI);
     const many = QueryDelegatorDelegationsResponse.encode(
       QueryDelegatorDelegationsResponse.fromPartial({
@@ -327,9 +327,49 @@ describe('state at a height through precompile views and abci_query (core/chain/
       },
     };
     const st = await readAccountState(source, dev0.hex, { height: h });
-    assert.equal(st.delegations.note, undefined, st.delegations.note);
-    assert.equal(st.delegations.value?.length, 200_000);
-    assert.deepEqual(st.delegations.value?.[199_999], { validator: 'v', shares: '0.000000000000000000' });
+    assert.equal(st.delegations.note, 'delegations: only the first 100 read');
+    assert.equal(st.delegations.truncated, true);
+    assert.equal(st.delegations.value?.length, 100);
+    assert.deepEqual(st.delegations.value?.[99], { validator: 'v', shares: '0.000000000000000000' });
+  });
+
+  it('abci_query pagination that does not advance (the same next key forever, a node ignoring the key) reads each page once, said partial', async () => {
+    const base = replay([ex('dev0-after/abci')], ABCI);
+    const page = (n: number, nextKey: number[]) =>
+      Buffer.from(
+        QueryDelegatorDelegationsResponse.encode(
+          QueryDelegatorDelegationsResponse.fromPartial({
+            delegationResponses: [{ delegation: { validatorAddress: `v${n}`, shares: '1' } }],
+            pagination: { nextKey: Uint8Array.from(nextKey) },
+          }),
+        ).finish(),
+      ).toString('base64');
+    for (const [name, answer] of [
+      // Page 1 names key [1], page [1] names [1] again.
+      ['the same next key forever', (key: string) => page(key === '' ? 0 : 1, [1])],
+      // Every request gets the first page (its key [1]).
+      ['a node ignoring the key', () => page(0, [1])],
+    ] as const) {
+      let asked = 0;
+      const source: StateSource = {
+        ...base,
+        comet: async (c) => {
+          if (!String(c.json.path).endsWith('/DelegatorDelegations')) return base.comet!(c);
+          asked++;
+          const req = Buffer.from(String(c.json.data), 'hex');
+          return { response: { code: 0, log: '', height: h, value: answer(req.includes(Buffer.from([0x0a, 0x01, 0x01])) ? '1' : '') } };
+        },
+      };
+      const st = await readAccountState(source, dev0.hex, { height: h });
+      assert.deepEqual(
+        st.delegations.value?.map((d) => d.validator),
+        name === 'a node ignoring the key' ? ['v0'] : ['v0', 'v1'],
+        `${name}: ${st.delegations.note}`,
+      );
+      assert.equal(st.delegations.truncated, true, name);
+      assert.match(st.delegations.note ?? '', /pagination does not advance/, name);
+      assert.ok(asked <= 3, `${name}: ${asked} pages asked`);
+    }
   });
 
   describe('hostile abci_query answers are a note on their read', () => {

@@ -154,6 +154,8 @@ describe('ui/explorer/addressHover: the balances of an address under the pointer
 
 describe('ui/explorer/addressHover: a hostile provider', function () {
   this.timeout(20_000);
+  /** The bank answer (undefined: a denom that is Markdown). */
+  let bank: unknown;
   let server: TestServer;
   let http: HttpClient;
   let t: TestDeps;
@@ -162,7 +164,9 @@ describe('ui/explorer/addressHover: a hostile provider', function () {
     server = await startServer((req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url.startsWith('/cosmos/bank/v1beta1/balances/')) {
-        res.end(JSON.stringify({ balances: [{ denom: '[run](command:workbench.action.terminal.new) ![x](http://evil/x.png) <b>hi</b>', amount: '7' }] }));
+        res.end(
+          JSON.stringify(bank ?? { balances: [{ denom: '[run](command:workbench.action.terminal.new) ![x](http://evil/x.png) <b>hi</b>', amount: '7' }] }),
+        );
       } else res.end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(req.body || '{}').id ?? 1, error: { code: -32000, message: '[click](http://evil)' } }));
     });
     http = new HttpClient();
@@ -172,6 +176,7 @@ describe('ui/explorer/addressHover: a hostile provider', function () {
     await server.close();
   });
   beforeEach(() => {
+    bank = undefined;
     forgetAddressHovers();
     vscodeStub.reset({ user: { providers: [{ name: 'evil', rest: server.url, evmRpc: server.url }] } });
     t = commandDeps(http);
@@ -192,5 +197,30 @@ describe('ui/explorer/addressHover: a hostile provider', function () {
     assert.doesNotMatch(md, /(?<!\\)<b>/);
     assert.ok(md.includes('\\[run\\]\\(command'), md);
     assert.equal(server.requests.length, 2);
+  });
+
+  it('a bank answer that is no list, or holds no coin: a sentence, never a JavaScript error or "none"; more than the five asked is said', async () => {
+    const line = async (answer: unknown) => {
+      bank = answer;
+      forgetAddressHovers();
+      const source = new CancellationTokenSource();
+      const h = (await addressHover(
+        t.deps,
+        document(`a 0x${'34'.repeat(20)}`) as never,
+        { line: 0, character: 4 } as never,
+        source.token as never,
+      )) as unknown as Hover | undefined;
+      assert.ok(h);
+      return h.contents[0].value.split('  \n')[0].replace(/\\(.)/g, '$1');
+    };
+    assert.match(await line({ balances: 'many' }), /^evil · bank: the answer has no balances list · EVM: /);
+    assert.match(await line({}), /^evil · bank: the answer has no balances list · EVM: /);
+    assert.match(await line({ balances: [null, 7, { denom: 'atest', amount: '3' }] }), /^evil · bank: 3 atest · EVM: /);
+    assert.match(await line({ balances: [null, { denom: {}, amount: 3 }] }), /^evil · bank: no coin in the answer reads as one · EVM: /);
+    assert.match(
+      await line({ balances: Array.from({ length: 1000 }, (_, i) => ({ denom: `d${i}`, amount: '1' })) }),
+      /^evil · bank: 1 d0, 1 d1, 1 d2, 1 d3, 1 d4, … · EVM: /,
+    );
+    assert.match(await line({ balances: [{ denom: 'atest', amount: '3' }], pagination: { next_key: 'QQ==' } }), /^evil · bank: 3 atest, … · EVM: /);
   });
 });

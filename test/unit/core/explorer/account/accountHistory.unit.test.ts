@@ -5,6 +5,7 @@
 // the kept cursor, a provider with its index off and a pruned one said in the coverage lines.
 import * as assert from 'node:assert/strict';
 import { encodeFunctionData, type Hex } from 'viem';
+import { EndpointError } from '../../../../../src/core/base/errors';
 import type { Provider } from '../../../../../src/core/config/providers';
 import { forgetContext } from '../../../../../src/core/explorer/context';
 import {
@@ -388,5 +389,61 @@ describe('explorer: the account history from hostile eth_getLogs answers', () =>
     const items = entriesOfSearch({ txs: Array.from({ length: 200_000 }, () => tx), total_count: '200000' }, 'sender');
     assert.equal(items.length, HISTORY_PAGE_SIZE);
     assert.equal(items[0].entry.evmHashes.length, MAX_ENTRY_EVM_HASHES);
+  });
+
+  it('a tx_search total_count below what the pages hold (a lie) does not end the history: the pages say when it ends', async () => {
+    forgetHistory();
+    const account = bech32Encode('cosmos', Buffer.alloc(20, 2));
+    const tx = (n: number) => ({ height: String(1000 - n), hash: n.toString(16).padStart(64, '0'), index: 0, tx_result: { code: 0, events: [] } });
+    const src: ExplorerSource = {
+      provider: 'lying total',
+      has: { rest: false, comet: true, evm: false },
+      rest: () => Promise.reject(new Error('no REST')),
+      evm: () => Promise.reject(new Error('no EVM')),
+      comet: async (call) => {
+        if (call.method === 'status')
+          return { sync_info: { earliest_block_height: '1', latest_block_height: '1000' }, node_info: { other: { tx_index: 'on' } } };
+        const query = String(call.json.query);
+        const page = Number(call.json.page);
+        // 60 transactions for the first search, three pages; the node says there is 1.
+        const txs = query.startsWith(`message.sender='${account}'`) ? Array.from({ length: 60 }, (_, i) => tx(i)).slice((page - 1) * 25, page * 25) : [];
+        return { txs, total_count: txs.length > 0 ? '1' : '0' };
+      },
+    };
+    const first = await readHistory(src, account, ME, { typed: account });
+    assert.equal(first.entries.length, HISTORY_PAGE_SIZE);
+    assert.notEqual(first.cosmosTotal, 1, 'a count below the entries read is not taken');
+    const second = await readHistory(src, account, ME, { typed: account, page: 2 });
+    const third = await readHistory(src, account, ME, { typed: account, page: 3 });
+    assert.equal(second.entries.length, HISTORY_PAGE_SIZE);
+    assert.equal(third.entries.length, 10);
+    assert.equal(third.next, undefined);
+  });
+
+  it('eth_getLogs answering 429 Too Many Requests: asked once (not again at once in smaller windows), said in the coverage', async () => {
+    forgetHistory();
+    for (const err of [
+      new EndpointError('http', 'HTTP 429 Too Many Requests (retry after 30 s)', { status: 429, retryAfter: '30' }),
+      new EndpointError('rpc', 'JSON-RPC error -32005 rate limit exceeded.', { code: -32005 }),
+    ]) {
+      let logCalls = 0;
+      const src: ExplorerSource = {
+        provider: `rate-limited ${err.kind}`,
+        has: { rest: false, comet: false, evm: true },
+        rest: () => Promise.reject(new Error('no REST')),
+        comet: () => Promise.reject(new Error('no CometBFT')),
+        evm: async (method) => {
+          if (method === 'eth_blockNumber') return '0x100000';
+          logCalls++;
+          throw err;
+        },
+      };
+      const page = await readHistory(src, bech32Encode('cosmos', Buffer.alloc(20, 1)), ME, { typed: ME });
+      assert.equal(logCalls, 2, `${err.message}: both topics once`);
+      assert.ok(
+        page.coverage.lines.some((l) => l.includes('eth_getLogs failed') && /429|rate limit/.test(l)),
+        page.coverage.lines.join('\n'),
+      );
+    }
   });
 });

@@ -4,7 +4,11 @@
 // coverage line on a provider that pruned it; identify() reading `@height`.
 import * as assert from 'node:assert/strict';
 import type { Provider } from '../../../../../src/core/config/providers';
-import { forgetContext } from '../../../../../src/core/explorer/context';
+import { encodeAbiParameters } from 'viem';
+import { accountPage } from '../../../../../src/core/explorer/account/accountState';
+import { addressForms } from '../../../../../src/core/explorer/addresses';
+import { TOKEN_PAIRS_PAGE, decodeText, tokenPairs } from '../../../../../src/core/explorer/account/tokens';
+import { ChainContext, forgetContext } from '../../../../../src/core/explorer/context';
 import { identify } from '../../../../../src/core/explorer/identify';
 import { lookUp } from '../../../../../src/core/explorer/lookup';
 import { renderLookup } from '../../../../../src/core/explorer/render';
@@ -222,5 +226,60 @@ describe('explorer: the account page pins the latest height', function () {
     assert.notEqual((await rpc(devnet.height())).toString(), (await rpc(tip)).toString());
     assert.equal(a.balances?.find((c) => c.denom === 'atest')?.amount, (await rpc(tip)).toString());
     assert.match(renderLookup(r), new RegExp(`- state read at: block \`${tip}\` \\(the latest, read once`));
+  });
+});
+
+describe('explorer: the account page against a hostile validator and token', () => {
+  it('a moniker or a token name with direction overrides is shown without them; a "validator" that is no address is not asked about', async () => {
+    forgetContext();
+    const good = bech32Encode('cosmosvaloper', Buffer.alloc(20, 9));
+    const hostile = 'x?pagination.limit=1&../../bank';
+    const asked: string[] = [];
+    const src: ExplorerSource = {
+      provider: 'hostile validators',
+      has: { rest: true, comet: false, evm: false },
+      rest: async (path) => {
+        asked.push(path);
+        if (path.startsWith('/cosmos/staking/v1beta1/validators/'))
+          return { validator: { description: { moniker: `\u202Egnp.exe\u2066 <b>${'m'.repeat(100)}\u200F\u061C` } } };
+        if (path.includes('/staking/v1beta1/delegations/'))
+          return {
+            delegation_responses: [good, hostile].map((v) => ({ delegation: { validator_address: v, shares: '1' }, balance: { denom: 'atest', amount: '1' } })),
+            pagination: {},
+          };
+        throw new Error('HTTP 501 Not Implemented');
+      },
+      comet: () => Promise.reject(new Error('no CometBFT')),
+      evm: () => Promise.reject(new Error('no EVM')),
+    };
+    const notes: string[] = [];
+    const page = await accountPage(src, new ChainContext(src, notes, 'cosmos'), addressForms(Buffer.alloc(20, 0x11), 'cosmos'), '9', notes);
+    const [a, b] = page.state.delegations ?? [];
+    assert.equal(a.validator, good);
+    assert.equal(a.moniker, `gnp.exe <b>${'m'.repeat(70 - 11)}`);
+    assert.doesNotMatch(a.moniker ?? '', /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    assert.equal(b.validator, hostile);
+    assert.equal(b.moniker, undefined);
+    assert.deepEqual(
+      asked.filter((p) => p.startsWith('/cosmos/staking/v1beta1/validators/')),
+      [`/cosmos/staking/v1beta1/validators/${good}`],
+    );
+    // A token's name() with the same characters (ABI string).
+    const name = encodeAbiParameters([{ type: 'string' }], ['\u202EDSU\u2069 Coin\u0085']);
+    assert.equal(decodeText(name), 'DSU Coin');
+  });
+
+  it(`a token pairs answer of 330,000 pairs: the ${TOKEN_PAIRS_PAGE} asked for are read, in well under a second`, async () => {
+    const pairs = Array.from({ length: 330_000 }, (_, i) => ({ erc20_address: `0x${i.toString(16).padStart(40, '0')}`, denom: `d${i}` }));
+    const src = {
+      provider: 'many pairs',
+      has: { rest: true, comet: false, evm: true },
+      rest: async () => ({ token_pairs: pairs }),
+    } as unknown as ExplorerSource;
+    const started = Date.now();
+    const found = await tokenPairs(src, []);
+    assert.equal(found.length, TOKEN_PAIRS_PAGE);
+    assert.equal(found[0].source, 'token pair d0');
+    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
   });
 });
