@@ -22,6 +22,15 @@ export function scalarText(v: unknown, fallback = ''): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : fallback;
 }
 
+/** JSON.stringify of a server's value, or undefined when it is nested too deeply to print (a list thousands of levels deep overflows the stack). */
+export function jsonTextOf(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
 export function clean(s: string, max: number): string {
   const line = s

@@ -42,7 +42,7 @@ import {
   viewRewards,
   viewUnbondings,
 } from './stateVia';
-import { isEvmAddress, scalarText } from '../base/text';
+import { isEvmAddress, jsonTextOf, scalarText } from '../base/text';
 
 export type { StateCometCall } from './stateVia';
 
@@ -314,7 +314,9 @@ export async function readAccountState(src: StateSource, address: string, opts: 
       if (!Array.isArray(list)) throw unexpected(l10n.both('the answer has no "{0}" list', field));
       const entries = list.slice(0, STATE_PAGE_SIZE);
       // The same entries again (a node that ignores the key): read once.
-      if (entries.length > 0 && !pageOnce(pages, JSON.stringify(entries))) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
+      const text = jsonTextOf(entries);
+      if (text === undefined) throw unexpected(l10n.both('the answer is nested too deeply to read'));
+      if (entries.length > 0 && !pageOnce(pages, text)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
       // One by one: a spread passes every entry as an argument (a hostile page of 130,000 throws).
       for (const x of entries) if (x && typeof x === 'object') for (const y of item(x as Json)) out.push(y);
       if (list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };

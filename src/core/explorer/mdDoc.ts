@@ -4,6 +4,7 @@
 
 import type { Coin } from './views';
 import { codeSpan as code } from '../documents/markdown';
+import { jsonTextOf } from '../base/text';
 
 const MAX_VALUE = 2000;
 
@@ -12,19 +13,17 @@ const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
 
 /** One line, no control characters, cut at MAX_VALUE. */
 function flat(v: unknown): string {
-  let s = typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? jsonOf(v) : String(v as number);
+  let s =
+    typeof v === 'string'
+      ? v
+      : v === undefined || v === null
+        ? ''
+        : typeof v === 'object'
+          ? (jsonTextOf(v) ?? '(a value nested too deeply to show)')
+          : String(v as number);
   if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
   return s;
-}
-
-/** An object from a server as JSON; one too deep to print (a list nested thousands of levels) says so. */
-function jsonOf(v: object): string {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return '(a value nested too deeply to show)';
-  }
 }
 
 /**
