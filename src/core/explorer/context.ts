@@ -5,7 +5,7 @@
 import { errorMessage } from '../base/errors';
 import { displayAmount } from './decodeEvm';
 import { accountPrefixOf, prefixFromChainId } from './addresses';
-import type { ExplorerSource } from './source';
+import { type ExplorerSource, isNotFound, rethrowCancel } from './source';
 import type { Coin } from './views';
 
 export interface DenomUnit {
@@ -61,6 +61,7 @@ export class ChainContext {
         const r = (await this.source.rest('/cosmos/auth/v1beta1/bech32')) as { bech32_prefix?: unknown };
         if (typeof r?.bech32_prefix === 'string' && /^[a-z]{1,40}$/.test(r.bech32_prefix)) return (this.k.prefix = r.bech32_prefix);
       } catch (err) {
+        rethrowCancel(err);
         this.notes.push(`bech32 prefix: ${errorMessage(err)}`);
       }
     }
@@ -74,7 +75,8 @@ export class ChainContext {
       try {
         const r = (await this.source.rest(path)) as { params?: { evm_denom?: unknown } };
         if (typeof r?.params?.evm_denom === 'string') return (this.k.evmDenom = r.params.evm_denom);
-      } catch {
+      } catch (err) {
+        rethrowCancel(err);
         // the other module name, or no EVM module
       }
     }
@@ -94,7 +96,10 @@ export class ChainContext {
       if (typeof m?.display === 'string' && shown && typeof shown.exponent === 'number' && shown.exponent >= 0 && shown.exponent <= 36) {
         unit = { display: m.display, exponent: shown.exponent };
       }
-    } catch {
+    } catch (err) {
+      rethrowCancel(err);
+      // A timeout or a rate limit may pass: not remembered (the next lookup asks again).
+      if (!isNotFound(err)) return undefined;
       unit = null; // no metadata for this denom: amounts stay in base units
     }
     this.k.units.set(denom, unit);
