@@ -8,21 +8,12 @@ import type { DecodedMessage, Signer } from './decodeCosmos';
 import type { Decoded, DecodedArg } from '../contracts/types';
 import type { TraceView } from '../contracts/trace';
 import type { Reconciliation } from '../chain/state';
-import type { ReceiptView } from './receipt/types';
+import type { Coin, EventView, ReceiptView } from './receipt/types';
 import type { HistoryPage } from './account/history';
 import type { TokenBalance } from './account/tokens';
 
-export interface Coin {
-  readonly denom: string;
-  readonly amount: string;
-  /** In the display denom (`1.5 test`), when the bank's metadata (or the EVM's 18 decimals) says how. */
-  readonly display?: string;
-}
-
-export interface EventView {
-  readonly type: string;
-  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: string }>;
-}
+// A coin (with its display form) and an event are defined with the receipt's types, which this file imports.
+export type { Coin, EventView } from './receipt/types';
 
 /** A transaction's events, grouped by the message they belong to (`msg_index`), the rest under undefined. */
 export interface EventGroup {

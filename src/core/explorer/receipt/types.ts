@@ -4,10 +4,11 @@
 // amounts are signed decimal strings in the denom's base unit (they pass 2^53), with the display
 // form beside them where the chain's metadata says how. This shape is kept stable: docs/receipt.md.
 
-/** A coin with its display form (views.ts Coin, repeated here so views.ts can import this file). */
+/** A coin with its display form (views.ts re-exports it). */
 export interface Coin {
   readonly denom: string;
   readonly amount: string;
+  /** In the display denom (`1.5 test`), when the bank's metadata (or the EVM's 18 decimals) says how. */
   readonly display?: string;
 }
 
