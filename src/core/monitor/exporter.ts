@@ -14,6 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { REFUSED_CODES, TIMEOUT_CODES, DNS_CODES, isTlsCode } from '../base/errors';
+import { clean } from '../base/text';
 import { type ProbeOperation } from '../chain/probes';
 import type { Outcome } from '../chain/execute';
 import { requestOptions, probeOptions } from '../chain/requestOptions';
@@ -90,6 +91,11 @@ export interface RequestObservation {
   readonly host?: string;
   readonly port?: number;
   readonly seconds: number;
+}
+
+/** A configured name (a provider, a query file: a repository's file name may hold anything) in a log line: one line, no control characters, at most 100 characters. */
+export function shownName(name: string): string {
+  return clean(name, 100);
 }
 
 /** The host of an address (never its path, query or credentials), for logs. */
@@ -425,8 +431,8 @@ export class Exporter {
     if (!last.ok) {
       const kind = errorKind(last);
       if (kind !== 'cancelled') this.errors.inc({ ...labels, kind });
-      if (seen.up !== false) this.log(`${p.name} ${iface} (${hostOf(p.endpoints[iface])}) down: ${kind.replace('_', ' ')}`);
-    } else if (seen.up === false) this.log(`${p.name} ${iface} (${hostOf(p.endpoints[iface])}) up again`);
+      if (seen.up !== false) this.log(`${shownName(p.name)} ${iface} (${hostOf(p.endpoints[iface])}) down: ${kind.replace('_', ' ')}`);
+    } else if (seen.up === false) this.log(`${shownName(p.name)} ${iface} (${hostOf(p.endpoints[iface])}) up again`);
     seen.up = last.ok;
     this.scheduleUpdate();
   }
@@ -478,6 +484,7 @@ export class Exporter {
     }
     if (signal.aborted || !this.config.queries.includes(q)) return;
     const file = q.name;
+    const shown = shownName(file);
     this.queryPassed.retain((l) => l.file !== file);
     // What the other files hold stays; this one gets what is left of MAX_QUERY_SERIES.
     const max = this.options.maxQuerySeries ?? MAX_QUERY_SERIES;
@@ -505,10 +512,10 @@ export class Exporter {
     this.queryDuration.set({ file }, (result.reports[0]?.run.elapsedMs ?? 0) / 1000);
     const k = key(file, '\u0001query');
     const was = this.seen.get(k);
-    if (failed > 0 && was?.up !== false) this.log(`query file ${file}: ${failed} request(s) failing`);
-    else if (failed === 0 && was?.up === false) this.log(`query file ${file}: passing again`);
+    if (failed > 0 && was?.up !== false) this.log(`query file ${shown}: ${failed} request(s) failing`);
+    else if (failed === 0 && was?.up === false) this.log(`query file ${shown}: passing again`);
     if (dropped > 0 && !was?.dropped)
-      this.log(`query file ${file}: ${dropped} result(s) not exported (chain_endpoints_query_passed holds at most ${max} series)`);
+      this.log(`query file ${shown}: ${dropped} result(s) not exported (chain_endpoints_query_passed holds at most ${max} series)`);
     this.seen.set(k, { up: failed === 0, dropped: dropped > 0 });
     this.scheduleUpdate();
   }

@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { errorMessage } from '../base/errors';
+import { clean } from '../base/text';
 import { type Provider } from '../config/providers';
 import { envSecrets } from '../config/envSecrets';
 import { secretContext } from '../config/secrets';
@@ -20,7 +21,7 @@ import { HttpClient } from '../transport/http';
 import { type CliIo, readProvidersFile, readText } from '../queries/cli';
 import { UsageError } from '../queries/cliArgs';
 import { prepareRun, stopText } from '../queries/pipeline';
-import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf } from './exporter';
+import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf, shownName } from './exporter';
 import { wellFormed } from './metrics';
 import { type OtlpPush, startOtlpPush } from './otlp';
 import { type ServeOptions, SERVE_USAGE, isLoopback, parseServeArgs } from './serveArgs';
@@ -150,12 +151,13 @@ export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<st
 }
 
 function describe(config: ExporterConfig): string {
-  const hosts = config.providers.map((p) => `${p.name} (${[...new Set(Object.values(p.endpoints).map((a) => hostOf(a)))].join(', ')})`);
+  const hosts = config.providers.map((p) => `${shownName(p.name)} (${[...new Set(Object.values(p.endpoints).map((a) => hostOf(a)))].join(', ')})`);
   return `${config.providers.length} provider(s): ${hosts.join('; ')}; ${config.queries.length} query file(s)`;
 }
 
 export async function runServe(argv: readonly string[], io: ServeIo): Promise<number> {
-  const log = (line: string) => io.err(`${new Date().toISOString()} chain-endpoints serve: ${line}\n`);
+  // One line per event whatever a name or a file's diagnostic holds (a line feed would forge the next line, an ESC reach the terminal).
+  const log = (line: string) => io.err(`${new Date().toISOString()} chain-endpoints serve: ${clean(line, 100_000)}\n`);
   let options: ServeOptions;
   let config: ExporterConfig;
   try {
@@ -166,7 +168,9 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     }
     config = loadConfig(options, io.cwd, io.env);
   } catch (err) {
-    io.err(`chain-endpoints serve: ${errorMessage(err)}\n${err instanceof UsageError ? 'Run "chain-endpoints serve --help" for the options.\n' : ''}`);
+    io.err(
+      `chain-endpoints serve: ${clean(errorMessage(err), 100_000)}\n${err instanceof UsageError ? 'Run "chain-endpoints serve --help" for the options.\n' : ''}`,
+    );
     return 2;
   }
   if (io.signal?.aborted) return 0;

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Provider } from '../../../../src/core/config/providers';
 import { Exporter, type ExporterConfig } from '../../../../src/core/monitor/exporter';
-import { MAX_QUERY_REQUESTS, loadConfig } from '../../../../src/core/monitor/serve';
+import { MAX_QUERY_REQUESTS, loadConfig, runServe } from '../../../../src/core/monitor/serve';
 import { parseServeArgs } from '../../../../src/core/monitor/serveArgs';
 import { createExporterServer } from '../../../../src/core/monitor/server';
 import { prepareRun } from '../../../../src/core/queries/pipeline';
@@ -481,6 +481,47 @@ describe('monitor: what scrapes, slow clients and query files can cost the expor
       } finally {
         ex.stop();
         await httpClient.close();
+        await node.close();
+      }
+    });
+
+    it('logs one line per event whatever a provider or a query file is named (no line feed, no terminal escape)', async () => {
+      const node = await answeringNode();
+      const forged = 'x\n2026-01-01T00:00:00.000Z chain-endpoints serve: forged \u001b[31mred\u001b[0m\r\u2028';
+      writeFileSync(
+        path.join(dir, 'named.json'),
+        JSON.stringify([
+          { name: `p ${forged}`, evmRpc: 'http://127.0.0.1:1' },
+          { name: 'plain', evmRpc: node.url },
+        ]),
+      );
+      mkdirSync(path.join(dir, 'named'));
+      writeFileSync(path.join(dir, 'named', `${forged}.chainq`), 'request r = evmRpc eth_blockNumber\nprovider: plain\nassert result == 0x2\n');
+      const err: string[] = [];
+      const abort = new AbortController();
+      let listening!: () => void;
+      const started = new Promise<void>((r) => (listening = r));
+      const code = runServe(['--providers', 'named.json', '--queries', 'named', '--listen', '127.0.0.1:0', '--interval', '10s', '--timeout', '500ms'], {
+        cwd: dir,
+        env: {},
+        out: () => undefined,
+        err: (t) => err.push(t),
+        signal: abort.signal,
+        onListening: () => listening(),
+      });
+      try {
+        await Promise.race([started, code.then((c) => Promise.reject(new Error(`exited ${c}: ${err.join('')}`)))]);
+        for (let i = 0; i < 100 && !err.join('').includes('request(s) failing'); i++) await sleep(50);
+        abort.abort();
+        assert.equal(await code, 0);
+        const text = err.join('');
+        assert.match(text, /query file x 2026-01-01T00:00:00\.000Z chain-endpoints serve: forged red \.chainq: 1 request\(s\) failing/);
+        assert.match(text, /p x 2026-01-01T00:00:00\.000Z chain-endpoints serve: forged red evmRpc \(127\.0\.0\.1:1\) down: refused/);
+        for (const line of text.split('\n').filter(Boolean))
+          assert.match(line, /^\d{4}-\d\d-\d\dT[\d:.]+Z chain-endpoints serve: [^\u0000-\u001f\u007f\u2028\u2029]*$/, JSON.stringify(line));
+      } finally {
+        abort.abort();
+        await code;
         await node.close();
       }
     });
