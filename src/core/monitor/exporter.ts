@@ -460,7 +460,9 @@ export class Exporter {
   private async runQuery(q: MonitoredQueryFile, signal: AbortSignal): Promise<void> {
     const { resolved, queryContext } = this.config;
     const networks = this.networks;
-    const spillDir = this.options.spillDir ? await mkdtemp(path.join(this.options.spillDir, 'run-')) : undefined;
+    if (signal.aborted) return;
+    // (A folder that cannot be made, the exporter stopping meanwhile: the run goes on without one; an answer past 4 MB is then an error.)
+    const spillDir = this.options.spillDir ? await mkdtemp(path.join(this.options.spillDir, 'run-')).catch(() => undefined) : undefined;
     let result;
     try {
       result = await runPrepared(q.prepared, {
@@ -480,7 +482,7 @@ export class Exporter {
         ...queryContext,
       });
     } finally {
-      if (spillDir) await rm(spillDir, { recursive: true, force: true });
+      if (spillDir) await rm(spillDir, { recursive: true, force: true }).catch(() => undefined);
     }
     if (signal.aborted || !this.config.queries.includes(q)) return;
     const file = q.name;
