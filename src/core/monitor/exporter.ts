@@ -9,8 +9,12 @@
 // free text), and every map is keyed by configured things, so memory stays flat. Never imports vscode.
 
 import { readAccountForQuery } from '../explorer/account/accountFields';
+import { receiptRunner } from '../explorer/receipt/queryRunner';
 import { setMaxListeners } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import * as path from 'node:path';
 import { REFUSED_CODES, TIMEOUT_CODES, DNS_CODES, isTlsCode } from '../base/errors';
+import { clean } from '../base/text';
 import { type ProbeOperation } from '../chain/probes';
 import type { Outcome } from '../chain/execute';
 import { requestOptions, probeOptions } from '../chain/requestOptions';
@@ -22,6 +26,7 @@ import { HealthSession } from '../health/session';
 import type { Http } from '../transport/http';
 import { type PreparedRun, runPrepared } from '../queries/pipeline';
 import type { RunContext } from '../queries/run';
+import { masker } from '../secrets/mask';
 import { EXPOSITION_CONTENT_TYPE, type Family, Registry } from './metrics';
 
 export { EXPOSITION_CONTENT_TYPE };
@@ -32,6 +37,9 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** Seconds: buckets of the request and query histograms. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** chain_endpoints_query_passed holds at most this many series, over every query file (a request fanned out to every provider counts once per provider). */
+export const MAX_QUERY_SERIES = 10_000;
 
 /** A query file ready to run: its label (relative to the folder given) and the checked run. */
 export interface MonitoredQueryFile {
@@ -55,7 +63,7 @@ export interface ExporterOptions {
   readonly intervalMs: number;
   /** Per request (a probe waits at most PROBE_TIMEOUT_MS whatever this says). */
   readonly timeoutMs: number;
-  /** Probes (and capability probes, and query file runs) in flight at once, overall. */
+  /** Health and capability probes in flight at once, overall; and, apart, query file runs at once. */
   readonly concurrency: number;
   /** Where a query file's large answer may be written. */
   readonly spillDir?: string;
@@ -65,6 +73,8 @@ export interface ExporterOptions {
   /** One line per event worth a log (an interface going up or down, a query file failing): names and hosts only. */
   readonly log?: (line: string) => void;
   readonly now?: () => number;
+  /** Series of chain_endpoints_query_passed at most (default MAX_QUERY_SERIES). */
+  readonly maxQuerySeries?: number;
   /** Told each probe request's duration as it is observed (the OTLP push, otlp.ts); must not block. */
   readonly onRequest?: (r: RequestObservation) => void;
 }
@@ -81,6 +91,11 @@ export interface RequestObservation {
   readonly host?: string;
   readonly port?: number;
   readonly seconds: number;
+}
+
+/** A configured name (a provider, a query file: a repository's file name may hold anything) in a log line: one line, no control characters, at most 100 characters. */
+export function shownName(name: string): string {
+  return clean(name, 100);
 }
 
 /** The host of an address (never its path, query or credentials), for logs. */
@@ -197,14 +212,22 @@ export class Exporter {
   private session = new HealthSession(8);
   private readonly caps = new Map<string, Capabilities>();
   private readonly inFlight = new Set<string>();
+  /** Health and capability probes. */
   private readonly slots: Slots;
+  /** Query file runs: a pool of their own, so that a slow file (a hanging provider, many requests) never delays a health probe. */
+  private readonly querySlots: Slots;
   private readonly probeSlots = new Slots(4);
+  /** /probe requests in flight by target, module and timeout: a scrape asking for one already running shares it. */
+  private readonly probing = new Map<string, { result: Promise<string | 'busy' | 'unknown'>; waiting: number; abort: AbortController }>();
+  /** How long the last update() took: the next one waits at least 4 times that (updates stay under a fifth of the CPU). */
+  private updateMs = 0;
+  private body?: Buffer;
   private readonly abort = new AbortController();
   private timer?: NodeJS.Timeout;
   private updateTimer?: NodeJS.Timeout;
   private text = '';
   /** Per interface: the probe (its time) last counted in errors_total as a wrong chain, and whether it was up. */
-  private readonly seen = new Map<string, { wrongChainAt?: number; countedAt?: number; up?: boolean }>();
+  private readonly seen = new Map<string, { wrongChainAt?: number; countedAt?: number; up?: boolean; dropped?: boolean }>();
   private readonly rpcSystems = new Map<string, 'jsonrpc' | 'http'>();
   private readonly now: () => number;
   private readonly log: (line: string) => void;
@@ -216,6 +239,7 @@ export class Exporter {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => undefined);
     this.slots = new Slots(Math.max(1, options.concurrency));
+    this.querySlots = new Slots(Math.max(1, options.concurrency));
     // Every request in flight listens to the stop signal (a probe sends up to a dozen at once).
     setMaxListeners(Math.max(100, options.concurrency * 64), this.abort.signal);
     const r = this.registry;
@@ -282,6 +306,11 @@ export class Exporter {
   /** The last rendered text: what a scrape answers (no network). */
   metrics(): string {
     return this.text;
+  }
+
+  /** The same text as UTF-8, encoded once per rendering: every scrape sends this one buffer (a slow reader holds no copy). */
+  metricsBody(): Buffer {
+    return (this.body ??= Buffer.from(this.text, 'utf8'));
   }
 
   get signal(): AbortSignal {
@@ -372,9 +401,9 @@ export class Exporter {
       const k = key(q.name, '\u0001query');
       if (this.inFlight.has(k)) continue;
       this.inFlight.add(k);
-      jobs.push(this.slots.run(() => this.runQuery(q, signal)).finally(() => this.inFlight.delete(k)));
+      jobs.push(this.querySlots.run(() => this.runQuery(q, signal)).finally(() => this.inFlight.delete(k)));
     }
-    await Promise.all(jobs.map((j) => j.catch((err: unknown) => this.log(`internal error: ${err instanceof Error ? err.message : String(err)}`))));
+    await Promise.all(jobs.map((j) => j.catch((err: unknown) => this.log(`internal error: ${masker.mask(err instanceof Error ? err.message : String(err))}`))));
   }
 
   private observe(provider: string, iface: InterfaceId, op: ProbeOperation, outcome: Outcome): void {
@@ -402,8 +431,8 @@ export class Exporter {
     if (!last.ok) {
       const kind = errorKind(last);
       if (kind !== 'cancelled') this.errors.inc({ ...labels, kind });
-      if (seen.up !== false) this.log(`${p.name} ${iface} (${hostOf(p.endpoints[iface])}) down: ${kind.replace('_', ' ')}`);
-    } else if (seen.up === false) this.log(`${p.name} ${iface} (${hostOf(p.endpoints[iface])}) up again`);
+      if (seen.up !== false) this.log(`${shownName(p.name)} ${iface} (${hostOf(p.endpoints[iface])}) down: ${kind.replace('_', ' ')}`);
+    } else if (seen.up === false) this.log(`${shownName(p.name)} ${iface} (${hostOf(p.endpoints[iface])}) up again`);
     seen.up = last.ok;
     this.scheduleUpdate();
   }
@@ -422,59 +451,96 @@ export class Exporter {
     this.scheduleUpdate();
   }
 
+  /**
+   * One run of a query file, as the CLI runs it (pipeline.ts) with the exporter's bounds: no request
+   * waits longer than --timeout (a file's `timeout:` may shorten it, never lengthen it), nothing that
+   * changes state is sent (loadConfig refuses `confirm: broadcast`; this is the backstop), and an
+   * answer too large for memory goes to a folder of this run's own, removed when it ends.
+   */
   private async runQuery(q: MonitoredQueryFile, signal: AbortSignal): Promise<void> {
     const { resolved, queryContext } = this.config;
     const networks = this.networks;
-    const result = await runPrepared(q.prepared, {
-      execute: requestOptions(
-        { requestTimeoutMs: this.options.timeoutMs, maxDocumentBytes: 4 * 1024 * 1024, maxDownloadBytes: 16 * 1024 * 1024 },
-        { http: this.options.http, spillDir: this.options.spillDir },
-        'silent',
-      ),
-      networkOf: (p) => networks.get(p.name) || undefined,
-      concurrency: 4,
-      signal,
-      resolveProvider: (p) => resolved.get(p.name) ?? p,
-      account: readAccountForQuery,
-      ...queryContext,
-    });
+    if (signal.aborted) return;
+    // (A folder that cannot be made, the exporter stopping meanwhile: the run goes on without one; an answer past 4 MB is then an error.)
+    const spillDir = this.options.spillDir ? await mkdtemp(path.join(this.options.spillDir, 'run-')).catch(() => undefined) : undefined;
+    let result;
+    try {
+      result = await runPrepared(q.prepared, {
+        execute: requestOptions(
+          { requestTimeoutMs: this.options.timeoutMs, maxDocumentBytes: 4 * 1024 * 1024, maxDownloadBytes: 16 * 1024 * 1024 },
+          { http: this.options.http, spillDir },
+          'silent',
+        ),
+        maxTimeoutMs: this.options.timeoutMs,
+        confirmBroadcast: async () => false,
+        networkOf: (p) => networks.get(p.name) || undefined,
+        concurrency: 4,
+        signal,
+        resolveProvider: (p) => resolved.get(p.name) ?? p,
+        receipt: receiptRunner,
+        account: readAccountForQuery,
+        ...queryContext,
+      });
+    } finally {
+      if (spillDir) await rm(spillDir, { recursive: true, force: true }).catch(() => undefined);
+    }
     if (signal.aborted || !this.config.queries.includes(q)) return;
     const file = q.name;
+    const shown = shownName(file);
     this.queryPassed.retain((l) => l.file !== file);
+    // What the other files hold stays; this one gets what is left of MAX_QUERY_SERIES.
+    const max = this.options.maxQuerySeries ?? MAX_QUERY_SERIES;
+    let room = max - this.queryPassed.size;
+    let dropped = 0;
+    const put = (request: string, provider: string, ok: boolean) => {
+      if (room-- > 0) this.queryPassed.set({ file, request, provider }, ok ? 1 : 0);
+      else dropped++;
+    };
     let failed = 0;
     for (const r of result.reports[0]?.run.requests ?? []) {
       if (r.skipped) continue;
       const acrossOk = r.across.every((a) => a.passed);
       if (r.error !== undefined || r.runs.length === 0) {
-        this.queryPassed.set({ file, request: r.request.name, provider: '' }, 0);
+        put(r.request.name, '', false);
         failed++;
         continue;
       }
       for (const run of r.runs) {
         const ok = acrossOk && run.assertions.every((a) => a.passed) && run.record.error === undefined;
         if (!ok) failed++;
-        this.queryPassed.set({ file, request: r.request.name, provider: run.provider }, ok ? 1 : 0);
+        put(r.request.name, run.provider, ok);
       }
     }
     this.queryDuration.set({ file }, (result.reports[0]?.run.elapsedMs ?? 0) / 1000);
-    const wasFailing = this.seen.get(key(file, '\u0001query'))?.up === false;
-    if (failed > 0 && !wasFailing) this.log(`query file ${file}: ${failed} request(s) failing`);
-    else if (failed === 0 && wasFailing) this.log(`query file ${file}: passing again`);
-    this.seen.set(key(file, '\u0001query'), { up: failed === 0 });
+    const k = key(file, '\u0001query');
+    const was = this.seen.get(k);
+    if (failed > 0 && was?.up !== false) this.log(`query file ${shown}: ${failed} request(s) failing`);
+    else if (failed === 0 && was?.up === false) this.log(`query file ${shown}: passing again`);
+    if (dropped > 0 && !was?.dropped)
+      this.log(`query file ${shown}: ${dropped} result(s) not exported (chain_endpoints_query_passed holds at most ${max} series)`);
+    this.seen.set(k, { up: failed === 0, dropped: dropped > 0 });
     this.scheduleUpdate();
   }
 
-  /** Coalesces the updates of many probes finishing together into one rendering. */
+  /**
+   * Coalesces the updates of many probes finishing together into one rendering, at least 50 ms
+   * apart and at least 4 times as long apart as the last took: thousands of providers (an update of
+   * 20,000 series takes a few hundred ms) cost at most a fifth of the CPU, not all of it.
+   */
   private scheduleUpdate(): void {
     if (this.updateTimer || this.abort.signal.aborted) return;
-    this.updateTimer = setTimeout(() => {
-      this.updateTimer = undefined;
-      this.update();
-    }, 50);
+    this.updateTimer = setTimeout(
+      () => {
+        this.updateTimer = undefined;
+        this.update();
+      },
+      Math.max(50, Math.min(10_000, 4 * this.updateMs)),
+    );
   }
 
   /** Reads the classified rows into the gauges, then renders the text a scrape serves. */
   update(): void {
+    const started = performance.now();
     const { providers } = this.config;
     const now = this.now();
     const rows: InterfaceHealth[] = this.health.assess(providers, (p) => ({ chainId: p.chainId, evmChainId: p.evmChainId }));
@@ -508,6 +574,7 @@ export class Exporter {
     this.capabilityGauges();
     this.lastRound.set({}, Math.floor(now / 1000));
     this.render();
+    this.updateMs = performance.now() - started;
   }
 
   private capabilityGauges(): void {
@@ -533,44 +600,75 @@ export class Exporter {
 
   private render(): void {
     this.text = this.registry.render();
+    this.body = undefined;
   }
 
   /**
    * The /probe endpoint: one probe of `module` (an interface id) of provider `target`, now, within
-   * `timeoutMs`; at most 4 at once (undefined when all are busy). The text has blackbox_exporter's
-   * probe_success and probe_duration_seconds and this exporter's height and chain id gauges.
+   * `timeoutMs`; at most 4 at once ('busy' past them). A request for a probe already running (the
+   * same target, module and timeout: two Prometheus servers of a pair) waits for that one instead
+   * of starting another; the probe is aborted when every request waiting for it has gone
+   * (`client`: the scrape's connection closed). The text has blackbox_exporter's probe_success and
+   * probe_duration_seconds and this exporter's height and chain id gauges.
    */
-  async probeNow(target: string, module: InterfaceId, timeoutMs: number): Promise<string | 'busy' | 'unknown'> {
+  async probeNow(target: string, module: InterfaceId, timeoutMs: number, client?: AbortSignal): Promise<string | 'busy' | 'unknown'> {
     const p = this.config.providers.find((x) => x.name === target);
     const real = this.config.resolved.get(target);
     const address = real?.endpoints[module];
     if (!p || !real || !address) return 'unknown';
-    if (this.probeSlots.inFlight >= 4) return 'busy';
-    return this.probeSlots.run(async () => {
-      // The probe's own deadline (timeoutMs) fires first and says "timeout"; this one is the backstop.
-      const timeout = AbortSignal.timeout(timeoutMs + 250);
-      const signal = AbortSignal.any([timeout, this.abort.signal]);
-      const monitor = new HealthMonitor({ http: this.options.http, timeoutMs, window: 1, now: this.now });
-      const started = performance.now();
-      await monitor.refresh([{ ...real, endpoints: { [module]: address } }], signal);
-      const seconds = (performance.now() - started) / 1000;
-      const last = monitor.history(p.name, module).at(-1);
-      const r = new Registry();
-      r.family('probe_success', 'Whether the probe succeeded.', 'gauge', []).set({}, last?.ok ? 1 : 0);
-      r.family('probe_duration_seconds', 'How long the probe took.', 'gauge', []).set({}, Math.round(seconds * 1e6) / 1e6);
-      if (last?.ok && last.height !== undefined)
-        r.family('chain_endpoints_height', 'The latest block height the interface reported.', 'gauge', []).set({}, Number(last.height));
-      const expected = module === 'evmRpc' || module === 'evmWs' ? p.evmChainId?.toLowerCase() : p.chainId;
-      if (last?.ok && last.chainId !== undefined && expected !== undefined)
-        r.family('chain_endpoints_chain_id_match', 'Whether the chain id reported is the one declared for the provider.', 'gauge', []).set(
-          {},
-          last.chainId === expected ? 1 : 0,
-        );
-      if (last && !last.ok) {
-        const kind = timeout.aborted && errorKind(last) === 'cancelled' ? 'timeout' : errorKind(last);
-        r.family('chain_endpoints_probe_error', 'The failed probe, by kind.', 'gauge', ['kind']).set({ kind }, 1);
-      }
-      return r.render();
-    });
+    const k = `${key(target, module)}\u0000${timeoutMs}`;
+    let entry = this.probing.get(k);
+    if (!entry) {
+      if (this.probeSlots.inFlight >= 4) return 'busy';
+      const abort = new AbortController();
+      const started = this.probeSlots.run(() => this.probeOnce(p, { ...real, endpoints: { [module]: address } }, module, timeoutMs, abort.signal));
+      const created = { result: started, waiting: 0, abort };
+      entry = created;
+      this.probing.set(k, created);
+      void started.finally(() => {
+        if (this.probing.get(k) === created) this.probing.delete(k);
+      });
+    }
+    const shared = entry;
+    shared.waiting++;
+    const leave = () => {
+      if (--shared.waiting > 0) return;
+      shared.abort.abort();
+      if (this.probing.get(k) === shared) this.probing.delete(k);
+    };
+    if (client?.aborted) leave();
+    else client?.addEventListener('abort', leave, { once: true });
+    try {
+      return await shared.result;
+    } finally {
+      client?.removeEventListener('abort', leave);
+    }
+  }
+
+  private async probeOnce(p: Provider, one: Provider, module: InterfaceId, timeoutMs: number, gone: AbortSignal): Promise<string> {
+    // The probe's own deadline (timeoutMs) fires first and says "timeout"; this one is the backstop.
+    const timeout = AbortSignal.timeout(timeoutMs + 250);
+    const signal = AbortSignal.any([timeout, this.abort.signal, gone]);
+    const monitor = new HealthMonitor({ http: this.options.http, timeoutMs, window: 1, now: this.now });
+    const started = performance.now();
+    await monitor.refresh([one], signal);
+    const seconds = (performance.now() - started) / 1000;
+    const last = monitor.history(p.name, module).at(-1);
+    const r = new Registry();
+    r.family('probe_success', 'Whether the probe succeeded.', 'gauge', []).set({}, last?.ok ? 1 : 0);
+    r.family('probe_duration_seconds', 'How long the probe took.', 'gauge', []).set({}, Math.round(seconds * 1e6) / 1e6);
+    if (last?.ok && last.height !== undefined)
+      r.family('chain_endpoints_height', 'The latest block height the interface reported.', 'gauge', []).set({}, Number(last.height));
+    const expected = module === 'evmRpc' || module === 'evmWs' ? p.evmChainId?.toLowerCase() : p.chainId;
+    if (last?.ok && last.chainId !== undefined && expected !== undefined)
+      r.family('chain_endpoints_chain_id_match', 'Whether the chain id reported is the one declared for the provider.', 'gauge', []).set(
+        {},
+        last.chainId === expected ? 1 : 0,
+      );
+    if (last && !last.ok) {
+      const kind = timeout.aborted && errorKind(last) === 'cancelled' ? 'timeout' : errorKind(last);
+      r.family('chain_endpoints_probe_error', 'The failed probe, by kind.', 'gauge', ['kind']).set({ kind }, 1);
+    }
+    return r.render();
   }
 }

@@ -11,9 +11,21 @@ export type Labels = Readonly<Record<string, string>>;
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-/** A label value as the text format writes it: `\` `"` and line feeds escaped. */
+/** An unpaired surrogate: JavaScript text that is not Unicode (UTF-8 has no bytes for it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A value with none of these is written as it is (the common case: one test, no copy). */
+const NEEDS_ESCAPE = /[\\"\n\uD800-\uDFFF]/;
+
+/** `v` as the UTF-8 text will carry it: each lone surrogate U+FFFD (String.prototype.toWellFormed). */
+export function wellFormed(v: string): string {
+  return v.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** A label value as the text format writes it: well-formed, then `\` `"` and line feeds escaped. */
 export function escapeLabelValue(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  if (!NEEDS_ESCAPE.test(v)) return v;
+  return wellFormed(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
 /** HELP text: `\` and line feeds escaped. */
@@ -53,18 +65,22 @@ export class Family {
     for (const l of labelNames) if (!LABEL.test(l) || l.startsWith('__') || l === 'le') throw new RangeError(`bad label name ${l}`);
   }
 
+  /** The labels as the text writes them: the series' key (equal texts are one series). */
+  private textOf(labels: Labels): string {
+    return this.labelNames.map((l) => `${l}="${escapeLabelValue(labels[l] ?? '')}"`).join(',');
+  }
+
   private get(labels: Labels): Series {
-    const key = this.labelNames.map((l) => labels[l] ?? '').join('\u0000');
-    let s = this.series.get(key);
+    const text = this.textOf(labels);
+    let s = this.series.get(text);
     if (!s) {
-      const text = this.labelNames.map((l) => `${l}="${escapeLabelValue(labels[l] ?? '')}"`).join(',');
       s = { labels: { ...labels }, text, value: 0 };
       if (this.type === 'histogram') {
         s.buckets = this.buckets.map(() => 0);
         s.sum = 0;
         s.count = 0;
       }
-      this.series.set(key, s);
+      this.series.set(text, s);
     }
     return s;
   }
@@ -86,7 +102,7 @@ export class Family {
 
   /** Removes the series of these labels (a value that is no longer known). */
   remove(labels: Labels): void {
-    this.series.delete(this.labelNames.map((l) => labels[l] ?? '').join('\u0000'));
+    this.series.delete(this.textOf(labels));
   }
 
   /** Keeps only the series `keep` accepts. */

@@ -3,11 +3,17 @@
 // configuration and logs why), starts the exporter (exporter.ts) and its HTTP server (server.ts) on
 // loopback unless told otherwise, and stops within 2 s of SIGTERM or SIGINT with exit 0. Logs name
 // providers and hosts only: never an address's path or query, a header or a secret.
+//
+// Query files may come from a repository (docs/query-files.md, "What a file may do"): besides the
+// query-file runner's own rules, a file that would change state (`confirm: broadcast`: once per
+// interval, for as long as the exporter runs) is refused at start, and what the files may cost is
+// bounded before anything runs (their bytes, their requests, the length of the labels they name).
 
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { errorMessage } from '../base/errors';
+import { clean } from '../base/text';
 import { type Provider } from '../config/providers';
 import { envSecrets } from '../config/envSecrets';
 import { secretContext } from '../config/secrets';
@@ -15,7 +21,8 @@ import { HttpClient } from '../transport/http';
 import { type CliIo, readProvidersFile, readText } from '../queries/cli';
 import { UsageError } from '../queries/cliArgs';
 import { prepareRun, stopText } from '../queries/pipeline';
-import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf } from './exporter';
+import { Exporter, type ExporterConfig, type MonitoredQueryFile, hostOf, shownName } from './exporter';
+import { wellFormed } from './metrics';
 import { type OtlpPush, startOtlpPush } from './otlp';
 import { type ServeOptions, SERVE_USAGE, isLoopback, parseServeArgs } from './serveArgs';
 import { createExporterServer } from './server';
@@ -30,6 +37,12 @@ export interface ServeIo extends CliIo {
 /** Query files found under a folder: at most this many (a folder of thousands is a mistake). */
 const MAX_QUERY_FILES = 500;
 const MAX_DEPTH = 8;
+/** The query files' text, all together: at most this many bytes. */
+export const MAX_QUERY_BYTES = 16 * 1024 * 1024;
+/** Requests over every query file: at most this many (each runs once per interval). */
+export const MAX_QUERY_REQUESTS = 5_000;
+/** A `file` or `request` label: at most this many characters. */
+export const MAX_QUERY_LABEL_CHARS = 256;
 
 function findQueryFiles(dir: string, shown: string): string[] {
   const out: string[] = [];
@@ -60,6 +73,13 @@ function findQueryFiles(dir: string, shown: string): string[] {
 export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<string, string | undefined>>): ExporterConfig {
   const providers = readProvidersFile(path.resolve(cwd, o.providersFile), o.providersFile);
   if (providers.length === 0) throw new UsageError(`${o.providersFile}: no providers`);
+  // Names are unique regardless of case; two that differ only in an unpaired surrogate would still be one label.
+  const labels = new Set<string>();
+  for (const p of providers) {
+    const label = wellFormed(p.name);
+    if (labels.has(label)) throw new UsageError(`${o.providersFile}: two providers would both be labelled provider="${label}": rename one`);
+    labels.add(label);
+  }
   // The CLI's source (core/config/envSecrets.ts), built once as the query pipeline reads it
   // (secretContext): a secret not set is an error at start; the masker fed with every value.
   const secrets = secretContext(envSecrets(env));
@@ -88,9 +108,19 @@ export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<st
   }
   const names = new Set<string>();
   const queries: MonitoredQueryFile[] = [];
+  let bytes = 0;
+  let requests = 0;
   for (const s of sources) {
-    if (names.has(s.name)) throw new UsageError(`two query files would both be labelled file="${s.name}": give their folders apart`);
-    names.add(s.name);
+    const label = wellFormed(s.name);
+    if (names.has(label)) throw new UsageError(`two query files would both be labelled file="${label}": give their folders apart`);
+    names.add(label);
+    if (label.length > MAX_QUERY_LABEL_CHARS) throw new UsageError(`${s.shown}: its label file="…" would be longer than ${MAX_QUERY_LABEL_CHARS} characters`);
+    try {
+      bytes += statSync(s.file).size;
+    } catch {
+      // readText below says why.
+    }
+    if (bytes > MAX_QUERY_BYTES) throw new UsageError(`${s.shown}: the query files hold more than ${MAX_QUERY_BYTES / 1024 / 1024} MiB in all`);
     const prepared = prepareRun([{ name: s.shown, source: readText(s.file, s.shown) }], {
       providers,
       env,
@@ -98,7 +128,21 @@ export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<st
       envHint: (n) => `the exporter reads no environment variable through \${env:${n}}`,
     });
     if (prepared.stop) throw new UsageError(stopText(prepared.stop));
-    if (prepared.files[0].file.requests.length === 0) throw new UsageError(`${s.shown}: no requests`);
+    const file = prepared.files[0].file;
+    if (file.requests.length === 0) throw new UsageError(`${s.shown}: no requests`);
+    for (const r of file.requests) {
+      if (r.confirmed)
+        throw new UsageError(
+          `${s.shown}:${r.line}:1: request ${r.name} says "confirm: broadcast": the exporter never sends a request that changes state (it would send it once per interval); run it with chain-endpoints run`,
+        );
+      if (r.name.length > MAX_QUERY_LABEL_CHARS)
+        throw new UsageError(`${s.shown}:${r.line}:1: a request name longer than ${MAX_QUERY_LABEL_CHARS} characters (its label request="…")`);
+    }
+    requests += file.requests.length;
+    if (requests > MAX_QUERY_REQUESTS)
+      throw new UsageError(
+        `${s.shown}: the query files hold more than ${MAX_QUERY_REQUESTS} requests in all (each runs once per interval): split them across exporters`,
+      );
     queries.push({ name: s.name, prepared });
   }
 
@@ -107,12 +151,13 @@ export function loadConfig(o: ServeOptions, cwd: string, env: Readonly<Record<st
 }
 
 function describe(config: ExporterConfig): string {
-  const hosts = config.providers.map((p) => `${p.name} (${[...new Set(Object.values(p.endpoints).map((a) => hostOf(a)))].join(', ')})`);
+  const hosts = config.providers.map((p) => `${shownName(p.name)} (${[...new Set(Object.values(p.endpoints).map((a) => hostOf(a)))].join(', ')})`);
   return `${config.providers.length} provider(s): ${hosts.join('; ')}; ${config.queries.length} query file(s)`;
 }
 
 export async function runServe(argv: readonly string[], io: ServeIo): Promise<number> {
-  const log = (line: string) => io.err(`${new Date().toISOString()} chain-endpoints serve: ${line}\n`);
+  // One line per event whatever a name or a file's diagnostic holds (a line feed would forge the next line, an ESC reach the terminal).
+  const log = (line: string) => io.err(`${new Date().toISOString()} chain-endpoints serve: ${clean(line, 100_000)}\n`);
   let options: ServeOptions;
   let config: ExporterConfig;
   try {
@@ -123,7 +168,9 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     }
     config = loadConfig(options, io.cwd, io.env);
   } catch (err) {
-    io.err(`chain-endpoints serve: ${errorMessage(err)}\n${err instanceof UsageError ? 'Run "chain-endpoints serve --help" for the options.\n' : ''}`);
+    io.err(
+      `chain-endpoints serve: ${clean(errorMessage(err), 100_000)}\n${err instanceof UsageError ? 'Run "chain-endpoints serve --help" for the options.\n' : ''}`,
+    );
     return 2;
   }
   if (io.signal?.aborted) return 0;

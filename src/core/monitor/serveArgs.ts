@@ -16,8 +16,10 @@ options:
   --listen HOST:PORT     where to serve /metrics, /probe and /-/healthy (default 127.0.0.1:9464, loopback);
                          another host (0.0.0.0, a LAN address) only when you name it
   --interval DURATION    between probes of an interface, e.g. 30s, 500ms, 2m (default 30s; at least 100ms)
-  --timeout DURATION     per request (default 10s; a health probe waits at most 10s)
-  --concurrency N        probes in flight at once, overall (default 8)
+  --timeout DURATION     per request (default 10s; a health probe waits at most 10s; a query file's own
+                         timeout: may shorten it, never lengthen it)
+  --concurrency N        health and capability probes in flight at once (default 8); as many query file
+                         runs besides, so that a slow query file never delays a health probe
   --otlp URL             also push the metrics to an OpenTelemetry collector over OTLP/HTTP (JSON) on the same
                          interval, e.g. http://127.0.0.1:4318 (/v1/metrics is added to a bare host); http or
                          https only, never user:password@

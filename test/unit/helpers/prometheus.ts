@@ -30,3 +30,36 @@ export function promtoolCheckMetrics(text: string): { status: number | null; out
 }
 
 export const REPO_ROOT = ROOT;
+
+/** Label values a configured name, a file name or an error could hold. */
+export const HOSTILE_VALUES = [
+  'q"uote',
+  'back\\slash\\',
+  'new\nline',
+  'cr\rx',
+  'ls\u2028ps\u2029',
+  'lone\uD800',
+  'lone\uDC00',
+  'pair\uD83D\uDE00',
+  'tab\tx',
+  'nul\u0000x',
+  'del\u007f esc\u001b[31m',
+  'bom\uFEFF',
+  'a}b{c=d,e="f"',
+  '# HELP x y',
+  'x'.repeat(100_000),
+  '',
+];
+
+/** The sample lines of a text read back as its UTF-8 bytes: names with labels that occur twice. */
+export function duplicateSeries(text: string): string[] {
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const line of Buffer.from(text, 'utf8').toString('utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const series = line.slice(0, line.lastIndexOf(' '));
+    if (seen.has(series)) twice.push(series.slice(0, 200));
+    seen.add(series);
+  }
+  return twice;
+}

@@ -3,8 +3,8 @@
 // Prometheus reads them; and the real promtool checks the text.
 
 import * as assert from 'node:assert/strict';
-import { Registry, escapeHelp, escapeLabelValue, formatValue } from '../../../../src/core/monitor/metrics';
-import { promtoolCheckMetrics } from '../../helpers/prometheus';
+import { Registry, escapeHelp, escapeLabelValue, formatValue, wellFormed } from '../../../../src/core/monitor/metrics';
+import { HOSTILE_VALUES, duplicateSeries, promtoolCheckMetrics } from '../../helpers/prometheus';
 
 describe('monitor: metric registry and exposition', () => {
   it('escapes label values and HELP text as the text format says', () => {
@@ -16,6 +16,34 @@ describe('monitor: metric registry and exposition', () => {
     assert.equal(text, '# HELP t_up Help with a\\nline feed and \\\\.\n# TYPE t_up gauge\nt_up{provider="evil\\"}\\nname\\\\"} 1\n');
     // One sample per line: the line feed in the value never starts a line.
     assert.equal(text.split('\n').filter((l) => l.startsWith('name')).length, 0);
+  });
+
+  it('writes any label value as one valid line: lone surrogates as U+FFFD, and values that read the same are one series', function () {
+    this.timeout(600_000); // a first install of promtool downloads Debian's package
+    assert.equal(wellFormed('a\uD800b\uDC00c\uD83D\uDE00'), 'a\uFFFDb\uFFFDc\uD83D\uDE00');
+    const r = new Registry();
+    const up = r.family('t_up', 'Up.', 'gauge', ['network', 'provider']);
+    const h = r.family('t_seconds', 'Durations.', 'histogram', ['provider'], [0.1]);
+    for (const [i, v] of HOSTILE_VALUES.entries()) {
+      up.set({ network: v, provider: v }, i);
+      h.observe({ provider: v }, 0.05);
+    }
+    // The two lone surrogates read the same once encoded ("lone\uFFFD"): one series each family, not two lines.
+    assert.equal(up.size, HOSTILE_VALUES.length - 1);
+    assert.equal(h.size, HOSTILE_VALUES.length - 1);
+    // A NUL no longer joins values into one key: ("a\0b", "c") and ("a", "b\0c") are two series.
+    up.set({ network: 'a\u0000b', provider: 'c' }, 1);
+    up.set({ network: 'a', provider: 'b\u0000c' }, 2);
+    assert.equal(up.size, HOSTILE_VALUES.length + 1);
+    const text = r.render();
+    assert.deepEqual(duplicateSeries(text), []);
+    assert.ok(!/[\uD800-\uDFFF]/.test(text.replace(/\uD83D\uDE00/g, '')), 'no lone surrogate left');
+    // Every sample is one line: a value's line feed never starts one.
+    for (const line of text.split('\n')) assert.ok(line === '' || /^(# (HELP|TYPE) )?t_(up|seconds)/.test(line), line.slice(0, 80));
+    const checked = promtoolCheckMetrics(text);
+    assert.equal(checked.status, 0, checked.out);
+    up.remove({ network: 'lone\uDC00', provider: 'lone\uD800' });
+    assert.ok(!r.render().includes('t_up{network="lone\uFFFD"'));
   });
 
   it('writes histograms with cumulative buckets, +Inf, _sum and _count', () => {
