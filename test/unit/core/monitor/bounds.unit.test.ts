@@ -296,7 +296,8 @@ describe('monitor: what scrapes, slow clients and query files can cost the expor
         });
       });
       // Names are trimmed and unique regardless of case; the second lone surrogate would collide (refused below).
-      const names = HOSTILE_VALUES.filter((v) => v.trim() !== '' && v !== 'lone\uDC00');
+      // A provider's name is at most 100 characters (core/config/providers.ts): the longest value is cut to that.
+      const names = HOSTILE_VALUES.filter((v) => v.trim() !== '' && v !== 'lone\uDC00').map((v) => v.slice(0, 100));
       const providers = names.map((name, i) => ({
         name,
         ...(i % 2 ? { network: name.slice(0, 100) } : { chainId: name.slice(0, 300) }),
