@@ -31,11 +31,12 @@ export function jsonTextOf(v: unknown): string | undefined {
   }
 }
 
-/** One line, no control characters, at most `max` characters (with an ellipsis when cut). */
+/** One line, no control or direction characters, at most `max` characters (with an ellipsis when cut). */
 export function clean(s: string, max: number): string {
   const line = s
     .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
     .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
+    .replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]+/g, '') // direction marks and overrides (they turn a line around)
     .replace(/\s+/g, ' ')
     .trim();
   return line.length > max ? l10n.t('{0}… ({1} characters)', line.slice(0, max).trimEnd(), line.length) : line;

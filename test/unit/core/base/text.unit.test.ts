@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../../../../src/core/base/text';
+import { clean, hexQuantityDecimal, hexText, isEvmAddress, jsonTextOf, lowerEvmAddress, scalarText } from '../../../../src/core/base/text';
 
 describe("text: hex checks of a node's fields and of input", () => {
   it('isEvmAddress: 0x and exactly 40 hex digits, either case; anything else is not', () => {
@@ -43,5 +43,24 @@ describe("text: hex checks of a node's fields and of input", () => {
     assert.equal(hexText(1), undefined);
     assert.equal(lowerEvmAddress('0x' + 'AB'.repeat(20)), '0x' + 'ab'.repeat(20));
     assert.equal(lowerEvmAddress('0x' + 'AB'.repeat(19)), undefined);
+  });
+});
+
+describe("text: a server's text in a sentence", () => {
+  it('clean(): one line without control or direction characters, cut with its length', () => {
+    assert.equal(clean('a\nb\u2028c\u001b[31md', 100), 'a b cd');
+    assert.equal(clean('evil\u202Etxt.exe\u2066x\u2069', 100), 'eviltxt.exex');
+    assert.equal(clean('x'.repeat(50), 10), 'xxxxxxxxxx… (50 characters)');
+  });
+
+  it('scalarText() and jsonTextOf(): scalars as text, anything else the fallback; a list too deep to print is undefined', () => {
+    assert.deepEqual(
+      [scalarText('a'), scalarText(5), scalarText(5n), scalarText(true), scalarText(null), scalarText({}, '?'), scalarText([1])],
+      ['a', '5', '5', 'true', '', '?', ''],
+    );
+    const deep = JSON.parse(`${'['.repeat(100_000)}1${']'.repeat(100_000)}`);
+    assert.equal(scalarText(deep), '');
+    assert.equal(jsonTextOf(deep), undefined);
+    assert.equal(jsonTextOf({ a: [1] }), '{"a":[1]}');
   });
 });

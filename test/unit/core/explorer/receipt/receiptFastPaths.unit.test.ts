@@ -122,6 +122,9 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
       '<',
       '[',
       'é',
+      '\u202E',
+      '\u2066',
+      '\u200F',
     ];
     const values: unknown[] = [
       undefined,
@@ -152,6 +155,15 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
       assert.equal(esc(v), escSlow(v), JSON.stringify(v));
       assert.equal(id(v), idSlow(v), JSON.stringify(v));
     }
+  });
+
+  it('drops direction marks and overrides from values and identifiers (a right-to-left override turned the rest of a line around)', () => {
+    for (const v of ['moni\u202Eker', '\u2066evil\u2069', 'a\u200Fb', '\u061C']) {
+      assert.ok(!/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.test(esc(v)), JSON.stringify(esc(v)));
+      assert.ok(!/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.test(id(v)), JSON.stringify(id(v)));
+    }
+    assert.equal(esc('moni\u202Eker'), 'moniker');
+    assert.equal(id('0xab\u202Ecd'), '`0xabcd`');
   });
 
   it('signed amounts: whole numbers decided without esc(), the same text esc() gives; anything else through esc()', () => {
