@@ -31,12 +31,22 @@ export function jsonTextOf(v: unknown): string | undefined {
   }
 }
 
+/** Unicode's direction marks, embeddings, overrides and isolates, as a character class's contents: a right-to-left override in a server's text turns the rest of its line around. */
+export const DIRECTION_CHARS = '\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069';
+const DIRECTION = new RegExp(`[${DIRECTION_CHARS}]`);
+const DIRECTIONS = new RegExp(`[${DIRECTION_CHARS}]+`, 'g');
+
+/** `s` without direction characters. */
+export function withoutDirectionMarks(s: string): string {
+  return DIRECTION.test(s) ? s.replace(DIRECTIONS, '') : s;
+}
+
 /** One line, no control or direction characters, at most `max` characters (with an ellipsis when cut). */
 export function clean(s: string, max: number): string {
   const line = s
     .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
     .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
-    .replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]+/g, '') // direction marks and overrides (they turn a line around)
+    .replace(DIRECTIONS, '')
     .replace(/\s+/g, ' ')
     .trim();
   return line.length > max ? l10n.t('{0}… ({1} characters)', line.slice(0, max).trimEnd(), line.length) : line;

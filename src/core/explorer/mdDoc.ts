@@ -4,16 +4,12 @@
 
 import type { Coin } from './views';
 import { codeSpan as code } from '../documents/markdown';
-import { jsonTextOf } from '../base/text';
+import { DIRECTION_CHARS, jsonTextOf, withoutDirectionMarks } from '../base/text';
 
 const MAX_VALUE = 2000;
 
 /** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
 const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
-
-/** Unicode's direction marks, embeddings, overrides and isolates. */
-const DIRECTION = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
-const DIRECTIONS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** One line, no control or direction characters, cut at MAX_VALUE. */
 function flat(v: unknown): string {
@@ -27,7 +23,7 @@ function flat(v: unknown): string {
           : String(v as number);
   if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
   // Direction marks and overrides are dropped: a right-to-left override in a value turns the rest of its line around.
-  if (DIRECTION.test(s)) s = s.replace(DIRECTIONS, '');
+  s = withoutDirectionMarks(s);
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
   return s;
 }
@@ -49,7 +45,7 @@ export function escSlow(v: unknown): string {
 }
 
 /** What makes an identifier's code span other than one backtick each side: a control or direction character, or a backtick inside. */
-const NOT_SIMPLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029`\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+const NOT_SIMPLE = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\`${DIRECTION_CHARS}]`);
 
 /** An identifier: in a code span (the link provider finds it there). */
 export function id(v: unknown): string {

@@ -12,7 +12,7 @@ import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import { displayAmount } from '../decodeEvm';
 import { type ExplorerSource, rethrowCancel } from '../source';
-import { isEvmAddress } from '../../base/text';
+import { DIRECTION_CHARS, isEvmAddress } from '../../base/text';
 
 /** The most tokens read for one page (each: one balanceOf, and three metadata calls the first time). */
 export const MAX_TOKENS = 20;
@@ -69,7 +69,7 @@ export function hasBalanceOf(abi: Abi): boolean {
 }
 
 /** Control and direction characters: a right-to-left override in a name turns the rest of its line around. */
-const UNSHOWN = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
+const UNSHOWN = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029${DIRECTION_CHARS}]`, 'g');
 
 /** A name a contract or validator gives itself, as shown: without control or direction characters, at most `max` characters. */
 export function shownName(s: string, max: number): string {
