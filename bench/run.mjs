@@ -406,25 +406,36 @@ if (want('contracts')) {
 
 if (want('simulate')) {
   log('simulate (a simulation over the bare JSON-RPC requests it makes: eth_call engine; debug_traceCall with a 1,000-frame tree)');
-  // eth_call: 1,000 samples (a run is ~0.3-0.9 ms; at 200 the same code against itself measured 0.96-1.04x, at 1,000 0.99-1.01x).
-  const r = await runChild('simulate.mjs', { frames: q(1000, 100), warmup: q(20, 2), n: q(200, 10), callN: q(1000, 10) });
-  results.simulate = r;
-  const cr = ratio(r.call.ours.median, r.call.baseline.median);
+  // eth_call: 1,000 samples per process (a run is ~0.2-0.9 ms). One process's ratio of the simulation
+  // moves by a few hundredths from one process to the next (the bare pair against itself stays at
+  // 0.99-1.01x), so the case runs in 3 processes and each row reports the median of their ratios, each listed.
+  const runs = [];
+  for (let i = 0; i < q(3, 1); i++) runs.push(await runChild('simulate.mjs', { frames: q(1000, 100), warmup: q(20, 2), n: q(200, 10), callN: q(1000, 10) }));
+  results.simulate = runs;
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const each = (xs) => xs.map((v) => v.toFixed(2)).join(', ');
+  const callRatios = runs.map((r) => ratio(r.call.ours.median, r.call.baseline.median));
+  const sameRatios = runs.map((r) => ratio(r.call.same.a.median, r.call.same.b.median));
+  const cpuRatios = runs.map((r) => ratio(r.call.cpu.ours.median, r.call.cpu.baseline.median));
+  const cr = mid(callRatios);
+  const r = runs[callRatios.indexOf(cr)];
   row({
     case: 'simulate eth_call',
-    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(ratio(r.call.cpu.ours.median, r.call.cpu.baseline.median))})`,
+    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(), server in its own process; median of ${runs.length} processes (${each(callRatios)}; the bare pair against itself: ${each(sameRatios)}); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(mid(cpuRatios))})`,
     ours: [fmtMs(r.call.ours.median), fmtMs(r.call.ours.p90)],
     base: [fmtMs(r.call.baseline.median), fmtMs(r.call.baseline.p90)],
     ratio: x(cr),
     target: '≤ 1.15x',
     met: cr <= 1.15,
   });
-  const tr = ratio(r.trace.ours.median, r.trace.baseline.median);
+  const traceRatios = runs.map((t) => ratio(t.trace.ours.median, t.trace.baseline.median));
+  const tr = mid(traceRatios);
+  const t = runs[traceRatios.indexOf(tr)];
   row({
     case: 'simulate trace',
-    what: `simulate() on debug_traceCall with a ${r.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${r.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; CPU per run ${fmtMs(r.trace.cpu.ours.median)} vs ${fmtMs(r.trace.cpu.baseline.median)} (${x(ratio(r.trace.cpu.ours.median, r.trace.cpu.baseline.median))})`,
-    ours: [fmtMs(r.trace.ours.median), fmtMs(r.trace.ours.p90)],
-    base: [fmtMs(r.trace.baseline.median), fmtMs(r.trace.baseline.p90)],
+    what: `simulate() on debug_traceCall with a ${t.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${t.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; median of ${runs.length} processes (${each(traceRatios)}); CPU per run ${fmtMs(t.trace.cpu.ours.median)} vs ${fmtMs(t.trace.cpu.baseline.median)} (${x(mid(runs.map((v) => ratio(v.trace.cpu.ours.median, v.trace.cpu.baseline.median))))})`,
+    ours: [fmtMs(t.trace.ours.median), fmtMs(t.trace.ours.p90)],
+    base: [fmtMs(t.trace.baseline.median), fmtMs(t.trace.baseline.p90)],
     ratio: x(tr),
     target: '≤ 1.3x',
     met: tr <= 1.3,

@@ -6,6 +6,7 @@
 //   wspush  a WebSocket server that answers subscribe, then pushes N NewBlockHeader events
 //           (captured from the devnet, heights 1..N) as fast as the socket takes them
 //   fixed   one node:http server answering one fixed body (a generated block_results-like JSON)
+//   jsonrpc one node:http server answering each JSON-RPC method with a fixed result (`answers`: method -> result)
 import http from 'node:http';
 import { WebSocketServer, WebSocket } from 'ws';
 import { OUT, require } from './lib.mjs';
@@ -165,6 +166,21 @@ const kinds = {
     });
     const port = await listen(server);
     return { info: { url: `ws://127.0.0.1:${port}/websocket`, frameBytes: frame(1, 1).length }, commands: { sent: () => ({ sent: counts.sent }) } };
+  },
+
+  async jsonrpc({ answers }) {
+    // Each answer serialised per request, as a node does (and as this server did inside the case's process before).
+    const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const m = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answers[m.method] ?? null }));
+      });
+    });
+    const port = await listen(server);
+    return { info: { url: `http://127.0.0.1:${port}` }, commands: {} };
   },
 
   async fixed({ megabytes }) {

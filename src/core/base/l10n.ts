@@ -26,6 +26,13 @@ export function format(message: string, ...args: L10nArg[]): string {
 }
 
 let translator: Translator = format;
+/** Counts the translators installed: text made with t() may be kept while generation() is unchanged. */
+let installed = 0;
+
+/** Changes whenever the translator does (setTranslator): a sentence kept from an earlier t() is stale then. */
+export function generation(): number {
+  return installed;
+}
 
 /** Translates `message` (a literal English sentence) and fills its placeholders. */
 export function t(message: string, ...args: L10nArg[]): string {
@@ -62,4 +69,5 @@ export function join(...parts: (string | Message)[]): Message {
 /** Installs the translator (the editor passes vscode.l10n.t); undefined restores English. */
 export function setTranslator(fn: Translator | undefined): void {
   translator = fn ?? format;
+  installed++;
 }

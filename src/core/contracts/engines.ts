@@ -19,13 +19,21 @@ export interface Needs {
 }
 
 /** The engine for what the simulation needs, or what is missing. */
-export function engineFor(needs: Needs, s: EngineSupport): { engine: SimulationEngine } | { missing: 'bundle' | 'overrides' } {
-  if (s.simulateV1) return { engine: 'eth_simulateV1' };
-  if (needs.bundle) return { missing: 'bundle' };
-  if (s.traceCall) return { engine: 'debug_traceCall' };
-  if ((needs.overrides || needs.blockOverrides) && !s.callOverrides) return { missing: 'overrides' };
-  return { engine: 'eth_call' };
+export function engineFor(needs: Needs, s: EngineSupport): { readonly engine: SimulationEngine } | { readonly missing: 'bundle' | 'overrides' } {
+  if (s.simulateV1) return PICK.simulateV1;
+  if (needs.bundle) return PICK.noBundle;
+  if (s.traceCall) return PICK.traceCall;
+  if ((needs.overrides || needs.blockOverrides) && !s.callOverrides) return PICK.noOverrides;
+  return PICK.ethCall;
 }
+/** engineFor()'s answers, made once. */
+const PICK = {
+  simulateV1: { engine: 'eth_simulateV1' },
+  traceCall: { engine: 'debug_traceCall' },
+  ethCall: { engine: 'eth_call' },
+  noBundle: { missing: 'bundle' },
+  noOverrides: { missing: 'overrides' },
+} as const;
 
 export interface Alternative {
   readonly name: string;

@@ -234,7 +234,8 @@ export class ContractRegistry {
     const entries = index.byAddress.get(address.toLowerCase());
     if (!entries) return undefined;
     const n = network?.toLowerCase();
-    return entries.find((e) => !e.network || e.network.toLowerCase() === n);
+    for (const e of entries) if (!e.network || e.network.toLowerCase() === n) return e;
+    return undefined;
   }
 
   /** A setting's contract, made once per entry (an ABI is never changed once read). */

@@ -61,12 +61,16 @@ export interface SimulationCall {
 
 /** What the simulation needs of an engine. */
 export function needsOf(spec: SimulationSpec): Needs {
+  if (spec.overrides === undefined && spec.blockOverrides === undefined && spec.steps === undefined) return NEEDS_NOTHING;
   return {
     overrides: spec.overrides !== undefined && spec.overrides !== null && Object.keys(spec.overrides).length > 0,
     blockOverrides: spec.blockOverrides !== undefined && spec.blockOverrides !== null && Object.keys(spec.blockOverrides).length > 0,
     bundle: (spec.steps?.length ?? 0) > 1,
   };
 }
+
+/** A single call without overrides (most simulations): any engine runs it. */
+const NEEDS_NOTHING: Needs = Object.freeze({ overrides: false, blockOverrides: false, bundle: false });
 
 export interface SimulationSpec extends SimulationCall {
   /** A block number (decimal or 0x) or tag; latest by default. */
@@ -343,9 +347,10 @@ function specParts(
   ctx: ResolveContext,
 ): PreparedSimulation & { readonly calls: readonly SimulationCall[]; readonly steps: PreparedStep[] } {
   if (spec === null || typeof spec !== 'object') refuse(l10n.both('A simulation is an object: { address, function, args } or { steps: [...] }.'));
-  const block = blockParam(spec.block);
-  const overrides = checkOverrides(spec.overrides);
-  const blockOverrides = checkBlockOverrides(spec.blockOverrides);
+  // Most simulations give no block and no overrides: nothing to check for them.
+  const block = spec.block === undefined ? 'latest' : blockParam(spec.block);
+  const overrides = spec.overrides === undefined ? undefined : checkOverrides(spec.overrides);
+  const blockOverrides = spec.blockOverrides === undefined ? undefined : checkBlockOverrides(spec.blockOverrides);
   let calls: readonly SimulationCall[];
   if (spec.steps !== undefined) {
     if (!Array.isArray(spec.steps) || spec.steps.length === 0)
@@ -571,11 +576,11 @@ async function runTraceCall(evm: EvmCall, p: PreparedSimulation): Promise<RawSte
 }
 
 /**
- * The eth_call engine's two requests, sent together (one round trip of latency, not two), in that
- * order, both answers awaited at once: as a client sends them bare. Not an async function: the
- * simulation awaits the answers itself (a layer of promises less on the cheapest engine).
+ * The eth_call engine: its two requests sent together (one round trip of latency, not two), in that
+ * order, as a client sends them bare; each answer read as it settled. Two awaits, not
+ * Promise.allSettled (its result objects and element closures were most of this engine's own allocation).
  */
-function sendEthCall(evm: EvmCall, p: PreparedSimulation): Promise<[PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]> {
+async function runEthCall(evm: EvmCall, p: PreparedSimulation, provider: string): Promise<RawStep[]> {
   const tx = p.steps[0].tx;
   // The parameters written out (a spread of an empty list is an iteration all the same).
   const callParams: unknown[] = [tx, p.block];
@@ -583,11 +588,30 @@ function sendEthCall(evm: EvmCall, p: PreparedSimulation): Promise<[PromiseSettl
   if (p.blockOverrides) callParams.push(p.blockOverrides);
   const gasParams: unknown[] = [tx, p.block];
   if (p.overrides) gasParams.push(p.overrides);
-  return Promise.allSettled([evm('eth_call', callParams), evm('eth_estimateGas', gasParams)]);
+  const call = evm('eth_call', callParams);
+  const gas = evm('eth_estimateGas', gasParams);
+  // Handled at once: the estimate may fail while eth_call is still awaited (its failure is read below).
+  gas.catch(ignore);
+  let c: PromiseSettledResult<unknown>;
+  try {
+    c = { status: 'fulfilled', value: await call };
+  } catch (reason) {
+    c = { status: 'rejected', reason };
+  }
+  let e: PromiseSettledResult<unknown>;
+  try {
+    e = { status: 'fulfilled', value: await gas };
+  } catch (reason) {
+    e = { status: 'rejected', reason };
+  }
+  return ethCallSteps(p, c, e, provider);
+}
+function ignore(): void {
+  // read where it is awaited
 }
 
 /** The eth_call engine's step from its two answers. */
-function ethCallSteps(p: PreparedSimulation, [c, e]: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>], provider: string): RawStep[] {
+function ethCallSteps(p: PreparedSimulation, c: PromiseSettledResult<unknown>, e: PromiseSettledResult<unknown>, provider: string): RawStep[] {
   const tx = p.steps[0].tx;
   let step: RawStep;
   if (c.status === 'fulfilled') {
@@ -767,7 +791,7 @@ export async function simulate(
           ? await runSimulateV1(evm, p)
           : engine === 'debug_traceCall'
             ? await runTraceCall(evm, p)
-            : ethCallSteps(p, await sendEthCall(evm, p), o.provider);
+            : await runEthCall(evm, p, o.provider);
     } catch (err) {
       // The node's words for a pruned block ("version does not exist…") said as what they mean.
       if (isEndpointError(err) && err.kind !== 'cancelled' && PRUNED_STATE.test(errorMessage(err))) throw prunedBlock(o.provider, p.block);
@@ -791,6 +815,8 @@ export async function simulate(
   }
   const dctx = p.at;
   const steps: StepResult[] = [];
+  let ok = true;
+  let moves = false;
   for (let i = 0; i < raw.length; i++) {
     // A return without logs (eth_call) needs nothing of the registry: decoded without an await.
     const step =
@@ -798,10 +824,12 @@ export async function simulate(
         ? okStep(stepOf(i, p.steps[i], raw[i]), p.steps[i], raw[i], [])
         : await decodeStep(i, p.steps[i], raw[i], registry, dctx);
     if (raw[i].trace && o.decodeTree !== false) step.trace = await decodeTrace(raw[i].trace!, 'object', registry, dctx);
+    if (!step.ok) ok = false;
+    else if (step.transfers.length > 0 || step.logs.length > 0) moves = true;
     steps.push(step);
   }
   const last = steps[steps.length - 1];
-  if (engine === 'eth_call') notes.push(l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', o.provider));
+  if (engine === 'eth_call') notes.push(ethCallNote(o.provider));
   if (engine === 'eth_simulateV1') notes.push(l10n.t('eth_simulateV1 gives no call tree: the logs and native transfers of each call.'));
   return {
     engine,
@@ -811,14 +839,29 @@ export async function simulate(
     result: last.result,
     revert: last.revert,
     logs: last.logs,
-    ok: steps.every((s) => s.ok),
-    balanceChanges: balanceChanges(steps, (a) => registry.nameOf(a, ctx.network)?.name),
+    ok,
+    // Most simulations move nothing (eth_call has no logs): nothing more is built for them.
+    balanceChanges: moves ? namedBalanceChanges(steps, registry, ctx.network) : [],
     callTree: engine === 'debug_traceCall',
     overrides: p.overrides,
     blockOverrides: p.blockOverrides,
     notes,
   };
 }
+
+/** balanceChanges() with the accounts' and tokens' names the registry knows on `network`. */
+function namedBalanceChanges(steps: readonly StepResult[], registry: ContractRegistry, network: string | undefined): BalanceChange[] {
+  return balanceChanges(steps, (a) => registry.nameOf(a, network)?.name);
+}
+
+/** The eth_call engine's note for `provider`, made once per provider and language (every simulation there says it). */
+function ethCallNote(provider: string): string {
+  const generation = l10n.generation();
+  if (provider !== lastNote.provider || generation !== lastNote.generation)
+    lastNote = { provider, generation, text: l10n.t('{0} simulates through eth_call: no call tree and no logs are available there.', provider) };
+  return lastNote.text;
+}
+let lastNote = { provider: '', generation: -1, text: '' };
 
 // ---- the EVM source for core callers (query files, the bench): every request through execute() ----
 

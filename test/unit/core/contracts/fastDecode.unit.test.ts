@@ -124,6 +124,30 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
     }
   });
 
+  it('the last calldata is reused only for the same function and the same scalar arguments; lists and objects are never remembered', () => {
+    const [transfer, balanceOf] = parseAbi([
+      'function transfer(address to, uint256 amount) returns (bool)',
+      'function balanceOf(address) view returns (uint256)',
+    ]);
+    const viemOf = (fn: AbiFunction, args: unknown[]) => encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
+    const args: unknown[] = [BOB, '7'];
+    assert.equal(encodeCall(transfer, args), viemOf(transfer, [getAddress(BOB), 7n]));
+    // The caller's list changed in place after the call: the next call reads the new values.
+    args[1] = '8';
+    assert.equal(encodeCall(transfer, args), viemOf(transfer, [getAddress(BOB), 8n]));
+    assert.equal(encodeCall(transfer, [BOB, 8]), viemOf(transfer, [getAddress(BOB), 8n]), 'a number where a string was: encoded, not taken for the string');
+    assert.equal(encodeCall(balanceOf, [BOB]), viemOf(balanceOf, [getAddress(BOB)]), 'another function');
+    assert.throws(() => encodeCall(transfer, [BOB]), /takes 2 argument\(s\); 1 given/, 'a wrong count is refused, never answered from memory');
+    assert.throws(() => encodeCall(transfer, [BOB, '-1']), /out of range/);
+    assert.throws(() => encodeCall(transfer, [BOB, '-1']), /out of range/, 'a refused call is refused again');
+    // A list argument: encoded each time from its current contents.
+    const [batch] = parseAbi(['function batch(uint256[] amounts)']);
+    const list = ['1', '2'];
+    assert.equal(encodeCall(batch, [list]), viemOf(batch, [[1n, 2n]]));
+    list.push('3');
+    assert.equal(encodeCall(batch, [list]), viemOf(batch, [[1n, 2n, 3n]]));
+  });
+
   it('an argument that does not fit its type is refused with the parameter named, the type said', () => {
     const refused = (p: AbiParameter, v: unknown, why: RegExp) => assert.throws(() => coerceArg(p, v), why);
     refused({ name: 'to', type: 'address' }, '0x1234', /^Error: to \(address\): an address, 0x and 40 hex digits\.$/);

@@ -7,6 +7,8 @@ import os from 'node:os';
 import { type Hex, encodeAbiParameters, encodeFunctionData, keccak256 } from 'viem';
 import type { Provider } from '../../../../src/core/config/providers';
 import { ContractRegistry } from '../../../../src/core/contracts/registry';
+import { EndpointError } from '../../../../src/core/base/errors';
+import * as l10n from '../../../../src/core/base/l10n';
 import { chooseEngine, checkCallOverrides, engineFor } from '../../../../src/core/contracts/engines';
 import { type EngineSupport, type SimulationSpec, codeReader, compareReplay, evmCaller, replaySpec, simulate } from '../../../../src/core/contracts/simulate';
 import { simulationBlockText } from '../../../../src/core/queries/simulateBlock';
@@ -273,6 +275,57 @@ describe('contracts: simulate (engines on the devnet)', function () {
     assert.equal(read.steps[0].gasUsed, '21000');
     assert.equal(now.steps[0].contract, 'Inline');
     assert.deepEqual({ ...read, steps: undefined }, { ...now, steps: undefined });
+  });
+
+  it('eth_call engine: the estimate failing before eth_call answers is kept as gasError (never an unhandled rejection); eth_call failing with the estimate answered is the revert', async () => {
+    const to = '0x7777777777777777777777777777777777777777';
+    const known = Object.freeze([{ address: to, abi: TOKEN_ABI, name: 'Inline' }]);
+    const inline = new ContractRegistry({ settings: () => known });
+    const spec: SimulationSpec = { address: to, function: 'balanceOf', args: [bob] };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // The estimate fails at once; eth_call answers 30 ms later.
+      const slowCall = async (method: string) => {
+        if (method === 'eth_estimateGas') throw new Error('out of gas: estimate refused');
+        await new Promise((r) => setTimeout(r, 30));
+        return encodeAbiParameters([{ type: 'uint256' }], [5n]);
+      };
+      const r = await simulate(slowCall, spec, inline, { network: 'devnet' }, { provider: 'p', support: {} });
+      assert.equal(r.result, '5');
+      assert.equal(r.steps[0].gasUsed, undefined);
+      assert.match(r.steps[0].gasError ?? '', /estimate refused/);
+      // eth_call reverts while the estimate answers.
+      const reverting = async (method: string) => {
+        if (method === 'eth_call') throw new EndpointError('rpc', 'execution reverted', { code: 3 });
+        return '0x5208';
+      };
+      const failed = await simulate(reverting, spec, inline, { network: 'devnet' }, { provider: 'p', support: {} });
+      assert.equal(failed.ok, false);
+      assert.equal(failed.steps[0].gasUsed, '21000');
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('the eth_call note follows the language: a translator installed after a simulation changes the next one', async () => {
+    const to = '0x7777777777777777777777777777777777777777';
+    const known = Object.freeze([{ address: to, abi: TOKEN_ABI, name: 'Inline' }]);
+    const inline = new ContractRegistry({ settings: () => known });
+    const evm = async (method: string) => (method === 'eth_call' ? encodeAbiParameters([{ type: 'uint256' }], [1n]) : '0x5208');
+    const go = (provider: string) => simulate(evm, { address: to, function: 'balanceOf', args: [bob] }, inline, {}, { provider, support: {} });
+    assert.match((await go('first')).notes.join(' '), /^first simulates through eth_call/);
+    assert.match((await go('second')).notes.join(' '), /^second simulates through eth_call/);
+    l10n.setTranslator((m, ...a) => `[fr] ${l10n.format(m, ...a)}`);
+    try {
+      assert.match((await go('second')).notes.join(' '), /^\[fr\] second simulates through eth_call/);
+    } finally {
+      l10n.setTranslator(undefined);
+    }
+    assert.match((await go('second')).notes.join(' '), /^second simulates/);
   });
 
   it('refuses bad input before sending: an unknown override key, data and function together, a non-address', async () => {
