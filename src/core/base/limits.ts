@@ -4,6 +4,8 @@
 
 /** The largest int64 (CometBFT heights, REST heights). */
 export const INT64_MAX = 9223372036854775807n;
+/** The largest uint256 (an EVM word, value, balance). */
+export const UINT256_MAX = (1n << 256n) - 1n;
 /** The most hex digits of a uint256 quantity. */
 const UINT256_HEX_DIGITS = 64;
 /**

@@ -6,6 +6,7 @@
 import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeAbiParameters, getAddress, parseAbiItem, toFunctionSelector } from 'viem';
 import { LocalizedError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { UINT256_MAX, parseDecimalQuantity, parseHexQuantity } from '../base/limits';
 import { clean, isEvmAddress } from '../base/text';
 
 export function refuse(m: l10n.Message): never {
@@ -299,11 +300,13 @@ export function blockParam(b: string | undefined): string {
   refuse(l10n.both('block: a number, 0x quantity, or latest / pending / earliest / safe / finalized.'));
 }
 
+/** A value, gas, nonce or override quantity (decimal or 0x hex) as 0x hex; a LocalizedError past a uint256 (78 decimal digits can be). */
 export function quantity(v: string | undefined, what: string): string | undefined {
   if (v === undefined || v === '') return undefined;
-  if (/^\d{1,78}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
-  if (/^0x[0-9a-fA-F]{1,64}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
-  refuse(l10n.both('{0}: an integer (decimal or 0x hex).', what));
+  const n = parseDecimalQuantity(v) ?? parseHexQuantity(v);
+  if (n === undefined) refuse(l10n.both('{0}: an integer (decimal or 0x hex).', what));
+  if (n > UINT256_MAX) refuse(l10n.both('{0}: out of range (at most 2^256 - 1).', what));
+  return `0x${n.toString(16)}`;
 }
 
 /** JSON-safe: bigint as decimal strings, tuples by name. */

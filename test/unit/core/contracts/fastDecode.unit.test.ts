@@ -4,7 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import { type AbiFunction, type AbiParameter, type Hex, encodeAbiParameters, encodeErrorResult, encodeFunctionData, getAddress, parseAbi } from 'viem';
-import { coerceArg, encodeCall } from '../../../../src/core/chain/abiCall';
+import { coerceArg, encodeCall, quantity } from '../../../../src/core/chain/abiCall';
 import { decodeParams, decodeParamsSlow } from '../../../../src/core/contracts/decode';
 import { ContractRegistry, type ResolveContext } from '../../../../src/core/contracts/registry';
 import { type TraceFrame, type TraceView, TRACE_PAGE, decodeTrace, flattenTrace } from '../../../../src/core/contracts/trace';
@@ -146,6 +146,22 @@ describe('contracts: fast decoding gives what the slow path gives', () => {
     assert.equal(encodeCall(batch, [list]), viemOf(batch, [[1n, 2n]]));
     list.push('3');
     assert.equal(encodeCall(batch, [list]), viemOf(batch, [[1n, 2n, 3n]]));
+  });
+
+  it('quantities (value, gas, nonce, overrides): decimal or 0x hex within a uint256; 78 digits past 2^256 - 1 refused', () => {
+    const max = (1n << 256n) - 1n;
+    assert.equal(quantity(undefined, 'value'), undefined);
+    assert.equal(quantity('', 'value'), undefined);
+    assert.equal(quantity('21000', 'gas'), '0x5208');
+    assert.equal(quantity('0x0005208', 'gas'), '0x5208');
+    assert.equal(quantity(max.toString(), 'value'), `0x${'f'.repeat(64)}`);
+    assert.equal(quantity(`0x${'F'.repeat(64)}`, 'value'), `0x${'f'.repeat(64)}`);
+    assert.throws(() => quantity((max + 1n).toString(), 'value'), /^Error: value: out of range \(at most 2\^256 - 1\)\.$/);
+    assert.throws(() => quantity('9'.repeat(78), 'steps[1].value'), /^Error: steps\[1\]\.value: out of range/);
+    assert.throws(() => quantity('9'.repeat(79), 'value'), /^Error: value: an integer \(decimal or 0x hex\)\.$/);
+    assert.throws(() => quantity(`0x${'1'.repeat(65)}`, 'value'), /an integer/);
+    assert.throws(() => quantity('-1', 'value'), /an integer/);
+    assert.throws(() => quantity('1.5', 'gas'), /an integer/);
   });
 
   it('an argument that does not fit its type is refused with the parameter named, the type said', () => {
