@@ -4,8 +4,9 @@
 //           age, chain id, the request histogram, capabilities), then GET /metrics over loopback,
 //           vs the same-size pre-rendered string served by a bare node:http server (interleaved);
 //   cpu:    the exporter's own CPU (process.cpuUsage) at a 30 s interval over 20 providers x 6
-//           interfaces, with a scrape every 15 s, over `rounds` intervals after the first (the
-//           first round's capability probes are reported apart), as a share of one core.
+//           interfaces, with a scrape every 15 s (from another process, as Prometheus scrapes; in
+//           this process before session 19), over `rounds` intervals after the first (the first
+//           round's capability probes are reported apart), as a share of one core.
 import http from 'node:http';
 import { childMain, core, interleave, startChild, summary } from './lib.mjs';
 
@@ -83,7 +84,8 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
       const ex = new Exporter(config(providers), { http: httpClient, intervalMs, timeoutMs: 10_000, concurrency: 8 });
       const srv = createExporterServer(ex);
       const url = `${await listen(srv)}/metrics`;
-      const scraper = setInterval(() => void get(url), intervalMs / 2);
+      const scraper = startChild('server.mjs', { kind: 'scraper', url, everyMs: intervalMs / 2 });
+      await scraper.ready;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       ex.start();
@@ -93,7 +95,8 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
       await new Promise((r) => setTimeout(r, intervalMs * rounds));
       const c2 = process.cpuUsage();
       const t2 = performance.now();
-      clearInterval(scraper);
+      const scrapes = await scraper.ask({ cmd: 'stop' });
+      await scraper.stop();
       ex.stop();
       srv.closeAllConnections();
       srv.close();
@@ -107,6 +110,7 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
         firstRound: { cpuMs: cpu(c0, c1), wallMs: t1 - t0, share: cpu(c0, c1) / (t1 - t0) },
         steady: { cpuMs: cpu(c1, c2), wallMs: t2 - t1, share: cpu(c1, c2) / (t2 - t1) },
         overall: { share: cpu(c0, c2) / (t2 - t0) },
+        scrapes,
       };
     }
     return out;

@@ -7,6 +7,8 @@
 //           (captured from the devnet, heights 1..N) as fast as the socket takes them
 //   fixed   one node:http server answering one fixed body (a generated block_results-like JSON)
 //   jsonrpc one node:http server answering each JSON-RPC method with a fixed result (`answers`: method -> result)
+//   scraper no server: a client that GETs `url` every `everyMs` (a Prometheus in its own process, so the
+//           exporter's CPU case counts the exporter alone)
 import http from 'node:http';
 import { WebSocketServer, WebSocket } from 'ws';
 import { OUT, require } from './lib.mjs';
@@ -181,6 +183,21 @@ const kinds = {
     });
     const port = await listen(server);
     return { info: { url: `http://127.0.0.1:${port}` }, commands: {} };
+  },
+
+  async scraper({ url, everyMs }) {
+    const counts = { scrapes: 0, failed: 0, bytes: 0 };
+    const scrape = async () => {
+      try {
+        const res = await fetch(url);
+        counts.bytes += (await res.text()).length;
+        counts.scrapes++;
+      } catch {
+        counts.failed++;
+      }
+    };
+    const timer = setInterval(() => void scrape(), everyMs);
+    return { info: { started: true }, commands: { stop: () => (clearInterval(timer), counts) } };
   },
 
   async fixed({ megabytes }) {
