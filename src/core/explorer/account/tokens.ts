@@ -7,7 +7,7 @@
 // named with why; more candidates than MAX_TOKENS are counted, not read.
 
 import { type Abi, decodeAbiParameters, getAddress, hexToString } from 'viem';
-import { EndpointError, errorMessage } from '../../base/errors';
+import { EndpointError, errorMessage, isEndpointError } from '../../base/errors';
 import * as l10n from '../../base/l10n';
 import { pool } from '../../chain/state';
 import { displayAmount } from '../decodeEvm';
@@ -130,6 +130,16 @@ export function chooseTokens(lists: ReadonlyArray<readonly TokenCandidate[]>): {
   return { chosen: all.slice(0, MAX_TOKENS), skipped: Math.max(0, all.length - MAX_TOKENS) };
 }
 
+/**
+ * Whether a metadata call failed for a reason that may pass (a timeout, a 429, a dropped connection,
+ * a node error that is not a revert): then the token's metadata is not remembered and the next page
+ * asks again. A revert (the token has no such function) is an answer, remembered as one.
+ */
+function mayPass(err: unknown): boolean {
+  if (!isEndpointError(err) || err.kind !== 'rpc') return true;
+  return !(err.detail.code === 3 || /revert/i.test(err.message));
+}
+
 /** Reads `holder`'s balance of each candidate at `height` (undefined: latest), metadata once per token. */
 export async function readTokens(
   src: ExplorerSource,
@@ -146,6 +156,8 @@ export async function readTokens(
   const out: Array<TokenBalance | undefined> = candidates.map(() => undefined);
   const tasks: Array<() => Promise<void>> = [];
   const metaOf = new Map<string, Metadata>();
+  // Tokens whose metadata read failed for a reason that may pass: shown with what was read, not remembered.
+  const unsure = new Set<string>();
   for (const [i, c] of candidates.entries()) {
     const key = `${src.provider}\u0000${src.chainId ?? ''}\u0000${c.address.toLowerCase()}`;
     const known = metadata.get(key);
@@ -167,6 +179,7 @@ export async function readTokens(
           set(await call(c.address, SELECTOR[what]));
         } catch (err) {
           rethrowCancel(err); // a token without name() or symbol() is still a token
+          if (mayPass(err)) unsure.add(c.address);
         }
       };
       tasks.push(() => meta('name', (d) => (m.name = decodeText(d))));
@@ -185,7 +198,7 @@ export async function readTokens(
     const m = metaOf.get(c.address) ?? {};
     const t = out[i] ?? { address: c.address, source: c.source, error: 'not read' };
     const key = `${src.provider}\u0000${src.chainId ?? ''}\u0000${c.address.toLowerCase()}`;
-    if (t.balance !== undefined && !metadata.has(key)) {
+    if (t.balance !== undefined && !metadata.has(key) && !unsure.has(c.address)) {
       metadata.set(key, m);
       if (metadata.size > MAX_METADATA) metadata.delete(metadata.keys().next().value as string);
     }
