@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, fmtBytes, fmtMs, runChild, startChild, summary } from './lib.mjs';
+import { ROOT, fmtBytes, fmtMs, median, runChild, startChild, summary } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const onlyIdx = argv.indexOf('--only');
@@ -79,8 +79,6 @@ if (want('bundle')) {
   });
 }
 
-/** The median of a few numbers (of an odd count: the middle one). */
-const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const listed = (xs) => xs.map((v) => v.toFixed(2)).join(', ');
 /**
  * A row measured in several processes (one process's ratio carries a bias of its own: a request row
@@ -89,7 +87,7 @@ const listed = (xs) => xs.map((v) => v.toFixed(2)).join(', ');
  */
 const medianOf = (samples) => {
   const ratios = samples.map((v) => ratio(v.ours.median, v.baseline.median));
-  const r = mid(ratios);
+  const r = median(ratios);
   return { r, at: samples[ratios.indexOf(r)], ratios };
 };
 
@@ -435,11 +433,11 @@ if (want('simulate')) {
   const callRatios = runs.map((r) => ratio(r.call.ours.median, r.call.baseline.median));
   const sameRatios = runs.map((r) => ratio(r.call.same.a.median, r.call.same.b.median));
   const cpuRatios = runs.map((r) => ratio(r.call.cpu.ours.median, r.call.cpu.baseline.median));
-  const cr = mid(callRatios);
+  const cr = median(callRatios);
   const r = runs[callRatios.indexOf(cr)];
   row({
     case: 'simulate eth_call',
-    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(), server in its own process; median of ${runs.length} processes (${listed(callRatios)}; the bare pair against itself: ${listed(sameRatios)}); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(mid(cpuRatios))})`,
+    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(), server in its own process; median of ${runs.length} processes (${listed(callRatios)}; the bare pair against itself: ${listed(sameRatios)}); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(median(cpuRatios))})`,
     ours: [fmtMs(r.call.ours.median), fmtMs(r.call.ours.p90)],
     base: [fmtMs(r.call.baseline.median), fmtMs(r.call.baseline.p90)],
     ratio: x(cr),
@@ -447,11 +445,11 @@ if (want('simulate')) {
     met: cr <= 1.15,
   });
   const traceRatios = runs.map((t) => ratio(t.trace.ours.median, t.trace.baseline.median));
-  const tr = mid(traceRatios);
+  const tr = median(traceRatios);
   const t = runs[traceRatios.indexOf(tr)];
   row({
     case: 'simulate trace',
-    what: `simulate() on debug_traceCall with a ${t.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${t.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; median of ${runs.length} processes (${listed(traceRatios)}); CPU per run ${fmtMs(t.trace.cpu.ours.median)} vs ${fmtMs(t.trace.cpu.baseline.median)} (${x(mid(runs.map((v) => ratio(v.trace.cpu.ours.median, v.trace.cpu.baseline.median))))})`,
+    what: `simulate() on debug_traceCall with a ${t.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${t.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; median of ${runs.length} processes (${listed(traceRatios)}); CPU per run ${fmtMs(t.trace.cpu.ours.median)} vs ${fmtMs(t.trace.cpu.baseline.median)} (${x(median(runs.map((v) => ratio(v.trace.cpu.ours.median, v.trace.cpu.baseline.median))))})`,
     ours: [fmtMs(t.trace.ours.median), fmtMs(t.trace.ours.p90)],
     base: [fmtMs(t.trace.baseline.median), fmtMs(t.trace.baseline.p90)],
     ratio: x(tr),

@@ -31,6 +31,10 @@ export function jsonTextOf(v: unknown): string | undefined {
   }
 }
 
+/** Control characters and the line and paragraph separators, as a character class's contents (regular-expression escapes): never shown as they are. */
+export const CONTROL_CHARS = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029';
+const CONTROLS = new RegExp(`[${CONTROL_CHARS}]+`, 'g');
+
 /** Unicode's direction marks, embeddings, overrides and isolates, as a character class's contents: a right-to-left override in a server's text turns the rest of its line around. */
 export const DIRECTION_CHARS = '\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069';
 const DIRECTION = new RegExp(`[${DIRECTION_CHARS}]`);
@@ -45,7 +49,7 @@ export function withoutDirectionMarks(s: string): string {
 export function clean(s: string, max: number): string {
   const line = s
     .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') // terminal colour escapes
-    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
+    .replace(CONTROLS, ' ')
     .replace(DIRECTIONS, '')
     .replace(/\s+/g, ' ')
     .trim();

@@ -4,7 +4,7 @@
 // quantities read. The catalogue's evm.callContract (query files) and src/core/contracts/call.ts use it.
 
 import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, encodeAbiParameters, getAddress, parseAbiItem, toFunctionSelector } from 'viem';
-import { LocalizedError, errorMessage } from '../base/errors';
+import { LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { UINT256_MAX, parseDecimalQuantity, parseHexQuantity } from '../base/limits';
 import { clean, isEvmAddress } from '../base/text';
@@ -298,6 +298,17 @@ export function blockParam(b: string | undefined): string {
   if (/^\d{1,19}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
   if (/^0x[0-9a-fA-F]{1,16}$/.test(b)) return `0x${BigInt(b).toString(16)}`;
   refuse(l10n.both('block: a number, 0x quantity, or latest / pending / earliest / safe / finalized.'));
+}
+
+/** Whether a failed eth_call (or estimate) reverted: JSON-RPC code 3, or the node's sentence says so. */
+export function isRevert(err: unknown): boolean {
+  return (isEndpointError(err) && err.detail.code === 3) || /revert/i.test(errorMessage(err));
+}
+
+/** The revert data of a failed eth_call (its JSON-RPC error's `data`, `0x` and hex, quoted or not); undefined when it has none. */
+export function revertDataOf(err: unknown): string | undefined {
+  const data = isEndpointError(err) ? err.detail.data : undefined;
+  return typeof data === 'string' ? (/^"?(0x[0-9a-fA-F]*)"?$/.exec(data)?.[1] ?? undefined) : undefined;
 }
 
 /** A value, gas, nonce or override quantity (decimal or 0x hex) as 0x hex; a LocalizedError past a uint256 (78 decimal digits can be). */

@@ -5,7 +5,7 @@
 // outputs or the revert decoded, and eth_estimateGas beside it.
 
 import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
-import { blockParam, encodeCall, parseSignature, quantity, refuse, splitArgs } from '../chain/abiCall';
+import { blockParam, encodeCall, isRevert, parseSignature, quantity, refuse, revertDataOf, splitArgs } from '../chain/abiCall';
 import { errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { selectorOf } from './builtin';
@@ -151,9 +151,8 @@ export async function callContract(
     }
   } catch (err) {
     if (isEndpointError(err) && err.kind === 'cancelled') throw err;
-    const detail = isEndpointError(err) ? err.detail : {};
-    const revertData = typeof detail.data === 'string' ? (/^"?(0x[0-9a-fA-F]*)"?$/.exec(detail.data)?.[1] ?? undefined) : undefined;
-    if (detail.code === 3 || /revert/i.test(errorMessage(err))) {
+    const revertData = revertDataOf(err);
+    if (isRevert(err)) {
       const decoded: Decoded =
         revertData && revertData !== '0x'
           ? await registry.decodeRevert(revertData, spec.address, ctx)

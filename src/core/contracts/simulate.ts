@@ -15,7 +15,7 @@
 import { type AbiFunction, type Hex, getAddress, isAddress } from 'viem';
 import { EndpointError, LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
-import { blockParam, checksummed, encodeCall, quantity, refuse, splitArgs } from '../chain/abiCall';
+import { blockParam, checksummed, encodeCall, isRevert, quantity, refuse, revertDataOf, splitArgs } from '../chain/abiCall';
 import { type ExecuteOptions, type Outcome, execute } from '../chain/execute';
 import type { Operation } from '../chain/operation';
 import type { Provider } from '../config/providers';
@@ -429,10 +429,8 @@ function readLogs(v: unknown): RawStep['logs'] {
 
 /** The revert data and the node's sentence of a JSON-RPC error (eth_call: code 3 with data). */
 function revertOf(err: unknown): { reverted: boolean; data?: string; message: string } {
-  const detail = isEndpointError(err) ? err.detail : {};
-  const data = typeof detail.data === 'string' ? (/^"?(0x[0-9a-fA-F]*)"?$/.exec(detail.data)?.[1] ?? undefined) : undefined;
-  const message = errorMessage(err);
-  return { reverted: detail.code === 3 || /revert/i.test(message), data: data && data !== '0x' ? data : undefined, message };
+  const data = revertDataOf(err);
+  return { reverted: isRevert(err), data: data && data !== '0x' ? data : undefined, message: errorMessage(err) };
 }
 
 function rethrowCancel(err: unknown): void {

@@ -4,12 +4,15 @@
 
 import type { Coin } from './views';
 import { codeSpan as code } from '../documents/markdown';
-import { DIRECTION_CHARS, jsonTextOf, withoutDirectionMarks } from '../base/text';
+import { CONTROL_CHARS, DIRECTION_CHARS, jsonTextOf, withoutDirectionMarks } from '../base/text';
 
 const MAX_VALUE = 2000;
 
 /** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
 const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
+
+const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+const CONTROLS = new RegExp(`[${CONTROL_CHARS}]+`, 'g');
 
 /** One line, no control or direction characters, cut at MAX_VALUE. */
 function flat(v: unknown): string {
@@ -21,7 +24,7 @@ function flat(v: unknown): string {
         : typeof v === 'object'
           ? (jsonTextOf(v) ?? '(a value nested too deeply to show)')
           : String(v as number);
-  if (/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/.test(s)) s = s.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ');
+  if (CONTROL.test(s)) s = s.replace(CONTROLS, ' ');
   // Direction marks and overrides are dropped: a right-to-left override in a value turns the rest of its line around.
   s = withoutDirectionMarks(s);
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
@@ -45,7 +48,7 @@ export function escSlow(v: unknown): string {
 }
 
 /** What makes an identifier's code span other than one backtick each side: a control or direction character, or a backtick inside. */
-const NOT_SIMPLE = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\`${DIRECTION_CHARS}]`);
+const NOT_SIMPLE = new RegExp(`[${CONTROL_CHARS}\`${DIRECTION_CHARS}]`);
 
 /** An identifier: in a code span (the link provider finds it there). */
 export function id(v: unknown): string {

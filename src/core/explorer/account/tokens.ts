@@ -9,10 +9,11 @@
 import { type Abi, decodeAbiParameters, getAddress, hexToString } from 'viem';
 import { EndpointError, errorMessage, isEndpointError } from '../../base/errors';
 import * as l10n from '../../base/l10n';
+import { isRevert } from '../../chain/abiCall';
 import { pool } from '../../chain/state';
 import { displayAmount } from '../decodeEvm';
 import { type ExplorerSource, rethrowCancel } from '../source';
-import { DIRECTION_CHARS, isEvmAddress } from '../../base/text';
+import { CONTROL_CHARS, DIRECTION_CHARS, isEvmAddress } from '../../base/text';
 
 /** The most tokens read for one page (each: one balanceOf, and three metadata calls the first time). */
 export const MAX_TOKENS = 20;
@@ -69,7 +70,7 @@ export function hasBalanceOf(abi: Abi): boolean {
 }
 
 /** Control and direction characters: a right-to-left override in a name turns the rest of its line around. */
-const UNSHOWN = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029${DIRECTION_CHARS}]`, 'g');
+const UNSHOWN = new RegExp(`[${CONTROL_CHARS}${DIRECTION_CHARS}]`, 'g');
 
 /** A name a contract or validator gives itself, as shown: without control or direction characters, at most `max` characters. */
 export function shownName(s: string, max: number): string {
@@ -136,8 +137,7 @@ export function chooseTokens(lists: ReadonlyArray<readonly TokenCandidate[]>): {
  * asks again. A revert (the token has no such function) is an answer, remembered as one.
  */
 function mayPass(err: unknown): boolean {
-  if (!isEndpointError(err) || err.kind !== 'rpc') return true;
-  return !(err.detail.code === 3 || /revert/i.test(err.message));
+  return !(isEndpointError(err) && err.kind === 'rpc' && isRevert(err));
 }
 
 /** Reads `holder`'s balance of each candidate at `height` (undefined: latest), metadata once per token. */
