@@ -79,28 +79,25 @@ childMain(async ({ warmup, n, callN = n, frames }) => {
       return out;
     };
 
+    /** The same two requests, sent as the simulation sends them (in parallel). */
+    const bare = async () => {
+      await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
+    };
     /** @type {any} */
     let result;
     const callTimes = await interleave({
       ours: cpuOf('ours', async () => {
         result = await simulate(evm, spec, registry, ctx, { provider: 'bench', support: { callOverrides: true } });
       }),
-      // The same two requests, sent as the simulation sends them (in parallel).
-      baseline: cpuOf('baseline', async () => {
-        await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
-      }),
+      baseline: cpuOf('baseline', bare),
       warmup,
       n: callN,
     });
     const callCpu = cpuSummary();
     // The same two requests against themselves: what one process's bias alone reads.
     const same = await interleave({
-      ours: async () => {
-        await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
-      },
-      baseline: async () => {
-        await Promise.all([evm('eth_call', [tx, 'latest']), evm('eth_estimateGas', [tx, 'latest'])]);
-      },
+      ours: () => bare(),
+      baseline: () => bare(),
       warmup,
       n: callN,
     });
