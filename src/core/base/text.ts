@@ -58,7 +58,8 @@ export function clean(s: string, max: number): string {
 
 /** Ends a sentence with exactly one full stop. */
 export function endSentence(s: string): string {
-  return /[.!?]$/.test(s) ? s : `${s}.`;
+  const last = s.charCodeAt(s.length - 1);
+  return last === 0x2e || last === 0x21 || last === 0x3f ? s : `${s}.`; // . ! ?
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { clean, hexQuantityDecimal, hexText, isEvmAddress, jsonTextOf, lowerEvmAddress, scalarText } from '../../../../src/core/base/text';
+import { clean, endSentence, hexQuantityDecimal, hexText, isEvmAddress, jsonTextOf, lowerEvmAddress, scalarText } from '../../../../src/core/base/text';
 
 describe("text: hex checks of a node's fields and of input", () => {
   it('isEvmAddress: 0x and exactly 40 hex digits, either case; anything else is not', () => {
@@ -51,6 +51,13 @@ describe("text: a server's text in a sentence", () => {
     assert.equal(clean('a\nb\u2028c\u001b[31md', 100), 'a b cd');
     assert.equal(clean('evil\u202Etxt.exe\u2066x\u2069', 100), 'eviltxt.exex');
     assert.equal(clean('x'.repeat(50), 10), 'xxxxxxxxxx… (50 characters)');
+  });
+
+  it('endSentence(): exactly one closing mark', () => {
+    assert.deepEqual(
+      ['done', 'done.', 'why?', 'stop!', '', 'x…', 'a.b '].map(endSentence),
+      ['done.', 'done.', 'why?', 'stop!', '.', 'x….', 'a.b .'],
+    );
   });
 
   it('scalarText() and jsonTextOf(): scalars as text, anything else the fallback; a list too deep to print is undefined', () => {

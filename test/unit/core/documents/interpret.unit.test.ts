@@ -34,6 +34,21 @@ describe('interpret: 2xx answers, the short path and the full reading agree', ()
     assert.match(r.error?.message ?? '', /nope/);
   });
 
+  it('a JSON-RPC error keeps every fact of the answer: status, content type, Retry-After, code and data', () => {
+    const r = interpret(
+      answer(503, '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"busy","data":{"why":"load"}}}', {
+        'content-type': 'application/json',
+        'retry-after': '7',
+      }),
+      'jsonrpc',
+      URL_,
+    );
+    assert.equal(r.error?.kind, 'rpc');
+    const d = r.error?.detail;
+    assert.deepEqual([d?.status, d?.contentType, d?.retryAfter, d?.code, d?.data, d?.bodyPreview], [503, 'application/json', '7', -32005, '{"why":"load"}', undefined]);
+    assert.equal(r.error?.message, 'JSON-RPC error -32005 busy: {"why":"load"} (HTTP 503 Service Unavailable). Retry after 7 s.');
+  });
+
   it('JSON-RPC 200 whose "error" is not an object, with a result: the result', () => {
     const r = interpret(answer(200, '{"jsonrpc":"2.0","id":1,"result":5,"error":"text"}'), 'jsonrpc', URL_);
     assert.equal(r.error, undefined);
