@@ -7,8 +7,13 @@
 // with its literals intact), the bytes the editor reads. No network on either side: the state
 // reads are requests (bounded: 8 accounts × 2 heights × 7 reads, 8 in flight), measured by the
 // explorer cases, not here.
+// Two figures: the first run of each side in a fresh process (what a person's first Look Up costs),
+// then the steady state. The receipt's code is larger than the formatter's and V8 keeps optimising it
+// for ~20 rounds (one process, per round: 12.9 ms in rounds 5-20, then 9.6 ms from round 20 on, while
+// the raw documents stay at 5.1 ms from round 5): the warm-up is run.mjs's `warmup` rounds past that,
+// so that the median compares both sides at steady state, not a mix of the two (BENCHMARKS.md, session 20).
 import { createHash } from 'node:crypto';
-import { childMain, core, interleave, summary } from './lib.mjs';
+import { childMain, core, interleave, summary, time } from './lib.mjs';
 
 const { attribute } = core('explorer/receipt/attribute');
 const { ledger } = core('explorer/receipt/ledger');
@@ -182,57 +187,58 @@ childMain(async ({ warmup, n, frameCount, eventCount }) => {
   let shown = 0;
   let doc = '';
   let rawShown = 0;
-  const times = await interleave({
-    ours: async () => {
-      const at = attribute({
-        events: flat,
-        messages: tx.messages,
-        evm: { ...evm, message: 0, value: '0', frames: trace.frames },
-        evmDenom: 'atest',
-        prefix: 'cosmos',
-        unit: () => undefined,
-      });
-      const accounts = [...at.roles.keys()].slice(0, 8).map((account) => ({
-        account,
-        bech32: bech32Of(account, 'cosmos'),
-        roles: [...at.roles.get(account)],
-        before: { height: '99', balances: balances('1000000000'), missing: [] },
-        after: { height: '100', balances: balances('1000000001'), missing: [] },
-      }));
-      const { changes, summary: line } = ledger({
-        causes: at.causes,
-        accounts,
-        modules: at.modules,
-        bech32Of: (h) => bech32Of(h, 'cosmos'),
-        evmDenom: 'atest',
-        display: () => undefined,
-      });
-      const receipt = {
-        evmHash: evm.hash,
-        cosmosHash: tx.hash,
-        height: '100',
-        parentHeight: '99',
-        causes: at.causes,
-        events: at.events,
-        logCopies: at.logCopies,
-        accounts,
-        changes,
-        summary: line,
-        notes: [],
-      };
-      doc = renderLookup({ ...base, receipt });
-      shown = doc.length;
-    },
-    baseline: async () => {
-      // Fresh records each round: renderDocumentBytes formats the body (nothing cached between rounds).
-      const a = renderDocumentBytes(answer('evm.debugTraceTransaction', 'evmRpc', 'debug_traceTransaction', 'http://127.0.0.1:8545', traceReq, traceBody));
-      const b = renderDocumentBytes(answer('consensusHttp.tx', 'consensusHttp', 'tx', `http://127.0.0.1:26657/tx?hash=0x${tx.hash}`, undefined, txBody));
-      rawShown = a.length + b.length;
-    },
-    warmup,
-    n,
-  });
+  const ours = async () => {
+    const at = attribute({
+      events: flat,
+      messages: tx.messages,
+      evm: { ...evm, message: 0, value: '0', frames: trace.frames },
+      evmDenom: 'atest',
+      prefix: 'cosmos',
+      unit: () => undefined,
+    });
+    const accounts = [...at.roles.keys()].slice(0, 8).map((account) => ({
+      account,
+      bech32: bech32Of(account, 'cosmos'),
+      roles: [...at.roles.get(account)],
+      before: { height: '99', balances: balances('1000000000'), missing: [] },
+      after: { height: '100', balances: balances('1000000001'), missing: [] },
+    }));
+    const { changes, summary: line } = ledger({
+      causes: at.causes,
+      accounts,
+      modules: at.modules,
+      bech32Of: (h) => bech32Of(h, 'cosmos'),
+      evmDenom: 'atest',
+      display: () => undefined,
+    });
+    const receipt = {
+      evmHash: evm.hash,
+      cosmosHash: tx.hash,
+      height: '100',
+      parentHeight: '99',
+      causes: at.causes,
+      events: at.events,
+      logCopies: at.logCopies,
+      accounts,
+      changes,
+      summary: line,
+      notes: [],
+    };
+    doc = renderLookup({ ...base, receipt });
+    shown = doc.length;
+  };
+  const baseline = async () => {
+    // Fresh records each round: renderDocumentBytes formats the body (nothing cached between rounds).
+    const a = renderDocumentBytes(answer('evm.debugTraceTransaction', 'evmRpc', 'debug_traceTransaction', 'http://127.0.0.1:8545', traceReq, traceBody));
+    const b = renderDocumentBytes(answer('consensusHttp.tx', 'consensusHttp', 'tx', `http://127.0.0.1:26657/tx?hash=0x${tx.hash}`, undefined, txBody));
+    rawShown = a.length + b.length;
+  };
+  // The first run of each, in a fresh process: the receipt first (what it warms helps the raw side, if anything).
+  const first = { ours: await time(ours), baseline: await time(baseline) };
+  const times = await interleave({ ours, baseline, warmup, n });
   return {
+    first,
+    warmup,
     ours: summary(times.ours),
     baseline: summary(times.baseline),
     frames: frameCount,

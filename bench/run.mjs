@@ -462,17 +462,24 @@ if (want('receipt')) {
   log(
     'receipt (#35: a receipt of a tx with 1,000 trace frames and 2,000 Cosmos events, built and rendered, vs rendering its raw debug_traceTransaction + raw CometBFT tx documents)',
   );
-  const r = await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(5, 1), n: q(30, 3) });
-  results.receipt = r;
-  const rr = ratio(r.ours.median, r.baseline.median);
+  // Three processes (one process's ratio moves by ±0.1 on the same code): the median of their
+  // steady-state ratios, and of their first runs; each listed. Both must be within 2x.
+  const runs = [];
+  for (let i = 0; i < q(3, 1); i++)
+    runs.push(await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(25, 1), n: q(30, 3) }));
+  results.receipt = runs;
+  const steady = medianOf(runs);
+  const firstRatios = runs.map((v) => ratio(v.first.ours, v.first.baseline));
+  const fr = median(firstRatios);
+  const r = steady.at;
   row({
     case: 'receipt',
-    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering its two raw documents as the extension makes them (the debug_traceTransaction callTracer answer and the CometBFT /tx answer, ${(r.rawBytes / 1e6).toFixed(1)} MB together)`,
+    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering its two raw documents as the extension makes them (the debug_traceTransaction callTracer answer and the CometBFT /tx answer, ${(r.rawBytes / 1e6).toFixed(1)} MB together); steady state after ${r.warmup} rounds, median of ${runs.length} processes (${listed(steady.ratios)}); the first run in a fresh process ${fmtMs(runs[firstRatios.indexOf(fr)].first.ours)} vs ${fmtMs(runs[firstRatios.indexOf(fr)].first.baseline)} (${x(fr)}; ${listed(firstRatios)})`,
     ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
     base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
-    ratio: x(rr),
-    target: '< 1 s and ≤ 2x',
-    met: rr <= 2 && r.ours.p90 < 1000,
+    ratio: x(steady.r),
+    target: '< 1 s and ≤ 2x (steady and first run)',
+    met: steady.r <= 2 && fr <= 2 && r.ours.p90 < 1000 && runs.every((v) => v.first.ours < 1000),
   });
 }
 

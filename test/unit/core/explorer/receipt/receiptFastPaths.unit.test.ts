@@ -37,6 +37,19 @@ const PIECES = [
   '0xabcde',
   'ABC1QQQQQQ',
   'x_y1qqqqqqqq',
+  'qqqqqqqqqqqqqqqqqqqq1qqqqqq',
+  'qqqqqqqqqqqqqqqqqqqqq1qqqqqq',
+  'Abc1qqqqqq',
+  'aBc1qqqqqq',
+  'abc1qqqqq',
+  'abc1qqqqqq1',
+  'abc1qqqqqqB',
+  '0X123456',
+  '0x123456',
+  '0x12345',
+  '0xABCDEF0',
+  '0x0x123456',
+  '90x123456',
   'a.b',
   '1.5',
   'e.g.',
@@ -88,6 +101,15 @@ describe('explorer: the receipt`s fast paths agree with the slow ones', () => {
     for (const s of fixed) assert.equal(words(s), wordsSlow(s), s);
     for (let n = 0; n < 20_000; n++) {
       const s = sentence(r);
+      assert.equal(words(s), wordsSlow(s), JSON.stringify(s));
+    }
+    // Character by character: words, marks and addresses run together in every way.
+    const chars = ['a', 'q', 'z', 'b', 'x', 'A', '0', '1', '7', ' ', '.', ',', '(', ')', '−', '×', '-', '_', '`', '\u00e9'];
+    for (let n = 0; n < 20_000; n++) {
+      let s = r() < 0.5 ? 'cosmos1' : '0x';
+      const len = Math.floor(r() * 30);
+      for (let k = 0; k < len; k++) s += r() < 0.6 ? 'q' : chars[Math.floor(r() * chars.length)];
+      s = r() < 0.5 ? `to ${s}` : s;
       assert.equal(words(s), wordsSlow(s), JSON.stringify(s));
     }
     // And the addresses of a sentence are in code spans (the link provider finds them there).
