@@ -54,10 +54,7 @@ describe("text: a server's text in a sentence", () => {
   });
 
   it('endSentence(): exactly one closing mark', () => {
-    assert.deepEqual(
-      ['done', 'done.', 'why?', 'stop!', '', 'x…', 'a.b '].map(endSentence),
-      ['done.', 'done.', 'why?', 'stop!', '.', 'x….', 'a.b .'],
-    );
+    assert.deepEqual(['done', 'done.', 'why?', 'stop!', '', 'x…', 'a.b '].map(endSentence), ['done.', 'done.', 'why?', 'stop!', '.', 'x….', 'a.b .']);
   });
 
   it('scalarText() and jsonTextOf(): scalars as text, anything else the fallback; a list too deep to print is undefined', () => {

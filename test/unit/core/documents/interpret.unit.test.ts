@@ -45,7 +45,10 @@ describe('interpret: 2xx answers, the short path and the full reading agree', ()
     );
     assert.equal(r.error?.kind, 'rpc');
     const d = r.error?.detail;
-    assert.deepEqual([d?.status, d?.contentType, d?.retryAfter, d?.code, d?.data, d?.bodyPreview], [503, 'application/json', '7', -32005, '{"why":"load"}', undefined]);
+    assert.deepEqual(
+      [d?.status, d?.contentType, d?.retryAfter, d?.code, d?.data, d?.bodyPreview],
+      [503, 'application/json', '7', -32005, '{"why":"load"}', undefined],
+    );
     assert.equal(r.error?.message, 'JSON-RPC error -32005 busy: {"why":"load"} (HTTP 503 Service Unavailable). Retry after 7 s.');
   });
 
