@@ -13,6 +13,7 @@ import { childMain, core, interleave, startChild, summary } from './lib.mjs';
 const { Exporter } = core('monitor/exporter');
 const { createExporterServer } = core('monitor/server');
 const { HttpClient } = core('transport/http');
+const { CAPABILITY_TTL_MS } = core('health/capabilities');
 
 /** @param {http.Server} server */
 const listen = (server) => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${/** @type {any} */ (server.address()).port}`)));
@@ -103,6 +104,7 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
       await httpClient.close();
       const cpu = (a, b) => (b.user - a.user + b.system - a.system) / 1000;
       out.cpu = {
+        capabilityTtlMs: CAPABILITY_TTL_MS,
         providers: cpuProviders,
         interfaces: cpuProviders * 6,
         intervalMs,

@@ -204,12 +204,17 @@ if (want('exporter')) {
   });
   const c = r.cpu;
   const pct = (v) => `${(v * 100).toFixed(2)}%`;
+  // Over a day: the first interval (the process warming up, and the capability probes, sent again
+  // every capability TTL) once per TTL, the steady intervals the rest of it. The 4 intervals measured
+  // weighed the first 15 times more than a running exporter does.
+  const perTtl = Math.max(1, Math.round(c.capabilityTtlMs / c.intervalMs));
+  const longRun = (c.firstRound.cpuMs + (c.steady.cpuMs / c.rounds) * (perTtl - 1)) / (perTtl * c.intervalMs);
   row({
     case: 'exporter CPU',
-    what: `the exporter's CPU at a ${c.intervalMs / 1000} s interval over ${c.providers} providers x 6 interfaces, a scrape every ${c.intervalMs / 2000} s: ${c.rounds} intervals after the first (first, with the capability probes: ${pct(c.firstRound.share)}; overall ${pct(c.overall.share)})`,
+    what: `the exporter's CPU at a ${c.intervalMs / 1000} s interval over ${c.providers} providers x 6 interfaces, a scrape every ${c.intervalMs / 2000} s: ${c.rounds} intervals after the first (the first, warming up and with the capability probes: ${pct(c.firstRound.share)}; the ${c.rounds + 1} measured: ${pct(c.overall.share)}; over a day, the first interval once per capability TTL of ${perTtl} intervals: ${pct(longRun)})`,
     ours: [pct(c.steady.share)],
-    target: '< 2% of one core',
-    met: c.steady.share < 0.02 && c.overall.share < 0.02,
+    target: '< 2% of one core (steady, and over a day)',
+    met: c.steady.share < 0.02 && longRun < 0.02,
   });
 }
 
