@@ -85,11 +85,12 @@ const listed = (xs) => xs.map((v) => v.toFixed(2)).join(', ');
  * read 1.15-1.26x in four processes on the same code): the median ratio, the figures of the process
  * that gave it, and every process's ratio listed.
  */
-const medianOf = (samples) => {
-  const ratios = samples.map((v) => ratio(v.ours.median, v.baseline.median));
+const medianBy = (samples, ratioOf) => {
+  const ratios = samples.map(ratioOf);
   const r = median(ratios);
   return { r, at: samples[ratios.indexOf(r)], ratios };
 };
+const medianOf = (samples) => medianBy(samples, (v) => ratio(v.ours.median, v.baseline.median));
 
 if (want('requests')) {
   log('request overhead and anchors (devnet; 3 processes)');
@@ -435,26 +436,26 @@ if (want('simulate')) {
   const runs = [];
   for (let i = 0; i < q(3, 1); i++) runs.push(await runChild('simulate.mjs', { frames: q(1000, 100), warmup: q(20, 2), n: q(200, 10), callN: q(1000, 10) }));
   results.simulate = runs;
-  const callRatios = runs.map((r) => ratio(r.call.ours.median, r.call.baseline.median));
-  const sameRatios = runs.map((r) => ratio(r.call.same.a.median, r.call.same.b.median));
-  const cpuRatios = runs.map((r) => ratio(r.call.cpu.ours.median, r.call.cpu.baseline.median));
-  const cr = median(callRatios);
-  const r = runs[callRatios.indexOf(cr)];
+  const call = medianBy(runs, (v) => ratio(v.call.ours.median, v.call.baseline.median));
+  const sameRatios = runs.map((v) => ratio(v.call.same.a.median, v.call.same.b.median));
+  const cpuRatios = runs.map((v) => ratio(v.call.cpu.ours.median, v.call.cpu.baseline.median));
+  const cr = call.r;
+  const r = call.at;
   row({
     case: 'simulate eth_call',
-    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(), server in its own process; median of ${runs.length} processes (${listed(callRatios)}; the bare pair against itself: ${listed(sameRatios)}); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(median(cpuRatios))})`,
+    what: `simulate() on the eth_call engine (spec checked, calldata encoded, eth_call + eth_estimateGas, return decoded) vs the same two requests bare, both through execute(), server in its own process; median of ${runs.length} processes (${listed(call.ratios)}; the bare pair against itself: ${listed(sameRatios)}); CPU per run ${fmtMs(r.call.cpu.ours.median)} vs ${fmtMs(r.call.cpu.baseline.median)} (${x(median(cpuRatios))})`,
     ours: [fmtMs(r.call.ours.median), fmtMs(r.call.ours.p90)],
     base: [fmtMs(r.call.baseline.median), fmtMs(r.call.baseline.p90)],
     ratio: x(cr),
     target: '≤ 1.15x',
     met: cr <= 1.15,
   });
-  const traceRatios = runs.map((t) => ratio(t.trace.ours.median, t.trace.baseline.median));
-  const tr = median(traceRatios);
-  const t = runs[traceRatios.indexOf(tr)];
+  const trace = medianBy(runs, (v) => ratio(v.trace.ours.median, v.trace.baseline.median));
+  const tr = trace.r;
+  const t = trace.at;
   row({
     case: 'simulate trace',
-    what: `simulate() on debug_traceCall with a ${t.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${t.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; median of ${runs.length} processes (${listed(traceRatios)}); CPU per run ${fmtMs(t.trace.cpu.ours.median)} vs ${fmtMs(t.trace.cpu.baseline.median)} (${x(median(runs.map((v) => ratio(v.trace.cpu.ours.median, v.trace.cpu.baseline.median))))})`,
+    what: `simulate() on debug_traceCall with a ${t.trace.frames.toLocaleString('en-US')}-frame tree (flattened, ${t.trace.decoded.toLocaleString('en-US')} frames decoded, logs and transfers read) vs the bare debug_traceCall; median of ${runs.length} processes (${listed(trace.ratios)}); CPU per run ${fmtMs(t.trace.cpu.ours.median)} vs ${fmtMs(t.trace.cpu.baseline.median)} (${x(median(runs.map((v) => ratio(v.trace.cpu.ours.median, v.trace.cpu.baseline.median))))})`,
     ours: [fmtMs(t.trace.ours.median), fmtMs(t.trace.ours.p90)],
     base: [fmtMs(t.trace.baseline.median), fmtMs(t.trace.baseline.p90)],
     ratio: x(tr),
@@ -474,12 +475,12 @@ if (want('receipt')) {
     runs.push(await runChild('receipt.mjs', { frameCount: q(1000, 100), eventCount: q(2000, 200), warmup: q(25, 1), n: q(30, 3) }));
   results.receipt = runs;
   const steady = medianOf(runs);
-  const firstRatios = runs.map((v) => ratio(v.first.ours, v.first.baseline));
-  const fr = median(firstRatios);
+  const first = medianBy(runs, (v) => ratio(v.first.ours, v.first.baseline));
+  const fr = first.r;
   const r = steady.at;
   row({
     case: 'receipt',
-    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering its two raw documents as the extension makes them (the debug_traceTransaction callTracer answer and the CometBFT /tx answer, ${(r.rawBytes / 1e6).toFixed(1)} MB together); steady state after ${r.warmup} rounds, median of ${runs.length} processes (${listed(steady.ratios)}); the first run in a fresh process ${fmtMs(runs[firstRatios.indexOf(fr)].first.ours)} vs ${fmtMs(runs[firstRatios.indexOf(fr)].first.baseline)} (${x(fr)}; ${listed(firstRatios)})`,
+    what: `a receipt of a transaction with ${r.frames.toLocaleString('en-US')} trace frames and ${r.events.toLocaleString('en-US')} Cosmos events (every event attributed, the ledger of 8 accounts, the document rendered) vs rendering its two raw documents as the extension makes them (the debug_traceTransaction callTracer answer and the CometBFT /tx answer, ${(r.rawBytes / 1e6).toFixed(1)} MB together); steady state after ${r.warmup} rounds, median of ${runs.length} processes (${listed(steady.ratios)}); the first run in a fresh process ${fmtMs(first.at.first.ours)} vs ${fmtMs(first.at.first.baseline)} (${x(fr)}; ${listed(first.ratios)})`,
     ours: [fmtMs(r.ours.median), fmtMs(r.ours.p90)],
     base: [fmtMs(r.baseline.median), fmtMs(r.baseline.p90)],
     ratio: x(steady.r),
