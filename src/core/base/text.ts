@@ -33,7 +33,13 @@ export function jsonTextOf(v: unknown): string | undefined {
 
 /** Control characters and the line and paragraph separators, as a character class's contents (regular-expression escapes): never shown as they are. */
 export const CONTROL_CHARS = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029';
+const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
 const CONTROLS = new RegExp(`[${CONTROL_CHARS}]+`, 'g');
+
+/** `s` with each run of control characters (line breaks included) made one space. */
+export function controlsAsSpaces(s: string): string {
+  return CONTROL.test(s) ? s.replace(CONTROLS, ' ') : s;
+}
 
 /** Unicode's direction marks, embeddings, overrides and isolates, as a character class's contents: a right-to-left override in a server's text turns the rest of its line around. */
 export const DIRECTION_CHARS = '\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069';

@@ -4,15 +4,12 @@
 
 import type { Coin } from './views';
 import { codeSpan as code } from '../documents/markdown';
-import { CONTROL_CHARS, DIRECTION_CHARS, jsonTextOf, withoutDirectionMarks } from '../base/text';
+import { CONTROL_CHARS, DIRECTION_CHARS, controlsAsSpaces, jsonTextOf, withoutDirectionMarks } from '../base/text';
 
 const MAX_VALUE = 2000;
 
 /** Text that Markdown (with linkify) reads as plain text: words, numbers, spaces (no URL, address, e-mail, markup). */
 const PLAIN = /^(?:[A-Za-z0-9 _,()+-]*|\d+(?:\.\d+)?)$/;
-
-const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
-const CONTROLS = new RegExp(`[${CONTROL_CHARS}]+`, 'g');
 
 /** One line, no control or direction characters, cut at MAX_VALUE. */
 function flat(v: unknown): string {
@@ -24,7 +21,7 @@ function flat(v: unknown): string {
         : typeof v === 'object'
           ? (jsonTextOf(v) ?? '(a value nested too deeply to show)')
           : String(v as number);
-  if (CONTROL.test(s)) s = s.replace(CONTROLS, ' ');
+  s = controlsAsSpaces(s);
   // Direction marks and overrides are dropped: a right-to-left override in a value turns the rest of its line around.
   s = withoutDirectionMarks(s);
   if (s.length > MAX_VALUE) s = `${s.slice(0, MAX_VALUE)}… (${s.length} characters)`;
