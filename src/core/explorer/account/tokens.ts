@@ -158,8 +158,10 @@ export async function readTokens(
   const metaOf = new Map<string, Metadata>();
   // Tokens whose metadata read failed for a reason that may pass: shown with what was read, not remembered.
   const unsure = new Set<string>();
+  // Each token's metadata is remembered per provider and chain.
+  const keys = candidates.map((c) => `${src.provider}\u0000${src.chainId ?? ''}\u0000${c.address.toLowerCase()}`);
   for (const [i, c] of candidates.entries()) {
-    const key = `${src.provider}\u0000${src.chainId ?? ''}\u0000${c.address.toLowerCase()}`;
+    const key = keys[i];
     const known = metadata.get(key);
     const m: Metadata = known ? { ...known } : {};
     metaOf.set(c.address, m);
@@ -197,7 +199,7 @@ export async function readTokens(
   for (const [i, c] of candidates.entries()) {
     const m = metaOf.get(c.address) ?? {};
     const t = out[i] ?? { address: c.address, source: c.source, error: 'not read' };
-    const key = `${src.provider}\u0000${src.chainId ?? ''}\u0000${c.address.toLowerCase()}`;
+    const key = keys[i];
     if (t.balance !== undefined && !metadata.has(key) && !unsure.has(c.address)) {
       metadata.set(key, m);
       if (metadata.size > MAX_METADATA) metadata.delete(metadata.keys().next().value as string);
