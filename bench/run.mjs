@@ -190,7 +190,7 @@ if (want('exporter')) {
     n: q(200, 5),
     cpuProviders: q(20, 2),
     intervalMs: q(30_000, 1_000),
-    rounds: q(3, 1),
+    rounds: q(5, 1),
   });
   results.exporter = r;
   const s = r.scrape;
@@ -209,13 +209,17 @@ if (want('exporter')) {
   // every capability TTL) once per TTL, the steady intervals the rest of it. The 4 intervals measured
   // weighed the first 15 times more than a running exporter does.
   const perTtl = Math.max(1, Math.round(c.capabilityTtlMs / c.intervalMs));
-  const longRun = (c.firstRound.cpuMs + (c.steady.cpuMs / c.rounds) * (perTtl - 1)) / (perTtl * c.intervalMs);
+  // The steady figure is the median interval: a neighbour on the machine busy for a minute (the gauge,
+  // a fixed piece of work in another process, shows it) lands in one interval, the exporter's own work
+  // in every one. Each interval is listed with the gauge's CPU beside it.
+  const longRun = (c.firstRound.cpuMs + c.steady.median * c.intervalMs * (perTtl - 1)) / (perTtl * c.intervalMs);
+  const each = c.intervals.map((v) => `${pct(v.share)} (gauge ${Math.round(v.gaugeMs)} ms)`).join(', ');
   row({
     case: 'exporter CPU',
-    what: `the exporter's CPU at a ${c.intervalMs / 1000} s interval over ${c.providers} providers x 6 interfaces, a scrape every ${c.intervalMs / 2000} s: ${c.rounds} intervals after the first (the first, warming up and with the capability probes: ${pct(c.firstRound.share)}; the ${c.rounds + 1} measured: ${pct(c.overall.share)}; over a day, the first interval once per capability TTL of ${perTtl} intervals: ${pct(longRun)})`,
-    ours: [pct(c.steady.share)],
+    what: `the exporter's CPU at a ${c.intervalMs / 1000} s interval over ${c.providers} providers x 6 interfaces, a scrape every ${c.intervalMs / 2000} s: the median of ${c.rounds} intervals after the first (each: ${each}; all ${c.rounds}: ${pct(c.steady.share)}; the first, warming up and with the capability probes: ${pct(c.firstRound.share)}, gauge ${Math.round(c.firstRound.gaugeMs)} ms; over a day, the first interval once per capability TTL of ${perTtl} intervals: ${pct(longRun)})`,
+    ours: [pct(c.steady.median)],
     target: '< 2% of one core (steady, and over a day)',
-    met: c.steady.share < 0.02 && longRun < 0.02,
+    met: c.steady.median < 0.02 && longRun < 0.02,
   });
 }
 

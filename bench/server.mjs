@@ -7,6 +7,8 @@
 //           (captured from the devnet, heights 1..N) as fast as the socket takes them
 //   fixed   one node:http server answering one fixed body (a generated block_results-like JSON)
 //   jsonrpc one node:http server answering each JSON-RPC method with a fixed result (`answers`: method -> result)
+//   gauge   no server: a fixed piece of work every second, and its CPU per window (the machine's own
+//           charge for the same work, beside a case measuring CPU)
 //   scraper no server: a client that GETs `url` every `everyMs` (a Prometheus in its own process, so the
 //           exporter's CPU case counts the exporter alone)
 import http from 'node:http';
@@ -198,6 +200,27 @@ const kinds = {
     };
     const timer = setInterval(() => void scrape(), everyMs);
     return { info: { started: true }, commands: { stop: () => (clearInterval(timer), counts) } };
+  },
+
+  // A fixed piece of work every second (a JSON document written and read back): its CPU per window,
+  // measured beside a case's, shows how much the machine itself charged for the same work then.
+  async gauge({ everyMs = 1000, copies = 20 }) {
+    const doc = { rows: Array.from({ length: 200 }, (_, i) => ({ i, hash: `0x${i.toString(16).padStart(64, '0')}`, ok: i % 2 === 0 })) };
+    const timer = setInterval(() => {
+      for (let i = 0; i < copies; i++) JSON.parse(JSON.stringify(doc));
+    }, everyMs);
+    let last = process.cpuUsage();
+    return {
+      info: { started: true },
+      commands: {
+        mark: () => {
+          const d = process.cpuUsage(last);
+          last = process.cpuUsage();
+          return { cpuMs: (d.user + d.system) / 1000 };
+        },
+        stop: () => (clearInterval(timer), {}),
+      },
+    };
   },
 
   async fixed({ megabytes }) {
