@@ -317,9 +317,23 @@ export async function readAccountState(src: StateSource, address: string, opts: 
       const text = jsonTextOf(entries);
       if (text === undefined) throw unexpected(l10n.both('the answer is nested too deeply to read'));
       if (entries.length > 0 && !pageOnce(pages, text)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
-      // One by one: a spread passes every entry as an argument (a hostile page of 130,000 throws).
-      for (const x of entries) if (x && typeof x === 'object') for (const y of item(x as Json)) out.push(y);
-      if (list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };
+      // One by one: a spread passes every entry as an argument (a hostile page of 130,000 throws). A page
+      // gives at most STATE_PAGE_SIZE items, as abci_query's pages do: an unbonding answer holds a list
+      // of entries in each of its entries (staking allows 7 per validator; a hostile node, a million).
+      const before = out.length;
+      let cut = false;
+      for (const x of entries) {
+        if (!x || typeof x !== 'object') continue;
+        for (const y of item(x as Json)) {
+          if (out.length - before === STATE_PAGE_SIZE) {
+            cut = true;
+            break;
+          }
+          out.push(y);
+        }
+        if (cut) break;
+      }
+      if (cut || list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };
       const next: unknown = r.pagination?.next_key;
       if (typeof next !== 'string' || next === '') return { value: out };
       if (followed.has(next)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
@@ -445,7 +459,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
           paged(`/cosmos/staking/v1beta1/delegators/${account}/unbonding_delegations`, 'unbonding_responses', (u) => {
             const v: unknown = u.validator_address;
             if (typeof v !== 'string' || !Array.isArray(u.entries)) return [];
-            return (u.entries as Json[]).map((e) => ({
+            return (u.entries as Json[]).slice(0, STATE_PAGE_SIZE + 1).map((e) => ({
               validator: v,
               creationHeight: scalarText(e?.creation_height),
               completionTime: scalarText(e?.completion_time),
@@ -481,7 +495,7 @@ export async function readAccountState(src: StateSource, address: string, opts: 
             const source: unknown = red?.validator_src_address;
             const destination: unknown = red?.validator_dst_address;
             if (typeof source !== 'string' || typeof destination !== 'string' || !Array.isArray(r.entries)) return [];
-            return (r.entries as Json[]).map((e) => ({
+            return (r.entries as Json[]).slice(0, STATE_PAGE_SIZE + 1).map((e) => ({
               source,
               destination,
               creationHeight: scalarText(e?.redelegation_entry?.creation_height),

@@ -50,6 +50,8 @@ export const STATE_VIEWS_ABI = parseAbi([
 
 /** The most validators whose delegation (and unbonding) one account read asks for, one eth_call each. */
 export const STATE_MAX_VALIDATORS = 10;
+/** The most unbonding entries read from one validator through the staking precompile. */
+export const MAX_VIEW_ENTRIES = 100;
 
 /** A read this interface does not serve on this chain (an inactive precompile, an unknown query path, an app that is not a Cosmos SDK app). */
 export class Unserved extends EndpointError {
@@ -165,7 +167,8 @@ export async function viewUnbondings(src: ViaSource, hex: string, validator: str
   const out = (await view(src, STAKING_PRECOMPILE, 'unbondingDelegation', [hex, validator], height)) as { entries?: unknown } | undefined;
   if (!out || typeof out !== 'object' || !Array.isArray(out.entries))
     throw garbage(l10n.both('{0}: the answer is not the ABI return ({1})', 'unbondingDelegation', 'entries'));
-  return (out.entries as Array<Record<string, unknown>>).map((e) => {
+  // At most MAX_VIEW_ENTRIES (staking allows 7 per validator): a hostile node's answer of thousands is cut.
+  return (out.entries as Array<Record<string, unknown>>).slice(0, MAX_VIEW_ENTRIES).map((e) => {
     if (typeof e.creationHeight !== 'bigint' || typeof e.completionTime !== 'bigint' || typeof e.initialBalance !== 'bigint' || typeof e.balance !== 'bigint')
       throw garbage(l10n.both('{0}: the answer is not the ABI return ({1})', 'unbondingDelegation', 'entry'));
     return {

@@ -227,6 +227,33 @@ describe('state at a height (core/chain/state)', function () {
     assert.equal(s.unreconciled, 'not made: the bank balances were read in part and atest is not among them');
   });
 
+  it("an unbonding answer of 1,000,000 entries under one validator gives a page's 100, said partial", async () => {
+    const entries = Array.from({ length: 1_000_000 }, (_, i) => ({
+      creation_height: String(i + 1),
+      completion_time: '2030-01-01T00:00:00Z',
+      initial_balance: '1',
+      balance: '1',
+    }));
+    const s = await readAccountState(
+      fake({
+        rest: (p) =>
+          p.includes('unbonding_delegations')
+            ? { unbonding_responses: [{ delegator_address: someone, validator_address: 'cosmosvaloper1x', entries }], pagination: { next_key: null } }
+            : p.includes('/redelegations')
+              ? { redelegation_responses: [{ redelegation: { validator_src_address: 'a', validator_dst_address: 'b' }, entries }], pagination: {} }
+              : undefined,
+      }),
+      someone,
+      { height: '7' },
+    );
+    assert.equal(s.unbondings.value?.length, 100);
+    assert.equal(s.unbondings.value?.[99].creationHeight, '100');
+    assert.equal(s.unbondings.truncated, true);
+    assert.equal(s.unbondings.note, 'unbonding delegations: only the first 100 read');
+    assert.equal(s.redelegations.value?.length, 100);
+    assert.equal(s.redelegations.truncated, true);
+  });
+
   it('says it cannot reconcile rather than show a difference that is not there', async () => {
     // The EVM denom's amount is a 1 MB number: left out, and said; never taken for 0 (a "difference" of 5).
     let s = await readAccountState(
