@@ -1047,7 +1047,11 @@ export function compareReplay(original: ReplayOriginal, r: SimulationResult): Re
       simLogs === undefined ? 'not available (eth_call)' : `${simLogs.length}${simLogs.length > 0 ? `: ${simLogs.join(', ')}` : ''}`,
       simLogs !== undefined,
     ),
-    row('gas used', original.gasUsed ?? '—', sim.gasUsed ?? '—'),
+    // The eth_call engine's gas is eth_estimateGas's answer: what a transaction would need to be sent
+    // with (a search above what it uses), never what it used: shown, not compared.
+    r.engine === 'eth_call'
+      ? row('gas used', original.gasUsed ?? '—', sim.gasUsed ? `${sim.gasUsed} (an estimate: eth_estimateGas)` : '—', false)
+      : row('gas used', original.gasUsed ?? '—', sim.gasUsed ?? '—'),
   ];
 }
 

@@ -29,7 +29,7 @@ function logLine(l: SimulatedLog, i: number): string {
   return `- ${where} ${esc(l.event.name)}(${args})${from}`;
 }
 
-function stepSection(d: Doc, s: StepResult, level: number, title: string): void {
+function stepSection(d: Doc, s: StepResult, level: number, title: string, estimated: boolean): void {
   d.h(level, title);
   d.kv('to', `${id(s.to)}${s.contract ? ` (${esc(s.contract)})` : ''}`);
   d.kv('function', s.function && id(s.function));
@@ -47,7 +47,8 @@ function stepSection(d: Doc, s: StepResult, level: number, title: string): void 
     argsLines(d, s.revert.args, '  ');
     d.kv('revert data', s.revert.data && id(shortValue(s.revert.data, 2000)));
   } else d.kv('error', esc(s.error ?? 'failed'));
-  d.kv('gas used', s.gasUsed ? esc(s.gasUsed) : s.gasError ? `not known: ${esc(s.gasError)}` : undefined);
+  // The eth_call engine's gas is eth_estimateGas's answer: what the call needs, not what it used.
+  d.kv(estimated ? 'gas (estimate)' : 'gas used', s.gasUsed ? esc(s.gasUsed) : s.gasError ? `not known: ${esc(s.gasError)}` : undefined);
   if (s.trace) {
     const t = s.trace;
     d.line('');
@@ -104,8 +105,9 @@ export function renderSimulation(r: SimulationResult, original?: ReplayOriginal)
     d.line('|---|---|---|---|');
     for (const c of compareReplay(original, r)) d.line(`| ${c.what} | ${cell(c.original)} | ${cell(c.simulated)} | ${c.changed ? 'changed' : ''} |`);
   }
-  if (r.steps.length === 1) stepSection(d, first, 2, 'Result');
-  else for (const s of r.steps) stepSection(d, s, 2, `Step ${s.index}`);
+  const estimated = r.engine === 'eth_call';
+  if (r.steps.length === 1) stepSection(d, first, 2, 'Result', estimated);
+  else for (const s of r.steps) stepSection(d, s, 2, `Step ${s.index}`, estimated);
   if (!r.callTree) {
     d.line('');
     d.line(`No call tree is available with ${esc(r.engine)}.`);

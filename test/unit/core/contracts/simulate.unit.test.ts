@@ -11,6 +11,7 @@ import { EndpointError } from '../../../../src/core/base/errors';
 import * as l10n from '../../../../src/core/base/l10n';
 import { chooseEngine, checkCallOverrides, engineFor } from '../../../../src/core/contracts/engines';
 import { type EngineSupport, type SimulationSpec, codeReader, compareReplay, evmCaller, replaySpec, simulate } from '../../../../src/core/contracts/simulate';
+import { renderSimulation } from '../../../../src/core/explorer/renderSimulation';
 import { simulationBlockText } from '../../../../src/core/queries/simulateBlock';
 import { specFromArgs } from '../../../../src/core/queries/simulateRequest';
 import { callContract } from '../../../../src/core/contracts/call';
@@ -443,6 +444,13 @@ describe('contracts: simulate (engines on the devnet)', function () {
     const rows = compareReplay(original, viaCall.result);
     assert.equal(rows.find((r) => r.what === 'logs')?.changed, false);
     assert.equal(rows.find((r) => r.what === 'logs')?.simulated, 'not available (eth_call)');
+    // Nor gas: its figure is eth_estimateGas's, what a transaction needs, not what the original used.
+    const gas = rows.find((r) => r.what === 'gas used');
+    assert.equal(gas?.changed, false);
+    assert.match(gas?.simulated ?? '', /^[0-9]+ \(an estimate: eth_estimateGas\)$/);
+    const shown = renderSimulation(viaCall.result, original);
+    assert.match(shown, /^- gas \(estimate\): [0-9]+$/m);
+    assert.match(shown, /^\| gas used \| [0-9]+ \| `[0-9]+ \(an estimate: eth_estimateGas\)` \| +\|$/m);
   });
 
   it('the devnet applies state overrides on each engine that takes them: a balance slot makes a transfer that reverts succeed; code makes an address a token', async () => {
