@@ -93,6 +93,15 @@ export function hexQuantityDecimal(v: unknown): string | undefined {
   return v.length <= 15 ? String(Number.parseInt(v.slice(2), 16)) : BigInt(v).toString();
 }
 
+/**
+ * Digits without their leading zeros (one zero kept when all are zeros): decimal, or hex digits
+ * after their 0x with `hex`. Callers count the rest before BigInt reads it (a pasted megabyte of
+ * zeros and a number past any range are refused in a step, not parsed).
+ */
+export function withoutLeadingZeros(digits: string, hex = false): string {
+  return digits.replace(hex ? /^0+(?=[0-9a-fA-F])/ : /^0+(?=\d)/, '');
+}
+
 const HEX_TEXT = /^0x[0-9a-fA-F]*$/;
 
 /**

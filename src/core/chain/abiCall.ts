@@ -7,7 +7,7 @@ import { type AbiFunction, type AbiParameter, type Hex, decodeAbiParameters, enc
 import { LocalizedError, errorMessage, isEndpointError } from '../base/errors';
 import * as l10n from '../base/l10n';
 import { UINT256_MAX, parseDecimalQuantity, parseHexQuantity } from '../base/limits';
-import { clean, isEvmAddress } from '../base/text';
+import { clean, isEvmAddress, withoutLeadingZeros } from '../base/text';
 
 export function refuse(m: l10n.Message): never {
   throw new LocalizedError(m);
@@ -74,7 +74,7 @@ export function coerceArg(p: AbiParameter, v: unknown): unknown {
 function integerOf(text: string): bigint | undefined {
   const hex = text.startsWith('0x');
   const negative = text.startsWith('-');
-  const digits = text.slice(hex ? 2 : negative ? 1 : 0).replace(/^0+(?=[0-9a-fA-F])/, '');
+  const digits = withoutLeadingZeros(text.slice(hex ? 2 : negative ? 1 : 0), hex);
   if (digits.length > (hex ? 64 : 78)) return undefined;
   const n = BigInt(hex ? `0x${digits}` : digits);
   return negative ? -n : n;

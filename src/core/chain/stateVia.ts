@@ -32,6 +32,7 @@ import type { Timestamp } from 'cosmjs-types/google/protobuf/timestamp';
 import { type Hex, decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem';
 import { EndpointError, errorMessage } from '../base/errors';
 import * as l10n from '../base/l10n';
+import { withoutLeadingZeros } from '../base/text';
 
 /** The precompiles read (their fixed addresses on every Cosmos EVM chain). */
 export const STAKING_PRECOMPILE = '0x0000000000000000000000000000000000000800';
@@ -82,7 +83,7 @@ const LEGACY_PRECISION = 18;
 export function decText(scaled: bigint | string): string {
   const s = typeof scaled === 'bigint' ? scaled.toString() : scaled;
   if (!/^[0-9]{1,120}$/.test(s)) throw garbage(l10n.both('a decimal amount is not a number'));
-  const digits = s.replace(/^0+(?=\d)/, '').padStart(LEGACY_PRECISION + 1, '0');
+  const digits = withoutLeadingZeros(s).padStart(LEGACY_PRECISION + 1, '0');
   return `${digits.slice(0, -LEGACY_PRECISION)}.${digits.slice(-LEGACY_PRECISION)}`;
 }
 

@@ -5,7 +5,7 @@ import { bech32 } from '@scure/base';
 import * as l10n from '../base/l10n';
 import { BoundedMemo } from '../base/memo';
 import { dotSegmentOf } from '../config/providers';
-import { isEvmAddress } from '../base/text';
+import { isEvmAddress, withoutLeadingZeros } from '../base/text';
 import { wrongChecksum } from './abiCall';
 
 export type Validator = (value: string) => string | undefined;
@@ -17,7 +17,7 @@ export const validateHeight: Validator = (value) => {
   if (text === '') return l10n.t('Type a block height: a whole number from 1 to 9223372036854775807.');
   if (!/^\d+$/.test(text)) return l10n.t('"{0}" is not a block height: type a whole number from 1 to 9223372036854775807.', text);
   // Past 19 digits (leading zeros aside) it is past int64: said before BigInt reads a pasted megabyte.
-  const digits = text.replace(/^0+(?=\d)/, '');
+  const digits = withoutLeadingZeros(text);
   if (digits.length > 19) return l10n.t('That height is larger than the largest int64: type a whole number from 1 to 9223372036854775807.');
   const n = BigInt(digits);
   if (n < 1n) return l10n.t('Heights start at 1: type a whole number from 1 to 9223372036854775807.');
@@ -31,7 +31,7 @@ export const validateOptionalHeight: Validator = (value) => (value.trim() === ''
 /** Canonical decimal form: no spaces, no leading zeros. */
 export function normalizeHeight(value: string): string {
   // Checked by validateHeight (19 digits after leading zeros): BigInt reads only those.
-  return BigInt(value.trim().replace(/^0+(?=\d)/, '')).toString();
+  return BigInt(withoutLeadingZeros(value.trim())).toString();
 }
 
 export const validateEvmTxHash: Validator = (value) =>

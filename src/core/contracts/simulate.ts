@@ -761,6 +761,11 @@ export interface SimulateOptions {
   readonly alternatives?: readonly Alternative[];
   /** Decode the call tree's frames (debug_traceCall): default true. */
   readonly decodeTree?: boolean;
+  /**
+   * The provider refused an engine its capabilities said it serves (method not found): the caller
+   * records it, so the next simulation there does not send it again until its capabilities are probed.
+   */
+  readonly onRefused?: (engine: 'eth_simulateV1' | 'debug_traceCall') => void;
 }
 
 /**
@@ -798,6 +803,7 @@ export async function simulate(
       // the next engine that can, said in the result; else one sentence naming a provider that can.
       const refused = engine;
       support = { ...support, ...(refused === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) };
+      o.onRefused?.(refused);
       const next = engineFor(p.needs, support);
       if (!('engine' in next)) throw engineRefused(o.provider, refused, p.needs, o.alternatives);
       notes.push(

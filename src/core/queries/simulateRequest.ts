@@ -164,7 +164,18 @@ export async function runSimulationRequest(
     const rctx = { network, getCode: codeReader(evm) };
     // A replay: the mined transaction read first (its receipt: status, gas, logs), then compared.
     const original = spec.replayOf ? (await readOriginal(evm, spec.replayOf, registry, rctx)).original : undefined;
-    const result = await simulate(evm, spec, registry, rctx, { provider: provider.name, support });
+    // An engine refused though probed as served: this run's cache says so (not when the caller keeps the capabilities).
+    const onRefused = ctx.engineSupport
+      ? undefined
+      : (engine: 'eth_simulateV1' | 'debug_traceCall') => {
+          const was = probed.get(provider);
+          if (was)
+            probed.set(
+              provider,
+              was.then((s) => ({ ...s, ...(engine === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) })),
+            );
+        };
+    const result = await simulate(evm, spec, registry, rctx, { provider: provider.name, support, onRefused });
     const replay = original ? { original, changes: compareReplay(original, result) } : undefined;
     outcome.result = result;
     outcome.status = 200;

@@ -36,6 +36,8 @@ export interface CommandDeps {
     needCapabilities?(provider: string): Promise<void>;
     /** Records what an answer showed: the provider serves a REST module (a 2xx) or not (501). */
     noteModule?(provider: string, module: string, served: boolean): void;
+    /** Records that the provider refused a simulation engine its capabilities said it serves (until they are probed again). */
+    noteEngineRefused?(provider: string, engine: 'eth_simulateV1' | 'debug_traceCall'): void;
   };
   /** Keeps a disposable made on demand (a watcher) until deactivation. */
   readonly keep?: (d: vscode.Disposable) => void;

@@ -91,7 +91,12 @@ export function runSimulation(deps: CommandDeps, host: RunHost, provider: Provid
     const registry = contractRegistry(deps);
     const ctx: ResolveContext = { network: networkOf(provider), getCode: codeReader(evm) };
     const support = await supportOf(deps, provider.name);
-    return simulate(evm, spec, registry, ctx, { provider: provider.name, support, alternatives: alternativesOf(deps, provider) });
+    return simulate(evm, spec, registry, ctx, {
+      provider: provider.name,
+      support,
+      alternatives: alternativesOf(deps, provider),
+      onRefused: (engine) => deps.health?.noteEngineRefused?.(provider.name, engine),
+    });
   });
 }
 

@@ -1,5 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { clean, endSentence, hexQuantityDecimal, hexText, isEvmAddress, jsonTextOf, lowerEvmAddress, scalarText } from '../../../../src/core/base/text';
+import {
+  clean,
+  endSentence,
+  hexQuantityDecimal,
+  hexText,
+  isEvmAddress,
+  jsonTextOf,
+  lowerEvmAddress,
+  scalarText,
+  withoutLeadingZeros,
+} from '../../../../src/core/base/text';
 
 describe("text: hex checks of a node's fields and of input", () => {
   it('isEvmAddress: 0x and exactly 40 hex digits, either case; anything else is not', () => {
@@ -29,6 +39,15 @@ describe("text: hex checks of a node's fields and of input", () => {
       '0x' + '1'.repeat(39) + '\n', // a regular expression's $ must not let a line end through
     ])
       assert.equal(isEvmAddress(bad), false, JSON.stringify(bad));
+  });
+
+  it('withoutLeadingZeros(): decimal or hex digits without their leading zeros, one zero kept; a megabyte of zeros in one step', () => {
+    assert.equal(withoutLeadingZeros('000120'), '120');
+    assert.equal(withoutLeadingZeros('0000'), '0');
+    assert.equal(withoutLeadingZeros(''), '');
+    assert.equal(withoutLeadingZeros('00ff', true), 'ff');
+    assert.equal(withoutLeadingZeros('000', true), '0');
+    assert.equal(withoutLeadingZeros(`${'0'.repeat(1 << 20)}7`), '7');
   });
 
   it("a node's fields: quantities as decimal (1 to 64 digits, as BigInt reads them), hex data within a bound, addresses in lower case", () => {

@@ -217,7 +217,16 @@ describe('contracts: simulate (engines on the devnet)', function () {
     // evmd-like serves neither eth_simulateV1 nor debug_traceCall (-32601), whatever stale capabilities say.
     const stale: EngineSupport = { simulateV1: true, traceCall: true, callOverrides: false };
     const { evm, methods } = counted('evmd-like');
-    const result = await simulate(evm, transfer(7n), registry, { network: 'devnet' }, { provider: 'evmd-like', support: stale });
+    const refused: string[] = [];
+    const result = await simulate(
+      evm,
+      transfer(7n),
+      registry,
+      { network: 'devnet' },
+      { provider: 'evmd-like', support: stale, onRefused: (e) => refused.push(e) },
+    );
+    // Each refusal reported, for the caller to record (the editor's capabilities, a query run's cache).
+    assert.deepEqual(refused, ['eth_simulateV1', 'debug_traceCall']);
     assert.equal(result.engine, 'eth_call');
     assert.equal(result.result, true);
     assert.deepEqual(methods.slice(0, 2), ['eth_simulateV1', 'debug_traceCall']);
