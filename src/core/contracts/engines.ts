@@ -35,6 +35,11 @@ const PICK = {
   noOverrides: { missing: 'overrides' },
 } as const;
 
+/** `s` with `engine` marked not served (the provider refused it: method not found). */
+export function withoutEngine(s: EngineSupport, engine: 'eth_simulateV1' | 'debug_traceCall'): EngineSupport {
+  return { ...s, ...(engine === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) };
+}
+
 export interface Alternative {
   readonly name: string;
   readonly support: EngineSupport;

@@ -26,7 +26,7 @@ import { type TraceView, decodeTrace } from './trace';
 import type { Decoded, DecodedArg, KnownContract } from './types';
 import { canonicalType, resultOf, signatureOf } from './values';
 
-import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine, engineFor } from './engines';
+import { type Alternative, type EngineSupport, type Needs, type SimulationEngine, chooseEngine, engineFor, withoutEngine } from './engines';
 import { hexQuantityDecimal, hexText, isEvmAddress, lowerEvmAddress } from '../base/text';
 import { parseHexQuantity } from '../base/limits';
 
@@ -39,6 +39,7 @@ export {
   chooseEngine,
   engineFor,
   engineSupportOf,
+  withoutEngine,
 } from './engines';
 
 /** One call (or one step of a bundle). */
@@ -802,7 +803,7 @@ export async function simulate(
       // Probed as served, refused now (the node's configuration changed, or a proxy in front of it):
       // the next engine that can, said in the result; else one sentence naming a provider that can.
       const refused = engine;
-      support = { ...support, ...(refused === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) };
+      support = withoutEngine(support, refused);
       o.onRefused?.(refused);
       const next = engineFor(p.needs, support);
       if (!('engine' in next)) throw engineRefused(o.provider, refused, p.needs, o.alternatives);

@@ -25,6 +25,7 @@ import {
   needsOf,
   readOriginal,
   simulate,
+  withoutEngine,
 } from '../contracts/simulate';
 import { type EngineSupport, probeEngineSupport } from '../health/capabilities';
 
@@ -172,7 +173,7 @@ export async function runSimulationRequest(
           if (was)
             probed.set(
               provider,
-              was.then((s) => ({ ...s, ...(engine === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) })),
+              was.then((s) => withoutEngine(s, engine)),
             );
         };
     const result = await simulate(evm, spec, registry, rctx, { provider: provider.name, support, onRefused });
