@@ -88,6 +88,9 @@ export async function execute(provider: Provider, op: Operation, args: Args, opt
     if (!outcome.error && op.summarize && outcome.head === undefined && outcome.result !== undefined) {
       outcome.summary = op.summarize(outcome.result);
     }
+    if (!outcome.error && op.nullSummary && outcome.head === undefined && outcome.resultIsNull()) {
+      outcome.summary = op.nullSummary();
+    }
     if (!outcome.error && op.nextPage && outcome.head === undefined && outcome.result !== undefined) {
       outcome.nextPage = op.nextPage(args, outcome.result);
     }

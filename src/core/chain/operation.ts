@@ -63,6 +63,11 @@ export interface Operation {
   nextPage?(args: Args, result: unknown): Args | undefined;
   /** One line about the parsed result, shown in the document header. */
   summarize?(result: unknown): string | undefined;
+  /**
+   * The line when the result is JSON null (nothing found), and no line otherwise: told from the
+   * answer's text, so a block is not parsed whole to learn it is not null.
+   */
+  nullSummary?(): string;
   /** The result as query files and the API read it (evm.callContract: the return data decoded); the body stays as received. */
   decodeResult?(result: unknown, args: Args): unknown;
 }

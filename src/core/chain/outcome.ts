@@ -33,6 +33,12 @@ export interface Outcome extends AnswerRecord {
   args: Args;
 }
 
+/** Where a result is read from on first use; `resultIsNull` answers without that read. */
+export interface ResultSource {
+  readonly result?: unknown;
+  resultIsNull?(): boolean;
+}
+
 /**
  * The Outcome execute() builds. Its result may be read from the answer on first use
  * (`readResultFrom`): a large answer's document needs only its formatted text, never a parse.
@@ -52,7 +58,7 @@ export class RecordedOutcome implements Outcome {
   summary?: string;
   notes: string[] = [];
   nextPage?: Args;
-  private source?: { readonly result?: unknown };
+  private source?: ResultSource;
   private value?: unknown;
 
   constructor(
@@ -71,8 +77,13 @@ export class RecordedOutcome implements Outcome {
     this.value = value;
   }
 
-  readResultFrom(source: { readonly result?: unknown }): void {
+  readResultFrom(source: ResultSource): void {
     this.source = source;
+  }
+
+  /** Whether the result is JSON null, without parsing it when its source can tell from the text. */
+  resultIsNull(): boolean {
+    return this.source?.resultIsNull ? this.source.resultIsNull() : this.result === null;
   }
 }
 

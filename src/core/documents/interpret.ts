@@ -18,6 +18,8 @@ export interface Interpreted {
   json?: unknown;
   /** For JSON-RPC: the `result` member. For REST: the body. Parsed on first use from `formatted`. */
   readonly result?: unknown;
+  /** Whether `result` is JSON null, told without parsing it (from its text in `formatted`). */
+  resultIsNull?(): boolean;
   error?: EndpointError;
 }
 
@@ -26,6 +28,8 @@ interface JsonView {
   object: boolean;
   has(key: string): boolean;
   get(key: string): unknown;
+  /** Whether the member `key` is JSON null (parsing nothing when the view has its text). */
+  isNull(key: string): boolean;
   value(): unknown;
 }
 
@@ -35,6 +39,7 @@ function parsedView(json: unknown): JsonView {
     object,
     has: (key) => object && key in json,
     get: (key) => (object ? json[key] : undefined),
+    isNull: (key) => object && json[key] === null,
     value: () => json,
   };
 }
@@ -63,6 +68,11 @@ function formattedView(f: FormattedJson, raw: Buffer | undefined): JsonView {
       if (raw || whole) return (value() as Record<string, unknown>)[key];
       if (!parsed.has(key)) parsed.set(key, parse(f.buffer, span.start, span.end));
       return parsed.get(key);
+    },
+    // The formatter writes a literal as sent and a member's span is its value alone: null is those 4 bytes.
+    isNull: (key) => {
+      const span = member(key);
+      return span !== undefined && span.end - span.start === 4 && f.buffer.toString('latin1', span.start, span.end) === 'null';
     },
     value,
   };
@@ -207,6 +217,7 @@ function interpretFully(
       get result() {
         return v.get('result');
       },
+      resultIsNull: () => v.isNull('result'),
     };
   }
   return {

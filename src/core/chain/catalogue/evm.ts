@@ -61,7 +61,7 @@ export const EVM_OPERATIONS: readonly Operation[] = [
       const full = (a.full ?? '').trim().toLowerCase() === 'true';
       return { kind: 'jsonrpc', method: 'eth_getBlockByNumber', params: [h ? '0x' + BigInt(h).toString(16) : 'latest', full] };
     },
-    summarize: (r) => (r === null ? l10n.t('null: no such block (past the tip, or pruned)') : undefined),
+    nullSummary: () => l10n.t('null: no such block (past the tip, or pruned)'),
   },
   {
     id: 'evm.getTransactionByHash',
@@ -72,7 +72,7 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     },
     params: [evmTxHash],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionByHash', params: [a.hash.trim().toLowerCase()] }),
-    summarize: (r) => (r === null ? l10n.t('null: no transaction with that hash') : undefined),
+    nullSummary: () => l10n.t('null: no transaction with that hash'),
   },
   {
     id: 'evm.getTransactionReceipt',
@@ -83,7 +83,7 @@ export const EVM_OPERATIONS: readonly Operation[] = [
     },
     params: [evmTxHash],
     build: (a) => ({ kind: 'jsonrpc', method: 'eth_getTransactionReceipt', params: [a.hash.trim().toLowerCase()] }),
-    summarize: (r) => (r === null ? l10n.t('null: no receipt (unknown or pending transaction)') : undefined),
+    nullSummary: () => l10n.t('null: no receipt (unknown or pending transaction)'),
   },
   {
     id: 'evm.getBalance',

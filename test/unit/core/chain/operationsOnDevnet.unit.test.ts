@@ -89,6 +89,23 @@ describe('operations against the devnet', function () {
     assert.ok(called, 'evm.callContract ran');
   });
 
+  it('a null answer gets its line (no such block, transaction or receipt); a found one none, formatted or not', async () => {
+    const far = String(devnet.height() + 1000n);
+    const unknown = '0x' + '11'.repeat(32);
+    for (const formatWhileReceiving of [true, false]) {
+      const run = (id: string, args: Record<string, string>) => execute(provider, findOperation(id)!, args, opts({ formatWhileReceiving }));
+      const missing = await run('evm.getBlockByNumber', { height: far });
+      assert.equal(missing.error, undefined);
+      assert.equal(missing.summary, 'null: no such block (past the tip, or pruned)');
+      assert.equal(missing.result, null);
+      assert.equal((await run('evm.getTransactionByHash', { hash: unknown })).summary, 'null: no transaction with that hash');
+      const found = await run('evm.getBlockByNumber', { height: '1' });
+      assert.equal(found.error, undefined);
+      assert.equal(found.summary, undefined);
+      assert.equal((found.result as { number?: string }).number, '0x1');
+    }
+  });
+
   it('WebSocket subscription: events carry the subscribe id and increasing heights', async () => {
     const o = await execute(provider, findOperation('consensusWs.subscribeNewBlocks')!, { count: '3' }, opts());
     assert.equal(o.error, undefined);

@@ -239,6 +239,34 @@ describe('interpret: a body read from its formatted text (a document), parsed on
       const restErr = '{"code":5,"message":"not found"}';
       assert.match(interpret(digested(404, restErr, held), 'rest', URL_, formatted(restErr)).error?.message ?? '', /gRPC code 5: not found/);
     });
+
+    it(`a null result is told from its text, nothing parsed${held ? ' (the raw body held too)' : ' (only the formatted text)'}`, () => {
+      const cases: Array<[string, boolean]> = [
+        ['{"jsonrpc":"2.0","id":1,"result":null}', true],
+        ['{ "jsonrpc" : "2.0", "id" : 1, "result" :\n  null }', true],
+        ['{"jsonrpc":"2.0","id":1,"result":"null"}', false],
+        ['{"jsonrpc":"2.0","id":1,"result":{"number":"0x5","transactions":[]}}', false],
+        ['{"jsonrpc":"2.0","id":1,"result":[null]}', false],
+        ['{"jsonrpc":"2.0","id":1,"result":0}', false],
+        // Later duplicates win, as with JSON.parse.
+        ['{"jsonrpc":"2.0","id":1,"result":{"a":1},"result":null}', true],
+        ['{"jsonrpc":"2.0","id":1,"result":null,"result":{"a":1}}', false],
+      ];
+      const parse = JSON.parse;
+      let parsed = 0;
+      JSON.parse = ((...a: Parameters<typeof JSON.parse>) => (parsed++, parse(...a))) as typeof JSON.parse;
+      try {
+        for (const [text, isNull] of cases) {
+          const read = interpret(digested(200, text, held), 'jsonrpc', URL_, formatted(text));
+          assert.equal(read.resultIsNull?.(), isNull, text);
+        }
+      } finally {
+        JSON.parse = parse;
+      }
+      assert.equal(parsed, 0);
+      // The same answer parsed: the same verdict.
+      for (const [text, isNull] of cases) assert.equal(interpret(digested(200, text, held), 'jsonrpc', URL_, formatted(text)).result === null, isNull, text);
+    });
   }
 });
 
