@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 import type { Outcome } from '../../core/chain/execute';
 import type { InterfaceHealth } from '../../core/health/model';
-import type { Capabilities } from '../../core/health/capabilities';
+import type { Capabilities, EngineSupport } from '../../core/health/capabilities';
 import type { HistoryPoint } from '../../core/health/session';
 import type { InterfaceId } from '../../core/config/providers';
 import type { Http } from '../../core/transport/http';
@@ -36,8 +36,8 @@ export interface CommandDeps {
     needCapabilities?(provider: string): Promise<void>;
     /** Records what an answer showed: the provider serves a REST module (a 2xx) or not (501). */
     noteModule?(provider: string, module: string, served: boolean): void;
-    /** Records that the provider refused a simulation engine its capabilities said it serves (until they are probed again). */
-    noteEngineRefused?(provider: string, engine: 'eth_simulateV1' | 'debug_traceCall'): void;
+    /** Records what a simulation found the provider serving of the engines (a refusal, until its capabilities are probed again). */
+    noteEngines?(provider: string, seen: EngineSupport): void;
   };
   /** Keeps a disposable made on demand (a watcher) until deactivation. */
   readonly keep?: (d: vscode.Disposable) => void;

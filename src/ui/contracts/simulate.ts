@@ -12,7 +12,7 @@ import * as l10n from '../../core/base/l10n';
 import { findOperation } from '../../core/chain/operations';
 import { groupPickItems, sameNetwork } from '../../core/config/networks';
 import type { Provider } from '../../core/config/providers';
-import { type Alternative, type EngineSupport, engineSupportOf } from '../../core/contracts/engines';
+import { type Alternative, type EngineSupport, engineSupportOf, withoutEngine } from '../../core/contracts/engines';
 import type { ResolveContext } from '../../core/contracts/registry';
 import { type ReplayOriginal, type SimulationResult, type SimulationSpec, codeReader, evmCaller, replaySpec, simulate } from '../../core/contracts/simulate';
 import { simulationBlockText } from '../../core/queries/simulateBlock';
@@ -95,7 +95,7 @@ export function runSimulation(deps: CommandDeps, host: RunHost, provider: Provid
       provider: provider.name,
       support,
       alternatives: alternativesOf(deps, provider),
-      onRefused: (engine) => deps.health?.noteEngineRefused?.(provider.name, engine),
+      onRefused: (engine) => deps.health?.noteEngines?.(provider.name, withoutEngine({}, engine)),
     });
   });
 }

@@ -27,8 +27,8 @@ export class HealthController extends Disposable {
   private book?: CapabilityBook;
   /** REST modules served or not, as module routes' answers showed (capabilities.ts probes only a few). */
   private readonly seenModules = new Map<string, Record<string, boolean>>();
-  /** Simulation engines a provider refused (method not found) since its capabilities were last probed. */
-  private readonly refusedEngines = new Map<string, EngineSupport>();
+  /** What simulations found a provider serving of the engines (a refusal: method not found) since its capabilities were last probed. */
+  private readonly seenEngines = new Map<string, EngineSupport>();
   private readonly changed = new vscode.EventEmitter<readonly InterfaceHealth[]>();
   readonly onDidChange = this.changed.event;
   private timer?: NodeJS.Timeout;
@@ -71,20 +71,19 @@ export class HealthController extends Disposable {
   capabilities(provider: string): Capabilities | undefined {
     const c = this.book?.get(provider);
     const seen = this.seenModules.get(provider);
-    const refused = this.refusedEngines.get(provider);
-    if (!seen && !refused) return c;
+    const engines = this.seenEngines.get(provider);
+    if (!seen && !engines) return c;
     const base = c ?? { provider, probedAt: 0, notes: [] };
     return {
       ...base,
       ...(seen ? { rest: { ...base.rest, modules: { ...base.rest?.modules, ...seen } } } : {}),
-      ...(refused ? { evm: { ...base.evm, engines: { ...base.evm?.engines, ...refused } } } : {}),
+      ...(engines ? { evm: { ...base.evm, engines: { ...base.evm?.engines, ...engines } } } : {}),
     };
   }
 
-  /** A simulation found the provider refusing an engine its capabilities claim: not chosen there again until they are probed again. */
-  noteEngineRefused(provider: string, engine: 'eth_simulateV1' | 'debug_traceCall'): void {
-    const was = this.refusedEngines.get(provider);
-    this.refusedEngines.set(provider, { ...was, ...(engine === 'eth_simulateV1' ? { simulateV1: false } : { traceCall: false }) });
+  /** What a simulation found the provider serving of the engines (a refusal: not chosen there again until its capabilities are probed again). */
+  noteEngines(provider: string, seen: EngineSupport): void {
+    this.seenEngines.set(provider, { ...this.seenEngines.get(provider), ...seen });
     this.changed.fire(this.current);
   }
 
@@ -148,7 +147,7 @@ export class HealthController extends Disposable {
         this.session?.retain(new Set(all.flatMap((p) => INTERFACES.map((i) => `${p.name}\u0000${i}`))));
         this.book?.retain(new Set(all.map((p) => p.name)));
         for (const name of [...this.seenModules.keys()]) if (!all.some((p) => p.name === name)) this.seenModules.delete(name);
-        for (const name of [...this.refusedEngines.keys()]) if (!all.some((p) => p.name === name)) this.refusedEngines.delete(name);
+        for (const name of [...this.seenEngines.keys()]) if (!all.some((p) => p.name === name)) this.seenEngines.delete(name);
         await this.secrets.ready;
         const wired = targets.flatMap((p) => this.wire(p));
         await probes.refresh(wired);
@@ -176,7 +175,7 @@ export class HealthController extends Disposable {
     const started = Date.now();
     const due = await this.book.update(providers, trigger);
     // Probed again (an answer, not a failure): what the probe found replaces what a simulation saw refused.
-    for (const p of due) if ((this.book.get(p.name)?.probedAt ?? 0) >= started) this.refusedEngines.delete(p.name);
+    for (const p of due) if ((this.book.get(p.name)?.probedAt ?? 0) >= started) this.seenEngines.delete(p.name);
     for (const p of due) for (const n of this.book.get(p.name)?.notes ?? []) this.log.debug(`[capabilities] ${p.name}: ${n}`);
     if (due.length) this.log.debug(`[capabilities] probed ${due.length} provider(s) (${trigger}) in ${Date.now() - started} ms`);
     return due.length > 0;
