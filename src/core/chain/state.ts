@@ -319,21 +319,12 @@ export async function readAccountState(src: StateSource, address: string, opts: 
       if (entries.length > 0 && !pageOnce(pages, text)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
       // One by one: a spread passes every entry as an argument (a hostile page of 130,000 throws). A page
       // gives at most STATE_PAGE_SIZE items, as abci_query's pages do: an unbonding answer holds a list
-      // of entries in each of its entries (staking allows 7 per validator; a hostile node, a million).
-      const before = out.length;
-      let cut = false;
-      for (const x of entries) {
-        if (!x || typeof x !== 'object') continue;
-        for (const y of item(x as Json)) {
-          if (out.length - before === STATE_PAGE_SIZE) {
-            cut = true;
-            break;
-          }
-          out.push(y);
-        }
-        if (cut) break;
-      }
-      if (cut || list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };
+      // of entries in each of its entries (staking allows 7 per validator; a hostile node, a million,
+      // which `item` cuts at STATE_PAGE_SIZE + 1).
+      const items: T[] = [];
+      for (const x of entries) if (x && typeof x === 'object') for (const y of item(x as Json)) items.push(y);
+      for (const y of items.slice(0, STATE_PAGE_SIZE)) out.push(y);
+      if (items.length > STATE_PAGE_SIZE || list.length > STATE_PAGE_SIZE) return { value: out, truncated: true };
       const next: unknown = r.pagination?.next_key;
       if (typeof next !== 'string' || next === '') return { value: out };
       if (followed.has(next)) return { value: out, truncated: true, stop: PAGE_KEY_REPEATED };
