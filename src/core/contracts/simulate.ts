@@ -1032,7 +1032,9 @@ export function compareReplay(original: ReplayOriginal, r: SimulationResult): Re
     simulated: now,
     changed: comparable && was !== now,
   });
-  const simLogs = r.engine === 'eth_call' ? undefined : sim.logs.map((l) => l.name ?? l.topics[0] ?? 'anonymous');
+  // The eth_call engine gives no logs, and its gas is an estimate.
+  const ethCall = r.engine === 'eth_call';
+  const simLogs = ethCall ? undefined : sim.logs.map((l) => l.name ?? l.topics[0] ?? 'anonymous');
   const origLogs = original.logEvents ? `${original.logs}${original.logEvents.length > 0 ? `: ${original.logEvents.join(', ')}` : ''}` : String(original.logs);
   return [
     row('status', original.status, sim.ok ? 'success' : 'reverted'),
@@ -1056,9 +1058,7 @@ export function compareReplay(original: ReplayOriginal, r: SimulationResult): Re
     ),
     // The eth_call engine's gas is eth_estimateGas's answer: what a transaction would need to be sent
     // with (a search above what it uses), never what it used: shown, not compared.
-    r.engine === 'eth_call'
-      ? row('gas used', original.gasUsed ?? '—', sim.gasUsed ? `${sim.gasUsed} (an estimate: eth_estimateGas)` : '—', false)
-      : row('gas used', original.gasUsed ?? '—', sim.gasUsed ?? '—'),
+    row('gas used', original.gasUsed ?? '—', sim.gasUsed && ethCall ? `${sim.gasUsed} (an estimate: eth_estimateGas)` : (sim.gasUsed ?? '—'), !ethCall),
   ];
 }
 
