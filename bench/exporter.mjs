@@ -9,7 +9,7 @@
 //           round's capability probes are reported apart), as a share of one core, each interval
 //           apart, beside the CPU a fixed piece of work took in another process in the same window.
 import http from 'node:http';
-import { childMain, core, interleave, startChild, summary } from './lib.mjs';
+import { childMain, core, interleave, median, startChild, summary } from './lib.mjs';
 
 const { Exporter } = core('monitor/exporter');
 const { createExporterServer } = core('monitor/server');
@@ -114,7 +114,6 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
       const intervals = marks.slice(2).map((m, i) => between(marks[i + 1], m));
       const steadyCpu = intervals.reduce((a, v) => a + v.cpuMs, 0);
       const steadyWall = intervals.reduce((a, v) => a + v.wallMs, 0);
-      const shares = intervals.map((v) => v.share).sort((a, b) => a - b);
       const first = between(marks[0], marks[1]);
       out.cpu = {
         capabilityTtlMs: CAPABILITY_TTL_MS,
@@ -126,8 +125,7 @@ childMain(async ({ providers: count = 100, warmup = 20, n = 200, cpuProviders = 
         // Each steady interval apart: another tenant of the machine busy for a minute shows in one or two
         // of them (and in the gauge's CPU beside it), the exporter's own work in all of them.
         intervals,
-        steady: { cpuMs: steadyCpu, wallMs: steadyWall, share: steadyCpu / steadyWall, median: shares[Math.floor(shares.length / 2)] },
-        overall: { share: (first.cpuMs + steadyCpu) / (first.wallMs + steadyWall) },
+        steady: { cpuMs: steadyCpu, wallMs: steadyWall, share: steadyCpu / steadyWall, median: median(intervals.map((v) => v.share)) },
         scrapes,
       };
     }

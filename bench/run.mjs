@@ -206,8 +206,8 @@ if (want('exporter')) {
   const c = r.cpu;
   const pct = (v) => `${(v * 100).toFixed(2)}%`;
   // Over a day: the first interval (the process warming up, and the capability probes, sent again
-  // every capability TTL) once per TTL, the steady intervals the rest of it. The 4 intervals measured
-  // weighed the first 15 times more than a running exporter does.
+  // every capability TTL) once per TTL, the steady intervals the rest of it (a mean of the intervals
+  // measured would weigh the first 10 to 15 times more than a running exporter does).
   const perTtl = Math.max(1, Math.round(c.capabilityTtlMs / c.intervalMs));
   // The steady figure is the median interval: a neighbour on the machine busy for a minute (the gauge,
   // a fixed piece of work in another process, shows it) lands in one interval, the exporter's own work

@@ -214,9 +214,10 @@ const kinds = {
       info: { started: true },
       commands: {
         mark: () => {
-          const d = process.cpuUsage(last);
-          last = process.cpuUsage();
-          return { cpuMs: (d.user + d.system) / 1000 };
+          const now = process.cpuUsage();
+          const cpuMs = (now.user - last.user + now.system - last.system) / 1000;
+          last = now;
+          return { cpuMs };
         },
         stop: () => (clearInterval(timer), {}),
       },
