@@ -65,6 +65,10 @@ describe('both layers in the editor: the receipt, a simulation on each engine, t
       args: [alice],
     });
     assert.match(plain.text, /engine: `?eth_call and eth_estimateGas/);
+    // Its gas is eth_estimateGas's figure: said to be an estimate, not "gas used".
+    assert.match(plain.text, /^- gas \(estimate\): \d+$/m);
+    assert.doesNotMatch(plain.text, /^- gas used:/m);
+    if (ui.available) await ui.screenshot('simulate-eth-call.png');
 
     const spec = { address: BANK, function: 'balances(address)', args: [NEWCOMER], overrides: { [NEWCOMER]: { balance: '5000000000000000000' } } };
     const tree = await runForDocument('chainEndpoints.evm.simulate', { provider: 'Local node v0.5', ...spec });
